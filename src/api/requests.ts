@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { ISO_639_1 } from './languages.js';
+
+/** SPEC 4.1: the five claim sources. `local` (the user's own corpora) is our additive extension. */
+export const CLAIM_SOURCES = ['web', 'wikipedia', 'google_fact_check', 'semantic_scholar', 'gdelt'] as const;
+export const CLAIM_SOURCES_EXT = [...CLAIM_SOURCES, 'local'] as const;
+export type ClaimSource = (typeof CLAIM_SOURCES_EXT)[number];
+
+/** SPEC 4.2 names `companies_house` and `sec_edgar`; the full list is ours (DESIGN.md). */
+export const BUSINESS_SOURCES = ['companies_house', 'sec_edgar', 'gleif', 'opencorporates'] as const;
+export type BusinessSource = (typeof BUSINESS_SOURCES)[number];
+
+export const DOCUMENT_SOURCES = ['url', 'upload', 'raw'] as const;
+
+export const LIMITS = {
+  claimChars: 2000,
+  maxEvidenceMin: 1,
+  maxEvidenceMax: 20,
+  maxEvidenceDefault: 5,
+  jsonBodyBytes: 30 * 1024 * 1024,
+  fileBytes: 20 * 1024 * 1024,
+  megapixels: 100,
+  pdfPages: 2000,
+  rawTextBytes: 1024 * 1024,
+  urlTimeoutMs: 15_000,
+} as const;
+
+const codePoints = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+// Base64 as sent in JSON: standard alphabet, optional padding; line breaks tolerated (MIME style).
+const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}[\r\n]*$/;
+const base64String = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((s) => BASE64.test(s), 'must be base64-encoded data');
+
+const httpUrl = z
+  .string()
+  .min(1)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
+
+export const ClaimRequest = z
+  .object({
+    claim: z
+      .string()
+      .refine((s) => s.trim().length > 0, 'must not be empty')
+      .refine((s) => codePoints(s) <= LIMITS.claimChars, `must be at most ${LIMITS.claimChars} characters`),
+    sources: z.array(z.enum(CLAIM_SOURCES_EXT)).min(1, 'must name at least one source').optional(),
+    language: z
+      .string()
+      .refine((s) => ISO_639_1.has(s), 'must be an ISO 639-1 language code such as "en"')
+      .default('en'),
+    max_evidence: z
+      .number()
+      .int('must be an integer')
+      .min(LIMITS.maxEvidenceMin, 'must be between 1 and 20')
+      .max(LIMITS.maxEvidenceMax, 'must be between 1 and 20')
+      .default(LIMITS.maxEvidenceDefault),
+  })
+  .strict();
+
+/**
+ * SPEC 4.2 jurisdiction: ISO 3166-2 style, lowercase, underscore before the subdivision:
+ * `gb`, `us_de`, `ca_bc`. Subdivision codes are 1–3 alphanumerics (ISO 3166-2).
+ */
+export const JURISDICTION = /^[a-z]{2}(_[a-z0-9]{1,3})?$/;
+
+export const BusinessRequest = z
+  .object({
+    company_name: z
+      .string()
+      .refine((s) => s.trim().length > 0, 'must not be empty')
+      .refine((s) => s.length <= 300, 'must be at most 300 characters'),
+    jurisdiction: z
+      .string()
+      .regex(JURISDICTION, 'must be a lowercase ISO 3166-2 style code such as "gb" or "us_de"')
+      .optional(),
+    registration_number: z
+      .string()
+      .refine((s) => s.trim().length > 0 && s.length <= 64, 'must be 1 to 64 characters')
+      .optional(),
+    officers: z.boolean().default(false),
+    filings: z.boolean().default(false),
+    sources: z.array(z.enum(BUSINESS_SOURCES)).min(1, 'must name at least one source').optional(),
+  })
+  .strict();
+
+export const MediaRequest = z
+  .object({
+    url: httpUrl.optional(),
+    file: base64String.optional(),
+    check_deepfakes: z.boolean().default(true),
+    check_provenance: z.boolean().default(true),
+    check_watermarks: z.boolean().default(true),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.url === undefined && r.file === undefined)
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'one of `url` or `file` is required' });
+    if (r.url !== undefined && r.file !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['file'], message: 'give either `url` or `file`, not both' });
+  });
+
+export const DocumentRequest = z
+  .object({
+    source: z.enum(DOCUMENT_SOURCES),
+    content: z.string().min(1, 'must not be empty'),
+    mime_type: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'must be a MIME type such as "application/pdf"')
+      .optional(),
+    check_deepfakes: z.boolean().default(true),
+    // SPEC leaves the default open; DESIGN.md: on, since watermark detection is cheap and offline.
+    check_watermarks: z.boolean().default(true),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.source === 'url' && !httpUrl.safeParse(r.content).success)
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'must be an http(s) URL when source is "url"' });
+    if (r.source === 'upload' && !base64String.safeParse(r.content).success)
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'must be base64-encoded data when source is "upload"' });
+    if (r.source === 'raw' && Buffer.byteLength(r.content, 'utf8') > LIMITS.rawTextBytes)
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'raw text must be at most 1 MB' });
+  });
+
+/** Requests as callers write them (defaults optional). */
+export type ClaimRequestInput = z.input<typeof ClaimRequest>;
+export type BusinessRequestInput = z.input<typeof BusinessRequest>;
+export type MediaRequestInput = z.input<typeof MediaRequest>;
+export type DocumentRequestInput = z.input<typeof DocumentRequest>;
+/** Requests after validation (defaults applied): what the engine receives. */
+export type ClaimRequest = z.output<typeof ClaimRequest>;
+export type BusinessRequest = z.output<typeof BusinessRequest>;
+export type MediaRequest = z.output<typeof MediaRequest>;
+export type DocumentRequest = z.output<typeof DocumentRequest>;

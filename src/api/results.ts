@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { VERIFICATION_ID } from './ids.js';
+
+/** A score in [0, 1] (SPEC 2: "Scores are JSON numbers in 0.0 to 1.0 inclusive"). */
+export const Score = z.number().min(0).max(1);
+/** ISO 8601 UTC timestamp, e.g. 2026-11-22T03:04:05.000Z. */
+export const Timestamp = z.iso.datetime({ offset: true });
+/** ISO 8601 calendar date YYYY-MM-DD. */
+export const DateOnly = z.iso.date();
+
+export const VERDICTS = ['true', 'false', 'unverifiable', 'conflicting'] as const;
+export const COMPANY_STATUSES = ['active', 'dissolved', 'liquidation', 'inactive'] as const;
+export const AUTHENTICITIES = ['authentic', 'likely_authentic', 'suspicious', 'manipulated'] as const;
+export const MANIPULATION_FLAGS = [
+  'ai_generated_text',
+  'image_manipulated',
+  'metadata_stripped',
+  'deepfake',
+  'inconsistent_timestamps',
+  'signature_forgery',
+] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export type CompanyStatus = (typeof COMPANY_STATUSES)[number];
+export type Authenticity = (typeof AUTHENTICITIES)[number];
+export type ManipulationFlag = (typeof MANIPULATION_FLAGS)[number];
+
+export const Dimensions = z.object({
+  source_authority: Score,
+  cross_reference: Score,
+  recency: Score,
+  llm_analysis: Score,
+});
+export type Dimensions = z.infer<typeof Dimensions>;
+
+/** SPEC 2.1 common fields. `warnings` is our additive extension (DESIGN.md). */
+const common = {
+  trust_score: Score,
+  dimensions: Dimensions,
+  latency_ms: z.number().nonnegative(),
+  credits_used: z.number().nonnegative(),
+  warnings: z.array(z.string()).optional(),
+};
+const idOf = (tag: string) =>
+  z.string().regex(VERIFICATION_ID).refine((s) => s.startsWith(`vrf_${tag}_`), `must start with vrf_${tag}_`);
+
+// ---- claim (SPEC 2.2)
+export const ClaimEvidence = z.object({
+  source: z.string(),
+  url: z.string(),
+  snippet: z.string(),
+  supports_claim: z.boolean(),
+  authority_score: Score,
+  retrieved_at: Timestamp,
+});
+export const ClaimResult = z.object({
+  id: idOf('clm'),
+  ...common,
+  verdict: z.enum(VERDICTS),
+  evidence: z.array(ClaimEvidence),
+});
+
+// ---- business (SPEC 2.3). `finding` on evidence is an additive extension: what the source said.
+export const Officer = z.object({ name: z.string(), role: z.string(), appointed_on: DateOnly.nullable() });
+export const Filing = z.object({ type: z.string(), filed_at: DateOnly, url: z.string() });
+export const BusinessEvidence = z.object({
+  source: z.string(),
+  url: z.string(),
+  authority_score: Score,
+  finding: z.string().optional(),
+});
+export const BusinessResult = z.object({
+  id: idOf('biz'),
+  ...common,
+  status: z.enum(COMPANY_STATUSES),
+  legal_name: z.string(),
+  registration_number: z.string(),
+  jurisdiction: z.string(),
+  incorporation_date: DateOnly.nullable(),
+  officers: z.array(Officer).optional(),
+  filings: z.array(Filing).optional(),
+  evidence: z.array(BusinessEvidence),
+});
+
+// ---- watermark (SPEC 2.4/2.5: inner fields "not shown"; ours, documented in the README)
+export const C2paStatus = z.object({
+  code: z.string(),
+  explanation: z.string().nullable(),
+  /** `failure` invalidates the manifest; `informational` does not (e.g. timeStamp.malformed). */
+  kind: z.enum(['success', 'informational', 'failure']),
+});
+export const C2paAction = z.object({
+  action: z.string(),
+  digital_source_type: z.string().nullable(),
+  software_agent: z.string().nullable(),
+  when: z.string().nullable(),
+});
+export const C2paIngredient = z.object({
+  title: z.string().nullable(),
+  format: z.string().nullable(),
+  relationship: z.string().nullable(),
+  validation_state: z.string().nullable(),
+});
+export const Watermark = z.object({
+  /** `c2pa` for Content Credentials. */
+  type: z.enum(['c2pa']),
+  /**
+   * `trusted`: valid and signed by a configured trust anchor; `valid`: cryptographically valid,
+   * signer unknown; `invalid`: a failure status; `unreadable`: present but not verifiable here
+   * (remote manifest offline, pre-release format, unsupported algorithm).
+   */
+  validation_state: z.enum(['trusted', 'valid', 'invalid', 'unreadable']),
+  claim_generator: z.string().nullable(),
+  signer: z.string().nullable(),
+  signed_at: z.string().nullable(),
+  actions: z.array(C2paAction),
+  ingredients: z.array(C2paIngredient),
+  status: z.array(C2paStatus),
+  remote_manifest_url: z.string().nullable(),
+});
+export type Watermark = z.infer<typeof Watermark>;
+
+// ---- media (SPEC 2.4)
+export const ProvenanceItem = z.object({ url: z.string(), first_seen: Timestamp, source: z.string() });
+export const Gps = z.object({ lat: z.number(), lon: z.number(), alt: z.number().nullable() });
+export const MediaMetadata = z.object({
+  width: z.number(),
+  height: z.number(),
+  format: z.string(),
+  exif: z.object({
+    make: z.string().nullable(),
+    model: z.string().nullable(),
+    datetime_original: z.string().nullable(),
+    gps: Gps.nullable(),
+  }),
+});
+export const AnalysisEvidence = z.object({ source: z.string(), finding: z.string(), authority_score: Score });
+export const MediaResult = z.object({
+  id: idOf('med'),
+  ...common,
+  authenticity: z.enum(AUTHENTICITIES),
+  deepfake_score: Score,
+  provenance: z.array(ProvenanceItem),
+  /** Earliest known source; null when no appearance is known (SPEC says string; null is our honest "unknown"). */
+  provenance_source: z.string().nullable(),
+  watermark: Watermark.nullable(),
+  metadata: MediaMetadata,
+  evidence: z.array(AnalysisEvidence),
+});
+
+// ---- document (SPEC 2.5)
+export const DocumentMetadata = z.object({
+  author: z.string().nullable(),
+  created_at: z.string().nullable(),
+  producer: z.string(),
+  page_count: z.number().int().nonnegative(),
+});
+export const DocumentResult = z.object({
+  id: idOf('doc'),
+  ...common,
+  ai_generated_probability: Score,
+  manipulation_flags: z.array(z.enum(MANIPULATION_FLAGS)),
+  watermark: Watermark.nullable(),
+  metadata: DocumentMetadata,
+  evidence: z.array(AnalysisEvidence),
+});
+
+export type ClaimEvidence = z.infer<typeof ClaimEvidence>;
+export type ClaimResult = z.infer<typeof ClaimResult>;
+export type Officer = z.infer<typeof Officer>;
+export type Filing = z.infer<typeof Filing>;
+export type BusinessEvidence = z.infer<typeof BusinessEvidence>;
+export type BusinessResult = z.infer<typeof BusinessResult>;
+export type ProvenanceItem = z.infer<typeof ProvenanceItem>;
+export type MediaMetadata = z.infer<typeof MediaMetadata>;
+export type AnalysisEvidence = z.infer<typeof AnalysisEvidence>;
+export type MediaResult = z.infer<typeof MediaResult>;
+export type DocumentMetadata = z.infer<typeof DocumentMetadata>;
+export type DocumentResult = z.infer<typeof DocumentResult>;
+
+export type VerificationResult = ClaimResult | BusinessResult | MediaResult | DocumentResult;

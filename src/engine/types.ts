@@ -1,0 +1,85 @@
+/**
+ * The engine's interface and the ports it is given. The engine never reads process.env or argv,
+ * never writes to a stream and never imports cli/, output/ or server/: everything outside comes
+ * in through EnginePorts (DESIGN.md "Layout and layers").
+ */
+import type { Plan } from '../api/errors.js';
+import type {
+  BusinessRequest,
+  BusinessRequestInput,
+  ClaimRequest,
+  ClaimRequestInput,
+  DocumentRequest,
+  DocumentRequestInput,
+  MediaRequest,
+  MediaRequestInput,
+} from '../api/requests.js';
+import type { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../api/results.js';
+import type { HttpClient } from '../sources/http.js';
+import type { Store } from '../store/database.js';
+
+export interface Clock {
+  /** Wall-clock time (timestamps, recency, "dates in the future"). */
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Source credentials and settings (config file section `sources`, `llm`, `c2pa`). */
+export interface EngineConfig {
+  /** Contact address for the User-Agent (Wikipedia, GDELT and SEC ask for one). */
+  contact?: string;
+  sources?: {
+    wikipedia?: { base_url?: string };
+    google_fact_check?: { api_key?: string; base_url?: string };
+    semantic_scholar?: { api_key?: string; base_url?: string };
+    gdelt?: { base_url?: string };
+    web?: { provider?: 'searxng' | 'brave'; base_url?: string; api_key?: string };
+    companies_house?: { api_key?: string; base_url?: string };
+    sec_edgar?: { base_url?: string; tickers_url?: string };
+    gleif?: { base_url?: string };
+    opencorporates?: { api_token?: string; base_url?: string };
+  };
+  /** An OpenAI-compatible server (`base_url`, `model`) or a local GGUF file (`model_path`). */
+  llm?: { base_url?: string; model?: string; api_key?: string; model_path?: string };
+  c2pa?: { trust_anchors?: string };
+}
+
+export interface FetchedInput {
+  bytes: Buffer;
+  contentType: string | null;
+  finalUrl: string;
+}
+/** Bounded download of a `url` input (http(s) only, size and time limits, SSRF guard in server mode). */
+export type InputFetcher = (url: string, opts?: { signal?: AbortSignal }) => Promise<FetchedInput>;
+
+export interface EnginePorts {
+  clock: Clock;
+  config: EngineConfig;
+  http: HttpClient;
+  fetchInput: InputFetcher;
+  /** The embedded store, opened on first use; absent when the caller has none. */
+  store?: () => Promise<Store>;
+}
+
+export interface VerifyOptions {
+  signal?: AbortSignal;
+  /** The caller's plan: gates plan-only sources (opencorporates). Embedded mode: `enterprise`. */
+  plan?: Plan;
+}
+
+export interface Engine {
+  verifyClaim(req: ClaimRequestInput, opts?: VerifyOptions): Promise<ClaimResult>;
+  verifyBusiness(req: BusinessRequestInput, opts?: VerifyOptions): Promise<BusinessResult>;
+  verifyMedia(req: MediaRequestInput, opts?: VerifyOptions): Promise<MediaResult>;
+  verifyDocument(req: DocumentRequestInput, opts?: VerifyOptions): Promise<DocumentResult>;
+}
+
+/** What an operation module returns; the engine adds `id`, `latency_ms` and `credits_used`. */
+export type Computed<R> = Omit<R, 'id' | 'latency_ms' | 'credits_used'>;
+
+export interface Operations {
+  claim(req: ClaimRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<ClaimResult>>;
+  business(req: BusinessRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<BusinessResult>>;
+  media(req: MediaRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<MediaResult>>;
+  document(req: DocumentRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<DocumentResult>>;
+}

@@ -1,0 +1,67 @@
+/**
+ * The embedded store: one SQLite file (better-sqlite3), WAL mode, migrations in code.
+ *
+ * Each component (keys, webhooks, corpus, companies, media index, …) owns its tables and calls
+ * `migrate(db, component, steps)` with its own ordered list of SQL steps; the versions applied are
+ * recorded per component in `schema_migrations`, so components evolve independently.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+
+export type Database = BetterSqlite3.Database;
+
+export interface Store {
+  readonly db: Database;
+  readonly path: string;
+  close(): void;
+}
+
+/** Opens (creating if needed) the SQLite file. better-sqlite3 is loaded here, not at start-up. */
+export async function openStore(path: string): Promise<Store> {
+  const { default: Sqlite } = await import('better-sqlite3');
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const db = new Sqlite(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL'); // durable across application crashes in WAL mode
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    component TEXT NOT NULL, version INTEGER NOT NULL, applied_at TEXT NOT NULL,
+    PRIMARY KEY (component, version))`);
+  let closed = false;
+  return {
+    db,
+    path,
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+/** Applies the not-yet-applied steps of one component, each in its own transaction. */
+export function migrate(db: Database, component: string, steps: readonly string[]): void {
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations WHERE component = ?').all(component) as { version: number }[]).map(
+      (r) => r.version,
+    ),
+  );
+  steps.forEach((sql, i) => {
+    const version = i + 1;
+    if (applied.has(version)) return;
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (component, version, applied_at) VALUES (?, ?, ?)').run(
+        component,
+        version,
+        new Date().toISOString(),
+      );
+    })();
+  });
+}
