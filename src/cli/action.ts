@@ -1,0 +1,43 @@
+/**
+ * Wraps a command module so that (1) its code is imported only when the command runs, and
+ * (2) every failure is reported once, in the right format, and becomes an exit code.
+ */
+import type { Command } from 'commander';
+import { toVerityError } from '../api/errors.js';
+import type { CliContext } from './context.js';
+import { EXIT, ExitError, GateFailure, hintFor } from './errors.js';
+import { CliRuntime, type Connection, type GlobalOptions } from './runtime.js';
+
+export interface CommandModule {
+  default(rt: CliRuntime, cmd: Command): Promise<void>;
+}
+
+export type ActionLoader = () => Promise<CommandModule>;
+
+export function lazyAction(ctx: CliContext, load: ActionLoader) {
+  return async (...args: unknown[]): Promise<void> => {
+    const cmd = args[args.length - 1] as Command;
+    const rt = new CliRuntime(ctx, cmd.optsWithGlobals<GlobalOptions>());
+    try {
+      const mod = await load();
+      await mod.default(rt, cmd);
+    } catch (err) {
+      if (err instanceof ExitError) throw err;
+      if (err instanceof GateFailure) {
+        rt.out.info(`${rt.out.errStyle.red('gate failed:')} ${err.message}`);
+        throw new ExitError(EXIT.gate);
+      }
+      if (ctx.interrupted.aborted) throw new ExitError(EXIT.interrupted);
+      const e = toVerityError(err);
+      let connection: Connection | undefined;
+      try {
+        connection = await rt.connection();
+      } catch {
+        connection = undefined;
+      }
+      rt.out.error(e, hintFor(e, connection));
+      if (e.code === 'INTERNAL_ERROR' && rt.opts.verbose && e.cause instanceof Error) rt.out.debug(e.cause.stack ?? String(e.cause));
+      throw new ExitError(e.exitCode);
+    }
+  };
+}

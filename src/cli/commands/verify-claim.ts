@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { VerityError } from '../../api/errors.js';
+import { renderClaim } from '../../output/human/claim.js';
+import type { CliRuntime } from '../runtime.js';
+import { numberFlag, runVerification, splitList } from './verify-common.js';
+
+export default async function verifyClaim(rt: CliRuntime, cmd: Command): Promise<void> {
+  const o = cmd.opts<{ claim?: string; sources?: string; language: string; maxEvidence: string }>();
+  let text = (cmd.args[0] as string | undefined) ?? o.claim;
+  if (text === '-') text = (await rt.takeStdin('the claim')).toString('utf8').trim();
+  if (text === undefined)
+    throw new VerityError('VALIDATION_FAILED', 'Give the claim as an argument, with --claim, or - to read it from stdin', {
+      details: [{ field: 'claim', issue: 'required' }],
+    });
+  const req = { claim: text, sources: splitList(o.sources), language: o.language, max_evidence: numberFlag(o.maxEvidence) };
+  await runVerification(rt, cmd, 'Checking the claim', (e, signal) => e.verifyClaim(req as never, { signal }), renderClaim);
+}

@@ -1,0 +1,69 @@
+/** What the four `verify` commands share: input reading, the engine call, output and gates. */
+import { readFile, stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { VerityError } from '../../api/errors.js';
+import { LIMITS } from '../../api/requests.js';
+import type { Engine } from '../../engine/types.js';
+import type { Output } from '../../output/output.js';
+import { checkGates, parseGates, type GateOptions } from '../gates.js';
+import { recordKeyUse } from '../key-usage.js';
+import type { CliRuntime } from '../runtime.js';
+
+export const splitList = (s: string | undefined): string[] | undefined =>
+  s === undefined
+    ? undefined
+    : s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+
+/** A number flag, keeping non-numbers as they are so the schema names the field in its error. */
+export const numberFlag = (s: string | undefined): number | string | undefined =>
+  s === undefined ? undefined : /^-?\d+(\.\d+)?$/.test(s.trim()) ? Number(s) : s;
+
+export const isUrl = (s: string): boolean => /^https?:\/\//i.test(s);
+
+/** Reads a file argument; a missing file is a usage error (exit 2), not a crash. */
+export async function readInputFile(path: string, field: string): Promise<Buffer> {
+  let size: number;
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) throw new Error('not a file');
+    size = st.size;
+  } catch {
+    throw new VerityError('VALIDATION_FAILED', `No such file: ${path}`, { details: [{ field, issue: 'file not found or not readable' }] });
+  }
+  if (size > LIMITS.fileBytes)
+    throw new VerityError('PAYLOAD_TOO_LARGE', `${path} is ${(size / 1048576).toFixed(1)} MB; the limit is ${LIMITS.fileBytes / 1048576} MB`);
+  return readFile(path);
+}
+
+/** Runs one verification with a spinner, prints it, then applies the caller's gates. */
+export async function runVerification<T extends object>(
+  rt: CliRuntime,
+  cmd: Command,
+  label: string,
+  call: (engine: Engine, signal: AbortSignal) => Promise<T>,
+  render: (result: T, out: Output) => string,
+): Promise<void> {
+  const gates = parseGates(cmd.opts<GateOptions>());
+  const { engine, connection, close } = await rt.engine();
+  const where = connection.mode === 'remote' ? new URL(connection.baseUrl).host : connection.sandbox ? 'sandbox' : 'live';
+  rt.out.debug(`mode: ${connection.mode} (${where})${connection.key ? `, key from ${connection.key.origin}` : ''}`);
+  const spinner = await rt.out.spinner(`${label} (${where})…`);
+  let result: T;
+  try {
+    result = await call(engine, rt.ctx.interrupted);
+    spinner.stop();
+  } catch (err) {
+    spinner.stop();
+    throw err;
+  } finally {
+    close();
+  }
+  if (connection.key) recordKeyUse(rt.ctx.paths.dataDir, connection.key.value, rt.ctx.clock.now());
+  const warnings = (result as { warnings?: string[] }).warnings;
+  if (!rt.out.machine) for (const w of warnings ?? []) rt.out.warn(w);
+  rt.out.result(result, render);
+  checkGates(result as Record<string, unknown>, gates);
+}

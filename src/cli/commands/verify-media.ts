@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { VerityError } from '../../api/errors.js';
+import { LIMITS } from '../../api/requests.js';
+import { renderMedia } from '../../output/human/media.js';
+import type { CliRuntime } from '../runtime.js';
+import { isUrl, readInputFile, runVerification } from './verify-common.js';
+
+export default async function verifyMedia(rt: CliRuntime, cmd: Command): Promise<void> {
+  const o = cmd.opts<{ url?: string; file?: string; checkDeepfakes?: boolean; checkProvenance?: boolean; checkWatermarks?: boolean }>();
+  const input = cmd.args[0] as string | undefined;
+  const given = [input, o.url, o.file].filter((x) => x !== undefined);
+  if (given.length !== 1)
+    throw new VerityError('VALIDATION_FAILED', 'Give exactly one input: a path, a URL, - for stdin, --url or --file', {
+      details: [{ field: 'url', issue: 'one of `url` or `file` is required' }],
+    });
+  const req: Record<string, unknown> = {
+    check_deepfakes: o.checkDeepfakes,
+    check_provenance: o.checkProvenance,
+    check_watermarks: o.checkWatermarks,
+  };
+  if (o.url !== undefined || (input !== undefined && isUrl(input))) req.url = o.url ?? input;
+  else if (input === '-') {
+    const bytes = await rt.takeStdin('the media file');
+    if (bytes.length > LIMITS.fileBytes) throw new VerityError('PAYLOAD_TOO_LARGE', 'stdin is larger than 20 MB');
+    req.file = bytes.toString('base64');
+  } else req.file = (await readInputFile((o.file ?? input)!, 'file')).toString('base64');
+  await runVerification(rt, cmd, 'Analysing the media', (e, signal) => e.verifyMedia(req as never, { signal }), renderMedia);
+}

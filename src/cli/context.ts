@@ -1,0 +1,53 @@
+/**
+ * Everything a command may touch of the outside world, in one object, so unit tests run
+ * commands with fake streams, environment and clock.
+ */
+import { resolvePaths, type VerityPaths } from '../config/paths.js';
+import { systemClock, type Clock } from '../engine/types.js';
+
+export interface CliStreams {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+export interface CliContext extends CliStreams {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  clock: Clock;
+  paths: VerityPaths;
+  /** Prompts are allowed only when a person is at both ends. */
+  isInteractive(): boolean;
+  /** Resolves when the user interrupts (Ctrl-C); commands that wait listen to it. */
+  interrupted: AbortSignal;
+}
+
+export function processContext(interrupted: AbortSignal): CliContext {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    clock: systemClock,
+    paths: resolvePaths(process.env),
+    isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    interrupted,
+  };
+}
+
+/** Reads all of stdin (for `-` arguments and `--key -`). */
+export async function readStdin(ctx: CliContext, limitBytes = 30 * 1024 * 1024): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > limitBytes) {
+      const { VerityError } = await import('../api/errors.js');
+      throw new VerityError('PAYLOAD_TOO_LARGE', `stdin is larger than ${Math.round(limitBytes / 1048576)} MB`);
+    }
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks);
+}

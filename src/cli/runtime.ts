@@ -1,0 +1,182 @@
+/**
+ * What every command gets: the context, parsed global flags, the output, the config, and the
+ * resolved connection (embedded sandbox / embedded live / remote) with its key.
+ */
+import { readFileSync } from 'node:fs';
+import { VerityError } from '../api/errors.js';
+import { loadConfig } from '../config/load.js';
+import { keyEnvironment, type ConfigFile, type KeyEnvironment } from '../config/schema.js';
+import type { Engine, EngineConfig } from '../engine/types.js';
+import { Output } from '../output/output.js';
+import { readStdin, type CliContext } from './context.js';
+
+export interface GlobalOptions {
+  json?: boolean;
+  ndjson?: boolean;
+  remote?: string;
+  local?: boolean;
+  key?: string;
+  keyFile?: string;
+  test?: boolean;
+  live?: boolean;
+  profile?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+  color?: boolean; // commander's --no-color sets color=false
+}
+
+export interface ResolvedKey {
+  value: string;
+  environment: KeyEnvironment;
+  /** Where it came from, for messages: never the value itself. */
+  origin: 'stdin' | 'key-file' | 'flag' | 'VERITY_API_KEY' | 'profile';
+  /** Stored key name when it came from the config. */
+  name?: string;
+}
+
+export type Connection =
+  | { mode: 'embedded'; sandbox: boolean; key?: ResolvedKey }
+  | { mode: 'remote'; baseUrl: string; key?: ResolvedKey };
+
+export class CliRuntime {
+  readonly out: Output;
+  private configCache: ConfigFile | undefined;
+  private keyCache: Promise<ResolvedKey | undefined> | undefined;
+  private stdinTaken = false;
+
+  constructor(
+    readonly ctx: CliContext,
+    readonly opts: GlobalOptions,
+  ) {
+    this.out = new Output(ctx, {
+      json: Boolean(opts.json),
+      ndjson: Boolean(opts.ndjson),
+      quiet: Boolean(opts.quiet),
+      verbose: Boolean(opts.verbose),
+      noColor: opts.color === false,
+    });
+  }
+
+  config(): ConfigFile {
+    this.configCache ??= loadConfig(this.ctx.paths.configFile);
+    return this.configCache;
+  }
+
+  profileName(): string {
+    return this.opts.profile ?? this.ctx.env.VERITY_PROFILE ?? this.config().profile;
+  }
+
+  /** stdin can be read once: by `-` input or by `--key -`, not both. */
+  async takeStdin(purpose: string): Promise<Buffer> {
+    if (this.stdinTaken)
+      throw new VerityError('VALIDATION_FAILED', `stdin is already used for the API key; cannot also read ${purpose} from it`);
+    this.stdinTaken = true;
+    return readStdin(this.ctx);
+  }
+
+  /** Key precedence (DESIGN.md): --key-file / --key - > --key > VERITY_API_KEY > active profile. */
+  key(): Promise<ResolvedKey | undefined> {
+    this.keyCache ??= this.resolveKey();
+    return this.keyCache;
+  }
+
+  private async resolveKey(): Promise<ResolvedKey | undefined> {
+    const check = (value: string, origin: ResolvedKey['origin'], name?: string): ResolvedKey => {
+      const v = value.trim();
+      const environment = keyEnvironment(v);
+      if (!environment)
+        throw new VerityError('VALIDATION_FAILED', `The API key from ${origin} is not a verity key (expected vty_live_… or vty_test_…)`, {
+          details: [{ field: 'key', issue: 'expected vty_live_<32 base62> or vty_test_<32 base62>' }],
+        });
+      return { value: v, environment, origin, ...(name ? { name } : {}) };
+    };
+    if (this.opts.keyFile) {
+      let text: string;
+      try {
+        text = readFileSync(this.opts.keyFile, 'utf8');
+      } catch {
+        throw new VerityError('VALIDATION_FAILED', `Cannot read the key file ${this.opts.keyFile}`, {
+          details: [{ field: 'key-file', issue: 'file not found or not readable' }],
+        });
+      }
+      return check(text, 'key-file');
+    }
+    if (this.opts.key === '-') {
+      this.stdinTaken = true;
+      return check((await readStdin(this.ctx, 4096)).toString('utf8'), 'stdin');
+    }
+    if (this.opts.key) {
+      const stored = this.config().keys[this.opts.key];
+      if (stored) return { value: stored.value, environment: stored.environment, origin: 'profile', name: this.opts.key };
+      if (this.opts.key.startsWith('vty_')) return check(this.opts.key, 'flag');
+      throw new VerityError('VALIDATION_FAILED', `No stored key named "${this.opts.key}" (see \`verity keys list\`)`, {
+        details: [{ field: 'key', issue: 'not a stored key name, "-" or a key value' }],
+      });
+    }
+    if (this.ctx.env.VERITY_API_KEY) return check(this.ctx.env.VERITY_API_KEY, 'VERITY_API_KEY');
+    const cfg = this.config();
+    const profile = cfg.profiles[this.profileName()];
+    let name = profile?.key;
+    // --test / --live pick a stored key of that environment when the profile's key is of the other.
+    const wanted: KeyEnvironment | undefined = this.opts.test ? 'test' : this.opts.live ? 'live' : undefined;
+    if (wanted && (!name || cfg.keys[name]?.environment !== wanted))
+      name = Object.entries(cfg.keys).find(([, k]) => k.environment === wanted)?.[0] ?? name;
+    if (!name) return undefined;
+    const stored = cfg.keys[name];
+    if (!stored) throw new VerityError('VALIDATION_FAILED', `Profile "${this.profileName()}" uses key "${name}", which is not stored`);
+    return { value: stored.value, environment: stored.environment, origin: 'profile', name };
+  }
+
+  /** Mode (DESIGN.md): --remote > VERITY_BASE_URL > profile base_url > embedded; --local forces embedded. */
+  async connection(): Promise<Connection> {
+    if (this.opts.test && this.opts.live) throw new VerityError('VALIDATION_FAILED', '--test and --live cannot be used together');
+    const baseUrl = this.opts.local
+      ? undefined
+      : (this.opts.remote ?? this.ctx.env.VERITY_BASE_URL ?? this.config().profiles[this.profileName()]?.base_url);
+    const key = await this.key();
+    if (baseUrl) {
+      try {
+        const u = new URL(baseUrl);
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+      } catch {
+        throw new VerityError('VALIDATION_FAILED', `--remote must be an http(s) URL, got "${baseUrl}"`, {
+          details: [{ field: 'remote', issue: 'must be an http(s) URL' }],
+        });
+      }
+      return { mode: 'remote', baseUrl, key };
+    }
+    const sandbox = this.opts.test ? true : this.opts.live ? false : key?.environment === 'test';
+    return { mode: 'embedded', sandbox, key };
+  }
+
+  engineConfig(): EngineConfig {
+    const c = this.config();
+    return { contact: c.contact, sources: c.sources as EngineConfig['sources'], llm: c.llm, c2pa: c.c2pa };
+  }
+
+  /** The Engine for this invocation: in-process (sandbox or live) or remote. */
+  async engine(): Promise<{ engine: Engine; connection: Connection; close(): void }> {
+    const connection = await this.connection();
+    if (connection.mode === 'remote') {
+      const [{ createRemoteEngine }, { userAgent }] = await Promise.all([
+        import('../client/remote-engine.js'),
+        import('../sources/ports.js'),
+      ]);
+      const engine = createRemoteEngine({ baseUrl: connection.baseUrl, apiKey: connection.key?.value, userAgent: userAgent() });
+      return { engine, connection, close() {} };
+    }
+    const [{ createEngine, createSandboxEngine }, { createDefaultPorts }] = await Promise.all([
+      import('../engine/index.js'),
+      import('../sources/ports.js'),
+    ]);
+    const ports = createDefaultPorts({
+      config: this.engineConfig(),
+      storeFile: this.ctx.paths.storeFile,
+      cacheDir: this.ctx.paths.cacheDir,
+      ssrfGuard: false,
+      clock: this.ctx.clock,
+    });
+    const engine = connection.sandbox ? createSandboxEngine(ports) : createEngine(ports);
+    return { engine, connection, close: () => ports.closeStore() };
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * The command tree, one file per area. Each registers its commands (names, flags, help) eagerly —
+ * help and completions need them — and imports the command's code only when it runs.
+ * Add an area with ONE line here.
+ */
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { registerVerify } from './verify.js';
+
+export const areas: Array<(program: Command, ctx: CliContext) => void> = [
+  registerVerify,
+];

@@ -1,0 +1,112 @@
+/**
+ * The only code that writes to stdout/stderr. stdout is data, stderr is talk (DESIGN.md): with
+ * --json one JSON document goes to stdout (the result, or the API's error body); spinners and
+ * progress appear only when stderr is a TTY and never with --json.
+ */
+import type { VerityError } from '../api/errors.js';
+import type { CliContext } from '../cli/context.js';
+import { colorLevel, makeStyle, type Style } from './style.js';
+
+export interface OutputOptions {
+  json: boolean;
+  ndjson: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  noColor: boolean;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  succeed(text?: string): void;
+  fail(text?: string): void;
+  stop(): void;
+}
+
+const silentSpinner: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
+
+export class Output {
+  readonly style: Style;
+  readonly errStyle: Style;
+  constructor(
+    private readonly ctx: CliContext,
+    readonly opts: OutputOptions,
+  ) {
+    this.style = makeStyle(colorLevel(ctx.env, ctx.stdout.isTTY, opts.noColor));
+    this.errStyle = makeStyle(colorLevel(ctx.env, ctx.stderr.isTTY, opts.noColor));
+  }
+
+  get machine(): boolean {
+    return this.opts.json || this.opts.ndjson;
+  }
+
+  /** Terminal width for tables; 100 when stdout is not a terminal (stable in pipes and tests). */
+  get width(): number {
+    const c = this.ctx.stdout.columns;
+    return this.ctx.stdout.isTTY && c ? c : Number(this.ctx.env.COLUMNS) || 100;
+  }
+
+  /** One JSON document on stdout. */
+  json(value: unknown): void {
+    this.ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** One compact JSON object per line (streams: listen, batch). */
+  ndjson(value: unknown): void {
+    this.ctx.stdout.write(`${JSON.stringify(value)}\n`);
+  }
+
+  /** A result: JSON for scripts, the human rendering otherwise. */
+  result<T>(value: T, render: (value: T, out: Output) => string): void {
+    if (this.opts.ndjson) this.ndjson(value);
+    else if (this.opts.json) this.json(value);
+    else this.ctx.stdout.write(ensureNewline(render(value, this)));
+  }
+
+  /** Human text on stdout (lists, tables); with --json, commands call json() instead. */
+  print(text: string): void {
+    this.ctx.stdout.write(ensureNewline(text));
+  }
+
+  info(message: string): void {
+    if (!this.opts.quiet) this.ctx.stderr.write(ensureNewline(message));
+  }
+
+  success(message: string): void {
+    if (!this.opts.quiet) this.ctx.stderr.write(ensureNewline(`${this.errStyle.green('✓')} ${message}`));
+  }
+
+  warn(message: string): void {
+    this.ctx.stderr.write(ensureNewline(`${this.errStyle.yellow('warning:')} ${message}`));
+  }
+
+  debug(message: string): void {
+    if (this.opts.verbose) this.ctx.stderr.write(ensureNewline(this.errStyle.dim(message)));
+  }
+
+  /** A failure: the API's error body on stdout with --json, a readable message on stderr always. */
+  error(err: VerityError, hint?: string): void {
+    if (this.opts.json) this.json(err.toBody());
+    else if (this.opts.ndjson) this.ndjson(err.toBody());
+    const s = this.errStyle;
+    let text = `${s.red('error:')} ${err.message} ${s.dim(`(${err.code})`)}`;
+    for (const d of err.details ?? []) if (!err.message.includes(d.issue)) text += `\n  ${s.bold(d.field)}: ${d.issue}`;
+    if (err.requiredPlan) text += `\n  required plan: ${err.requiredPlan}`;
+    if (hint) text += `\n${s.dim('hint:')} ${hint}`;
+    this.ctx.stderr.write(ensureNewline(text));
+  }
+
+  /** An ora spinner on stderr, only for a person watching (TTY, not --json, not --quiet). */
+  async spinner(text: string): Promise<Spinner> {
+    if (this.machine || this.opts.quiet || !this.ctx.stderr.isTTY || this.ctx.env.CI) return silentSpinner;
+    const { default: ora } = await import('ora');
+    const s = ora({ text, stream: this.ctx.stderr as NodeJS.WriteStream, color: 'cyan' }).start();
+    return {
+      update: (t) => void (s.text = t),
+      succeed: (t) => void s.succeed(t),
+      fail: (t) => void s.fail(t),
+      stop: () => void s.stop(),
+    };
+  }
+}
+
+const ensureNewline = (s: string): string => (s.endsWith('\n') ? s : `${s}\n`);

@@ -1,0 +1,22 @@
+/**
+ * Colour policy (DESIGN.md): off when the stream is not a TTY, with NO_COLOR, TERM=dumb or
+ * --no-color; FORCE_COLOR wins over all of them.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+
+export function colorLevel(env: NodeJS.ProcessEnv, isTTY: boolean | undefined, noColorFlag: boolean): 0 | 1 | 2 | 3 {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') {
+    if (force === '0' || force === 'false') return 0;
+    return force === '2' ? 2 : force === '3' ? 3 : 1;
+  }
+  if (noColorFlag) return 0;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
+  if (env.TERM === 'dumb') return 0;
+  if (!isTTY) return 0;
+  if (env.COLORTERM === 'truecolor' || env.COLORTERM === '24bit') return 3;
+  return /256/.test(env.TERM ?? '') ? 2 : 1;
+}
+
+export type Style = ChalkInstance;
+export const makeStyle = (level: 0 | 1 | 2 | 3): Style => new Chalk({ level });
