@@ -1,0 +1,249 @@
+/**
+ * PDF analysis: pdf.js (through pdf-parse) reads what the document says — text, page count, the
+ * Info dictionary and the XMP packet, decrypting files with an empty user password — and the
+ * project's structure reader says how the file was built: revisions, signatures, what each
+ * incremental update changed. Each reading that fails becomes a warning, not a failure.
+ */
+import { LIMITS } from '../../../api/requests.js';
+import { VerityError } from '../../../api/errors.js';
+import type { Budget } from '../budget.js';
+import { checkFuture, checkOrder, checkSame, checkTooEarly, humanDelta } from '../dates.js';
+import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis, type Finding } from '../report.js';
+import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
+import { ALLOWED_AFTER_SIGNATURE, revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
+import { decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
+import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
+import { pageCountFromTree, readPdfStructure, resolveRef, type PdfStructure } from './structure.js';
+
+/** Text is extracted from at most this many pages: plenty for the AI-text detector, bounded time. */
+export const TEXT_PAGE_LIMIT = 100;
+/** Embedded images handed to the image analysis, largest first. */
+export const IMAGE_LIMIT = 4;
+
+/** Tools whose only trace is that they removed metadata (a sanitizer's producer and nothing else). */
+const SANITIZERS = [/\bmat2?\b/i, /metadata anonymi[sz]ation/i, /dangerzone/i, /sanitiz/i, /pdf[-_ ]?redact/i, /scrubbed/i, /exiftool/i];
+
+interface PdfJsReading {
+  pages: number;
+  info: Record<string, unknown>;
+  xmpRaw: string | null;
+  text: string;
+}
+
+async function readWithPdfJs(bytes: Buffer, budget: Budget, warnings: string[]): Promise<PdfJsReading | undefined> {
+  const { PDFParse } = await import('pdf-parse');
+  const parser = new PDFParse({ data: new Uint8Array(bytes), verbosity: 0, stopAtErrors: false });
+  try {
+    const infoRun = await budget.run(parser.getInfo());
+    if (infoRun.timedOut) {
+      warnings.push('pdf.js did not finish reading the document within the time budget; text and Info/XMP metadata were not read');
+      return undefined;
+    }
+    const info = infoRun.value;
+    if (info.total > LIMITS.pdfPages)
+      throw new VerityError('PAYLOAD_TOO_LARGE', `the PDF has ${info.total} pages; the limit is ${LIMITS.pdfPages}`);
+    const reading: PdfJsReading = {
+      pages: info.total,
+      info: (info.info ?? {}) as Record<string, unknown>,
+      xmpRaw: info.metadata?.getRaw() ?? null,
+      text: '',
+    };
+    const textRun = await budget.run(parser.getText({ first: TEXT_PAGE_LIMIT }));
+    if (textRun.timedOut) warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
+    else reading.text = textRun.value.text.replace(/\n-- \d+ of \d+ --\n/g, '\n');
+    if (info.total > TEXT_PAGE_LIMIT) warnings.push(`text was extracted from the first ${TEXT_PAGE_LIMIT} of ${info.total} pages`);
+    return reading;
+  } catch (err) {
+    if (err instanceof VerityError) throw err;
+    const name = (err as { name?: string }).name ?? 'Error';
+    if (name === 'PasswordException')
+      warnings.push('the PDF is encrypted with a user password: text, page count and Info/XMP metadata could not be read; the file structure and signatures were analysed');
+    else warnings.push(`pdf.js could not read the document (${name}: ${String((err as Error).message ?? '').slice(0, 120)}); the file structure was analysed instead`);
+    return undefined;
+  } finally {
+    await parser.destroy().catch(() => undefined);
+  }
+}
+
+/** Info dictionary straight from the file, for when pdf.js cannot open it (unencrypted files only). */
+function infoFromStructure(s: PdfStructure): Record<string, string> {
+  if (s.encrypted) return {};
+  const obj = resolveRef(s, refOf(s.trailer, 'Info'));
+  const out: Record<string, string> = {};
+  if (!obj || !isDict(obj.value)) return out;
+  for (const key of ['Author', 'Creator', 'Producer', 'CreationDate', 'ModDate', 'Title']) {
+    const v = decodeTextString(stringOf(obj.value, key));
+    if (v) out[key] = v;
+  }
+  return out;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+function describeSignature(sig: SignatureCheck): string {
+  const parts = [`signature ${sig.objNum} 0 obj${sig.subFilter ? ` (${sig.subFilter})` : ''}`];
+  if (sig.signingTime) parts.push(`signed ${sig.signingTime}`);
+  parts.push(`ByteRange [${sig.byteRange.join(' ')}]`);
+  return parts.join(', ');
+}
+
+export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget): Promise<FormatAnalysis> {
+  const a = emptyAnalysis('pdf');
+  const src = 'pdf_structure';
+  let s: PdfStructure | undefined;
+  try {
+    s = readPdfStructure(bytes);
+    a.warnings.push(...s.warnings);
+  } catch (err) {
+    a.warnings.push(`the file structure could not be read (${(err as Error).message}); only pdf.js results are reported`);
+  }
+
+  const pdfjs = await readWithPdfJs(bytes, budget, a.warnings);
+  if (!pdfjs && s && !s.xrefChainOk && s.revisions.every((r) => r.objects.length === 0))
+    throw new VerityError('UNPROCESSABLE_CONTENT', 'the PDF is damaged beyond reading: no objects, no cross-reference table and pdf.js could not open it');
+
+  // ---- metadata: Info (pdf.js, or the raw dictionary) and XMP
+  const info: Record<string, unknown> = pdfjs?.info ?? (s ? infoFromStructure(s) : {});
+  const xmp: XmpFields | null = pdfjs?.xmpRaw ? parseXmp(pdfjs.xmpRaw) : null;
+  const infoCreated = parsePdfDate(str(info.CreationDate));
+  const infoModified = parsePdfDate(str(info.ModDate));
+  const xmpCreated = parseXmpDate(xmp?.createDate ?? null);
+  const xmpModified = parseXmpDate(xmp?.modifyDate ?? null);
+  const producer = str(info.Producer) ?? xmp?.producer ?? null;
+  const infoFields = ['Author', 'Creator', 'Producer', 'CreationDate', 'ModDate', 'Title', 'Subject', 'Keywords'].filter((k) => str(info[k]));
+
+  a.metadata = {
+    author: str(info.Author) ?? xmp?.creator ?? null,
+    created_at: infoCreated ?? xmpCreated,
+    producer: producer ?? UNKNOWN_PRODUCER,
+    page_count: pdfjs?.pages ?? (s ? pageCountFromTree(s) : undefined) ?? 0,
+  };
+  if (!pdfjs && a.metadata.page_count === 0) a.warnings.push('the page count could not be read; page_count is 0');
+  a.text = pdfjs?.text ?? '';
+
+  const metaSrc = 'pdf_metadata';
+  const encryptedUnread = !!s?.encrypted && !pdfjs;
+  if (!encryptedUnread) {
+    if (infoFields.length === 0 && !xmp) {
+      a.findings.push({ source: metaSrc, finding: 'the PDF has neither an Info dictionary nor an XMP packet: no producer, author or dates were recorded or they were removed', authority: 0.6, flag: 'metadata_stripped', severity: 0.35 });
+    } else if (!xmp && infoFields.length === 1 && producer && SANITIZERS.some((r) => r.test(producer))) {
+      a.findings.push({ source: metaSrc, finding: `the only metadata left is Producer "${producer}", a metadata-removal tool`, authority: 0.7, flag: 'metadata_stripped', severity: 0.35 });
+    } else {
+      a.findings.push({
+        source: metaSrc,
+        finding: `Info dictionary has ${infoFields.length} field(s) (${infoFields.join(', ') || 'none'}); XMP packet ${xmp ? 'present' : 'absent'}; producer "${producer ?? UNKNOWN_PRODUCER}"`,
+        authority: 0.5,
+        severity: 0,
+      });
+    }
+  }
+
+  // ---- dates
+  const add = (r: { finding?: Finding; check?: { name: string; agrees: boolean } }): void => {
+    if (r.finding) a.findings.push(r.finding);
+    if (r.check) a.checks.push(r.check);
+  };
+  add(checkOrder(metaSrc, infoCreated, infoModified, ['Info CreationDate', 'Info ModDate']));
+  add(checkOrder(metaSrc, xmpCreated, xmpModified, ['XMP CreateDate', 'XMP ModifyDate']));
+  add(checkSame(metaSrc, { label: 'Info CreationDate', value: infoCreated }, { label: 'XMP CreateDate', value: xmpCreated }));
+  add(checkSame(metaSrc, { label: 'Info ModDate', value: infoModified }, { label: 'XMP ModifyDate', value: xmpModified }));
+  for (const [label, v] of [['Info CreationDate', infoCreated], ['Info ModDate', infoModified], ['XMP CreateDate', xmpCreated], ['XMP ModifyDate', xmpModified]] as const) {
+    const f = checkFuture(metaSrc, label, v, now) ?? checkTooEarly(metaSrc, label, v, '1993-06-15T00:00:00Z', 'PDF');
+    if (f) a.findings.push(f);
+  }
+
+  if (!s) return a;
+
+  // ---- structure and revisions
+  const updates = s.revisions.length - 1;
+  a.findings.push({
+    source: src,
+    finding: `PDF ${s.version ?? '(no header version)'}, ${s.size} bytes; ${s.linearized ? 'linearized; ' : ''}${s.hybridXref ? 'hybrid xref; ' : ''}${s.sections.length} cross-reference section(s), ${s.revisions.length} revision(s) (${updates} incremental update(s))${s.encrypted ? '; encrypted' : ''}`,
+    authority: 0.85,
+    severity: 0,
+  });
+  if (s.trailingBytes > 0)
+    a.findings.push({ source: src, finding: `${s.trailingBytes} non-blank byte(s) follow the last %%EOF: data was appended outside any revision`, authority: 0.8, severity: 0.15 });
+  if (!s.xrefChainOk) a.findings.push({ source: src, finding: 'the cross-reference chain from startxref is missing or broken: the file is damaged or was assembled by hand', authority: 0.7, severity: 0.1 });
+  if (xmp && xmp.historyEvents > 0)
+    a.findings.push({ source: metaSrc, finding: `XMP history records ${xmp.historyEvents} event(s) by the writing software`, authority: 0.5, severity: 0 });
+
+  const changesByRev = new Map<number, ObjectChange[]>();
+  for (const r of s.revisions.slice(1)) changesByRev.set(r.index, revisionChanges(s, r));
+
+  // ---- signatures
+  const sigs = checkSignatures(bytes, s);
+  const sigSrc = 'pdf_signature';
+  let goodSignature = false;
+  let badSignature = false;
+  for (const sig of sigs) {
+    const d = describeSignature(sig);
+    if (sig.problems.length) {
+      badSignature = true;
+      a.findings.push({ source: sigSrc, finding: `${d}: ${sig.problems.join('; ')}`, authority: sig.digestMatches === false ? 0.95 : 0.85, flag: 'signature_forgery', severity: sig.digestMatches === false ? 0.9 : 0.75 });
+      continue;
+    }
+    const digest = sig.digestMatches ? `; the ${sig.digestAlgorithm} digest of the signed bytes matches the signature` : '; the digest could not be checked here';
+    if (sig.coversWholeFile) {
+      goodSignature = true;
+      a.findings.push({ source: sigSrc, finding: `${d} covers the whole file except its own /Contents${digest}`, authority: 0.9, severity: 0 });
+      continue;
+    }
+    const later = [...changesByRev].filter(([i]) => sig.revisionIndex !== null && i > sig.revisionIndex).flatMap(([, c]) => c);
+    const forbidden = later.filter((c) => !ALLOWED_AFTER_SIGNATURE.has(c.kind) && c.kind !== 'other');
+    if (forbidden.length) {
+      badSignature = true;
+      a.findings.push({
+        source: sigSrc,
+        finding: `${d} covers revision ${sig.revisionIndex} only; ${sig.bytesAfter} bytes were appended after signing and they change what was signed: ${forbidden.slice(0, 5).map((c) => c.what).join('; ')}${forbidden.length > 5 ? ` and ${forbidden.length - 5} more` : ''}`,
+        authority: 0.9,
+        flag: 'signature_forgery',
+        severity: 0.85,
+      });
+    } else {
+      goodSignature = true;
+      const others = later.filter((c) => c.kind === 'other').length;
+      a.findings.push({
+        source: sigSrc,
+        finding: `${d} covers revision ${sig.revisionIndex}${digest}; the ${sig.bytesAfter} bytes appended later hold only ${summariseChanges(later) || 'nothing'}${others ? ' (unclassified objects noted, no page content or form value among them)' : ''}, which a signed PDF may receive`,
+        authority: 0.85,
+        severity: others ? 0.05 : 0,
+      });
+    }
+    if (sig.signingTime && infoCreated && Date.parse(sig.signingTime) + 60_000 < Date.parse(infoCreated))
+      a.findings.push({ source: sigSrc, finding: `signing time ${sig.signingTime} is ${humanDelta(Date.parse(infoCreated) - Date.parse(sig.signingTime))} before the document's CreationDate ${infoCreated}`, authority: 0.7, flag: 'inconsistent_timestamps', severity: 0.45 });
+    const fut = checkFuture(sigSrc, 'signing time', sig.signingTime, now);
+    if (fut) a.findings.push(fut);
+  }
+
+  // ---- edits in unsigned files (or before the first signature) are evidence, not forgery
+  if (sigs.length === 0 && updates > 0) {
+    for (const [i, changes] of changesByRev) {
+      const content = changes.filter((c) => c.kind === 'page_content' || c.kind === 'form_value' || c.kind === 'page_added_or_removed' || c.kind === 'resource_replaced');
+      a.findings.push({
+        source: 'pdf_revisions',
+        finding: `incremental update ${i} (bytes ${s.revisions[i]!.start}–${s.revisions[i]!.end}) defines ${changes.length} object(s): ${summariseChanges(changes) || 'none'}${content.length ? `; it edits the document: ${content.slice(0, 3).map((c) => c.what).join('; ')}` : ''}`,
+        authority: 0.85,
+        severity: content.length ? 0.25 : 0.05,
+      });
+    }
+  }
+
+  // ---- provenance strength for `source_authority`
+  const stripped = a.findings.some((f) => f.flag === 'metadata_stripped');
+  a.provenance = badSignature ? 0.1 : goodSignature ? 0.85 : stripped ? 0.25 : xmp && infoFields.length > 0 ? 0.6 : 0.5;
+
+  // ---- embedded JPEG images, largest first, for the image analysis
+  const images: { bytes: Buffer; label: string; size: number }[] = [];
+  for (const [num, list] of s.versions) {
+    const o = list[list.length - 1]!;
+    if (!o.stream || !isDict(o.value) || nameOf(o.value, 'Subtype') !== 'Image') continue;
+    const filter = o.value.entries.get('Filter');
+    const f = Array.isArray(filter) ? (filter.length === 1 ? filter[0] : undefined) : filter;
+    if (!f || typeof f !== 'object' || Array.isArray(f) || f.kind !== 'name' || f.name !== 'DCTDecode') continue;
+    if (s.encrypted) continue;
+    images.push({ bytes: bytes.subarray(o.stream.start, o.stream.end), label: `image ${num} 0 obj`, size: o.stream.end - o.stream.start });
+  }
+  a.images = images.sort((x, y) => y.size - x.size).slice(0, IMAGE_LIMIT).map(({ bytes: b, label }) => ({ bytes: b, label }));
+  return a;
+}
