@@ -1,0 +1,218 @@
+/**
+ * DOCX analysis (ECMA-376 / ISO/IEC 29500): package properties (docProps/core.xml, app.xml),
+ * editing sessions (`w:rsids` in word/settings.xml: Word adds one revision-save id per editing
+ * session), tracked changes and comments, and OPC XML signatures (part digests re-computed).
+ * Text comes from mammoth for the AI-text detector.
+ */
+import { createHash } from 'node:crypto';
+import { VerityError } from '../../../api/errors.js';
+import type { Budget } from '../budget.js';
+import { checkFuture, checkOrder, checkTooEarly, humanDelta, isoOrNull } from '../dates.js';
+import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis } from '../report.js';
+
+/** Parts larger than this (uncompressed) are not read: a zip bomb must not exhaust memory. */
+const MAX_PART_BYTES = 64 * 1024 * 1024;
+const IMAGE_LIMIT = 4;
+/** Word writes `w:date` on tracked changes in local time marked as UTC; allow the widest zone offset. */
+const TRACKED_DATE_TOLERANCE_MS = 14 * 3600_000 + 60_000;
+
+const unescape = (s: string): string =>
+  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+
+function tag(xml: string | null, name: string): string | null {
+  if (!xml) return null;
+  const m = new RegExp(`<${name}(?:\\s[^>]*)?>([\\s\\S]*?)</${name}>`).exec(xml);
+  const v = m ? unescape(m[1]!.replace(/<[^>]+>/g, '')).trim() : '';
+  return v || null;
+}
+
+function attrs(xml: string, element: string, attr: string): string[] {
+  const out: string[] = [];
+  const re = new RegExp(`<${element}\\b[^>]*?\\s${attr}="([^"]*)"`, 'g');
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(xml))) out.push(unescape(m[1]!));
+  return out;
+}
+
+const count = (xml: string | null, re: RegExp): number => (xml ? (xml.match(re) ?? []).length : 0);
+
+type Zip = import('jszip');
+
+function uncompressedSize(zip: Zip, path: string): number {
+  const f = zip.file(path) as unknown as { _data?: { uncompressedSize?: number } } | null;
+  return f?._data?.uncompressedSize ?? 0;
+}
+
+async function readPart(zip: Zip, path: string): Promise<string | null> {
+  const f = zip.file(path);
+  if (!f) return null;
+  if (uncompressedSize(zip, path) > MAX_PART_BYTES)
+    throw new VerityError('PAYLOAD_TOO_LARGE', `the DOCX part ${path} expands to more than ${MAX_PART_BYTES / 1048576} MB`);
+  return f.async('string');
+}
+
+/** OPC signature check (ECMA-376 Part 2 §13): re-hash each referenced part that has no transform. */
+async function checkXmlSignatures(zip: Zip): Promise<{ signatures: number; checked: number; mismatched: string[] }> {
+  const sigParts = Object.keys(zip.files).filter((p) => /^_xmlsignatures\/.*\.xml$/i.test(p) && !p.includes('_rels'));
+  let checked = 0;
+  const mismatched: string[] = [];
+  for (const p of sigParts) {
+    const xml = (await readPart(zip, p)) ?? '';
+    const refRe = /<(?:\w+:)?Reference\b[^>]*URI="([^"]+)"[^>]*>([\s\S]*?)<\/(?:\w+:)?Reference>/g;
+    let m: RegExpExecArray | null;
+    while ((m = refRe.exec(xml))) {
+      const uri = m[1]!;
+      const body = m[2]!;
+      if (uri.startsWith('#') || /Transform\b/.test(body)) continue;
+      const part = decodeURIComponent(uri.replace(/\?.*$/, '').replace(/^\//, ''));
+      const alg = /DigestMethod[^>]*Algorithm="[^"]*#(sha1|sha256|sha384|sha512)"/.exec(body)?.[1];
+      const want = /<(?:\w+:)?DigestValue>([^<]+)</.exec(body)?.[1]?.trim();
+      const file = zip.file(part);
+      if (!alg || !want || !file) continue;
+      const data = await file.async('nodebuffer');
+      checked++;
+      if (createHash(alg).update(data).digest('base64') !== want) mismatched.push(part);
+    }
+  }
+  return { signatures: sigParts.length, checked, mismatched };
+}
+
+export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget): Promise<FormatAnalysis> {
+  const a = emptyAnalysis('docx');
+  const { default: JSZip } = await import('jszip');
+  let zip: Zip;
+  try {
+    zip = await JSZip.loadAsync(bytes, { checkCRC32: false });
+  } catch (err) {
+    throw new VerityError('UNPROCESSABLE_CONTENT', `the file looks like a ZIP package but cannot be opened: ${(err as Error).message}`);
+  }
+  const hasDocument = !!zip.file('word/document.xml') || Object.keys(zip.files).some((p) => /^word\/document\d*\.xml$/.test(p));
+  if (!hasDocument) {
+    const kind = zip.file('xl/workbook.xml') ? 'an XLSX workbook' : zip.file('ppt/presentation.xml') ? 'a PPTX presentation' : zip.file('mimetype') ? 'an OpenDocument or EPUB package' : 'a ZIP archive';
+    throw new VerityError('UNSUPPORTED_MEDIA_TYPE', `the ZIP package is ${kind}, not a DOCX (no word/document.xml); supported: PDF, DOCX, images, raw text`);
+  }
+  const docPath = zip.file('word/document.xml') ? 'word/document.xml' : Object.keys(zip.files).find((p) => /^word\/document\d*\.xml$/.test(p))!;
+  const [core, app, settings, doc, comments] = await Promise.all([
+    readPart(zip, 'docProps/core.xml'),
+    readPart(zip, 'docProps/app.xml'),
+    readPart(zip, 'word/settings.xml'),
+    readPart(zip, docPath),
+    readPart(zip, 'word/comments.xml'),
+  ]);
+  const src = 'docx_properties';
+
+  // ---- properties
+  const creator = tag(core, 'dc:creator');
+  const lastModifiedBy = tag(core, 'cp:lastModifiedBy');
+  const created = isoOrNull(tag(core, 'dcterms:created'));
+  const modified = isoOrNull(tag(core, 'dcterms:modified'));
+  const revision = Number(tag(core, 'cp:revision') ?? NaN);
+  const application = tag(app, 'Application');
+  const appVersion = tag(app, 'AppVersion');
+  const totalTime = Number(tag(app, 'TotalTime') ?? NaN);
+  const pages = Number(tag(app, 'Pages') ?? NaN);
+  const renderedBreaks = count(doc, /<w:lastRenderedPageBreak\b/g);
+  const hardBreaks = count(doc, /<w:br\b[^>]*w:type="page"/g);
+
+  a.metadata = {
+    author: creator,
+    created_at: created,
+    producer: application ? `${application}${appVersion ? ` ${appVersion}` : ''}` : UNKNOWN_PRODUCER,
+    page_count: Number.isInteger(pages) && pages > 0 ? pages : Math.max(renderedBreaks, hardBreaks) + 1,
+  };
+  if (!(Number.isInteger(pages) && pages > 0))
+    a.warnings.push(`docProps/app.xml gives no page count; page_count ${a.metadata.page_count} is estimated from page breaks in the text`);
+
+  if (!core && !app) {
+    a.findings.push({ source: src, finding: 'the package has no docProps/core.xml and no docProps/app.xml: author, dates and application were removed (Word always writes them)', authority: 0.7, flag: 'metadata_stripped', severity: 0.35 });
+  } else if (!creator && !lastModifiedBy && !created && !modified) {
+    a.findings.push({ source: src, finding: `docProps/core.xml is ${core ? 'present but empty' : 'missing'}: no author, editor or dates`, authority: 0.65, flag: 'metadata_stripped', severity: 0.3 });
+  } else {
+    a.findings.push({
+      source: src,
+      finding: `creator ${JSON.stringify(creator)}, last modified by ${JSON.stringify(lastModifiedBy)}, created ${created ?? 'unknown'}, modified ${modified ?? 'unknown'}, revision ${Number.isFinite(revision) ? revision : 'unknown'}, application ${JSON.stringify(application)}, editing time ${Number.isFinite(totalTime) ? `${totalTime} min` : 'unknown'}`,
+      authority: 0.5,
+      severity: 0,
+    });
+  }
+
+  const order = checkOrder(src, created, modified, ['dcterms:created', 'dcterms:modified']);
+  if (order.finding) a.findings.push(order.finding);
+  if (order.check) a.checks.push(order.check);
+  for (const [label, v] of [['dcterms:created', created], ['dcterms:modified', modified]] as const) {
+    const f = checkFuture(src, label, v, now) ?? checkTooEarly(src, label, v, '2006-01-01T00:00:00Z', 'Office Open XML');
+    if (f) a.findings.push(f);
+  }
+  if (created && modified && Number.isFinite(totalTime) && totalTime > 0) {
+    const spanMin = (Date.parse(modified) - Date.parse(created)) / 60_000;
+    const agrees = totalTime <= spanMin + 60;
+    a.checks.push({ name: 'editing time fits between created and modified', agrees });
+    if (!agrees && spanMin >= 0)
+      a.findings.push({ source: src, finding: `app.xml records ${totalTime} min of editing but modified is only ${humanDelta(spanMin * 60_000)} after created: the dates were reset or the file was copied from another document`, authority: 0.55, severity: 0.15 });
+  }
+
+  // ---- editing sessions vs revision count
+  const rsids = count(settings, /<w:rsid\b/g);
+  if (rsids > 0) {
+    const revSrc = 'docx_revisions';
+    if (Number.isFinite(revision) && revision > 0) {
+      // Word keeps the session ids of text pasted from other documents, so more sessions than
+      // saves is common and only a weak sign that the properties were reset; it stays evidence.
+      const fewerSaves = rsids > 3 * (revision + 1) + 5;
+      a.findings.push({
+        source: revSrc,
+        finding: `word/settings.xml lists ${rsids} editing-session id(s) (w:rsid); core.xml says revision ${revision}${fewerSaves ? ': far more sessions than saves, so text was pasted from other documents or the properties were reset by another tool' : ''}`,
+        authority: 0.5,
+        severity: fewerSaves ? 0.05 : 0,
+      });
+    } else a.findings.push({ source: revSrc, finding: `word/settings.xml lists ${rsids} editing-session id(s); core.xml gives no revision number`, authority: 0.5, severity: 0 });
+  }
+
+  // ---- tracked changes and comments
+  const ins = count(doc, /<w:ins\b/g);
+  const del = count(doc, /<w:del\b/g);
+  if (doc && ins + del > 0) {
+    const authors = [...new Set([...attrs(doc, 'w:ins', 'w:author'), ...attrs(doc, 'w:del', 'w:author')])];
+    const dates = [...attrs(doc, 'w:ins', 'w:date'), ...attrs(doc, 'w:del', 'w:date')].map(isoOrNull).filter((d): d is string => !!d).sort();
+    a.findings.push({
+      source: 'docx_tracked_changes',
+      finding: `${ins} tracked insertion(s) and ${del} deletion(s) by ${authors.length} author(s) (${authors.slice(0, 5).join(', ')})${dates.length ? `, dated ${dates[0]} to ${dates[dates.length - 1]}` : ''}`,
+      authority: 0.7,
+      severity: 0.05,
+    });
+    const latest = dates[dates.length - 1];
+    if (latest && modified) {
+      const agrees = Date.parse(latest) <= Date.parse(modified) + TRACKED_DATE_TOLERANCE_MS;
+      a.checks.push({ name: 'tracked changes not after modified', agrees });
+      if (!agrees)
+        a.findings.push({ source: 'docx_tracked_changes', finding: `a tracked change is dated ${latest}, ${humanDelta(Date.parse(latest) - Date.parse(modified))} after dcterms:modified ${modified}`, authority: 0.65, flag: 'inconsistent_timestamps', severity: 0.4 });
+    }
+  }
+  const nComments = count(comments, /<w:comment\b/g);
+  if (comments && nComments > 0) {
+    const authors = [...new Set(attrs(comments, 'w:comment', 'w:author'))];
+    a.findings.push({ source: 'docx_comments', finding: `${nComments} comment(s) by ${authors.slice(0, 5).join(', ') || 'unnamed authors'}`, authority: 0.5, severity: 0 });
+  }
+
+  // ---- XML signatures
+  const sig = await checkXmlSignatures(zip);
+  if (sig.signatures > 0) {
+    if (sig.mismatched.length) {
+      a.findings.push({ source: 'docx_signature', finding: `${sig.signatures} XML signature(s); ${sig.mismatched.length} of ${sig.checked} signed part digest(s) no longer match: ${sig.mismatched.slice(0, 5).join(', ')} changed after signing`, authority: 0.95, flag: 'signature_forgery', severity: 0.9 });
+      a.provenance = 0.1;
+    } else {
+      a.findings.push({ source: 'docx_signature', finding: `${sig.signatures} XML signature(s); all ${sig.checked} signed part digest(s) match (the signer's certificate is not validated here)`, authority: 0.85, severity: 0 });
+      a.provenance = sig.checked > 0 ? 0.8 : 0.6;
+    }
+  } else a.provenance = a.findings.some((f) => f.flag === 'metadata_stripped') ? 0.25 : core && app ? 0.55 : 0.45;
+
+  // ---- text and images
+  const { default: mammoth } = await import('mammoth');
+  const textRun = await budget.run(mammoth.extractRawText({ buffer: bytes }));
+  if (textRun.timedOut) a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
+  else a.text = textRun.value.value;
+  const media = Object.keys(zip.files).filter((p) => /^word\/media\/.+\.(jpe?g|png)$/i.test(p));
+  const sized = media.map((p) => ({ p, n: uncompressedSize(zip, p) })).filter((x) => x.n <= 20 * 1024 * 1024).sort((x, y) => y.n - x.n).slice(0, IMAGE_LIMIT);
+  for (const { p } of sized) a.images.push({ bytes: await zip.file(p)!.async('nodebuffer'), label: p });
+  return a;
+}
