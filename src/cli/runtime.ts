@@ -7,6 +7,7 @@ import { VerityError } from '../api/errors.js';
 import { loadConfig } from '../config/load.js';
 import { keyEnvironment, type ConfigFile, type KeyEnvironment } from '../config/schema.js';
 import type { Engine, EngineConfig } from '../engine/types.js';
+import type { Store } from '../store/database.js';
 import { Output } from '../output/output.js';
 import { readStdin, type CliContext } from './context.js';
 
@@ -147,6 +148,12 @@ export class CliRuntime {
     }
     const sandbox = this.opts.test ? true : this.opts.live ? false : key?.environment === 'test';
     return { mode: 'embedded', sandbox, key };
+  }
+
+  /** The embedded store (data folder, or --db where a command offers it); the caller closes it. */
+  async openStore(path = this.ctx.paths.storeFile): Promise<Store> {
+    const { openStore } = await import('../store/database.js');
+    return openStore(path);
   }
 
   engineConfig(): EngineConfig {

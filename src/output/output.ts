@@ -95,6 +95,33 @@ export class Output {
     this.ctx.stderr.write(ensureNewline(text));
   }
 
+  /**
+   * A progress bar on stderr for long imports, redrawn at most every 100 ms, only for a person
+   * watching (TTY, not --json/--quiet). `update(done, total)`: total null when unknown.
+   */
+  progress(label: string): { update(done: number, total: number | null, detail?: string): void; done(): void } {
+    const live = !this.machine && !this.opts.quiet && Boolean(this.ctx.stderr.isTTY) && !this.ctx.env.CI;
+    let last = 0;
+    const draw = (done: number, total: number | null, detail = ''): void => {
+      const pct = total ? Math.min(1, done / total) : null;
+      const width = 24;
+      const bar = pct === null ? '' : `${'█'.repeat(Math.round(pct * width))}${'░'.repeat(width - Math.round(pct * width))} ${(pct * 100).toFixed(0).padStart(3)}% `;
+      this.ctx.stderr.write(`\r\u001b[2K${label} ${bar}${detail}`);
+    };
+    return {
+      update: (done, total, detail) => {
+        if (!live) return;
+        const now = Date.now();
+        if (now - last < 100) return;
+        last = now;
+        draw(done, total, detail);
+      },
+      done: () => {
+        if (live) this.ctx.stderr.write('\r\u001b[2K');
+      },
+    };
+  }
+
   /** An ora spinner on stderr, only for a person watching (TTY, not --json, not --quiet). */
   async spinner(text: string): Promise<Spinner> {
     if (this.machine || this.opts.quiet || !this.ctx.stderr.isTTY || this.ctx.env.CI) return silentSpinner;

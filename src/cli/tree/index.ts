@@ -5,8 +5,10 @@
  */
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { registerData } from './data.js';
 import { registerVerify } from './verify.js';
 
 export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerVerify,
+  registerData,
 ];

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import type { CliRuntime } from '../runtime.js';
+
+export default async function dataImport(rt: CliRuntime, cmd: Command): Promise<void> {
+  const [dataset, file] = cmd.args as [string, string];
+  const o = cmd.opts<{ replace?: boolean }>();
+  const mod = await import('../../engine/business/bulk-import.js');
+  const run = dataset === 'companies-house' ? mod.importCompaniesHouse : dataset === 'gleif' ? mod.importGleif : mod.importSecTickers;
+  const store = await rt.openStore();
+  const bar = rt.out.progress(`Importing ${dataset}`);
+  const started = performance.now();
+  let counts;
+  try {
+    counts = await run(store, file, {
+      replace: Boolean(o.replace),
+      signal: rt.ctx.interrupted,
+      now: () => rt.ctx.clock.now(),
+      onProgress: (p) => bar.update(p.bytes, p.totalBytes, `${p.rows.toLocaleString('en')} rows`),
+    });
+  } finally {
+    bar.done();
+    store.close();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (rt.out.machine) rt.out.json({ dataset, file, ...counts, seconds: Math.round(seconds * 10) / 10 });
+  else
+    rt.out.success(
+      `${dataset}: ${counts.rows.toLocaleString('en')} rows read, ${counts.upserted.toLocaleString('en')} stored, ${counts.skipped} skipped` +
+        `${counts.removed ? `, ${counts.removed} removed` : ''} in ${seconds.toFixed(1)} s`,
+    );
+}
