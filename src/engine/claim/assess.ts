@@ -10,7 +10,7 @@ import { round3 } from '../scoring.js';
 import { aggregate, type Thresholds } from './aggregate.js';
 import type { JudgeOutput } from './llm-judge.js';
 import { selectPassages } from './passages.js';
-import { localStance, ratingStance, type Stance, type StanceProbs } from './stance.js';
+import { localStance, ratingStance, type Stance, type StanceModel, type StanceProbs } from './stance.js';
 
 export interface ScoredHit {
   hit: ClaimHit;
@@ -34,13 +34,13 @@ export function dedupeHits(hits: readonly ClaimHit[]): ClaimHit[] {
   return [...seen.values()];
 }
 
-export function scoreHits(claim: string, hits: readonly ClaimHit[]): ScoredHit[] {
+export function scoreHits(claim: string, hits: readonly ClaimHit[], model?: StanceModel): ScoredHit[] {
   const passages = selectPassages(claim, hits.map((h) => h.text));
   return hits.map((hit, i) => {
     const { text, relevance } = passages[i]!;
     const auth = authorityFor({ source: hit.source, url: hit.url, citation_count: hit.citation_count, declared_authority: hit.declared_authority });
     const rated = hit.rating && hit.rating.stance !== 'neutral';
-    const stance = rated ? ratingStance(claim, hit.reviewed_claim ?? hit.text, hit.rating!) : localStance(claim, text, relevance);
+    const stance = rated ? ratingStance(claim, hit.reviewed_claim ?? hit.text, hit.rating!) : localStance(claim, text, relevance, model);
     return {
       hit,
       // A rated item's passage always shows the rating, whichever sentence BM25 preferred.
