@@ -1,0 +1,111 @@
+/**
+ * Pixel decoding with sharp (libvips), within DESIGN.md's limits: at most 100 megapixels
+ * (`limitInputPixels`, checked from the header before any pixel is decoded, so a decompression
+ * bomb costs a few bytes of parsing) and a libvips time-out so no file can hang the process.
+ */
+import { VerityError } from '../../api/errors.js';
+import { LIMITS } from '../../api/requests.js';
+import type { LumaPlane } from './forensics/types.js';
+
+type Sharp = (typeof import('sharp'))['default'];
+let sharpModule: Promise<Sharp> | undefined;
+export async function loadSharp(): Promise<Sharp> {
+  sharpModule ??= import('sharp').then((m) => m.default);
+  return sharpModule;
+}
+
+export const MAX_PIXELS = LIMITS.megapixels * 1_000_000;
+/** Longest side of the region the pixel analyzers read: 4096² covers 12–16 MP cameras entirely. */
+const ANALYSIS_SIDE = 4096;
+const VIPS_TIMEOUT_S = 15;
+
+export interface ImageHeader {
+  width: number;
+  height: number;
+  /** sharp's format name: jpeg, png, webp, heif, tiff, gif… */
+  format: string;
+  pages: number;
+}
+
+function decodeError(err: unknown, what: string): VerityError {
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/pixel limit/i.test(msg))
+    return new VerityError('PAYLOAD_TOO_LARGE', `The image has more than ${LIMITS.megapixels} megapixels: refused before decoding`, { cause: err });
+  if (/unsupported image format|no decode|not a known file format|compression format has not been built in|codec/i.test(msg))
+    return new VerityError('UNSUPPORTED_MEDIA_TYPE', `The ${what} cannot be decoded here (${msg.split('\n')[0]!.slice(0, 120)})`, { cause: err });
+  return new VerityError('UNPROCESSABLE_CONTENT', `The ${what} cannot be decoded: it looks truncated or corrupt (${msg.split('\n')[0]!.slice(0, 120)})`, { cause: err });
+}
+
+/** Reads the header only; throws 413 over the pixel limit and 422 when the header is unreadable. */
+export async function readHeader(bytes: Buffer): Promise<ImageHeader> {
+  const sharp = await loadSharp();
+  let meta: Awaited<ReturnType<ReturnType<Sharp>['metadata']>>;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' }).metadata();
+  } catch (err) {
+    throw decodeError(err, 'image');
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (!width || !height) throw new VerityError('UNPROCESSABLE_CONTENT', 'The image header declares no width or height');
+  const pageHeight = meta.pageHeight && meta.pages && meta.pages > 1 ? meta.pageHeight : height;
+  if (width * pageHeight > MAX_PIXELS)
+    throw new VerityError('PAYLOAD_TOO_LARGE', `The image is ${width}×${pageHeight} (${((width * pageHeight) / 1e6).toFixed(0)} megapixels); the limit is ${LIMITS.megapixels}`);
+  return { width, height: pageHeight, format: meta.format ?? 'unknown', pages: meta.pages ?? 1 };
+}
+
+export interface DecodedLuma {
+  plane: LumaPlane;
+  /** True when the strict decode failed and a lenient one recovered part of the image. */
+  partial: boolean;
+  /** The libvips message of the strict failure, when `partial`. */
+  problem: string | null;
+}
+
+/**
+ * Grey (luma) pixels of the analysis region: the whole image up to 4096×4096, else a centred
+ * crop whose corner sits on the 8-pixel JPEG grid. First page/frame only; no EXIF rotation, so
+ * the compression grid stays where the encoder put it.
+ */
+export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<DecodedLuma> {
+  const sharp = await loadSharp();
+  const w = Math.min(header.width, ANALYSIS_SIDE);
+  const h = Math.min(header.height, ANALYSIS_SIDE);
+  const left = Math.floor((header.width - w) / 2 / 8) * 8;
+  const top = Math.floor((header.height - h) / 2 / 8) * 8;
+  const run = async (failOn: 'warning' | 'none'): Promise<LumaPlane> => {
+    let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn, page: 0, pages: 1 }).timeout({ seconds: VIPS_TIMEOUT_S });
+    if (w !== header.width || h !== header.height) img = img.extract({ left, top, width: w, height: h });
+    const { data, info } = await img.greyscale().raw().toBuffer({ resolveWithObject: true });
+    if (info.channels !== 1) throw new Error(`expected 1 channel, got ${info.channels}`);
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, left, top };
+  };
+  try {
+    return { plane: await run('warning'), partial: false, problem: null };
+  } catch (strict) {
+    const strictErr = decodeError(strict, 'image');
+    if (strictErr.code !== 'UNPROCESSABLE_CONTENT') throw strictErr;
+    try {
+      return { plane: await run('none'), partial: true, problem: strictErr.message };
+    } catch (lenient) {
+      throw decodeError(lenient, 'image');
+    }
+  }
+}
+
+/**
+ * A small grey image resized to exactly width×height, for hashing. `orient` applies the EXIF
+ * orientation (what a viewer shows, for provenance look-ups); without it the stored orientation
+ * is kept (what the EXIF thumbnail was made from).
+ */
+export async function greyThumbnail(bytes: Buffer, width: number, height: number, orient = true): Promise<Uint8Array> {
+  const sharp = await loadSharp();
+  let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none', page: 0, pages: 1 }).timeout({ seconds: VIPS_TIMEOUT_S });
+  if (orient) img = img.rotate();
+  const data = await img
+    .greyscale()
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}

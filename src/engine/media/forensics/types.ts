@@ -1,0 +1,37 @@
+/**
+ * What every forensic analyzer returns: a named signal with its own numbers, so the scoring step
+ * (../score.ts) can combine them and the evidence chain can say why.
+ */
+export type SignalKind =
+  /** Evidence the pixels or file were edited after capture. */
+  | 'manipulation'
+  /** Evidence the content is machine-generated. */
+  | 'synthetic'
+  /** Evidence for an untouched camera original (lowers suspicion). */
+  | 'capture';
+
+export interface Signal {
+  /** Analyzer name, shown as the evidence `source`, e.g. `forensics.jpeg_grid`. */
+  analyzer: string;
+  kind: SignalKind;
+  /** Probability this signal assigns to its hypothesis (0..1); 0 means "looked, found nothing". */
+  probability: number;
+  /** How much the analyzer trusts its own reading (0..1): shown as the evidence authority_score. */
+  confidence: number;
+  /** One sentence with the numbers behind it. */
+  finding: string;
+  /** Optional flag this signal raises when it fires. */
+  flag?: 'image_manipulated' | 'deepfake' | 'metadata_stripped' | 'inconsistent_timestamps';
+  /** A generator named by metadata (AUTOMATIC1111, ComfyUI, …), when this signal found one. */
+  generator?: string;
+}
+
+/** Grayscale pixels of the region the pixel analyzers look at. */
+export interface LumaPlane {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  /** Offset of the plane in the full image; multiples of 8 so the JPEG grid stays aligned. */
+  left: number;
+  top: number;
+}

@@ -1,0 +1,179 @@
+/**
+ * Embedded metadata of an image: EXIF (make, model, capture time with its offset, GPS, Software),
+ * XMP/IPTC (DigitalSourceType, CreatorTool, edit history) and PNG text chunks, read with exifr.
+ * Values are kept "as written" (exifr `reviveValues: false`), so a date reads exactly as exiftool
+ * prints it, e.g. `2008:10:22 16:28:39`, with `+02:00` appended when OffsetTimeOriginal exists.
+ */
+import type { MediaMetadata } from '../../api/results.js';
+
+export interface MetadataDetails {
+  exif: MediaMetadata['exif'];
+  /** EXIF Software (IFD0). */
+  software: string | null;
+  /** XMP xmp:CreatorTool. */
+  creatorTool: string | null;
+  /** XMP/IPTC Iptc4xmpExt:DigitalSourceType (a URI or a bare IPTC code). */
+  digitalSourceType: string | null;
+  createDate: string | null;
+  modifyDate: string | null;
+  /** XMP xmpMM:History software agents and actions, flattened to text. */
+  history: string[];
+  /** PNG tEXt/iTXt/zTXt chunks and JPEG/EXIF text fields relevant to generators, by keyword. */
+  text: Record<string, string>;
+  /** Decoded EXIF UserComment (charset prefix removed). */
+  userComment: string | null;
+  /** Whether any EXIF block was found at all (a camera always writes one). */
+  hasExif: boolean;
+  /** Number of tags exifr found, a rough measure of how much metadata survived. */
+  tagCount: number;
+  /** Why metadata could not be read, when it could not. */
+  error: string | null;
+}
+
+const GENERATOR_TEXT_KEYS = [
+  'parameters',
+  'prompt',
+  'workflow',
+  'Dream',
+  'sd-metadata',
+  'invokeai_metadata',
+  'invokeai_graph',
+  'Comment',
+  'Description',
+  'Software',
+  'Source',
+  'Title',
+  'fooocus_scheme',
+  'generation_data',
+  'ImageDescription',
+  'XPComment',
+];
+
+const text = (v: unknown): string | null => {
+  if (typeof v === 'string') return v.replace(/\0+$/, '').trim() || null;
+  if (typeof v === 'number') return String(v);
+  if (v && typeof v === 'object' && 'value' in (v as object)) return text((v as { value: unknown }).value);
+  return null;
+};
+
+/**
+ * EXIF UserComment: 8-byte charset code then data. A1111 writes `UNICODE\0` + UTF-16 (big-endian
+ * via piexif); cameras write `ASCII\0\0\0` or all zeros. Endianness is guessed from where the zero
+ * bytes fall, since ASCII-range text in UTF-16 has one zero byte per character.
+ */
+export function decodeUserComment(raw: unknown): string | null {
+  if (typeof raw === 'string') return raw.trim() || null;
+  if (!(raw instanceof Uint8Array) || raw.length <= 8) return null;
+  const head = Buffer.from(raw.subarray(0, 8)).toString('latin1');
+  const body = Buffer.from(raw.subarray(8));
+  let s: string;
+  if (head.startsWith('UNICODE')) {
+    let zerosEven = 0;
+    let zerosOdd = 0;
+    for (let i = 0; i < Math.min(body.length, 400); i++) if (body[i] === 0) (i % 2 === 0 ? zerosEven++ : zerosOdd++);
+    const le = zerosOdd > zerosEven;
+    const b = Buffer.from(body.subarray(0, body.length - (body.length % 2)));
+    if (!le) b.swap16();
+    s = b.toString('utf16le');
+  } else {
+    s = body.toString('utf8');
+  }
+  s = s.replace(/\0/g, '').trim();
+  return s.length ? s : null;
+}
+
+function gpsOf(o: Record<string, unknown>): MediaMetadata['exif']['gps'] {
+  const lat = o.latitude;
+  const lon = o.longitude;
+  if (typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
+  let alt: number | null = null;
+  const rawAlt = o.GPSAltitude;
+  if (typeof rawAlt === 'number' && Number.isFinite(rawAlt)) {
+    const ref = o.GPSAltitudeRef;
+    const below = ref === 1 || (ref instanceof Uint8Array && ref[0] === 1);
+    alt = below ? -rawAlt : rawAlt;
+  }
+  return { lat: Math.round(lat * 1e7) / 1e7, lon: Math.round(lon * 1e7) / 1e7, alt };
+}
+
+function historyOf(v: unknown): string[] {
+  const out: string[] = [];
+  const visit = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(visit);
+    else if (x && typeof x === 'object') {
+      const o = x as Record<string, unknown>;
+      const agent = text(o.softwareAgent ?? o.SoftwareAgent);
+      const action = text(o.action ?? o.Action);
+      if (agent || action) out.push([action, agent].filter(Boolean).join(' by '));
+      else Object.values(o).forEach(visit);
+    } else if (typeof x === 'string' && x.trim()) out.push(x.trim());
+  };
+  visit(v);
+  return out.slice(0, 50);
+}
+
+export const emptyExif = (): MediaMetadata['exif'] => ({ make: null, model: null, datetime_original: null, gps: null });
+
+/** Reads metadata with exifr; a malformed block yields what could be read plus `error`, never a throw. */
+export async function readMetadataDetails(bytes: Buffer): Promise<MetadataDetails> {
+  const details: MetadataDetails = {
+    exif: emptyExif(),
+    software: null,
+    creatorTool: null,
+    digitalSourceType: null,
+    createDate: null,
+    modifyDate: null,
+    history: [],
+    text: {},
+    userComment: null,
+    hasExif: false,
+    tagCount: 0,
+    error: null,
+  };
+  let o: Record<string, unknown> | undefined;
+  try {
+    const exifr = (await import('exifr')).default;
+    o = (await exifr.parse(bytes, {
+      tiff: true,
+      exif: true,
+      gps: true,
+      ifd1: false,
+      xmp: true,
+      iptc: true,
+      icc: false,
+      jfif: false,
+      ihdr: true,
+      makerNote: false,
+      userComment: true,
+      reviveValues: false,
+      translateValues: false,
+      translateKeys: true,
+      mergeOutput: true,
+    })) as Record<string, unknown> | undefined;
+  } catch (err) {
+    details.error = err instanceof Error ? err.message : String(err);
+  }
+  if (!o) return details;
+  details.tagCount = Object.keys(o).length;
+  const dto = text(o.DateTimeOriginal);
+  const offset = text(o.OffsetTimeOriginal);
+  details.exif = {
+    make: text(o.Make),
+    model: text(o.Model),
+    datetime_original: dto ? (offset && /^[+-]\d\d:\d\d$/.test(offset) ? `${dto}${offset}` : dto) : null,
+    gps: gpsOf(o),
+  };
+  details.hasExif = ['Make', 'Model', 'DateTimeOriginal', 'ExposureTime', 'FNumber', 'ISO', 'ExifVersion'].some((k) => o[k] !== undefined);
+  details.software = text(o.Software);
+  details.creatorTool = text(o.CreatorTool);
+  details.digitalSourceType = text(o.DigitalSourceType) ?? text(o.digitalsourcetype);
+  details.createDate = text(o.CreateDate) ?? text(o.DateTimeDigitized);
+  details.modifyDate = text(o.ModifyDate);
+  details.history = historyOf(o.History);
+  details.userComment = decodeUserComment(o.userComment ?? o.UserComment);
+  for (const k of GENERATOR_TEXT_KEYS) {
+    const v = text(o[k]);
+    if (v) details.text[k] = v.slice(0, 20_000);
+  }
+  return details;
+}
