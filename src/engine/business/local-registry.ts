@@ -1,0 +1,171 @@
+/**
+ * Offline registry data in the embedded store: the Companies House Free Company Data Product,
+ * the GLEIF golden copy and SEC's company_tickers.json, imported by `verity data import …`
+ * (bulk-import.ts) and looked up here before any API is called.
+ *
+ * One table holds register rows of both registries (`source` tells them apart), keyed by
+ * `(source, record_id)` so re-imports update in place. `name_key` (names.ts `matchKey`) has a
+ * B-tree index for exact look-ups; an external-content FTS5 index over it answers fuzzy ones.
+ */
+import type { Database, Store } from '../../store/database.js';
+import { migrate } from '../../store/database.js';
+
+export const COMPANIES_COMPONENT = 'companies';
+
+export const COMPANIES_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE company_registry (
+     rid INTEGER PRIMARY KEY,
+     source TEXT NOT NULL,
+     record_id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     name_key TEXT NOT NULL,
+     reg_number TEXT,
+     jurisdiction TEXT,
+     status TEXT,
+     incorporated_on TEXT,
+     detail TEXT,
+     batch INTEGER NOT NULL DEFAULT 0,
+     UNIQUE (source, record_id)
+   );
+   CREATE INDEX company_registry_name_key ON company_registry (name_key);
+   CREATE INDEX company_registry_reg_number ON company_registry (reg_number);
+   CREATE VIRTUAL TABLE company_registry_fts USING fts5 (
+     name_key, content = 'company_registry', content_rowid = 'rid', tokenize = 'unicode61'
+   );
+   CREATE TRIGGER company_registry_ai AFTER INSERT ON company_registry BEGIN
+     INSERT INTO company_registry_fts (rowid, name_key) VALUES (new.rid, new.name_key);
+   END;
+   CREATE TRIGGER company_registry_ad AFTER DELETE ON company_registry BEGIN
+     INSERT INTO company_registry_fts (company_registry_fts, rowid, name_key) VALUES ('delete', old.rid, old.name_key);
+   END;
+   -- Only a changed name touches the text index, so re-importing an unchanged file stays cheap.
+   CREATE TRIGGER company_registry_au AFTER UPDATE OF name_key ON company_registry
+     WHEN old.name_key IS NOT new.name_key BEGIN
+     INSERT INTO company_registry_fts (company_registry_fts, rowid, name_key) VALUES ('delete', old.rid, old.name_key);
+     INSERT INTO company_registry_fts (rowid, name_key) VALUES (new.rid, new.name_key);
+   END;
+   CREATE TABLE sec_tickers (
+     cik INTEGER NOT NULL,
+     ticker TEXT NOT NULL,
+     title TEXT NOT NULL,
+     name_key TEXT NOT NULL,
+     PRIMARY KEY (cik, ticker)
+   );
+   CREATE INDEX sec_tickers_name_key ON sec_tickers (name_key);
+   CREATE TABLE company_imports (
+     dataset TEXT PRIMARY KEY,
+     file TEXT NOT NULL,
+     rows INTEGER NOT NULL,
+     batch INTEGER NOT NULL,
+     imported_at TEXT NOT NULL
+   );`,
+];
+
+export type LocalSource = 'companies_house' | 'gleif';
+
+export interface LocalRow {
+  source: LocalSource;
+  record_id: string;
+  name: string;
+  name_key: string;
+  reg_number: string | null;
+  jurisdiction: string | null;
+  status: string | null;
+  incorporated_on: string | null;
+  detail: string | null;
+}
+
+export interface LocalTicker {
+  cik: number;
+  ticker: string;
+  title: string;
+}
+
+export interface ImportInfo {
+  dataset: string;
+  file: string;
+  rows: number;
+  imported_at: string;
+}
+
+const prepared = new WeakMap<Database, ReturnType<typeof prepare>>();
+
+function prepare(db: Database) {
+  const cols = 'source, record_id, name, name_key, reg_number, jurisdiction, status, incorporated_on, detail';
+  return {
+    byKey: db.prepare(`SELECT ${cols} FROM company_registry WHERE name_key = ? AND source = ? LIMIT ?`),
+    byNumber: db.prepare(`SELECT ${cols} FROM company_registry WHERE source = ? AND (record_id = ? OR reg_number = ?) LIMIT 10`),
+    fts: db.prepare(
+      `SELECT ${cols} FROM company_registry r
+         JOIN (SELECT rowid AS id FROM company_registry_fts WHERE company_registry_fts MATCH ? ORDER BY rank LIMIT 200) f
+           ON r.rid = f.id
+        WHERE r.source = ? LIMIT ?`,
+    ),
+    tickersByKey: db.prepare('SELECT cik, ticker, title FROM sec_tickers WHERE name_key = ? ORDER BY cik LIMIT 20'),
+    tickersByCik: db.prepare('SELECT cik, ticker, title FROM sec_tickers WHERE cik = ? LIMIT 1'),
+    allTickers: db.prepare('SELECT cik, ticker, title, name_key FROM sec_tickers'),
+    importInfo: db.prepare('SELECT dataset, file, rows, imported_at FROM company_imports WHERE dataset = ?'),
+  };
+}
+
+/** Creates the tables on first use and returns the prepared look-ups for this database. */
+export function companyData(store: Pick<Store, 'db'>) {
+  const db = store.db;
+  let p = prepared.get(db);
+  if (!p) {
+    migrate(db, COMPANIES_COMPONENT, COMPANIES_MIGRATIONS);
+    p = prepare(db);
+    prepared.set(db, p);
+  }
+  return p;
+}
+
+/** FTS5 query from a name key: every word must appear (quoted, so words are never operators). */
+const ftsAll = (key: string): string =>
+  key
+    .split(' ')
+    .filter(Boolean)
+    .map((w) => `"${w.replace(/"/g, '""')}"`)
+    .join(' ');
+const ftsAny = (key: string): string => ftsAll(key).split(' ').join(' OR ');
+
+export interface LocalLookup {
+  source: LocalSource;
+  /** matchKey of the requested name. */
+  key?: string;
+  /** Normalised registration number or LEI. */
+  number?: string;
+  limit?: number;
+}
+
+/** Candidate rows: by number when given, else the exact name key, else any/all words via FTS5. */
+export function findLocal(store: Pick<Store, 'db'>, q: LocalLookup): LocalRow[] {
+  const p = companyData(store);
+  const limit = q.limit ?? 20;
+  if (q.number) {
+    const rows = p.byNumber.all(q.source, q.number, q.number) as LocalRow[];
+    if (rows.length || !q.key) return rows;
+  }
+  if (!q.key) return [];
+  const exact = p.byKey.all(q.key, q.source, limit) as LocalRow[];
+  if (exact.length) return exact;
+  const all = p.fts.all(ftsAll(q.key), q.source, limit) as LocalRow[];
+  if (all.length) return all;
+  return q.key.includes(' ') ? (p.fts.all(ftsAny(q.key), q.source, limit) as LocalRow[]) : [];
+}
+
+export function findLocalTickers(store: Pick<Store, 'db'>, q: { key?: string; cik?: number }): LocalTicker[] {
+  const p = companyData(store);
+  if (q.cik !== undefined) return p.tickersByCik.all(q.cik) as LocalTicker[];
+  if (!q.key) return [];
+  return p.tickersByKey.all(q.key) as LocalTicker[];
+}
+
+/** Every imported ticker (about 10,000 rows): the fuzzy fallback scans them like the live file. */
+export function allLocalTickers(store: Pick<Store, 'db'>): LocalTicker[] {
+  return companyData(store).allTickers.all() as LocalTicker[];
+}
+
+export function importInfo(store: Pick<Store, 'db'>, dataset: 'companies-house' | 'gleif' | 'sec-tickers'): ImportInfo | null {
+  return (companyData(store).importInfo.get(dataset) as ImportInfo | undefined) ?? null;
+}
