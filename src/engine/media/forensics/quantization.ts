@@ -12,9 +12,9 @@ export function quantizationSignal(jpeg: JpegStructure, d: MetadataDetails): Sig
     return {
       analyzer: 'forensics.jpeg_quantization',
       kind: 'manipulation',
-      probability: 0.3,
-      confidence: 0.5,
-      finding: `Quantization tables are exactly libjpeg's standard tables at quality ${q.quality}, although EXIF names a camera (${[d.exif.make, d.exif.model].filter(Boolean).join(' ')}): camera firmware uses its own tables, so the file was re-encoded by software after capture`,
+      probability: 0.15,
+      confidence: 0.4,
+      finding: `Quantization tables are exactly libjpeg's standard tables at quality ${q.quality}, although EXIF names a camera (${[d.exif.make, d.exif.model].filter(Boolean).join(' ')}): most camera firmware uses its own tables, so the file was probably re-encoded by software after capture (some compact cameras do use the standard tables)`,
     };
   if (q.standard)
     return {
