@@ -36,9 +36,9 @@ export interface ImportOptions {
 export interface ImportCounts {
   /** Data rows read from the file. */
   rows: number;
-  /** Rows written (new or changed). */
+  /** Rows written (inserted, or updated in place on a re-run). */
   upserted: number;
-  /** Rows skipped as unusable (no name or number), with the first few reasons. */
+  /** Rows skipped as unusable (no name or number). */
   skipped: number;
   /** Rows removed because a `replace` snapshot no longer has them. */
   removed: number;
@@ -116,7 +116,6 @@ async function importRegistryCsv(
   const flush = () => {
     if (!pending.length) return;
     write(pending);
-    counts.upserted += pending.length;
     pending = [];
     o.onProgress?.({ rows: counts.rows, bytes, totalBytes });
   };

@@ -12,7 +12,7 @@
  */
 
 export const MATCH_THRESHOLD = 0.82;
-export const LEGAL_FORM_PENALTY = 0.15;
+export const LEGAL_FORM_PENALTY = 0.2;
 
 /** Legal-form spellings (after punctuation folding) → canonical form. Multi-word first. */
 const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
@@ -134,9 +134,12 @@ function dice(a: string, b: string): number {
   return total === 0 ? 0 : (2 * common) / total;
 }
 
+// Plural and singular are one word for matching ("Widget" / "Widgets").
+const stem = (w: string): string => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
 function jaccard(a: string, b: string): number {
-  const A = new Set(a.split(' ').filter(Boolean));
-  const B = new Set(b.split(' ').filter(Boolean));
+  const A = new Set(a.split(' ').filter(Boolean).map(stem));
+  const B = new Set(b.split(' ').filter(Boolean).map(stem));
   let inter = 0;
   for (const w of A) if (B.has(w)) inter++;
   const union = A.size + B.size - inter;
