@@ -1,0 +1,122 @@
+/**
+ * buildServer(deps): the fastify application of SPEC 4–5 (`verity serve` wraps it with listen,
+ * the ready line and graceful shutdown; tests use it in-process). Plugins (the webhooks routes)
+ * are registered after authentication is decorated, so their routes can use `requireAuth`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { VerityError } from '../api/errors.js';
+import { randomBase62 } from '../api/ids.js';
+import { LIMITS } from '../api/requests.js';
+import { systemClock } from '../engine/types.js';
+import { VERSION } from '../version.js';
+import { migrateServer } from './accounts.js';
+import { createAuthenticator } from './auth.js';
+import { sendError } from './error-handler.js';
+import { createIdempotencyStore } from './idempotency.js';
+import { buildOpenApi } from './openapi.js';
+import { policyFor, RateLimiter } from './rate-limit.js';
+import type { ServerContext, ServerDeps } from './types.js';
+import { createLedger } from './usage.js';
+import { registerVerifyRoutes } from './verify-routes.js';
+
+export type { ServerDeps } from './types.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const { default: Fastify } = await import('fastify');
+  const clock = deps.clock ?? systemClock;
+  migrateServer(deps.db);
+
+  const app = Fastify({
+    bodyLimit: LIMITS.jsonBodyBytes,
+    logger: {
+      level: deps.logLevel ?? 'info',
+      stream: deps.logStream ?? process.stderr,
+      // Fastify's request serializer logs no headers; the redaction is a second lock on the door.
+      redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', 'headers.authorization'], censor: '[redacted]' },
+    },
+    // One log line per request, written in onResponse below (with the key prefix, never the key).
+    disableRequestLogging: true,
+    // Ids: a caller's X-Request-Id when it is plain, otherwise ours.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBase62(16)}`;
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  // JSON only: without this, a text/plain body would reach the handlers as a string (→ 415 now).
+  app.removeContentTypeParser('text/plain');
+
+  const auth = createAuthenticator(deps.db, clock);
+  const limiter = new RateLimiter(() => clock.now().getTime());
+  const context: ServerContext = {
+    db: deps.db,
+    clock,
+    async requireAuth(request) {
+      request.auth = auth.authenticate(request.headers.authorization);
+    },
+    async rateLimit(request, reply) {
+      const a = request.auth;
+      if (!a) throw new VerityError('UNAUTHORIZED', 'Missing API key: send `Authorization: Bearer <API_KEY>`');
+      const policy = policyFor(a);
+      const d = limiter.take(a.keyId, policy);
+      // draft-ietf-httpapi-ratelimit-headers: limit, remaining, seconds to reset, and the policy.
+      reply.header('ratelimit-limit', String(d.limit));
+      reply.header('ratelimit-remaining', String(d.remaining));
+      reply.header('ratelimit-reset', String(d.resetSeconds));
+      reply.header('ratelimit-policy', `${d.limit};w=${d.windowSeconds}`);
+      if (!d.allowed) {
+        const per = a.environment === 'test' ? 'hour (test key)' : `minute (${a.plan} plan)`;
+        throw new VerityError('RATE_LIMITED', `Rate limit of ${d.limit} requests per ${per} reached; retry in ${d.resetSeconds} s`, {
+          retryAfter: d.resetSeconds,
+        });
+      }
+    },
+  };
+  app.decorate('verity', context);
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        key: request.auth?.keyPrefix,
+      },
+      'request',
+    );
+  });
+  app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(new VerityError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`), request, reply),
+  );
+
+  app.get('/healthz', async (_request, reply) => {
+    try {
+      deps.db.prepare('SELECT 1').get();
+    } catch {
+      throw new VerityError('UNAVAILABLE', 'The store is not available', { retryAfter: 5 });
+    }
+    return reply.send({ status: 'ok', version: VERSION });
+  });
+  let openapi: string | undefined;
+  app.get('/v1/openapi.json', async (_request, reply) => {
+    openapi ??= JSON.stringify(buildOpenApi());
+    return reply.type('application/json; charset=utf-8').send(openapi);
+  });
+
+  const idempotency = createIdempotencyStore(deps.db, clock);
+  const ledger = createLedger(deps.db, clock, idempotency, deps);
+  registerVerifyRoutes(app, { engines: deps.engines, ledger, idempotency });
+
+  for (const plugin of deps.plugins ?? []) await app.register(async (child) => plugin(child));
+  return app;
+}

@@ -1,0 +1,106 @@
+/**
+ * The server's extension interface: what `buildServer(deps)` accepts, and what a plugin (the
+ * webhooks routes, the delivery worker) can rely on. Other components build against these types,
+ * so they change only additively.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Plan, VerityError } from '../api/errors.js';
+import type { VerificationKind } from '../api/ids.js';
+import type { VerificationResult } from '../api/results.js';
+import type { Clock, Engine } from '../engine/types.js';
+import type { Database } from '../store/database.js';
+
+export type KeyEnvironment = 'live' | 'test';
+
+/** Set on `request.auth` by `requireAuth` (src/server/auth.ts). Never holds the key itself. */
+export interface AuthInfo {
+  accountId: string;
+  keyId: string;
+  /** Display prefix such as `vty_test_AbCd` (safe to log and show). */
+  keyPrefix: string;
+  plan: Plan;
+  environment: KeyEnvironment;
+}
+
+/** Passed to `afterVerification`, inside the transaction that records the usage. */
+export interface VerificationRecordedInfo {
+  accountId: string;
+  environment: KeyEnvironment;
+  kind: VerificationKind;
+  result: VerificationResult;
+  creditsUsed: number;
+  /**
+   * The account's credits used this period in this environment, before and after this request.
+   * Periods are calendar months (UTC). Only `live` usage counts against `monthlyQuota`, so only
+   * live usage can cross a credit threshold; test-key usage is counted separately.
+   */
+  usageBefore: number;
+  usageAfter: number;
+  monthlyQuota: number;
+  now: Date;
+}
+
+/** Passed to `afterFailure`: a verification that failed on our side or upstream (5xx). */
+export interface VerificationFailedInfo {
+  accountId: string;
+  environment: KeyEnvironment;
+  kind: VerificationKind;
+  /** Id reserved for the failed request (same `vrf_<tag>_…` form as a result id). */
+  requestId: string;
+  error: VerityError;
+  now: Date;
+}
+
+export type ServerPlugin = (app: FastifyInstance) => Promise<void>;
+
+export interface BackgroundTask {
+  /** Called once the server is listening. */
+  start(): void;
+  /** Called during graceful shutdown, after the listener stops and in-flight requests finish. */
+  stop(): Promise<void>;
+}
+
+export interface ServerDeps {
+  /** The open SQLite database (WAL); `buildServer` applies the `server` migrations to it. */
+  db: Database;
+  /** Engines per key environment: test keys get the sandbox, live keys the real engine. */
+  engines: { live: Engine; test: Engine };
+  /** Injected clock: rate-limit windows, idempotency expiry, usage periods, timestamps. */
+  clock?: Clock;
+  /** pino level for request logs (default `info`); `silent` for none. */
+  logLevel?: string;
+  /** Where request logs go (default: stderr). */
+  logStream?: NodeJS.WritableStream;
+  /** Registered after authentication is set up, so their routes can use `requireAuth`. */
+  plugins?: ServerPlugin[];
+  /**
+   * Called SYNCHRONOUSLY inside the better-sqlite3 transaction that records a successful
+   * verification's usage, so rows it writes (webhook outbox) commit atomically with it. It must
+   * not do I/O other than on `db`; throwing rolls the usage back and the request fails with 500.
+   */
+  afterVerification?: (db: Database, info: VerificationRecordedInfo) => void;
+  /** Likewise, in its own transaction, for a verification that failed with a 5xx error. */
+  afterFailure?: (db: Database, info: VerificationFailedInfo) => void;
+  /** Started after listen, stopped during graceful shutdown (before the store closes). */
+  background?: BackgroundTask;
+}
+
+/** Decorated on the root instance as `app.verity`, visible to every plugin. */
+export interface ServerContext {
+  db: Database;
+  clock: Clock;
+  /** Authenticates the Bearer key and sets `request.auth`; replies 401 otherwise. */
+  requireAuth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Applies the key's rate limit (after requireAuth); replies 429 when over. */
+  rateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    verity: ServerContext;
+  }
+  interface FastifyRequest {
+    /** Set by requireAuth; null on routes that do not authenticate. */
+    auth: AuthInfo | null;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Credits and monthly quotas (DESIGN.md: claim 1, business 2 +1 officers +1 filings, document 3,
+ * media 5; quotas 1k/10k/50k/250k per month). Only a successful verification is charged. Live
+ * usage counts against the quota; test-key (sandbox) usage is counted apart and never blocks.
+ *
+ * Concurrency: credits of requests still running are reserved in memory, so two requests that
+ * together would pass the quota cannot both start. The charge itself, the idempotency record and
+ * the `afterVerification` hook (webhook outbox) commit in ONE SQLite transaction.
+ */
+import { VerityError } from '../api/errors.js';
+import type { VerificationKind } from '../api/ids.js';
+import { PLAN_LIMITS } from '../api/plans.js';
+import type { VerificationResult } from '../api/results.js';
+import type { Clock } from '../engine/types.js';
+import type { Database } from '../store/database.js';
+import { periodOf } from './accounts.js';
+import type { IdempotencyStore, StoredResponse } from './idempotency.js';
+import type { AuthInfo, ServerDeps } from './types.js';
+
+export function createLedger(
+  db: Database,
+  clock: Clock,
+  idempotency: IdempotencyStore,
+  hooks: Pick<ServerDeps, 'afterVerification' | 'afterFailure'>,
+) {
+  const read = db.prepare('SELECT credits FROM usage WHERE account_id = ? AND period = ? AND environment = ?').pluck();
+  const add = db.prepare(
+    `INSERT INTO usage (account_id, period, environment, credits, requests) VALUES (?, ?, ?, ?, 1)
+     ON CONFLICT (account_id, period, environment) DO UPDATE SET credits = credits + excluded.credits, requests = requests + 1`,
+  );
+  const reserved = new Map<string, number>();
+
+  const usedNow = (accountId: string, environment: string, period: string): number =>
+    (read.get(accountId, period, environment) as number | undefined) ?? 0;
+
+  return {
+    /** Reserves `credits` against the live quota, or fails with 402. Returns the release function. */
+    reserve(auth: AuthInfo, credits: number): () => void {
+      if (auth.environment !== 'live') return () => undefined;
+      const quota = PLAN_LIMITS[auth.plan].monthlyCredits;
+      const now = clock.now();
+      const pending = reserved.get(auth.accountId) ?? 0;
+      const used = usedNow(auth.accountId, 'live', periodOf(now));
+      if (used + pending + credits > quota) {
+        // Retry when the next period starts (first day of next month, UTC).
+        const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+        throw new VerityError(
+          'QUOTA_EXCEEDED',
+          `The account's monthly credits are used up (${used} of ${quota} on the ${auth.plan} plan; this request needs ${credits})`,
+          { retryAfter: Math.ceil((next - now.getTime()) / 1000) },
+        );
+      }
+      reserved.set(auth.accountId, pending + credits);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const left = (reserved.get(auth.accountId) ?? credits) - credits;
+        if (left > 0) reserved.set(auth.accountId, left);
+        else reserved.delete(auth.accountId);
+      };
+    },
+
+    /** Charges a successful verification; with an idempotency key, remembers the response too. */
+    record(
+      auth: AuthInfo,
+      kind: VerificationKind,
+      result: VerificationResult,
+      replay?: { key: string; hash: string; response: StoredResponse },
+    ): void {
+      const now = clock.now();
+      const period = periodOf(now);
+      const credits = result.credits_used;
+      db.transaction(() => {
+        const before = usedNow(auth.accountId, auth.environment, period);
+        add.run(auth.accountId, period, auth.environment, credits);
+        if (replay) idempotency.save(auth.accountId, replay.key, replay.hash, replay.response);
+        hooks.afterVerification?.(db, {
+          accountId: auth.accountId,
+          environment: auth.environment,
+          kind,
+          result,
+          creditsUsed: credits,
+          usageBefore: before,
+          usageAfter: before + credits,
+          monthlyQuota: PLAN_LIMITS[auth.plan].monthlyCredits,
+          now,
+        });
+      })();
+    },
+
+    /** A verification that failed on our side or upstream: not charged; the hook may record an event. */
+    recordFailure(auth: AuthInfo, kind: VerificationKind, requestId: string, error: VerityError): void {
+      if (!hooks.afterFailure) return;
+      const now = clock.now();
+      db.transaction(() => {
+        hooks.afterFailure!(db, { accountId: auth.accountId, environment: auth.environment, kind, requestId, error, now });
+      })();
+    },
+  };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;
