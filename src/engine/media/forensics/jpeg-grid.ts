@@ -38,7 +38,18 @@ function peak(a: Float64Array, off: number, exclude: number): { phase: number; r
   return { phase: p, ratio: base > 0 ? a[off + p]! / base : 1 };
 }
 
-export function gridStats(plane: LumaPlane): GridStats {
+/**
+ * `aligned`: the file is a JPEG, whose own (last) compression grid always starts at the image
+ * origin, i.e. phase 7 on both axes; otherwise the dominant phase is taken as the image's own.
+ */
+function peakAt(a: Float64Array, k: number): number {
+  const rest: number[] = [];
+  for (let j = 0; j < 8; j++) if (j !== k) rest.push(a[j]!);
+  const base = median(rest);
+  return base > 0 ? a[k]! / base : 1;
+}
+
+export function gridStats(plane: LumaPlane, aligned = false): GridStats {
   const { data, width, height } = plane;
   const grid = tileGrid(width, height);
   const n = grid.cols * grid.rows;
@@ -66,8 +77,8 @@ export function gridStats(plane: LumaPlane): GridStats {
       gh[k] = gh[k]! + hs[t * 8 + k]!;
       gv[k] = gv[k]! + vs[t * 8 + k]!;
     }
-  const H = peak(gh, 0, -1);
-  const V = peak(gv, 0, -1);
+  const H = aligned ? { phase: 7, ratio: peakAt(gh, 7) } : peak(gh, 0, -1);
+  const V = aligned ? { phase: 7, ratio: peakAt(gv, 7) } : peak(gv, 0, -1);
   const marked = new Uint8Array(n);
   const pairs = new Map<string, number>();
   const pairOf: string[] = new Array(n).fill('');
@@ -97,9 +108,18 @@ export function gridStats(plane: LumaPlane): GridStats {
 }
 
 export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
-  const s = gridStats(plane);
+  const s = gridStats(plane, isJpeg);
   const blocky = s.strength[0] > 1.08 && s.strength[1] > 1.08;
   const nums = `grid phase (${s.phase[0]},${s.phase[1]}), strength ${s.strength[0].toFixed(2)}/${s.strength[1].toFixed(2)}; ${s.foreignTiles} of ${s.tiles} tiles with a foreign grid, largest consistent cluster ${s.cluster}`;
+  if (s.cluster >= 3 && s.cluster > s.tiles * 0.5) {
+    return {
+      analyzer: 'forensics.jpeg_grid',
+      kind: 'manipulation',
+      probability: 0.3,
+      confidence: 0.5,
+      finding: `Most of the image carries a second JPEG block grid at phase (${s.clusterPhase![0]},${s.clusterPhase![1]}) besides its own: it was JPEG-compressed, cropped off the 8-pixel lattice and compressed again (${nums})`,
+    };
+  }
   if (s.cluster >= 3) {
     const probability = Math.min(0.8, 0.35 + 0.05 * s.cluster);
     return {

@@ -1,5 +1,5 @@
 /**
- * Frequency-domain check for upsampling artifacts. Generators upsample with transposed
+ * Frequency-domain check for upsampling artifacts (on |first difference| along rows and columns). Generators upsample with transposed
  * convolutions or interpolation, which leaves periodic correlations: peaks at period 2 or 4 in the
  * spectrum of the high-pass residual (Durall, Keuper & Keuper 2020, "Watch your up-convolution";
  * Frank et al. 2020, "Leveraging frequency analysis for deep fake image recognition"; Zhang, Karaman
@@ -73,11 +73,16 @@ export function spectrumStats(plane: LumaPlane): SpectrumStats | null {
       for (let i = 0; i < N; i++) {
         const at = (k: number): number =>
           pass === 0 ? data[(y0 + line) * width + x0 + k]! : data[(y0 + k) * width + x0 + line]!;
-        const a = i > 0 ? at(i - 1) : at(i);
         const c = i < N - 1 ? at(i + 1) : at(i);
-        re[i] = a - 2 * at(i) + c;
+        // Magnitude of the first-difference residual: interpolation makes its variance periodic
+        // (Popescu & Farid 2005; Kirchner 2008), which shows as a spectral line.
+        re[i] = Math.abs(c - at(i));
         im[i] = 0;
       }
+      let mean = 0;
+      for (let i = 0; i < N; i++) mean += re[i]!;
+      mean /= N;
+      for (let i = 0; i < N; i++) re[i] = re[i]! - mean;
       fft(re, im);
       for (let k = 0; k <= N / 2; k++) power[k] = power[k]! + re[k]! * re[k]! + im[k]! * im[k]!;
     }
