@@ -1,0 +1,21 @@
+/**
+ * The default AI-text detector: stylometric features (features.ts) combined by the fitted
+ * logistic model whose weights are in weights.json (fitted by scripts/fit-ai-text.mjs on the
+ * data named inside that file, AUROC on a held-out 30 % stored there too).
+ */
+import { extractFeatures } from './features.js';
+import { scoreFeatures, type AiTextModel, type AiTextScore } from './model.js';
+import weights from './weights.json' with { type: 'json' };
+
+export const DEFAULT_MODEL = weights as unknown as AiTextModel;
+
+export interface StylometricResult extends AiTextScore {
+  wordCount: number;
+  sentenceCount: number;
+  model: AiTextModel;
+}
+
+export function detectAiTextStylometric(text: string, model: AiTextModel = DEFAULT_MODEL): StylometricResult {
+  const { features, wordCount, sentenceCount } = extractFeatures(text);
+  return { ...scoreFeatures(model, features, wordCount), wordCount, sentenceCount, model };
+}

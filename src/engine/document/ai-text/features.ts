@@ -1,0 +1,185 @@
+/**
+ * Stylometric features for the default AI-text detector (no language model needed). Each one is
+ * a documented trait on which LLM output tends to differ from human writing:
+ *
+ * - burstiness: humans vary sentence length more (coefficient of variation of words/sentence;
+ *   GPTZero's "burstiness", Tian 2023);
+ * - lexical diversity: moving-average type-token ratio (MATTR, Covington & McFall 2010, window 50)
+ *   and the hapax share;
+ * - function-word and pronoun profile (Mosteller & Wallace 1964 style authorship markers);
+ * - punctuation profile: commas, semicolons, colons, dashes, parentheses, quotes, ? and !;
+ * - repetition: the share of word trigrams that recur;
+ * - stock phrasing: words and phrases over-used by instruction-tuned models ("delve", "tapestry",
+ *   "it is important to note"; Liang et al. 2024, "Mapping the increasing use of LLMs in
+ *   scientific papers");
+ * - contractions, lowercase sentence starts, digits and word length (register and care).
+ *
+ * Features are rates, not counts, so they do not grow with length. The fitting script
+ * (scripts/fit-ai-text.mjs) imports this very module from dist/, so training and inference
+ * compute the same numbers.
+ */
+
+export const FEATURE_NAMES = [
+  'sentence_len_mean',
+  'sentence_len_cv',
+  'mattr50',
+  'hapax_ratio',
+  'word_len_mean',
+  'long_word_rate',
+  'function_word_rate',
+  'first_person_rate',
+  'second_person_rate',
+  'contraction_rate',
+  'comma_rate',
+  'semicolon_colon_rate',
+  'dash_rate',
+  'paren_rate',
+  'quote_rate',
+  'question_exclaim_rate',
+  'trigram_repeat_rate',
+  'stock_phrase_rate',
+  'transition_start_rate',
+  'lowercase_start_rate',
+  'digit_rate',
+  'ing_rate',
+] as const;
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export type FeatureVector = Record<FeatureName, number>;
+
+const FUNCTION_WORDS = new Set(
+  'a an the and but or nor so yet of in on at by for with from to into onto upon about as than that this these those which who whom whose what when where why how if then there here it its is are was were be been being have has had do does did not no can could will would shall should may might must just very also only even still'.split(' '),
+);
+const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours']);
+const SECOND_PERSON = new Set(['you', 'your', 'yours', 'yourself']);
+
+/** Words and phrases that instruction-tuned models over-use (lower case; phrases matched on word boundaries). */
+export const STOCK_PHRASES = [
+  'delve', 'delves', 'delving', 'tapestry', 'testament', 'showcasing', 'showcase', 'underscore', 'underscores',
+  'underscoring', 'pivotal', 'intricate', 'multifaceted', 'realm', 'crucial', 'vibrant', 'seamless', 'seamlessly',
+  'fostering', 'foster', 'navigate', 'navigating', 'embark', 'bustling', 'meticulous', 'meticulously', 'commendable',
+  'notably', 'furthermore', 'moreover', 'additionally', 'ultimately', 'overall', 'nuanced', 'profound', 'resonate',
+  'resonated', 'unwavering', 'enigmatic', 'palpable', 'amidst', 'interplay', 'paramount', 'holistic', 'comprehensive',
+  'invaluable', 'shed light', 'sheds light', 'it is important to note', 'it is worth noting', 'in conclusion',
+  'a sense of', 'plays a crucial role', 'plays a significant role', 'in today\'s', 'ever-evolving', 'a stark reminder',
+  'serves as a', 'stands as a', 'highlighting the', 'highlights the', 'ensuring that', 'a testament to', 'in summary',
+  'as a result', 'potential', 'significant', 'significantly', 'various', 'utilize', 'utilizing', 'enhance', 'enhancing',
+];
+const STOCK_SINGLE = new Set(STOCK_PHRASES.filter((p) => !p.includes(' ')));
+const STOCK_MULTI = STOCK_PHRASES.filter((p) => p.includes(' '));
+const TRANSITIONS = new Set(['however', 'furthermore', 'moreover', 'additionally', 'overall', 'ultimately', 'in', 'as', 'while', 'despite', 'although', 'this', 'these', 'with']);
+
+const WORD_RE = /[\p{L}]+(?:['’][\p{L}]+)*/gu;
+const ABBREV = /\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|No|Fig|al)\.$/;
+
+export function splitSentences(text: string): string[] {
+  const parts = text.split(/(?<=[.!?…]["'”’)\]]?)\s+/);
+  const out: string[] = [];
+  let buf = '';
+  for (const p of parts) {
+    buf = buf ? `${buf} ${p}` : p;
+    if (ABBREV.test(buf)) continue;
+    out.push(buf);
+    buf = '';
+  }
+  if (buf) out.push(buf);
+  return out.map((s) => s.trim()).filter((s) => /\p{L}/u.test(s));
+}
+
+export function words(text: string): string[] {
+  return text.match(WORD_RE) ?? [];
+}
+
+function mattr(tokens: readonly string[], window = 50): number {
+  if (tokens.length === 0) return 0;
+  if (tokens.length <= window) return new Set(tokens).size / tokens.length;
+  const counts = new Map<string, number>();
+  let types = 0;
+  for (let i = 0; i < window; i++) {
+    const t = tokens[i]!;
+    const c = counts.get(t) ?? 0;
+    if (c === 0) types++;
+    counts.set(t, c + 1);
+  }
+  let sum = types / window;
+  for (let i = window; i < tokens.length; i++) {
+    const out = tokens[i - window]!;
+    const co = counts.get(out)! - 1;
+    counts.set(out, co);
+    if (co === 0) types--;
+    const t = tokens[i]!;
+    const c = counts.get(t) ?? 0;
+    if (c === 0) types++;
+    counts.set(t, c + 1);
+    sum += types / window;
+  }
+  return sum / (tokens.length - window + 1);
+}
+
+/** At most this many characters are read: the features are rates and stabilise long before. */
+export const MAX_FEATURE_CHARS = 60_000;
+
+export function extractFeatures(input: string): { features: FeatureVector; wordCount: number; sentenceCount: number } {
+  const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
+  const sentences = splitSentences(text.replace(/\s+/g, ' ').trim());
+  const toks = words(text);
+  const lower = toks.map((w) => w.toLowerCase().replace(/’/g, "'"));
+  const n = Math.max(1, lower.length);
+  const lens = sentences.map((s) => words(s).length).filter((l) => l > 0);
+  const mean = lens.length ? lens.reduce((a, b) => a + b, 0) / lens.length : 0;
+  const sd = lens.length > 1 ? Math.sqrt(lens.reduce((a, b) => a + (b - mean) ** 2, 0) / (lens.length - 1)) : 0;
+
+  const freq = new Map<string, number>();
+  for (const w of lower) freq.set(w, (freq.get(w) ?? 0) + 1);
+  let hapax = 0;
+  for (const c of freq.values()) if (c === 1) hapax++;
+
+  const trigrams = new Map<string, number>();
+  for (let i = 0; i + 2 < lower.length; i++) {
+    const k = `${lower[i]} ${lower[i + 1]} ${lower[i + 2]}`;
+    trigrams.set(k, (trigrams.get(k) ?? 0) + 1);
+  }
+  let repeated = 0;
+  for (const c of trigrams.values()) if (c > 1) repeated += c;
+
+  let stock = 0;
+  for (const w of lower) if (STOCK_SINGLE.has(w)) stock++;
+  const joined = ` ${lower.join(' ')} `;
+  for (const p of STOCK_MULTI) {
+    let i = joined.indexOf(` ${p} `);
+    while (i >= 0) {
+      stock++;
+      i = joined.indexOf(` ${p} `, i + 1);
+    }
+  }
+
+  const count = (re: RegExp): number => (text.match(re) ?? []).length;
+  const firstWord = (s: string): string => (words(s)[0] ?? '').toLowerCase();
+  const per100 = (x: number): number => (100 * x) / n;
+  const perSentence = (x: number): number => x / Math.max(1, sentences.length);
+
+  const features: FeatureVector = {
+    sentence_len_mean: mean,
+    sentence_len_cv: mean > 0 ? sd / mean : 0,
+    mattr50: mattr(lower),
+    hapax_ratio: hapax / n,
+    word_len_mean: lower.reduce((a, w) => a + w.length, 0) / n,
+    long_word_rate: lower.filter((w) => w.length >= 9).length / n,
+    function_word_rate: lower.filter((w) => FUNCTION_WORDS.has(w)).length / n,
+    first_person_rate: per100(lower.filter((w) => FIRST_PERSON.has(w)).length),
+    second_person_rate: per100(lower.filter((w) => SECOND_PERSON.has(w)).length),
+    contraction_rate: per100(lower.filter((w) => /'(t|s|re|ve|ll|d|m)$/.test(w)).length),
+    comma_rate: per100(count(/,/g)),
+    semicolon_colon_rate: per100(count(/[;:]/g)),
+    dash_rate: per100(count(/—|–| - |--/g)),
+    paren_rate: per100(count(/\(/g)),
+    quote_rate: per100(count(/["“”]/g)),
+    question_exclaim_rate: perSentence(count(/[?!]/g)),
+    trigram_repeat_rate: repeated / Math.max(1, lower.length - 2),
+    stock_phrase_rate: per100(stock),
+    transition_start_rate: perSentence(sentences.filter((s) => TRANSITIONS.has(firstWord(s))).length),
+    lowercase_start_rate: perSentence(sentences.filter((s) => /^[a-z]/.test(s)).length),
+    digit_rate: per100(count(/\d+/g)),
+    ing_rate: per100(lower.filter((w) => w.length > 5 && w.endsWith('ing')).length),
+  };
+  return { features, wordCount: toks.length, sentenceCount: sentences.length };
+}
