@@ -254,7 +254,8 @@ export async function searchGleif(ctx: SearchContext): Promise<SourceOutcome> {
       ranked = rankCandidates(req, found.map((g) => fromGleif(g, nowIso)), isNumber);
     }
     if (!ranked.length) {
-      found = await client.byFullText(req.company_name);
+      // Full text on the distinctive words only: "Acme Widgets" finds "ACME WIDGETS LIMITED".
+      found = await client.byFullText(matchKey(req.company_name) || req.company_name);
       ranked = rankCandidates(req, found.map((g) => fromGleif(g, nowIso)), isNumber);
     }
     return outcome('gleif', ranked);

@@ -91,7 +91,9 @@ async function gather<T>(
   return out;
 }
 
-const officerKey = (o: Officer) => `${o.name.toLowerCase().replace(/[^a-z]/g, '')}|${o.role.toLowerCase()}`;
+// Registries write "SMITH, Jane" or "JANE SMITH": the same person is the same set of name words.
+const officerKey = (o: Officer) =>
+  `${o.name.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean).sort().join(' ')}|${o.role.toLowerCase()}`;
 
 export async function verifyBusiness(req: BusinessRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<BusinessResult>> {
   const { sources, warnings } = chooseSources(req, opts);
