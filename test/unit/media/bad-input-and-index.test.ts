@@ -1,0 +1,100 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { VerityError } from '../../../src/api/errors.js';
+import { MediaRequest } from '../../../src/api/requests.js';
+import { addToMediaIndex, listMediaIndex } from '../../../src/engine/media/media-index.js';
+import { verifyMedia } from '../../../src/engine/media/verify.js';
+import { cameraJpeg, makePorts, memoryStore, scene } from './helpers.js';
+
+const run = (bytes: Buffer, ports = makePorts()) => verifyMedia(MediaRequest.parse({ file: bytes.toString('base64') }), ports, {});
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'resolved';
+  } catch (err) {
+    expect(err).toBeInstanceOf(VerityError);
+    return (err as VerityError).code;
+  }
+}
+
+/** PNG CRC-32 (ISO 3309), so the crafted header below is a well-formed chunk. */
+function crc32(buf: Buffer): number {
+  let c = ~0;
+  for (const b of buf) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}
+
+describe('bad input → catalogue errors, never a crash', () => {
+  it('text, a PDF-less random blob and a file named .jpg that is not one → 415', async () => {
+    expect(await codeOf(run(Buffer.from('hello, this is plain text and not an image at all')))).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+    expect(await codeOf(run(pdf))).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+  it('a truncated JPEG gives 422 or a partial result with a warning', async () => {
+    const full = await cameraJpeg(scene(256, 256, 2), 256, 256);
+    const cut = full.subarray(0, Math.floor(full.length * 0.2));
+    try {
+      const r = await run(cut);
+      expect(r.warnings?.join(' ')).toMatch(/truncated|partly|skipped/);
+    } catch (err) {
+      expect((err as VerityError).code).toBe('UNPROCESSABLE_CONTENT');
+    }
+  });
+  it('a decompression bomb (PNG header declaring 30000×30000) → 413 before decoding', async () => {
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(30000, 0);
+    ihdr.writeUInt32BE(30000, 4);
+    ihdr.set([8, 2, 0, 0, 0], 8);
+    const chunk = (type: string, data: Buffer): Buffer => {
+      const t = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+      const len = Buffer.alloc(4);
+      len.writeUInt32BE(data.length);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32(t));
+      return Buffer.concat([len, t, crc]);
+    };
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(16)), chunk('IEND', Buffer.alloc(0))]);
+    expect(await codeOf(run(png))).toBe('PAYLOAD_TOO_LARGE');
+  });
+  it('corrupt bytes after a valid JPEG header → 422 (or partial), not a crash', async () => {
+    const full = await cameraJpeg(scene(128, 128, 4), 128, 128);
+    const broken = Buffer.from(full);
+    for (let i = 400; i < broken.length - 2; i += 7) broken[i] = 0xff;
+    const code = await codeOf(run(broken));
+    expect(['resolved', 'UNPROCESSABLE_CONTENT']).toContain(code);
+  });
+});
+
+describe('known-media index and provenance', () => {
+  it('finds resized, recompressed and slightly cropped copies; earliest appearance is provenance_source', async () => {
+    const store = await memoryStore();
+    const original = await cameraJpeg(scene(640, 480, 9), 640, 480);
+    await addToMediaIndex(store, [{ name: 'original.jpg', bytes: original }], { source: 'wire-agency', url: 'https://example.org/photo/1', seen: '2024-03-01' });
+    await addToMediaIndex(store, [{ name: 'repost.jpg', bytes: original }], { source: 'social', url: 'https://example.net/post/9', seen: '2024-05-20T08:00:00Z' });
+    expect(listMediaIndex(store).map((e) => e.first_seen)).toEqual(['2024-03-01T00:00:00.000Z', '2024-05-20T08:00:00.000Z']);
+
+    const resized = await sharp(original).resize(320).jpeg({ quality: 60 }).toBuffer();
+    const cropped = await sharp(original).extract({ left: 12, top: 10, width: 610, height: 458 }).jpeg({ quality: 80 }).toBuffer();
+    for (const copy of [original, resized, cropped]) {
+      const r = await run(copy, makePorts({}, store));
+      expect(r.provenance_source).toBe('wire-agency');
+      expect(r.provenance[0]).toEqual({ url: 'https://example.org/photo/1', first_seen: '2024-03-01T00:00:00.000Z', source: 'wire-agency' });
+      expect(r.dimensions.cross_reference).toBeGreaterThan(0.5);
+    }
+    const unrelated = await cameraJpeg(scene(640, 480, 77), 640, 480);
+    const r = await run(unrelated, makePorts({}, store));
+    expect(r.provenance).toEqual([]);
+    expect(r.provenance_source).toBeNull();
+    store.close();
+  });
+  it('rejects a bad --seen date and a non-http URL', async () => {
+    const store = await memoryStore();
+    const img = await cameraJpeg(scene(64, 64, 1), 64, 64);
+    expect(await codeOf(addToMediaIndex(store, [{ name: 'a', bytes: img }], { source: 's', url: 'https://x.org', seen: 'yesterday' }))).toBe('VALIDATION_FAILED');
+    expect(await codeOf(addToMediaIndex(store, [{ name: 'a', bytes: img }], { source: 's', url: 'ftp://x.org', seen: '2024-01-01' }))).toBe('VALIDATION_FAILED');
+    store.close();
+  });
+});
