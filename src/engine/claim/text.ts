@@ -83,11 +83,13 @@ export function entities(s: string): string[] {
   for (const m of s.matchAll(re)) {
     let e = m[0].trim().replace(/['’]s$/, '');
     const atStart = m.index === 0 || /[.!?:]\s*$/.test(s.slice(0, m.index));
-    if (atStart && !e.includes(' ')) {
+    // Acronyms (WHO, US, EU) are names even when the lowercase word is a stop word.
+    const acronym = /^[\p{Lu}\d]{2,}$/u.test(e);
+    if (atStart && !e.includes(' ') && !acronym) {
       if (STOPWORDS.has(e.toLowerCase()) || e.length < 3) continue;
     }
     e = e.replace(/^(The|A|An)\s+/, '');
-    if (e.length >= 2 && !STOPWORDS.has(e.toLowerCase())) out.push(e);
+    if (e.length >= 2 && (acronym || !STOPWORDS.has(e.toLowerCase()))) out.push(e);
   }
   return [...new Set(out)];
 }

@@ -1,0 +1,91 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ClaimResult } from '../../../src/api/results.js';
+import { createEngine } from '../../../src/engine/index.js';
+import { openStore, type Store } from '../../../src/store/database.js';
+import { corpusSize, importCorpus } from '../../../src/sources/local-corpus.js';
+import { ports, testHttp } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'verity-corpus-'));
+const stores: Store[] = [];
+afterEach(() => stores.splice(0).forEach((s) => s.close()));
+const store = async (): Promise<Store> => {
+  const s = await openStore(':memory:');
+  stores.push(s);
+  return s;
+};
+
+const JSONL = [
+  { text: 'The city council approved the new bridge budget of 12 million euros in March 2023.', url: 'https://council.example.gov/minutes/2023-03', source: 'Council minutes', published_at: '2023-03-14', authority: 0.95 },
+  { text: 'Local blog: the bridge will never be built, the budget was rejected.', url: 'https://blog.example.com/bridge', source: 'Blog', authority: 0.2 },
+  { text: '' },
+  { text: 'bad authority', url: 'x', authority: 7 },
+].map((r) => JSON.stringify(r));
+
+describe('importCorpus', () => {
+  it('imports .jsonl rows, rejects invalid ones with line numbers, and is idempotent on re-import', async () => {
+    const s = await store();
+    const file = join(dir, 'a.jsonl');
+    writeFileSync(file, [...JSONL, 'not json', ''].join('\n'));
+    const progress: number[] = [];
+    const first = await importCorpus(s, file, { onProgress: (p) => progress.push(p.read) });
+    expect(first).toEqual({
+      added: 2,
+      skipped: 0,
+      rejected: 3,
+      errors: ['line 3: text is empty or missing', 'line 4: authority "7" is not a number between 0 and 1', 'line 5: not valid JSON'],
+    });
+    expect(progress.at(-1)).toBe(5);
+    const again = await importCorpus(s, file);
+    expect(again).toMatchObject({ added: 0, skipped: 2 });
+    expect(corpusSize(s.db)).toBe(2);
+  });
+
+  it('imports .csv with a header row (quoted commas, BOM)', async () => {
+    const s = await store();
+    const file = join(dir, 'b.csv');
+    writeFileSync(file, '\uFEFFtext,url,source,published_at,authority\n"Water boils at 100 degrees Celsius at sea level, per the handbook.",https://nist.example.gov/water,NIST,2020-01-01,0.9\n');
+    expect(await importCorpus(s, file)).toMatchObject({ added: 1, rejected: 0 });
+  });
+
+  it('refuses missing files, other extensions and files without a valid row', async () => {
+    const s = await store();
+    await expect(importCorpus(s, join(dir, 'none.jsonl'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(importCorpus(s, join(dir, 'x.txt'))).rejects.toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"url":"only"}\n[1,2]\n');
+    await expect(importCorpus(s, bad)).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT' });
+  });
+});
+
+describe('--sources local', () => {
+  it('answers from the corpus alone, weighting declared authority', async () => {
+    const { http } = testHttp();
+    const p = ports({}, http, true);
+    const file = join(dir, 'c.jsonl');
+    writeFileSync(file, JSONL.join('\n'));
+    await importCorpus(await p.store!(), file);
+    const r = await createEngine(p).verifyClaim({ claim: 'The city council approved a bridge budget of 12 million euros', sources: ['local'] });
+    ClaimResult.parse(r);
+    expect(r.verdict).toBe('true');
+    expect(r.evidence[0]).toMatchObject({ source: 'local', url: 'https://council.example.gov/minutes/2023-03', supports_claim: true, authority_score: 0.95 });
+    // Nothing was fetched over the network.
+    expect(r.warnings).toBeUndefined();
+  });
+
+  it('is included in the default sources only when the corpus has rows', async () => {
+    const { http } = testHttp({ timeoutMs: 50 });
+    const p = ports({ sources: { wikipedia: { base_url: 'http://127.0.0.1:9/w/api.php' }, semantic_scholar: { base_url: 'http://127.0.0.1:9' }, gdelt: { base_url: 'http://127.0.0.1:9' } } }, http, true);
+    const engine = createEngine(p);
+    const empty = await engine.verifyClaim({ claim: 'bridge budget' }).catch((e: Error) => e.message);
+    expect(empty).not.toContain('local');
+    const file = join(dir, 'd.jsonl');
+    writeFileSync(file, JSONL.join('\n'));
+    await importCorpus(await p.store!(), file);
+    const r = await engine.verifyClaim({ claim: 'The city council approved a bridge budget of 12 million euros' });
+    expect(r.evidence.some((e) => e.source === 'local')).toBe(true);
+    expect(r.warnings?.some((w) => w.startsWith('wikipedia failed'))).toBe(true);
+  });
+});
