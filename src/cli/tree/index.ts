@@ -7,8 +7,18 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerData } from './data.js';
 import { registerVerify } from './verify.js';
+import { registerKeys } from './keys.js';
+import { registerConfig } from './config.js';
+import { registerCompletion } from './completion.js';
+import { registerServe } from './serve.js';
+import { registerAdmin } from './admin.js';
 
 export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerVerify,
   registerData,
+  registerKeys,
+  registerConfig,
+  registerCompletion,
+  registerServe,
+  registerAdmin,
 ];

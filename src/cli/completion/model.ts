@@ -1,0 +1,93 @@
+/**
+ * The command tree as completion data: walked from the live commander program, so completions
+ * follow every command, option and choice that is registered, with nothing listed by hand.
+ */
+import type { Argument, Command, Option } from 'commander';
+
+/** What a value (of an option or of the first positional argument) completes to. */
+export type ValueKind = { kind: 'none' } | { kind: 'any' } | { kind: 'file' } | { kind: 'choice'; choices: string[] };
+
+export interface CompletionOption {
+  long?: string;
+  short?: string;
+  description: string;
+  value: ValueKind;
+}
+
+export interface CompletionCommand {
+  /** Canonical names from the root, e.g. ["verify", "claim"]; [] for the root. */
+  path: string[];
+  /** Name first, then aliases. */
+  names: string[];
+  description: string;
+  /** This command's own options plus the program's global ones (commander accepts them anywhere). */
+  options: CompletionOption[];
+  commands: CompletionCommand[];
+  /** The first positional argument. */
+  argument: ValueKind;
+}
+
+// Names that mean "a path on disk": complete files for them.
+const FILE_WORDS = /(^|[-_])(file|path|input)$/;
+
+function optionValue(o: Option): ValueKind {
+  if (!o.required && !o.optional) return { kind: 'none' };
+  if (o.argChoices?.length) return { kind: 'choice', choices: [...o.argChoices] };
+  const valueName = /[<[]([^>\]]+)[>\]]/.exec(o.flags)?.[1] ?? '';
+  if (FILE_WORDS.test(o.long?.replace(/^--/, '') ?? '') || FILE_WORDS.test(valueName)) return { kind: 'file' };
+  return { kind: 'any' };
+}
+
+function argumentValue(a: Argument | undefined): ValueKind {
+  if (!a) return { kind: 'none' };
+  if (a.argChoices?.length) return { kind: 'choice', choices: [...a.argChoices] };
+  return FILE_WORDS.test(a.name()) ? { kind: 'file' } : { kind: 'any' };
+}
+
+const firstLine = (s: string): string => s.split('\n')[0]!.trim();
+
+function toOption(o: Option): CompletionOption {
+  return {
+    ...(o.long ? { long: o.long } : {}),
+    ...(o.short ? { short: o.short } : {}),
+    description: firstLine(o.description),
+    value: optionValue(o),
+  };
+}
+
+export function completionTree(program: Command): CompletionCommand {
+  const help = program.createHelp();
+  const global = help
+    .visibleOptions(program)
+    .filter((o) => o.long !== '--version' && o.long !== '--help')
+    .map(toOption);
+  const walk = (cmd: Command, path: string[]): CompletionCommand => {
+    const h = cmd.createHelp();
+    const own = h.visibleOptions(cmd).map(toOption);
+    const options = cmd === program ? own : [...own, ...global];
+    return {
+      path,
+      names: [cmd.name(), ...cmd.aliases()],
+      description: firstLine(cmd.description()),
+      options,
+      commands: h.visibleCommands(cmd).map((c) => walk(c, [...path, c.name()])),
+      argument: argumentValue(cmd.registeredArguments[0]),
+    };
+  };
+  return walk(program, []);
+}
+
+export function allCommands(root: CompletionCommand): CompletionCommand[] {
+  return [root, ...root.commands.flatMap(allCommands)];
+}
+
+/** Every option flag that takes a value, anywhere: the word after it is a value, not a command. */
+export function valuedFlags(root: CompletionCommand): string[] {
+  const set = new Set<string>();
+  for (const c of allCommands(root))
+    for (const o of c.options)
+      if (o.value.kind !== 'none') for (const f of [o.long, o.short]) if (f) set.add(f);
+  return [...set].sort();
+}
+
+export const flagsOf = (o: CompletionOption): string[] => [o.long, o.short].filter((f): f is string => Boolean(f));
