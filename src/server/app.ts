@@ -24,7 +24,7 @@ export type { ServerDeps } from './types.js';
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
-  const { default: Fastify } = await import('fastify');
+  const { default: Fastify, LogController } = await import('fastify');
   const clock = deps.clock ?? systemClock;
   migrateServer(deps.db);
 
@@ -37,7 +37,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', 'headers.authorization'], censor: '[redacted]' },
     },
     // One log line per request, written in onResponse below (with the key prefix, never the key).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Ids: a caller's X-Request-Id when it is plain, otherwise ours.
     requestIdHeader: false,
     genReqId: (req) => {

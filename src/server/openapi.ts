@@ -10,8 +10,11 @@ import { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../api
 import { VERSION } from '../version.js';
 
 type Schema = Record<string, unknown>;
-const json = (s: z.ZodType, io: 'input' | 'output'): Schema =>
-  z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
+function json(s: z.ZodType, io: 'input' | 'output'): Schema {
+  // Component schemas live inside the OpenAPI document, whose dialect is 2020-12 already.
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
+  return schema;
+}
 
 const OPERATIONS = [
   { kind: 'claim', req: ClaimRequest, res: ClaimResult, summary: 'Verify a claim' },

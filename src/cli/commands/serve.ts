@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import { VerityError } from '../../api/errors.js';
+import type { CliRuntime } from '../runtime.js';
+
+export default async function serve(rt: CliRuntime, cmd: Command): Promise<void> {
+  const o = cmd.opts<{ host: string; port: string; db?: string; logLevel: string }>();
+  const port = Number(o.port);
+  if (!/^\d+$/.test(o.port) || port > 65_535)
+    throw new VerityError('VALIDATION_FAILED', `--port must be 0 to 65535, got "${o.port}"`, { details: [{ field: 'port', issue: '0 to 65535' }] });
+  const [{ openStore }, { buildServer }, { createServerEngines }, { startServer }] = await Promise.all([
+    import('../../store/database.js'),
+    import('../../server/app.js'),
+    import('../../server/engines.js'),
+    import('../../server/serve.js'),
+  ]);
+  const store = await openStore(o.db ?? rt.ctx.paths.storeFile);
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    const engines = createServerEngines({ config: rt.engineConfig(), store, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock });
+    const app = await buildServer({ db: store.db, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr });
+    running = await startServer(app, {
+      host: o.host,
+      port,
+      store,
+      // The ready line is a protocol line for scripts and tests, so it is written even with --quiet.
+      announce: (line) => void rt.ctx.stderr.write(`${line}\n`),
+    });
+  } catch (err) {
+    store.close();
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new VerityError('UNAVAILABLE', `Port ${port} on ${o.host} is already in use; pick another with --port`);
+    if (code === 'EACCES') throw new VerityError('UNAVAILABLE', `Not allowed to listen on ${o.host}:${port}; use a port above 1023`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new VerityError('VALIDATION_FAILED', `Cannot listen on host "${o.host}"`);
+    throw err;
+  }
+  // SIGINT arrives through ctx.interrupted (main.ts); SIGTERM is for service managers.
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      rt.ctx.interrupted.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    if (rt.ctx.interrupted.aborted) stop();
+    else rt.ctx.interrupted.addEventListener('abort', stop, { once: true });
+  });
+  await running.close();
+}

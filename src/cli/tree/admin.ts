@@ -1,0 +1,77 @@
+import { Command, Option } from 'commander';
+import { lazyAction } from '../action.js';
+import type { CliContext } from '../context.js';
+
+const db = (c: Command): Command => c.option('--db <path>', "the server's SQLite database (default: the embedded store, as `verity serve`)");
+
+export function registerAdmin(program: Command, ctx: CliContext): void {
+  const admin = program
+    .command('admin')
+    .description("manage the service's accounts and API keys (the dashboard of SPEC 5.3), on the server's database");
+  const keys = admin.command('keys').description('create, list and revoke API keys of `verity serve`');
+
+  db(
+    keys
+      .command('create')
+      .description('create a key; prints the full key ONCE (only its SHA-256 hash is stored)')
+      .requiredOption('--name <name>', 'a unique name for the key')
+      .addOption(new Option('--env <environment>', 'live (real engine) or test (sandbox)').choices(['live', 'test']).default('test'))
+      .addOption(new Option('--plan <plan>', "the account's plan (sets it when given)").choices(['starter', 'pro', 'business', 'enterprise']))
+      .option('--account <name>', 'the account the key belongs to (created when new)', 'default'),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity admin keys create --name ci --env test --plan pro
+  $ verity admin keys create --name prod-2026 --env live --account acme --plan business
+  $ KEY=$(verity admin keys create --name bench --env test --json | jq -r .key)`,
+    )
+    .action(lazyAction(ctx, () => import('../commands/admin-keys-create.js')));
+
+  db(
+    keys
+      .command('list')
+      .alias('ls')
+      .description('list keys: name, environment, prefix, account and plan, created, last used')
+      .option('--all', 'include revoked keys'),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity admin keys list
+  $ verity admin keys list --all --json | jq -r '.[] | select(.revoked_at) | .name'`,
+    )
+    .action(lazyAction(ctx, () => import('../commands/admin-keys-list.js')));
+
+  db(
+    keys
+      .command('revoke')
+      .description('revoke a key at once: its next request gets 401')
+      .argument('<name-or-prefix>', 'the key name, or its prefix as shown by `admin keys list` (vty_live_AbCd)'),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity admin keys revoke ci
+  $ verity admin keys revoke vty_live_AbCd`,
+    )
+    .action(lazyAction(ctx, () => import('../commands/admin-keys-revoke.js')));
+
+  db(
+    admin
+      .command('usage')
+      .description("credits used per account this month (or --period YYYY-MM) against the plan's quota")
+      .option('--period <yyyy-mm>', 'the month, UTC (default: this month)'),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity admin usage
+  $ verity admin usage --period 2026-01 --json`,
+    )
+    .action(lazyAction(ctx, () => import('../commands/admin-usage.js')));
+}
