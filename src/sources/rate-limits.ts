@@ -16,4 +16,6 @@ export const SOURCE_RATE_LIMITS: Record<string, RateLimit> = {
   'api.gdeltproject.org': { requests: 1, windowMs: 5_000 },
   // GLEIF API: 60 requests per minute.
   'api.gleif.org': { requests: 60, windowMs: 60_000 },
+  // Brave Search API: the free plan allows 1 query per second.
+  'api.search.brave.com': { requests: 1, windowMs: 1_000 },
 };
