@@ -1,0 +1,301 @@
+/**
+ * The delivery worker: reads due deliveries from the outbox and sends them, signed, to their
+ * endpoints (SPEC 6.3/6.4, DESIGN.md).
+ *
+ * - One lane per endpoint URL. A lane starts a request at most every 100 ms (≤ 10 events/s) and
+ *   keeps at most 4 in flight, so a slow endpoint is throttled automatically — its rate is
+ *   min(10/s, 4 / latency) — and lanes never wait on each other.
+ * - Each attempt first claims its row with a lease (30 s: the 10 s deadline plus margin). A worker
+ *   that dies mid-delivery leaves the lease to expire; the row is then due again and goes out with
+ *   the same event id and body (at-least-once).
+ * - All time comes from the injected WorkerClock, so tests run the 7-hour schedule instantly.
+ */
+import type { Database } from '../store/database.js';
+import { claimDelivery, dueDeliveries, nextDueAt, recordAttempt, type Claim } from './repository.js';
+import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from './schedule.js';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
+
+export interface WorkerClock {
+  now(): number;
+  /** Calls fn after ms; returns a cancel function. */
+  setTimer(fn: () => void, ms: number): () => void;
+}
+
+export const systemWorkerClock: WorkerClock = {
+  now: () => Date.now(),
+  setTimer(fn, ms) {
+    const t = setTimeout(fn, Math.max(0, ms));
+    return () => clearTimeout(t);
+  },
+};
+
+export interface SendRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+}
+export interface SendResponse {
+  status: number;
+  /** The first bytes of the answer, for the attempt log. */
+  bodyStart: string;
+}
+export type Sender = (req: SendRequest) => Promise<SendResponse>;
+
+/** Real HTTP via undici, with the response deadline as a hard timeout. */
+export function httpSender(userAgent: string): Sender {
+  return async ({ url, headers, body, signal }) => {
+    const { request } = await import('undici');
+    const res = await request(url, {
+      method: 'POST',
+      headers: { ...headers, 'user-agent': userAgent },
+      body,
+      signal: AbortSignal.any([signal, AbortSignal.timeout(RESPONSE_DEADLINE_MS)]),
+      headersTimeout: RESPONSE_DEADLINE_MS,
+      bodyTimeout: RESPONSE_DEADLINE_MS,
+    });
+    let bodyStart = '';
+    for await (const chunk of res.body) {
+      bodyStart += Buffer.from(chunk as Uint8Array).toString('utf8');
+      if (bodyStart.length >= 200) break;
+    }
+    if (!res.body.destroyed) res.body.destroy();
+    return { status: res.statusCode, bodyStart: bodyStart.slice(0, 200) };
+  };
+}
+
+export interface AttemptReport {
+  deliveryId: number;
+  eventId: string;
+  eventType: string;
+  webhookId: string;
+  url: string;
+  attempt: number;
+  ok: boolean;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  nextAt: number | undefined;
+}
+
+export interface WorkerOptions {
+  db: Database;
+  clock?: WorkerClock;
+  send?: Sender;
+  userAgent?: string;
+  /** How often to look for rows written by others (server transactions, other processes). */
+  pollMs?: number;
+  leaseMs?: number;
+  minGapMs?: number;
+  maxInFlightPerEndpoint?: number;
+  onAttempt?: (r: AttemptReport) => void;
+  /** Storage errors (e.g. SQLITE_BUSY) are reported, never thrown out of a timer. */
+  onError?: (err: unknown) => void;
+}
+
+interface Lane {
+  url: string;
+  queue: number[];
+  inFlight: number;
+  nextStartAt: number;
+  cancelTimer: (() => void) | undefined;
+}
+
+export interface DeliveryWorker {
+  start(): void;
+  /** Stops taking work. In-flight attempts are aborted when `abort`, else awaited. */
+  stop(opts?: { abort?: boolean }): Promise<void>;
+  /** Look for due work now (after an enqueue). */
+  notify(): void;
+  /** Resolves once nothing is in flight (tests step a fake clock between calls). */
+  idle(): Promise<void>;
+  readonly inFlight: number;
+}
+
+const describe = (err: unknown): string => {
+  const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
+    return `no answer within ${RESPONSE_DEADLINE_MS / 1000} s`;
+  const code = e?.code ?? e?.cause?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND') return 'host not found';
+  if (code) return `network error (${code})`;
+  return `network error (${e?.message ?? String(err)})`;
+};
+
+export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
+  const clock = o.clock ?? systemWorkerClock;
+  const send = o.send ?? httpSender(o.userAgent ?? 'verity-webhooks');
+  const pollMs = o.pollMs ?? 1000;
+  const leaseMs = o.leaseMs ?? LEASE_MS;
+  const minGap = o.minGapMs ?? MIN_GAP_MS;
+  const maxInFlight = o.maxInFlightPerEndpoint ?? MAX_IN_FLIGHT_PER_ENDPOINT;
+  const laneCap = Math.max(20, maxInFlight * 4);
+  const lanes = new Map<string, Lane>();
+  const queued = new Set<number>();
+  const running = new Set<Promise<void>>();
+  const aborter = new AbortController();
+  let started = false;
+  let stopped = false;
+  let cancelPoll: (() => void) | undefined;
+  let pollAt: number | undefined;
+
+  const report = (err: unknown): void => {
+    try {
+      o.onError?.(err);
+    } catch {
+      // a reporting failure must not stop delivery
+    }
+  };
+
+  /** Keeps only the earliest pending poll: a later request never postpones an earlier one. */
+  function schedulePoll(at: number): void {
+    if (stopped || !started) return;
+    if (cancelPoll && pollAt !== undefined && pollAt <= at) return;
+    cancelPoll?.();
+    pollAt = at;
+    cancelPoll = clock.setTimer(poll, Math.max(0, at - clock.now()));
+  }
+
+  function poll(): void {
+    cancelPoll = undefined;
+    pollAt = undefined;
+    if (stopped) return;
+    const now = clock.now();
+    try {
+      // An idle lane is forgotten only once its gap has passed, so a new lane never starts early.
+      for (const [url, lane] of lanes)
+        if (!lane.queue.length && !lane.inFlight && lane.nextStartAt <= now) {
+          lane.cancelTimer?.();
+          lanes.delete(url);
+        }
+      for (const d of dueDeliveries(o.db, now, laneCap)) {
+        if (queued.has(d.id)) continue;
+        let lane = lanes.get(d.url);
+        if (!lane) {
+          lane = { url: d.url, queue: [], inFlight: 0, nextStartAt: now, cancelTimer: undefined };
+          lanes.set(d.url, lane);
+        }
+        if (lane.queue.length >= laneCap) continue;
+        lane.queue.push(d.id);
+        queued.add(d.id);
+      }
+      for (const lane of lanes.values()) pump(lane);
+      const due = nextDueAt(o.db);
+      // Wake for the next known retry, and at least every pollMs for rows others write.
+      const wake = Math.min(now + pollMs, due !== undefined && due > now ? due : now + pollMs);
+      schedulePoll(wake);
+    } catch (err) {
+      report(err);
+      schedulePoll(now + pollMs);
+    }
+  }
+
+  function pump(lane: Lane): void {
+    if (stopped) return;
+    lane.cancelTimer?.();
+    lane.cancelTimer = undefined;
+    while (lane.queue.length && lane.inFlight < maxInFlight) {
+      const now = clock.now();
+      if (now < lane.nextStartAt) {
+        lane.cancelTimer = clock.setTimer(() => {
+          lane.cancelTimer = undefined;
+          pump(lane);
+        }, lane.nextStartAt - now);
+        return;
+      }
+      const id = lane.queue.shift()!;
+      let claim: Claim | undefined;
+      try {
+        claim = claimDelivery(o.db, id, now, leaseMs);
+      } catch (err) {
+        report(err);
+      }
+      queued.delete(id);
+      if (!claim) continue; // taken by another worker, cancelled, or no longer due
+      lane.nextStartAt = now + minGap;
+      lane.inFlight++;
+      const p = attempt(claim, now).finally(() => {
+        lane.inFlight--;
+        running.delete(p);
+        if (lane.queue.length < laneCap / 2) schedulePoll(clock.now());
+        pump(lane);
+      });
+      running.add(p);
+    }
+  }
+
+  async function attempt(claim: Claim, startedAt: number): Promise<void> {
+    const headers = {
+      'content-type': 'application/json',
+      [SIGNATURE_HEADER]: sign(claim.secret, claim.body),
+      [EVENT_ID_HEADER]: claim.event_id,
+      [EVENT_TYPE_HEADER]: claim.event_type,
+      [ATTEMPT_HEADER]: String(claim.attempt),
+    };
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await send({ url: claim.url, headers, body: claim.body, signal: aborter.signal });
+      statusCode = res.status;
+      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}${res.bodyStart ? `: ${res.bodyStart.slice(0, 120)}` : ''}`;
+    } catch (err) {
+      if (aborter.signal.aborted) return; // shutting down: the lease will bring it back
+      error = describe(err);
+    }
+    const finishedAt = clock.now();
+    const latency = finishedAt - startedAt;
+    // SPEC 6.4.1: a 2xx that arrives after the deadline is still a failure.
+    if (!error && latency > RESPONSE_DEADLINE_MS)
+      error = `answered HTTP ${statusCode} after ${(latency / 1000).toFixed(1)} s; the deadline is ${RESPONSE_DEADLINE_MS / 1000} s`;
+    const ok = error === null;
+    const nextAt = ok ? undefined : nextAttemptAt(claim.attempt, finishedAt);
+    try {
+      recordAttempt(o.db, claim, { startedAt, finishedAt, ok, statusCode, error, nextAt });
+    } catch (err) {
+      report(err);
+    }
+    if (nextAt !== undefined) schedulePoll(Math.min(nextAt, clock.now() + pollMs));
+    try {
+      o.onAttempt?.({
+        deliveryId: claim.id,
+        eventId: claim.event_id,
+        eventType: claim.event_type,
+        webhookId: claim.webhook_id,
+        url: claim.url,
+        attempt: claim.attempt,
+        ok,
+        statusCode,
+        latencyMs: latency,
+        error,
+        nextAt,
+      });
+    } catch (err) {
+      report(err);
+    }
+  }
+
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      schedulePoll(clock.now());
+    },
+    async stop(opts = {}) {
+      stopped = true;
+      cancelPoll?.();
+      for (const lane of lanes.values()) lane.cancelTimer?.();
+      if (opts.abort) aborter.abort();
+      await Promise.allSettled([...running]);
+    },
+    notify() {
+      if (started && !stopped) schedulePoll(clock.now());
+    },
+    async idle() {
+      while (running.size) await Promise.allSettled([...running]);
+    },
+    get inFlight() {
+      return running.size;
+    },
+  };
+}
