@@ -27,6 +27,10 @@ export class Budget {
   /** Resolves to the stage's value, or to `{ timedOut: true }` when the budget runs out first. */
   async run<T>(work: Promise<T>): Promise<{ value: T; timedOut: false } | { timedOut: true }> {
     if (this.signal?.aborted) throw this.signal.reason ?? new Error('aborted');
+    if (this.remaining() <= 0) {
+      work.catch(() => undefined);
+      return { timedOut: true };
+    }
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stop = new Promise<{ timedOut: true }>((resolve, reject) => {
