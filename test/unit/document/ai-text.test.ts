@@ -1,0 +1,162 @@
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngine } from '../../../src/engine/index.js';
+import { DEFAULT_MODEL, detectAiTextStylometric } from '../../../src/engine/document/ai-text/detector.js';
+import { extractFeatures, splitSentences } from '../../../src/engine/document/ai-text/features.js';
+import { statsFrom, tokenLogprobs } from '../../../src/engine/document/ai-text/llm-server.js';
+import { createHttpClient } from '../../../src/sources/http.js';
+import { describeFixtures, fixture } from '../../helpers/fixtures.js';
+import { PROSE_HUMAN, testPorts } from './build.js';
+
+const AI_STYLE =
+  'Artificial intelligence plays a crucial role in modern healthcare, offering significant potential to enhance patient outcomes. Furthermore, it enables clinicians to navigate complex datasets with remarkable efficiency. Additionally, machine learning models can identify intricate patterns that might otherwise remain hidden. Moreover, these tools foster collaboration across multidisciplinary teams, ensuring that care remains comprehensive and holistic. Ultimately, the integration of these technologies represents a pivotal shift, underscoring the importance of thoughtful implementation. Overall, it is important to note that careful oversight remains paramount.';
+
+describe('stylometric features', () => {
+  it('splits sentences without breaking on abbreviations', () => {
+    expect(splitSentences('Dr. Smith arrived. He sat down! Did he? Yes.')).toEqual(['Dr. Smith arrived.', 'He sat down!', 'Did he?', 'Yes.']);
+  });
+
+  it('measures burstiness, contractions and stock phrasing', () => {
+    const human = extractFeatures(PROSE_HUMAN).features;
+    const ai = extractFeatures(AI_STYLE).features;
+    expect(human.sentence_len_cv).toBeGreaterThan(ai.sentence_len_cv);
+    expect(human.contraction_rate).toBeGreaterThan(0);
+    expect(ai.contraction_rate).toBe(0);
+    expect(ai.stock_phrase_rate).toBeGreaterThan(human.stock_phrase_rate + 5);
+  });
+});
+
+describe('stylometric detector', () => {
+  it('scores stock-phrased text above casual human prose', () => {
+    const h = detectAiTextStylometric(PROSE_HUMAN);
+    const a = detectAiTextStylometric(AI_STYLE);
+    expect(a.probability).toBeGreaterThan(h.probability);
+    expect(a.probability).toBeGreaterThan(0.7);
+    expect(h.probability).toBeLessThan(0.4);
+  });
+
+  it('says there is not enough text below the minimum length', async () => {
+    const r = await createEngine(testPorts()).verifyDocument({ source: 'raw', content: 'Too short to judge.' });
+    expect(r.ai_generated_probability).toBe(0.5);
+    expect(r.dimensions.llm_analysis).toBe(0.5);
+    expect(r.warnings?.some((w) => /not enough text/.test(w))).toBe(true);
+    expect(r.metadata).toEqual({ author: null, created_at: null, producer: 'unknown', page_count: 1 });
+  });
+
+  it('raises ai_generated_text on raw text that reads as generated', async () => {
+    const r = await createEngine(testPorts()).verifyDocument({ source: 'raw', content: AI_STYLE });
+    expect(r.manipulation_flags).toEqual(['ai_generated_text']);
+    expect(r.ai_generated_probability).toBeGreaterThanOrEqual(DEFAULT_MODEL.flag_threshold);
+    expect(r.evidence.some((e) => e.source === 'ai_text_stylometry' && /held-out AUROC/.test(e.finding))).toBe(true);
+  });
+
+  it('names its fitting data and held-out AUROC in the weights file', () => {
+    expect(DEFAULT_MODEL.data.name).toBe('ai-vs-human-glimpse.jsonl');
+    expect(DEFAULT_MODEL.data.holdout).toBe(180);
+    expect(DEFAULT_MODEL.evaluation.holdout_auroc as number).toBeGreaterThan(0.85);
+    expect(DEFAULT_MODEL.weights).toHaveLength(DEFAULT_MODEL.features.length);
+  });
+});
+
+describeFixtures('stylometric detector on the labelled glimpse data', () => {
+  it('separates AI from human texts (AUROC over all 600 > 0.9)', () => {
+    const rows = readFileSync(fixture('text', 'ai-vs-human-glimpse.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { text: string; label: string });
+    const scored = rows.map((r) => ({ p: detectAiTextStylometric(r.text).probability, y: r.label === 'ai' ? 1 : 0 }));
+    const pos = scored.filter((s) => s.y === 1);
+    const neg = scored.filter((s) => s.y === 0);
+    let wins = 0;
+    for (const a of pos) for (const b of neg) wins += a.p > b.p ? 1 : a.p === b.p ? 0.5 : 0;
+    expect(wins / (pos.length * neg.length)).toBeGreaterThan(0.9);
+  });
+});
+
+// ---- the OpenAI-compatible log-probability backend against a fake server speaking vLLM's format
+
+let server: Server | undefined;
+afterEach(async () => {
+  if (server) {
+    server.close();
+    await once(server, 'close');
+    server = undefined;
+  }
+});
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** vLLM /v1/completions with prompt_logprobs=1: per position the actual token, plus the top-1 when different. */
+function vllmBody(positions: number, predictable: boolean): unknown {
+  const prompt_logprobs: (Record<string, { logprob: number; rank: number; decoded_token: string }> | null)[] = [null];
+  for (let i = 1; i < positions; i++) {
+    if (predictable || i % 4 === 0) prompt_logprobs.push({ [String(100 + i)]: { logprob: -0.4, rank: 1, decoded_token: ` w${i}` } });
+    else prompt_logprobs.push({ [String(100 + i)]: { logprob: -6.5, rank: 40, decoded_token: ` w${i}` }, [String(9000 + i)]: { logprob: -1.2, rank: 1, decoded_token: ' the' } });
+  }
+  return { id: 'cmpl-1', object: 'text_completion', model: 'fake-llm', choices: [{ index: 0, text: '.', logprobs: null, finish_reason: 'length', prompt_logprobs }] };
+}
+
+async function startFake(handler: (body: Record<string, unknown>) => { status: number; json: unknown }): Promise<{ url: string; seen: Record<string, unknown>[]; headers: Record<string, string | string[] | undefined>[] }> {
+  const seen: Record<string, unknown>[] = [];
+  const headers: Record<string, string | string[] | undefined>[] = [];
+  server = createServer(async (req, res) => {
+    const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    seen.push(body);
+    headers.push(req.headers);
+    if (req.url !== '/v1/completions') {
+      res.writeHead(404).end();
+      return;
+    }
+    const r = handler(body);
+    res.writeHead(r.status, { 'content-type': 'application/json' }).end(JSON.stringify(r.json));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen, headers };
+}
+
+const http = createHttpClient({ userAgent: 'verity-tests', sleep: async () => undefined });
+
+describe('LLM log-probability backend (OpenAI-compatible, vLLM prompt_logprobs)', () => {
+  it('reads vLLM prompt_logprobs and the OpenAI echo format alike', () => {
+    const v = tokenLogprobs(vllmBody(5, false))!;
+    expect(v.observed).toEqual([-6.5, -6.5, -6.5, -0.4]);
+    expect(v.top1).toEqual([-1.2, -1.2, -1.2, -0.4]);
+    const echo = tokenLogprobs({ choices: [{ logprobs: { tokens: ['a', 'b', 'c'], token_logprobs: [null, -2, -0.1], top_logprobs: [null, { x: -0.5, b: -2 }, { c: -0.1 }] } }] })!;
+    expect(echo.observed).toEqual([-2, -0.1]);
+    expect(echo.top1).toEqual([-0.5, -0.1]);
+    const s = statsFrom([-0.4, -0.4], [-0.4, -0.4]);
+    expect(s.top1Share).toBe(1);
+    expect(s.perplexity).toBeCloseTo(Math.exp(0.4), 5);
+  });
+
+  it('adds the backend to the evidence and moves the probability', async () => {
+    const fake = await startFake(() => ({ status: 200, json: vllmBody(120, true) }));
+    const ports = testPorts({ http, config: { llm: { base_url: fake.url, model: 'fake-llm', api_key: 'sk-test-secret-123456' } } });
+    const withLlm = await createEngine(ports).verifyDocument({ source: 'raw', content: PROSE_HUMAN });
+    const without = await createEngine(testPorts()).verifyDocument({ source: 'raw', content: PROSE_HUMAN });
+    expect(fake.seen[0]).toMatchObject({ model: 'fake-llm', prompt_logprobs: 1, max_tokens: 1 });
+    expect(fake.headers[0]!.authorization).toBe('Bearer sk-test-secret-123456');
+    const ev = withLlm.evidence.find((e) => e.source === 'llm_logprobs');
+    expect(ev?.finding).toMatch(/fake-llm log-probabilities over 119 tokens: perplexity 1\.5, 100 % of tokens were the model's first choice/);
+    expect(withLlm.ai_generated_probability).toBeGreaterThan(without.ai_generated_probability);
+    expect(JSON.stringify(withLlm)).not.toContain('sk-test-secret-123456');
+  });
+
+  it('falls back to the stylometric detector with a warning when the server fails', async () => {
+    const fake = await startFake(() => ({ status: 400, json: { object: 'error', message: 'prompt_logprobs is not supported', type: 'BadRequestError', code: 400 } }));
+    const r = await createEngine(testPorts({ http, config: { llm: { base_url: fake.url } } })).verifyDocument({ source: 'raw', content: PROSE_HUMAN });
+    expect(r.warnings?.some((w) => /LLM backend .* not used: .*HTTP 400/.test(w))).toBe(true);
+    expect(r.evidence.some((e) => e.source === 'llm_logprobs')).toBe(false);
+    expect(r.ai_generated_probability).toBe((await createEngine(testPorts()).verifyDocument({ source: 'raw', content: PROSE_HUMAN })).ai_generated_probability);
+  });
+
+  it('explains that llm.model_path needs a server in this build', async () => {
+    const r = await createEngine(testPorts({ config: { llm: { model_path: '/models/x.gguf' } } })).verifyDocument({ source: 'raw', content: PROSE_HUMAN });
+    expect(r.warnings?.some((w) => /node-llama-cpp is not bundled/.test(w))).toBe(true);
+  });
+});
