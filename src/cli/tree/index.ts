@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { registerData } from './data.js';
+import { registerMedia } from './media.js';
 import { registerVerify } from './verify.js';
 import { registerKeys } from './keys.js';
 import { registerConfig } from './config.js';
@@ -16,6 +17,7 @@ import { registerAdmin } from './admin.js';
 export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerVerify,
   registerData,
+  registerMedia,
   registerKeys,
   registerConfig,
   registerCompletion,

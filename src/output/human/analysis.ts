@@ -8,7 +8,7 @@ export function analysisEvidence(out: Output, evidence: AnalysisEvidence[]): str
   return [
     '',
     out.style.bold(`Evidence (${evidence.length})`),
-    table(out, ['Analyzer', 'Auth.', 'Finding'], evidence.map((e) => [e.source, authorityCell(e.authority_score), e.finding]), [22, 5]),
+    table(out, ['Analyzer', 'Auth.', 'Finding'], evidence.map((e) => [e.source, authorityCell(e.authority_score), e.finding]), [26, 5]),
   ];
 }
 

@@ -18,11 +18,11 @@ export function scoreBar(out: Output, score: number, width = 10): string {
 }
 
 export function headline(out: Output, label: string, value: string, tone: Tone, trust: number): string {
-  return `${out.style.dim(label.padEnd(12))}${toneText(out, tone, value.toUpperCase())}   ${out.style.dim('trust')} ${scoreBar(out, trust)}`;
+  return `${out.style.dim(label.padEnd(13))}${toneText(out, tone, value.toUpperCase())}   ${out.style.dim('trust')} ${scoreBar(out, trust)}`;
 }
 
 export function field(out: Output, label: string, value: string): string {
-  return `${out.style.dim(label.padEnd(12))}${value}`;
+  return `${out.style.dim(label.padEnd(13))}${value}`;
 }
 
 export function meta(out: Output, r: { id: string; latency_ms: number; credits_used: number }): string {
