@@ -2,7 +2,15 @@
  * RemoteEngine: the Engine interface over HTTP against `{base_url}/v1` (SPEC 4). Errors come back
  * as the API's error body and are rethrown as the same VerityError the embedded engine throws, so
  * the CLI treats both modes alike.
+ *
+ * Transport: one keep-alive undici Agent per process; an overall deadline per call; bounded
+ * retries on 429, 503 and connection failures that honour Retry-After (a wait longer than
+ * `maxRetryWaitMs` is not waited for: the error goes to the caller with its retry time). Every POST
+ * carries an Idempotency-Key that stays the same across its retries, so a retry after a lost
+ * response is never charged twice.
  */
+import { randomUUID } from 'node:crypto';
+import type { Dispatcher } from 'undici';
 import { ErrorBody, VerityError } from '../api/errors.js';
 import type { Engine, VerifyOptions } from '../engine/types.js';
 
@@ -10,13 +18,75 @@ export interface RemoteEngineOptions {
   baseUrl: string;
   apiKey?: string;
   userAgent: string;
+  /** Deadline for one call including its retries (default 120 s). */
   timeoutMs?: number;
+  /** Attempts in all, the first included (default 3). */
+  maxAttempts?: number;
+  /** The longest Retry-After worth waiting for inside one call (default 20 s). */
+  maxRetryWaitMs?: number;
+  /** Injectable for tests; must reject when `signal` aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Injectable for tests; default the shared keep-alive Agent. */
+  dispatcher?: Dispatcher;
+  /** Idempotency-Key for one logical POST (default a random UUID). */
+  idempotencyKey?: () => string;
 }
 
 /** Joins the base URL and a /v1 path whether or not the base already ends in /v1. */
 export function endpoint(baseUrl: string, path: string): string {
   const base = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   return `${base}/v1${path}`;
+}
+
+let sharedAgent: Dispatcher | undefined;
+async function defaultDispatcher(): Promise<Dispatcher> {
+  if (!sharedAgent) {
+    const { Agent } = await import('undici');
+    // Keep-alive well under the server's 72 s so we never reuse a socket the server is closing.
+    sharedAgent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 30_000, connections: 16, connect: { timeout: 10_000 } });
+  }
+  return sharedAgent;
+}
+
+const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** Connection-level failures where the request may not have reached the service: safe to retry. */
+const RETRYABLE_NET = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined) return undefined;
+  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  const at = Date.parse(v); // the HTTP-date form
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+interface Attempt<T> {
+  ok?: T;
+  error: VerityError;
+  /** Seconds the server asked us to wait (or a backoff) when this failure may be retried. */
+  retryIn?: number;
 }
 
 export async function callRemote<T>(
@@ -28,41 +98,80 @@ export async function callRemote<T>(
 ): Promise<T> {
   const { request } = await import('undici');
   const url = endpoint(o.baseUrl, path);
-  const timeout = AbortSignal.timeout(o.timeoutMs ?? 120_000);
+  const host = new URL(url).host;
+  const timeoutMs = o.timeoutMs ?? 120_000;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const both = signal ? AbortSignal.any([signal, deadline]) : deadline;
+  const dispatcher = o.dispatcher ?? (await defaultDispatcher());
+  const sleep = o.sleep ?? defaultSleep;
+  const maxAttempts = Math.max(1, o.maxAttempts ?? 3);
+  const maxWait = o.maxRetryWaitMs ?? 20_000;
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': o.userAgent };
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  let res;
-  try {
-    res = await request(url, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    const host = new URL(url).host;
-    if (timeout.aborted) throw new VerityError('UNAVAILABLE', `The service at ${host} did not answer in time`);
-    throw new VerityError('UNAVAILABLE', `Cannot reach the service at ${host} (${(err as { code?: string }).code ?? 'network error'})`);
+  // Same key on every attempt: the service answers a retry with the first response, charged once.
+  if (method === 'POST') headers['idempotency-key'] = (o.idempotencyKey ?? randomUUID)();
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+
+  const once = async (): Promise<Attempt<T>> => {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, { method, headers, body: payload, signal: both, dispatcher });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      if (deadline.aborted)
+        return { error: new VerityError('UNAVAILABLE', `The service at ${host} did not answer within ${Math.round(timeoutMs / 1000)} s`) };
+      const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      const error = new VerityError('UNAVAILABLE', `Cannot reach the service at ${host} (${code ?? 'network error'})`, { cause: err });
+      return { error, retryIn: code && RETRYABLE_NET.has(code) ? undefined : Number.NaN };
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      return { error: new VerityError('UNAVAILABLE', `The connection to ${host} broke while reading the answer`, { cause: err }) };
+    }
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      return { error: new VerityError('UNAVAILABLE', `The service at ${host} answered HTTP ${res.statusCode} with a body that is not JSON`), retryIn: Number.NaN };
+    }
+    if (res.statusCode >= 200 && res.statusCode < 300) return { ok: json as T, error: undefined as never };
+    const retryAfter = parseRetryAfter(res.headers['retry-after'], Date.now());
+    const parsed = ErrorBody.safeParse(json);
+    let error: VerityError;
+    if (parsed.success) {
+      const e = parsed.data.error;
+      error = new VerityError(e.code, e.message, {
+        docs: e.docs,
+        requiredPlan: e.required_plan,
+        details: e.details,
+        retryAfter: e.retry_after ?? retryAfter,
+      });
+    } else {
+      error = new VerityError(res.statusCode >= 500 ? 'UNAVAILABLE' : 'INTERNAL_ERROR', `The service at ${host} answered HTTP ${res.statusCode}`);
+    }
+    const retryable = res.statusCode === 429 || res.statusCode === 503;
+    return { error, retryIn: retryable ? (retryAfter ?? error.retryAfter) : Number.NaN };
+  };
+
+  for (let attempt = 1; ; attempt++) {
+    const r = await once();
+    if (r.ok !== undefined || r.error === undefined) return r.ok as T;
+    // NaN marks "not retryable"; undefined means "retryable, no hint": exponential backoff.
+    if (r.retryIn !== undefined && Number.isNaN(r.retryIn)) throw r.error;
+    if (attempt >= maxAttempts) throw r.error;
+    const waitMs = r.retryIn !== undefined ? r.retryIn * 1000 : 250 * 2 ** (attempt - 1);
+    if (waitMs > maxWait) throw r.error;
+    try {
+      await sleep(waitMs, both);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      throw r.error; // the deadline came first: report what the service said
+    }
   }
-  const text = await res.body.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    throw new VerityError('UNAVAILABLE', `The service answered HTTP ${res.statusCode} with a body that is not JSON`);
-  }
-  if (res.statusCode >= 200 && res.statusCode < 300) return json as T;
-  const err = ErrorBody.safeParse(json);
-  if (err.success) {
-    const e = VerityError.fromBody(err.data);
-    const retry = res.headers['retry-after'];
-    if (e.retryAfter === undefined && retry !== undefined && /^\d+$/.test(String(retry)))
-      return Promise.reject(new VerityError(e.code, e.message, { docs: e.docs, requiredPlan: e.requiredPlan, details: e.details, retryAfter: Number(retry) }));
-    throw e;
-  }
-  throw new VerityError(res.statusCode >= 500 ? 'UNAVAILABLE' : 'INTERNAL_ERROR', `The service answered HTTP ${res.statusCode}`);
 }
 
 export function createRemoteEngine(o: RemoteEngineOptions): Engine {
