@@ -47,10 +47,11 @@ function build(ports: EnginePorts, load: Loader): Engine {
     } as R;
   }
   return {
-    verifyClaim: (input, opts = {}) => run('claim', parse(ClaimRequest, input), opts, (o) => o.claim),
-    verifyBusiness: (input, opts = {}) => run('business', parse(BusinessRequest, input), opts, (o) => o.business),
-    verifyMedia: (input, opts = {}) => run('media', parse(MediaRequest, input), opts, (o) => o.media),
-    verifyDocument: (input, opts = {}) => run('document', parse(DocumentRequest, input), opts, (o) => o.document),
+    // async, so that a validation error rejects the promise instead of throwing synchronously.
+    verifyClaim: async (input, opts = {}) => run('claim', parse(ClaimRequest, input), opts, (o) => o.claim),
+    verifyBusiness: async (input, opts = {}) => run('business', parse(BusinessRequest, input), opts, (o) => o.business),
+    verifyMedia: async (input, opts = {}) => run('media', parse(MediaRequest, input), opts, (o) => o.media),
+    verifyDocument: async (input, opts = {}) => run('document', parse(DocumentRequest, input), opts, (o) => o.document),
   };
 }
 
