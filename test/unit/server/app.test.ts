@@ -194,13 +194,13 @@ describe('input hardening', () => {
     expect(v.json.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['(body)', 'claim', 'max_evidence'].sort());
     const text = await fetch(`${h.url}/v1/verify/claim`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'text/plain' }, body: 'hello' });
     expect(text.status).toBe(415);
-    expect((await text.json()).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(((await text.json()) as any).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const big = await h.post('/v1/verify/media', { file: 'A'.repeat(31 * 1024 * 1024) }, bearer(key));
     expect(big.status).toBe(413);
     expect(big.json.error.code).toBe('PAYLOAD_TOO_LARGE');
     const missing = await fetch(`${h.url}/v1/nothing`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error.code).toBe('NOT_FOUND');
+    expect(((await missing.json()) as any).error.code).toBe('NOT_FOUND');
   });
 
   it('answers 422 for an undecodable file and 415 for an unsupported one (live engine)', async () => {
