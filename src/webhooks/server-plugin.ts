@@ -1,0 +1,189 @@
+/**
+ * Webhooks inside `verity serve`: the /v1/webhooks routes, the outbox writes made inside the
+ * usage transaction (verification.completed, verification.failed, credit.threshold), and the
+ * delivery worker as the server's background task.
+ *
+ * Webhooks belong to an account AND a key environment (like test/live modes elsewhere): a test
+ * key sees and feeds only test-mode webhooks, so sandbox traffic never reaches live endpoints.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { VerityError, validationError } from '../api/errors.js';
+import type { Clock } from '../engine/types.js';
+import type { AuthInfo, BackgroundTask, ServerPlugin, VerificationFailedInfo, VerificationRecordedInfo } from '../server/types.js';
+import type { Database } from '../store/database.js';
+import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type WorkerClock } from './delivery.js';
+import { completedData, crossedThresholds, envelope } from './events.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  deliveryLog,
+  enqueueEvent,
+  ensureWebhookSchema,
+  getWebhook,
+  listWebhooks,
+  markThreshold,
+  replayEvent,
+  rotateSecret,
+} from './repository.js';
+import { AttemptWaiter, enqueueTestEvent, parseEventType, toTestResult } from './service.js';
+import { RESPONSE_DEADLINE_MS } from './schedule.js';
+
+export interface WebhookServerOptions {
+  db: Database;
+  clock?: Clock;
+  /** Timers for the worker (tests inject a fake one); defaults to real timers on `clock`. */
+  workerClock?: WorkerClock;
+  userAgent?: string;
+  onAttempt?: (r: AttemptReport) => void;
+  onError?: (err: unknown) => void;
+}
+
+export interface WebhookServerHooks {
+  plugins: ServerPlugin[];
+  afterVerification: (db: Database, info: VerificationRecordedInfo) => void;
+  afterFailure: (db: Database, info: VerificationFailedInfo) => void;
+  background: BackgroundTask;
+}
+
+export const scopeOf = (a: { accountId: string; environment: string }): string => `${a.accountId}/${a.environment}`;
+
+const IdParams = z.object({ id: z.string().min(1).max(100) });
+const RotateBody = z.object({ secret: z.string().optional() }).strict();
+const TestBody = z.object({ type: z.string().optional() }).strict();
+const ReplayBody = z.object({ webhook_id: z.string().optional() }).strict();
+const DeliveriesQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).optional() });
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, prefix = ''): T {
+  const r = schema.safeParse(value ?? {});
+  if (!r.success) throw validationError(r.error, prefix);
+  return r.data;
+}
+
+function authOf(request: FastifyRequest): AuthInfo {
+  if (!request.auth) throw new VerityError('UNAUTHORIZED', 'Missing API key: send `Authorization: Bearer <API_KEY>`');
+  return request.auth;
+}
+
+export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks {
+  ensureWebhookSchema(o.db);
+  const clock = o.clock ?? { now: () => new Date() };
+  const timers: WorkerClock = o.workerClock ?? { now: () => clock.now().getTime(), setTimer: systemWorkerClock.setTimer };
+  const waiter = new AttemptWaiter();
+  const worker = createDeliveryWorker({
+    db: o.db,
+    clock: timers,
+    userAgent: o.userAgent,
+    onAttempt: (r) => {
+      waiter.onAttempt(r);
+      o.onAttempt?.(r);
+    },
+    onError: o.onError,
+  });
+  let running = false;
+
+  const plugin: ServerPlugin = async (app: FastifyInstance) => {
+    const guard = { preHandler: [app.verity.requireAuth, app.verity.rateLimit] };
+
+    app.post('/v1/webhooks', guard, async (request, reply) => {
+      const scope = scopeOf(authOf(request));
+      let created;
+      try {
+        created = createWebhook(o.db, scope, request.body ?? {}, clock.now());
+      } catch (err) {
+        if (err instanceof z.ZodError) throw validationError(err);
+        throw err;
+      }
+      return reply.code(201).send(created);
+    });
+
+    app.get('/v1/webhooks', guard, async (request) => ({ data: listWebhooks(o.db, scopeOf(authOf(request))) }));
+
+    app.get('/v1/webhooks/:id', guard, async (request) => getWebhook(o.db, scopeOf(authOf(request)), parse(IdParams, request.params).id));
+
+    app.delete('/v1/webhooks/:id', guard, async (request) => {
+      const { id } = parse(IdParams, request.params);
+      deleteWebhook(o.db, scopeOf(authOf(request)), id, clock.now());
+      return { id, deleted: true };
+    });
+
+    app.post('/v1/webhooks/:id/rotate-secret', guard, async (request) => {
+      const { id } = parse(IdParams, request.params);
+      const { secret } = parse(RotateBody, request.body);
+      try {
+        return rotateSecret(o.db, scopeOf(authOf(request)), id, secret);
+      } catch (err) {
+        if (err instanceof z.ZodError) throw validationError(err, 'secret');
+        throw err;
+      }
+    });
+
+    app.post('/v1/webhooks/:id/test', guard, async (request) => {
+      const { id } = parse(IdParams, request.params);
+      const body = parse(TestBody, request.body);
+      const type = body.type === undefined ? undefined : parseEventType(body.type);
+      const { event, deliveryId } = enqueueTestEvent(o.db, scopeOf(authOf(request)), id, type, timers.now());
+      const pending = waiter.wait(deliveryId, RESPONSE_DEADLINE_MS + 2_000, timers);
+      worker.notify();
+      return toTestResult(event, running ? await pending : null);
+    });
+
+    app.get('/v1/webhooks/:id/deliveries', guard, async (request) => {
+      const { id } = parse(IdParams, request.params);
+      const { limit } = parse(DeliveriesQuery, request.query);
+      return deliveryLog(o.db, scopeOf(authOf(request)), id, limit);
+    });
+
+    app.post('/v1/events/:id/replay', guard, async (request) => {
+      const { id } = parse(IdParams, request.params);
+      const { webhook_id } = parse(ReplayBody, request.body);
+      const r = replayEvent(o.db, scopeOf(authOf(request)), id, timers.now(), webhook_id);
+      worker.notify();
+      return r;
+    });
+  };
+
+  return {
+    plugins: [plugin],
+    afterVerification(db, info) {
+      const scope = scopeOf(info);
+      // Due times are in the worker's clock; created_at is the request's time.
+      const nowMs = timers.now();
+      let queued = enqueueEvent(db, scope, envelope('verification.completed', { ...completedData(info.result) }, info.now), nowMs).length;
+      const period = info.now.toISOString().slice(0, 7);
+      // Only live usage counts against the quota (src/server/types.ts), so only it can cross one.
+      const crossed = info.environment === 'live' ? crossedThresholds(info.usageBefore, info.usageAfter, info.monthlyQuota) : [];
+      for (const threshold of crossed) {
+        if (!markThreshold(db, scope, period, threshold)) continue; // once per period
+        const data = {
+          threshold,
+          usage: info.usageAfter,
+          quota: info.monthlyQuota,
+          percent: Math.round((info.usageAfter / info.monthlyQuota) * 1000) / 10,
+          period,
+        };
+        queued += enqueueEvent(db, scope, envelope('credit.threshold', data, info.now), nowMs).length;
+      }
+      // The poll runs from a timer, i.e. after the caller's transaction has committed.
+      if (queued) worker.notify();
+    },
+    afterFailure(db, info) {
+      const data = {
+        request_id: info.requestId,
+        request_type: info.kind,
+        error: { code: info.error.code, message: info.error.message },
+      };
+      if (enqueueEvent(db, scopeOf(info), envelope('verification.failed', data, info.now), timers.now()).length) worker.notify();
+    },
+    background: {
+      start() {
+        running = true;
+        worker.start();
+      },
+      async stop() {
+        running = false;
+        await worker.stop();
+      },
+    },
+  };
+}

@@ -1,0 +1,240 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verify as octokitVerify } from '@octokit/webhooks-methods';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VerityError } from '../../../src/api/errors.js';
+import { EventEnvelope } from '../../../src/api/webhooks.js';
+import { webhookServerHooks } from '../../../src/webhooks/server-plugin.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKey, migrateServer } from '../../../src/server/accounts.js';
+import { buildServer } from '../../../src/server/app.js';
+import { createServerEngines } from '../../../src/server/engines.js';
+import { openStore, type Store } from '../../../src/store/database.js';
+import { systemWorkerClock } from '../../../src/webhooks/delivery.js';
+import { FakeClock } from '../server/harness.js';
+
+const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
+const SECRET = 'server-plugin-secret-0123456789-abcdefgh';
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+interface Received {
+  body: string;
+  headers: IncomingHttpHeaders;
+}
+
+async function receiver(status = 200): Promise<{ url: string; received: Received[]; next(): Promise<Received> }> {
+  const received: Received[] = [];
+  let waiting: ((r: Received) => void) | undefined;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const r = { body: Buffer.concat(chunks).toString('utf8'), headers: req.headers };
+      received.push(r);
+      res.statusCode = status;
+      res.end();
+      waiting?.(r);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(
+    () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  );
+  let seen = 0;
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`,
+    received,
+    next: () =>
+      new Promise((resolve) => {
+        if (received.length > seen) return resolve(received[seen++]!);
+        waiting = (r) => {
+          waiting = undefined;
+          seen++;
+          resolve(r);
+        };
+      }),
+  };
+}
+
+interface Harness {
+  url: string;
+  store: Store;
+  clock: FakeClock;
+  key(name: string, env: 'live' | 'test', plan: string): string;
+  post(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; json: any }>;
+}
+
+/** The real server (buildServer) over a real SQLite file, with the webhook hooks plugged in. */
+async function harness(): Promise<{ h: Harness; hooks: ReturnType<typeof webhookServerHooks> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-wh-'));
+  const store = await openStore(join(dir, 'verity.db'));
+  migrateServer(store.db);
+  const clock = new FakeClock();
+  const hooks = webhookServerHooks({
+    db: store.db,
+    clock: { now: () => clock.now() },
+    workerClock: systemWorkerClock,
+  });
+  const engines = createServerEngines({ config: {}, store, cacheDir: join(dir, 'cache'), clock });
+  const app = await buildServer({ logLevel: 'silent', db: store.db, engines, clock, ...hooks });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  hooks.background.start();
+  cleanups.push(async () => {
+    await app.close();
+    await hooks.background.stop();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const h: Harness = {
+    url,
+    store,
+    clock,
+    key: (name, env, plan) => createKey(store.db, { name, environment: env, plan, account: name, now: clock.now() }).key,
+    async post(path, body, headers) {
+      const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      return { status: res.status, json: await res.json() };
+    },
+  };
+  return { h, hooks };
+}
+
+async function call(h: Harness, method: string, path: string, key: string, body?: unknown) {
+  const res = await fetch(`${h.url}${path}`, {
+    method,
+    headers: { ...bearer(key), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
+
+describe('webhooks in verity serve', () => {
+  it('registers, validates, delivers verification.completed signed, logs attempts, replays, rotates and removes', async () => {
+    const { h } = await harness();
+    const key = h.key('dev', 'test', 'pro');
+    const rx = await receiver();
+
+    const bad = await call(h, 'POST', '/v1/webhooks', key, { url: 'http://example.com/x', events: ['nope'], secret: 'short' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('VALIDATION_FAILED');
+    expect(bad.json.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['events.0', 'secret', 'url']);
+    expect((await call(h, 'GET', '/v1/webhooks', 'vty_test_' + 'x'.repeat(32))).status).toBe(401);
+
+    const created = await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['verification.completed'] });
+    expect(created.status).toBe(201);
+    expect(created.json.secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
+    const secret: string = created.json.secret;
+    const list = await call(h, 'GET', '/v1/webhooks', key);
+    expect(list.json.data).toHaveLength(1);
+    expect(list.json.data[0].secret).toBeUndefined();
+    expect(JSON.stringify(list.json)).not.toContain(secret);
+
+    const verify = await h.post('/v1/verify/claim', { claim: 'The Eiffel Tower is in Paris' }, bearer(key));
+    expect(verify.status).toBe(200);
+    const got = await rx.next();
+    expect(await octokitVerify(secret, got.body, String(got.headers['x-service-signature']))).toBe(true);
+    const ev = EventEnvelope.parse(JSON.parse(got.body));
+    expect(ev.type).toBe('verification.completed');
+    expect(got.headers['x-service-event-id']).toBe(ev.id);
+    expect(got.headers['x-service-event-type']).toBe('verification.completed');
+    expect(got.headers['x-service-attempt']).toBe('1');
+    expect(ev.data).toMatchObject({
+      request_id: verify.json.id,
+      request_type: 'claim',
+      trust_score: verify.json.trust_score,
+      verdict: verify.json.verdict,
+      latency_ms: verify.json.latency_ms,
+    });
+    expect((ev.data.evidence as unknown[]).length).toBe(verify.json.evidence.length);
+
+    // Another account (or the live environment of the same one) sees nothing of it.
+    const other = h.key('other', 'test', 'pro');
+    expect((await call(h, 'GET', '/v1/webhooks', other)).json.data).toEqual([]);
+    expect((await call(h, 'GET', `/v1/webhooks/${created.json.id}/deliveries`, other)).status).toBe(404);
+
+    const log = await call(h, 'GET', `/v1/webhooks/${created.json.id}/deliveries`, key);
+    expect(log.json.data[0]).toMatchObject({ event_id: ev.id, attempt: 1, outcome: 'delivered', status_code: 200 });
+    expect(typeof log.json.data[0].latency_ms).toBe('number');
+
+    const replay = await call(h, 'POST', `/v1/events/${ev.id}/replay`, key, {});
+    expect(replay.json).toEqual({ event_id: ev.id, deliveries: 1 });
+    const again = await rx.next();
+    expect(again.body).toBe(got.body);
+
+    const test = await call(h, 'POST', `/v1/webhooks/${created.json.id}/test`, key, { type: 'credit.threshold' });
+    expect(test.status).toBe(200);
+    expect(test.json).toMatchObject({ type: 'credit.threshold', attempt: { ok: true, status_code: 200 } });
+    const sample = await rx.next();
+    expect(JSON.parse(sample.body).data.sample).toBe(true);
+
+    const rotated = await call(h, 'POST', `/v1/webhooks/${created.json.id}/rotate-secret`, key, {});
+    expect(rotated.json.secret).not.toBe(secret);
+    await call(h, 'POST', `/v1/webhooks/${created.json.id}/test`, key, {});
+    const afterRotation = await rx.next();
+    expect(await octokitVerify(rotated.json.secret, afterRotation.body, String(afterRotation.headers['x-service-signature']))).toBe(true);
+    expect(await octokitVerify(secret, afterRotation.body, String(afterRotation.headers['x-service-signature']))).toBe(false);
+
+    expect((await call(h, 'DELETE', `/v1/webhooks/${created.json.id}`, key)).json).toEqual({ id: created.json.id, deleted: true });
+    expect((await call(h, 'GET', '/v1/webhooks', key)).json.data).toEqual([]);
+    expect((await call(h, 'DELETE', `/v1/webhooks/${created.json.id}`, key)).status).toBe(404);
+    expect((await call(h, 'POST', '/v1/events/wh_nope/replay', key, {})).status).toBe(404);
+  });
+
+  it('emits credit.threshold once per period at 75, 90 and 100 %, for live usage only', async () => {
+    const { h, hooks } = await harness();
+    const key = h.key('live1', 'live', 'starter');
+    const rx = await receiver();
+    await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['credit.threshold'], secret: SECRET });
+    const accountId = (h.store.db.prepare('SELECT account_id FROM api_keys WHERE name = ?').get('live1') as { account_id: string }).account_id;
+    const result = { id: 'vrf_clm_abc', trust_score: 0.5, verdict: 'true', evidence: [], latency_ms: 3, credits_used: 1, dimensions: {} };
+    const usage = (before: number, after: number, environment: 'live' | 'test' = 'live') =>
+      h.store.db.transaction(() =>
+        hooks.afterVerification(h.store.db, {
+          accountId, environment, kind: 'claim', result: result as never, creditsUsed: after - before,
+          usageBefore: before, usageAfter: after, monthlyQuota: 1000, now: h.clock.now(),
+        }),
+      )();
+    usage(700, 740);
+    usage(749, 760); // 75 %
+    usage(760, 950); // 90 % (and 75 % again: not re-sent)
+    usage(950, 1000); // 100 %
+    usage(100, 1000, 'test'); // test usage never counts
+    h.clock.advance(31 * 86_400_000); // next month
+    usage(740, 800); // 75 % again, in the new period
+    const got = [];
+    for (let i = 0; i < 4; i++) got.push(JSON.parse((await rx.next()).body));
+    expect(got.map((e) => [e.type, e.data.threshold, e.data.period])).toEqual([
+      ['credit.threshold', 75, '2026-03'],
+      ['credit.threshold', 90, '2026-03'],
+      ['credit.threshold', 100, '2026-03'],
+      ['credit.threshold', 75, '2026-04'],
+    ]);
+    expect(got[1].data).toMatchObject({ usage: 950, quota: 1000, percent: 95 });
+    expect(rx.received).toHaveLength(4);
+  });
+
+  it('emits verification.failed with the error code and message', async () => {
+    const { h, hooks } = await harness();
+    const key = h.key('f', 'test', 'pro');
+    const rx = await receiver();
+    await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['verification.failed'], secret: SECRET });
+    const accountId = (h.store.db.prepare('SELECT account_id FROM api_keys WHERE name = ?').get('f') as { account_id: string }).account_id;
+    h.store.db.transaction(() =>
+      hooks.afterFailure(h.store.db, {
+        accountId, environment: 'test', kind: 'document', requestId: 'vrf_doc_x1',
+        error: new VerityError('UNAVAILABLE', 'Upstream down'), now: h.clock.now(),
+      }),
+    )();
+    const ev = JSON.parse((await rx.next()).body);
+    expect(ev).toMatchObject({ type: 'verification.failed', data: { request_id: 'vrf_doc_x1', request_type: 'document', error: { code: 'UNAVAILABLE', message: 'Upstream down' } } });
+  });
+});
