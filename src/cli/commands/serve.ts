@@ -17,8 +17,10 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     const engines = createServerEngines({ config: rt.engineConfig(), store, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock });
-    const app = await buildServer({ db: store.db, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr });
+    const webhooks = (await import('../../webhooks/server-plugin.js')).webhookServerHooks({ db: store.db, clock: rt.ctx.clock });
+    const app = await buildServer({ db: store.db, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, ...webhooks });
     running = await startServer(app, {
+      background: webhooks.background,
       host: o.host,
       port,
       store,
