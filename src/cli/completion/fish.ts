@@ -3,9 +3,10 @@ import { allCommands, valuedFlags, type CompletionCommand, type CompletionOption
 
 const q = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
-function optionRule(bin: string, at: string, o: CompletionOption, fn: string): string {
+/** `at` undefined: the option is global, valid after any subcommand. */
+function optionRule(bin: string, at: string | undefined, o: CompletionOption, fn: string): string {
   const parts = [`complete -c ${bin}`];
-  parts.push(`-n ${q(`${fn}_at ${q(at)}`)}`);
+  if (at !== undefined) parts.push(`-n ${q(`${fn}_at ${q(at)}`)}`);
   if (o.long) parts.push(`-l ${o.long.replace(/^--/, '')}`);
   if (o.short) parts.push(`-s ${o.short.replace(/^-/, '')}`);
   if (o.value.kind === 'file') parts.push('-r -F');
@@ -21,13 +22,13 @@ export function fishScript(root: CompletionCommand, bin: string): string {
   const transitions = cmds.flatMap((c) =>
     c.commands.map((sub) => `        case ${sub.names.map((n) => q(`${c.path.join(' ')}|${n}`)).join(' ')}\n            echo ${q(sub.path.join(' '))}`),
   );
-  const rules: string[] = [];
+  const rules: string[] = [`# global options`, ...root.options.filter((o) => o.global).map((o) => optionRule(bin, undefined, o, fn))];
   for (const c of cmds) {
     const at = c.path.join(' ');
     rules.push(`# ${bin}${at ? ` ${at}` : ''}`);
     for (const sub of c.commands)
       for (const n of sub.names) rules.push(`complete -c ${bin} -n ${q(`${fn}_at ${q(at)}`)} -a ${q(n)} -d ${q(sub.description)}`);
-    for (const o of c.options) rules.push(optionRule(bin, at, o, fn));
+    for (const o of c.options) if (!o.global) rules.push(optionRule(bin, at, o, fn));
     if (c.argument.kind === 'file') rules.push(`complete -c ${bin} -n ${q(`${fn}_at ${q(at)}`)} -F`);
     if (c.argument.kind === 'choice') rules.push(`complete -c ${bin} -n ${q(`${fn}_at ${q(at)}`)} -a ${q(c.argument.choices.join(' '))}`);
   }

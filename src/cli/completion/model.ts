@@ -12,6 +12,8 @@ export interface CompletionOption {
   short?: string;
   description: string;
   value: ValueKind;
+  /** A program-level option, accepted after any subcommand too. */
+  global: boolean;
 }
 
 export interface CompletionCommand {
@@ -46,8 +48,9 @@ function argumentValue(a: Argument | undefined): ValueKind {
 
 const firstLine = (s: string): string => s.split('\n')[0]!.trim();
 
-function toOption(o: Option): CompletionOption {
+function toOption(o: Option, global: boolean): CompletionOption {
   return {
+    global,
     ...(o.long ? { long: o.long } : {}),
     ...(o.short ? { short: o.short } : {}),
     description: firstLine(o.description),
@@ -60,10 +63,10 @@ export function completionTree(program: Command): CompletionCommand {
   const global = help
     .visibleOptions(program)
     .filter((o) => o.long !== '--version' && o.long !== '--help')
-    .map(toOption);
+    .map((o) => toOption(o, true));
   const walk = (cmd: Command, path: string[]): CompletionCommand => {
     const h = cmd.createHelp();
-    const own = h.visibleOptions(cmd).map(toOption);
+    const own = h.visibleOptions(cmd).map((o) => toOption(o, cmd === program && o.long !== '--version' && o.long !== '--help'));
     const options = cmd === program ? own : [...own, ...global];
     return {
       path,

@@ -1,0 +1,312 @@
+# bash completion for verity. Generated from the command tree by `verity completion bash`; do not edit.
+# Install: verity completion bash > ~/.local/share/bash-completion/completions/verity
+#      or: source <(verity completion bash)
+
+_verity_next() {
+  REPLY=
+  case "$1|$2" in
+    '|verify') REPLY='verify' ;;
+    '|corpus') REPLY='corpus' ;;
+    '|data') REPLY='data' ;;
+    '|media') REPLY='media' ;;
+    '|keys') REPLY='keys' ;;
+    '|config') REPLY='config' ;;
+    '|completion') REPLY='completion' ;;
+    '|serve') REPLY='serve' ;;
+    '|admin') REPLY='admin' ;;
+    '|help') REPLY='help' ;;
+    'verify|claim') REPLY='verify claim' ;;
+    'verify|business') REPLY='verify business' ;;
+    'verify|media') REPLY='verify media' ;;
+    'verify|document') REPLY='verify document' ;;
+    'verify|help') REPLY='verify help' ;;
+    'corpus|add') REPLY='corpus add' ;;
+    'corpus|help') REPLY='corpus help' ;;
+    'data|import') REPLY='data import' ;;
+    'data|help') REPLY='data help' ;;
+    'media|index') REPLY='media index' ;;
+    'media|help') REPLY='media help' ;;
+    'media index|add') REPLY='media index add' ;;
+    'media index|list') REPLY='media index list' ;;
+    'media index|help') REPLY='media index help' ;;
+    'keys|add') REPLY='keys add' ;;
+    'keys|list'|'keys|ls') REPLY='keys list' ;;
+    'keys|use') REPLY='keys use' ;;
+    'keys|remove'|'keys|rm') REPLY='keys remove' ;;
+    'keys|help') REPLY='keys help' ;;
+    'config|get') REPLY='config get' ;;
+    'config|set') REPLY='config set' ;;
+    'config|unset') REPLY='config unset' ;;
+    'config|list'|'config|ls') REPLY='config list' ;;
+    'config|path') REPLY='config path' ;;
+    'config|help') REPLY='config help' ;;
+    'admin|keys') REPLY='admin keys' ;;
+    'admin|usage') REPLY='admin usage' ;;
+    'admin|help') REPLY='admin help' ;;
+    'admin keys|create') REPLY='admin keys create' ;;
+    'admin keys|list'|'admin keys|ls') REPLY='admin keys list' ;;
+    'admin keys|revoke') REPLY='admin keys revoke' ;;
+    'admin keys|help') REPLY='admin keys help' ;;
+  esac
+}
+
+_verity_data() {
+  case "$1" in
+    '')
+      subs='verify corpus data media keys config completion serve admin help'
+      opts='--version -V --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color --help -h'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'verify')
+      subs='claim business media document help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'verify claim')
+      subs=''
+      opts='--claim --sources --language --max-evidence --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--claim=@any --sources=@any --language=@any --max-evidence=@any --fail-on=@any --min-trust=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'verify business')
+      subs=''
+      opts='--company-name --jurisdiction --registration-number --officers --filings --sources --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--company-name=@any --jurisdiction=@any --registration-number=@any --sources=@any --fail-on=@any --min-trust=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'verify media')
+      subs=''
+      opts='--url --file --check-deepfakes --no-check-deepfakes --check-provenance --no-check-provenance --check-watermarks --no-check-watermarks --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--url=@any --file=@file --fail-on=@any --min-trust=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@file' ;;
+    'verify document')
+      subs=''
+      opts='--source --content --mime-type --check-deepfakes --no-check-deepfakes --check-watermarks --no-check-watermarks --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--source=url,upload,raw --content=@any --mime-type=@any --fail-on=@any --min-trust=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@file' ;;
+    'verify help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'corpus')
+      subs='add help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'corpus add')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'corpus help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'data')
+      subs='import help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'data import')
+      subs=''
+      opts='--replace --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='companies-house,gleif,sec-tickers' ;;
+    'data help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'media')
+      subs='index help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'media index')
+      subs='add list help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'media index add')
+      subs=''
+      opts='--source --url --seen --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--source=@any --url=@any --seen=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'media index list')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'media index help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'media help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'keys')
+      subs='add list ls use remove rm help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'keys add')
+      subs=''
+      opts='--force --use --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'keys list')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'keys use')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'keys remove')
+      subs=''
+      opts='--yes -y --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'keys help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'config')
+      subs='get set unset list ls path help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'config get')
+      subs=''
+      opts='--show-secrets --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'config set')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'config unset')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'config list')
+      subs=''
+      opts='--show-secrets --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'config path')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'config help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'completion')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='bash,zsh,fish' ;;
+    'serve')
+      subs=''
+      opts='--host --port --db --log-level --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--host=@any --port=@any --db=@file --log-level=fatal,error,warn,info,debug,trace,silent --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'admin')
+      subs='keys usage help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'admin keys')
+      subs='create list ls revoke help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'admin keys create')
+      subs=''
+      opts='--name --env --plan --account --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--name=@any --env=live,test --plan=starter,pro,business,enterprise --account=@any --db=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'admin keys list')
+      subs=''
+      opts='--all --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--db=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'admin keys revoke')
+      subs=''
+      opts='--db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--db=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'admin keys help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'admin usage')
+      subs=''
+      opts='--period --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--period=@any --db=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'admin help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+  esac
+}
+
+_verity() {
+  local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
+  ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
+  local valued=' --account --claim --company-name --content --db --env --fail-on --file --host --jurisdiction --key --key-file --language --log-level --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --seen --source --sources --url '
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w="${COMP_WORDS[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case "$w" in
+      --*=*) ;;
+      -*) [[ $valued == *" $w "* ]] && skip=1 ;;
+      *) _verity_next "$cmdpath" "$w"; [[ -n $REPLY ]] && cmdpath=$REPLY ;;
+    esac
+  done
+  _verity_data "$cmdpath"
+  for spec in $vals; do
+    [[ ${spec%%=*} == "$prev" ]] && kind=${spec#*=}
+  done
+  COMPREPLY=()
+  if [[ -n $kind ]]; then
+    case "$kind" in
+      @file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+      @any | @none) ;;
+      *) COMPREPLY=($(compgen -W "${kind//,/ }" -- "$cur")) ;;
+    esac
+    return 0
+  fi
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    return 0
+  fi
+  COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+  case "$arg" in
+    @file) compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -f -- "$cur")) ;;
+    @any | @none) ;;
+    *) COMPREPLY+=($(compgen -W "${arg//,/ }" -- "$cur")) ;;
+  esac
+  return 0
+}
+
+complete -F _verity verity

@@ -1,0 +1,316 @@
+# fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
+# Install: verity completion fish > ~/.config/fish/completions/verity.fish
+
+set -g __verity_valued --account --claim --company-name --content --db --env --fail-on --file --host --jurisdiction --key --key-file --language --log-level --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --seen --source --sources --url
+
+function __verity_next
+    switch "$argv[1]|$argv[2]"
+        case '|verify'
+            echo 'verify'
+        case '|corpus'
+            echo 'corpus'
+        case '|data'
+            echo 'data'
+        case '|media'
+            echo 'media'
+        case '|keys'
+            echo 'keys'
+        case '|config'
+            echo 'config'
+        case '|completion'
+            echo 'completion'
+        case '|serve'
+            echo 'serve'
+        case '|admin'
+            echo 'admin'
+        case '|help'
+            echo 'help'
+        case 'verify|claim'
+            echo 'verify claim'
+        case 'verify|business'
+            echo 'verify business'
+        case 'verify|media'
+            echo 'verify media'
+        case 'verify|document'
+            echo 'verify document'
+        case 'verify|help'
+            echo 'verify help'
+        case 'corpus|add'
+            echo 'corpus add'
+        case 'corpus|help'
+            echo 'corpus help'
+        case 'data|import'
+            echo 'data import'
+        case 'data|help'
+            echo 'data help'
+        case 'media|index'
+            echo 'media index'
+        case 'media|help'
+            echo 'media help'
+        case 'media index|add'
+            echo 'media index add'
+        case 'media index|list'
+            echo 'media index list'
+        case 'media index|help'
+            echo 'media index help'
+        case 'keys|add'
+            echo 'keys add'
+        case 'keys|list' 'keys|ls'
+            echo 'keys list'
+        case 'keys|use'
+            echo 'keys use'
+        case 'keys|remove' 'keys|rm'
+            echo 'keys remove'
+        case 'keys|help'
+            echo 'keys help'
+        case 'config|get'
+            echo 'config get'
+        case 'config|set'
+            echo 'config set'
+        case 'config|unset'
+            echo 'config unset'
+        case 'config|list' 'config|ls'
+            echo 'config list'
+        case 'config|path'
+            echo 'config path'
+        case 'config|help'
+            echo 'config help'
+        case 'admin|keys'
+            echo 'admin keys'
+        case 'admin|usage'
+            echo 'admin usage'
+        case 'admin|help'
+            echo 'admin help'
+        case 'admin keys|create'
+            echo 'admin keys create'
+        case 'admin keys|list' 'admin keys|ls'
+            echo 'admin keys list'
+        case 'admin keys|revoke'
+            echo 'admin keys revoke'
+        case 'admin keys|help'
+            echo 'admin keys help'
+    end
+end
+
+# The subcommand path typed so far (option values and positional arguments skipped).
+function __verity_path
+    set -l cmdpath ''
+    set -l skip 0
+    for w in (commandline -opc)[2..-1]
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case '--*=*'
+            case '-*'
+                contains -- $w $__verity_valued; and set skip 1
+            case '*'
+                set -l next (__verity_next "$cmdpath" $w)
+                test -n "$next"; and set cmdpath $next
+        end
+    end
+    echo $cmdpath
+end
+
+function __verity_at
+    set -l p (__verity_path)
+    test "$p" = "$argv[1]"
+end
+
+complete -c verity -f
+# global options
+complete -c verity -l json -d 'print one JSON document (the result, or the error body) on stdout'
+complete -c verity -l remote -x -d 'use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)'
+complete -c verity -l local -d 'force the embedded engine even when a profile or VERITY_BASE_URL names a service'
+complete -c verity -l key -x -d 'API key: a stored key name, "-" to read it from stdin, or the key itself'
+complete -c verity -l key-file -r -F -d 'read the API key from a file'
+complete -c verity -l test -d 'sandbox: simulated, deterministic data and no network (or a test key in remote mode)'
+complete -c verity -l live -d 'real sources (or a live key in remote mode)'
+complete -c verity -l profile -x -d 'config profile to use (env VERITY_PROFILE)'
+complete -c verity -l quiet -s q -d 'print only the result; no progress or notes'
+complete -c verity -l verbose -s v -d 'more detail on stderr'
+complete -c verity -l no-color -d 'no colour (also NO_COLOR, TERM=dumb, or when not a terminal)'
+# verity
+complete -c verity -n '__verity_at \'\'' -a 'verify' -d 'verify a claim, a company, an image/video or a document'
+complete -c verity -n '__verity_at \'\'' -a 'corpus' -d 'your own evidence corpora for claim checks (`--sources local`)'
+complete -c verity -n '__verity_at \'\'' -a 'data' -d 'offline bulk data for business verification'
+complete -c verity -n '__verity_at \'\'' -a 'media' -d 'manage the known-media index used for provenance'
+complete -c verity -n '__verity_at \'\'' -a 'keys' -d 'store, list, choose and remove API keys (kept in the config file, mode 0600)'
+complete -c verity -n '__verity_at \'\'' -a 'config' -d 'read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)'
+complete -c verity -n '__verity_at \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
+complete -c verity -n '__verity_at \'\'' -a 'serve' -d 'run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz'
+complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s accounts and API keys (the dashboard of SPEC 5.3), on the server\'s database'
+complete -c verity -n '__verity_at \'\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'\'' -l version -s V -d 'print the version'
+complete -c verity -n '__verity_at \'\'' -l help -s h -d 'display help for command'
+# verity verify
+complete -c verity -n '__verity_at \'verify\'' -a 'claim' -d 'check a statement against encyclopedic, fact-check, scholarly, news and web sources'
+complete -c verity -n '__verity_at \'verify\'' -a 'business' -d 'check a company against company registries'
+complete -c verity -n '__verity_at \'verify\'' -a 'media' -d 'check an image or video: C2PA, metadata, forensics, deepfake signals, provenance'
+complete -c verity -n '__verity_at \'verify\'' -a 'document' -d 'check a PDF, DOCX, image or text: AI generation, manipulation, metadata, signatures'
+complete -c verity -n '__verity_at \'verify\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'verify\'' -l help -s h -d 'display help for command'
+# verity verify claim
+complete -c verity -n '__verity_at \'verify claim\'' -l claim -x -d 'the claim, as a flag instead of the argument'
+complete -c verity -n '__verity_at \'verify claim\'' -l sources -x -d 'comma-separated: web, wikipedia, google_fact_check, semantic_scholar, gdelt, local (default: all)'
+complete -c verity -n '__verity_at \'verify claim\'' -l language -x -d 'ISO 639-1 language of the claim and sources'
+complete -c verity -n '__verity_at \'verify claim\'' -l max-evidence -x -d 'evidence items to return, 1 to 20'
+complete -c verity -n '__verity_at \'verify claim\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify claim\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify claim\'' -l help -s h -d 'display help for command'
+# verity verify business
+complete -c verity -n '__verity_at \'verify business\'' -l company-name -x -d 'the name, as a flag instead of the argument'
+complete -c verity -n '__verity_at \'verify business\'' -l jurisdiction -x -d 'ISO 3166-2 style, lowercase: gb, us_de, …'
+complete -c verity -n '__verity_at \'verify business\'' -l registration-number -x -d 'company registration number, if known'
+complete -c verity -n '__verity_at \'verify business\'' -l officers -d 'include directors/officers'
+complete -c verity -n '__verity_at \'verify business\'' -l filings -d 'include recent regulatory filings'
+complete -c verity -n '__verity_at \'verify business\'' -l sources -x -d 'comma-separated: companies_house, sec_edgar, gleif, opencorporates (default: all available)'
+complete -c verity -n '__verity_at \'verify business\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify business\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify business\'' -l help -s h -d 'display help for command'
+# verity verify media
+complete -c verity -n '__verity_at \'verify media\'' -l url -x -d 'URL of the image or video'
+complete -c verity -n '__verity_at \'verify media\'' -l file -r -F -d 'path of the image or video (sent base64-encoded)'
+complete -c verity -n '__verity_at \'verify media\'' -l check-deepfakes -d 'run deepfake detection (default)'
+complete -c verity -n '__verity_at \'verify media\'' -l no-check-deepfakes -d 'skip deepfake detection'
+complete -c verity -n '__verity_at \'verify media\'' -l check-provenance -d 'trace provenance (default)'
+complete -c verity -n '__verity_at \'verify media\'' -l no-check-provenance -d 'skip provenance tracing'
+complete -c verity -n '__verity_at \'verify media\'' -l check-watermarks -d 'extract and verify C2PA watermarks (default)'
+complete -c verity -n '__verity_at \'verify media\'' -l no-check-watermarks -d 'skip C2PA watermarks'
+complete -c verity -n '__verity_at \'verify media\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify media\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify media\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'verify media\'' -F
+# verity verify document
+complete -c verity -n '__verity_at \'verify document\'' -l source -x -a 'url upload raw' -d 'how to read the input'
+complete -c verity -n '__verity_at \'verify document\'' -l content -x -d 'the content itself (raw text, a URL, or base64 with --source upload)'
+complete -c verity -n '__verity_at \'verify document\'' -l mime-type -x -d 'MIME type hint, e.g. application/pdf'
+complete -c verity -n '__verity_at \'verify document\'' -l check-deepfakes -d 'run deepfake/entropy analysis (default)'
+complete -c verity -n '__verity_at \'verify document\'' -l no-check-deepfakes -d 'skip deepfake/entropy analysis'
+complete -c verity -n '__verity_at \'verify document\'' -l check-watermarks -d 'detect C2PA and other watermarks (default)'
+complete -c verity -n '__verity_at \'verify document\'' -l no-check-watermarks -d 'skip watermark detection'
+complete -c verity -n '__verity_at \'verify document\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify document\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify document\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'verify document\'' -F
+# verity verify help
+# verity corpus
+complete -c verity -n '__verity_at \'corpus\'' -a 'add' -d 'import a .jsonl or .csv corpus (fields: text, url, source, published_at, authority)'
+complete -c verity -n '__verity_at \'corpus\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'corpus\'' -l help -s h -d 'display help for command'
+# verity corpus add
+complete -c verity -n '__verity_at \'corpus add\'' -l help -s h -d 'display help for command'
+# verity corpus help
+# verity data
+complete -c verity -n '__verity_at \'data\'' -a 'import' -d 'import a registry bulk file into the embedded store (streaming; safe to re-run)'
+complete -c verity -n '__verity_at \'data\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'data\'' -l help -s h -d 'display help for command'
+# verity data import
+complete -c verity -n '__verity_at \'data import\'' -l replace -d 'the file is a complete snapshot: drop this dataset\'s rows it does not contain'
+complete -c verity -n '__verity_at \'data import\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'data import\'' -a 'companies-house gleif sec-tickers'
+# verity data help
+# verity media
+complete -c verity -n '__verity_at \'media\'' -a 'index' -d 'known appearances of images and videos (perceptual hashes)'
+complete -c verity -n '__verity_at \'media\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'media\'' -l help -s h -d 'display help for command'
+# verity media index
+complete -c verity -n '__verity_at \'media index\'' -a 'add' -d 'record where and when files were seen; near-duplicates of them will be traced'
+complete -c verity -n '__verity_at \'media index\'' -a 'list' -d 'list the index, earliest first'
+complete -c verity -n '__verity_at \'media index\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'media index\'' -l help -s h -d 'display help for command'
+# verity media index add
+complete -c verity -n '__verity_at \'media index add\'' -l source -x -d 'kind or name of the source, e.g. news, agency, social'
+complete -c verity -n '__verity_at \'media index add\'' -l url -x -d 'where the media appeared'
+complete -c verity -n '__verity_at \'media index add\'' -l seen -x -d 'when it was first seen (ISO date or timestamp)'
+complete -c verity -n '__verity_at \'media index add\'' -l help -s h -d 'display help for command'
+# verity media index list
+complete -c verity -n '__verity_at \'media index list\'' -l help -s h -d 'display help for command'
+# verity media index help
+# verity media help
+# verity keys
+complete -c verity -n '__verity_at \'keys\'' -a 'add' -d 'store an API key (prompted on a terminal; otherwise from --key -, stdin or --key-file)'
+complete -c verity -n '__verity_at \'keys\'' -a 'list' -d 'list stored keys: name, environment, redacted key, last used, which one is active'
+complete -c verity -n '__verity_at \'keys\'' -a 'ls' -d 'list stored keys: name, environment, redacted key, last used, which one is active'
+complete -c verity -n '__verity_at \'keys\'' -a 'use' -d 'make a stored key the active profile\'s key (--profile picks another profile)'
+complete -c verity -n '__verity_at \'keys\'' -a 'remove' -d 'forget a stored key (profiles that used it are left without a key)'
+complete -c verity -n '__verity_at \'keys\'' -a 'rm' -d 'forget a stored key (profiles that used it are left without a key)'
+complete -c verity -n '__verity_at \'keys\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'keys\'' -l help -s h -d 'display help for command'
+# verity keys add
+complete -c verity -n '__verity_at \'keys add\'' -l force -d 'replace a stored key of the same name'
+complete -c verity -n '__verity_at \'keys add\'' -l use -d 'make it the active profile\'s key (the first key stored always is)'
+complete -c verity -n '__verity_at \'keys add\'' -l help -s h -d 'display help for command'
+# verity keys list
+complete -c verity -n '__verity_at \'keys list\'' -l help -s h -d 'display help for command'
+# verity keys use
+complete -c verity -n '__verity_at \'keys use\'' -l help -s h -d 'display help for command'
+# verity keys remove
+complete -c verity -n '__verity_at \'keys remove\'' -l yes -s y -d 'do not ask for confirmation on a terminal'
+complete -c verity -n '__verity_at \'keys remove\'' -l help -s h -d 'display help for command'
+# verity keys help
+# verity config
+complete -c verity -n '__verity_at \'config\'' -a 'get' -d 'print one setting (secrets masked unless --show-secrets)'
+complete -c verity -n '__verity_at \'config\'' -a 'set' -d 'change one setting (checked before it is written; "-" reads the value from stdin)'
+complete -c verity -n '__verity_at \'config\'' -a 'unset' -d 'remove one setting'
+complete -c verity -n '__verity_at \'config\'' -a 'list' -d 'print every setting as key = value (secrets masked unless --show-secrets)'
+complete -c verity -n '__verity_at \'config\'' -a 'ls' -d 'print every setting as key = value (secrets masked unless --show-secrets)'
+complete -c verity -n '__verity_at \'config\'' -a 'path' -d 'print where the config file is (--json: also the data and cache folders)'
+complete -c verity -n '__verity_at \'config\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'config\'' -l help -s h -d 'display help for command'
+# verity config get
+complete -c verity -n '__verity_at \'config get\'' -l show-secrets -d 'show source and LLM secrets in full (verity API keys are never shown whole)'
+complete -c verity -n '__verity_at \'config get\'' -l help -s h -d 'display help for command'
+# verity config set
+complete -c verity -n '__verity_at \'config set\'' -l help -s h -d 'display help for command'
+# verity config unset
+complete -c verity -n '__verity_at \'config unset\'' -l help -s h -d 'display help for command'
+# verity config list
+complete -c verity -n '__verity_at \'config list\'' -l show-secrets -d 'show source and LLM secrets in full (verity API keys are never shown whole)'
+complete -c verity -n '__verity_at \'config list\'' -l help -s h -d 'display help for command'
+# verity config path
+complete -c verity -n '__verity_at \'config path\'' -l help -s h -d 'display help for command'
+# verity config help
+# verity completion
+complete -c verity -n '__verity_at \'completion\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'completion\'' -a 'bash zsh fish'
+# verity serve
+complete -c verity -n '__verity_at \'serve\'' -l host -x -d 'address to listen on'
+complete -c verity -n '__verity_at \'serve\'' -l port -x -d 'port to listen on (0 = any free port)'
+complete -c verity -n '__verity_at \'serve\'' -l db -r -F -d 'SQLite database of accounts, keys and usage (default: the embedded store)'
+complete -c verity -n '__verity_at \'serve\'' -l log-level -x -a 'fatal error warn info debug trace silent' -d 'request log level (JSON lines on stderr)'
+complete -c verity -n '__verity_at \'serve\'' -l help -s h -d 'display help for command'
+# verity admin
+complete -c verity -n '__verity_at \'admin\'' -a 'keys' -d 'create, list and revoke API keys of `verity serve`'
+complete -c verity -n '__verity_at \'admin\'' -a 'usage' -d 'credits used per account this month (or --period YYYY-MM) against the plan\'s quota'
+complete -c verity -n '__verity_at \'admin\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'admin\'' -l help -s h -d 'display help for command'
+# verity admin keys
+complete -c verity -n '__verity_at \'admin keys\'' -a 'create' -d 'create a key; prints the full key ONCE (only its SHA-256 hash is stored)'
+complete -c verity -n '__verity_at \'admin keys\'' -a 'list' -d 'list keys: name, environment, prefix, account and plan, created, last used'
+complete -c verity -n '__verity_at \'admin keys\'' -a 'ls' -d 'list keys: name, environment, prefix, account and plan, created, last used'
+complete -c verity -n '__verity_at \'admin keys\'' -a 'revoke' -d 'revoke a key at once: its next request gets 401'
+complete -c verity -n '__verity_at \'admin keys\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'admin keys\'' -l help -s h -d 'display help for command'
+# verity admin keys create
+complete -c verity -n '__verity_at \'admin keys create\'' -l name -x -d 'a unique name for the key'
+complete -c verity -n '__verity_at \'admin keys create\'' -l env -x -a 'live test' -d 'live (real engine) or test (sandbox)'
+complete -c verity -n '__verity_at \'admin keys create\'' -l plan -x -a 'starter pro business enterprise' -d 'the account\'s plan (sets it when given)'
+complete -c verity -n '__verity_at \'admin keys create\'' -l account -x -d 'the account the key belongs to (created when new)'
+complete -c verity -n '__verity_at \'admin keys create\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
+complete -c verity -n '__verity_at \'admin keys create\'' -l help -s h -d 'display help for command'
+# verity admin keys list
+complete -c verity -n '__verity_at \'admin keys list\'' -l all -d 'include revoked keys'
+complete -c verity -n '__verity_at \'admin keys list\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
+complete -c verity -n '__verity_at \'admin keys list\'' -l help -s h -d 'display help for command'
+# verity admin keys revoke
+complete -c verity -n '__verity_at \'admin keys revoke\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
+complete -c verity -n '__verity_at \'admin keys revoke\'' -l help -s h -d 'display help for command'
+# verity admin keys help
+# verity admin usage
+complete -c verity -n '__verity_at \'admin usage\'' -l period -x -d 'the month, UTC (default: this month)'
+complete -c verity -n '__verity_at \'admin usage\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
+complete -c verity -n '__verity_at \'admin usage\'' -l help -s h -d 'display help for command'
+# verity admin help
+# verity help

@@ -1,0 +1,315 @@
+#compdef verity
+# zsh completion for verity. Generated from the command tree by `verity completion zsh`; do not edit.
+# Install: verity completion zsh > "${fpath[1]}/_verity"   (then restart zsh)
+#      or: source <(verity completion zsh)
+
+_verity_next() {
+  REPLY=
+  case "$1|$2" in
+    '|verify') REPLY='verify' ;;
+    '|corpus') REPLY='corpus' ;;
+    '|data') REPLY='data' ;;
+    '|media') REPLY='media' ;;
+    '|keys') REPLY='keys' ;;
+    '|config') REPLY='config' ;;
+    '|completion') REPLY='completion' ;;
+    '|serve') REPLY='serve' ;;
+    '|admin') REPLY='admin' ;;
+    '|help') REPLY='help' ;;
+    'verify|claim') REPLY='verify claim' ;;
+    'verify|business') REPLY='verify business' ;;
+    'verify|media') REPLY='verify media' ;;
+    'verify|document') REPLY='verify document' ;;
+    'verify|help') REPLY='verify help' ;;
+    'corpus|add') REPLY='corpus add' ;;
+    'corpus|help') REPLY='corpus help' ;;
+    'data|import') REPLY='data import' ;;
+    'data|help') REPLY='data help' ;;
+    'media|index') REPLY='media index' ;;
+    'media|help') REPLY='media help' ;;
+    'media index|add') REPLY='media index add' ;;
+    'media index|list') REPLY='media index list' ;;
+    'media index|help') REPLY='media index help' ;;
+    'keys|add') REPLY='keys add' ;;
+    'keys|list'|'keys|ls') REPLY='keys list' ;;
+    'keys|use') REPLY='keys use' ;;
+    'keys|remove'|'keys|rm') REPLY='keys remove' ;;
+    'keys|help') REPLY='keys help' ;;
+    'config|get') REPLY='config get' ;;
+    'config|set') REPLY='config set' ;;
+    'config|unset') REPLY='config unset' ;;
+    'config|list'|'config|ls') REPLY='config list' ;;
+    'config|path') REPLY='config path' ;;
+    'config|help') REPLY='config help' ;;
+    'admin|keys') REPLY='admin keys' ;;
+    'admin|usage') REPLY='admin usage' ;;
+    'admin|help') REPLY='admin help' ;;
+    'admin keys|create') REPLY='admin keys create' ;;
+    'admin keys|list'|'admin keys|ls') REPLY='admin keys list' ;;
+    'admin keys|revoke') REPLY='admin keys revoke' ;;
+    'admin keys|help') REPLY='admin keys help' ;;
+  esac
+}
+
+_verity_data() {
+  case "$1" in
+    '')
+      subs=('verify:verify a claim, a company, an image/video or a document' 'corpus:your own evidence corpora for claim checks (`--sources local`)' 'data:offline bulk data for business verification' 'media:manage the known-media index used for provenance' 'keys:store, list, choose and remove API keys (kept in the config file, mode 0600)' 'config:read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)' 'completion:print the shell completion script for bash, zsh or fish' 'serve:run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz' 'admin:manage the service'\''s accounts and API keys (the dashboard of SPEC 5.3), on the server'\''s database' 'help:display help for command')
+      opts=('--version:print the version' '-V:print the version' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)' '--help:display help for command' '-h:display help for command')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'verify')
+      subs=('claim:check a statement against encyclopedic, fact-check, scholarly, news and web sources' 'business:check a company against company registries' 'media:check an image or video: C2PA, metadata, forensics, deepfake signals, provenance' 'document:check a PDF, DOCX, image or text: AI generation, manipulation, metadata, signatures' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'verify claim')
+      subs=()
+      opts=('--claim:the claim, as a flag instead of the argument' '--sources:comma-separated: web, wikipedia, google_fact_check, semantic_scholar, gdelt, local (default: all)' '--language:ISO 639-1 language of the claim and sources' '--max-evidence:evidence items to return, 1 to 20' '--fail-on:exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)' '--min-trust:exit 3 when trust_score is below x (0 to 1)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--claim=@any' '--sources=@any' '--language=@any' '--max-evidence=@any' '--fail-on=@any' '--min-trust=@any' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'verify business')
+      subs=()
+      opts=('--company-name:the name, as a flag instead of the argument' '--jurisdiction:ISO 3166-2 style, lowercase: gb, us_de, …' '--registration-number:company registration number, if known' '--officers:include directors/officers' '--filings:include recent regulatory filings' '--sources:comma-separated: companies_house, sec_edgar, gleif, opencorporates (default: all available)' '--fail-on:exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)' '--min-trust:exit 3 when trust_score is below x (0 to 1)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--company-name=@any' '--jurisdiction=@any' '--registration-number=@any' '--sources=@any' '--fail-on=@any' '--min-trust=@any' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'verify media')
+      subs=()
+      opts=('--url:URL of the image or video' '--file:path of the image or video (sent base64-encoded)' '--check-deepfakes:run deepfake detection (default)' '--no-check-deepfakes:skip deepfake detection' '--check-provenance:trace provenance (default)' '--no-check-provenance:skip provenance tracing' '--check-watermarks:extract and verify C2PA watermarks (default)' '--no-check-watermarks:skip C2PA watermarks' '--fail-on:exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)' '--min-trust:exit 3 when trust_score is below x (0 to 1)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--url=@any' '--file=@file' '--fail-on=@any' '--min-trust=@any' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@file' ;;
+    'verify document')
+      subs=()
+      opts=('--source:how to read the input' '--content:the content itself (raw text, a URL, or base64 with --source upload)' '--mime-type:MIME type hint, e.g. application/pdf' '--check-deepfakes:run deepfake/entropy analysis (default)' '--no-check-deepfakes:skip deepfake/entropy analysis' '--check-watermarks:detect C2PA and other watermarks (default)' '--no-check-watermarks:skip watermark detection' '--fail-on:exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)' '--min-trust:exit 3 when trust_score is below x (0 to 1)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--source=url,upload,raw' '--content=@any' '--mime-type=@any' '--fail-on=@any' '--min-trust=@any' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@file' ;;
+    'verify help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'corpus')
+      subs=('add:import a .jsonl or .csv corpus (fields: text, url, source, published_at, authority)' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'corpus add')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'corpus help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'data')
+      subs=('import:import a registry bulk file into the embedded store (streaming; safe to re-run)' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'data import')
+      subs=()
+      opts=('--replace:the file is a complete snapshot: drop this dataset'\''s rows it does not contain' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='companies-house,gleif,sec-tickers' ;;
+    'data help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'media')
+      subs=('index:known appearances of images and videos (perceptual hashes)' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'media index')
+      subs=('add:record where and when files were seen; near-duplicates of them will be traced' 'list:list the index, earliest first' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'media index add')
+      subs=()
+      opts=('--source:kind or name of the source, e.g. news, agency, social' '--url:where the media appeared' '--seen:when it was first seen (ISO date or timestamp)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--source=@any' '--url=@any' '--seen=@any' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'media index list')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'media index help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'media help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'keys')
+      subs=('add:store an API key (prompted on a terminal; otherwise from --key -, stdin or --key-file)' 'list:list stored keys: name, environment, redacted key, last used, which one is active' 'ls:list stored keys: name, environment, redacted key, last used, which one is active' 'use:make a stored key the active profile'\''s key (--profile picks another profile)' 'remove:forget a stored key (profiles that used it are left without a key)' 'rm:forget a stored key (profiles that used it are left without a key)' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'keys add')
+      subs=()
+      opts=('--force:replace a stored key of the same name' '--use:make it the active profile'\''s key (the first key stored always is)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'keys list')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'keys use')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'keys remove')
+      subs=()
+      opts=('--yes:do not ask for confirmation on a terminal' '-y:do not ask for confirmation on a terminal' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'keys help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'config')
+      subs=('get:print one setting (secrets masked unless --show-secrets)' 'set:change one setting (checked before it is written; "-" reads the value from stdin)' 'unset:remove one setting' 'list:print every setting as key = value (secrets masked unless --show-secrets)' 'ls:print every setting as key = value (secrets masked unless --show-secrets)' 'path:print where the config file is (--json: also the data and cache folders)' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'config get')
+      subs=()
+      opts=('--show-secrets:show source and LLM secrets in full (verity API keys are never shown whole)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'config set')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'config unset')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'config list')
+      subs=()
+      opts=('--show-secrets:show source and LLM secrets in full (verity API keys are never shown whole)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'config path')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'config help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'completion')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='bash,zsh,fish' ;;
+    'serve')
+      subs=()
+      opts=('--host:address to listen on' '--port:port to listen on (0 = any free port)' '--db:SQLite database of accounts, keys and usage (default: the embedded store)' '--log-level:request log level (JSON lines on stderr)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--host=@any' '--port=@any' '--db=@file' '--log-level=fatal,error,warn,info,debug,trace,silent' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'admin')
+      subs=('keys:create, list and revoke API keys of `verity serve`' 'usage:credits used per account this month (or --period YYYY-MM) against the plan'\''s quota' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'admin keys')
+      subs=('create:create a key; prints the full key ONCE (only its SHA-256 hash is stored)' 'list:list keys: name, environment, prefix, account and plan, created, last used' 'ls:list keys: name, environment, prefix, account and plan, created, last used' 'revoke:revoke a key at once: its next request gets 401' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'admin keys create')
+      subs=()
+      opts=('--name:a unique name for the key' '--env:live (real engine) or test (sandbox)' '--plan:the account'\''s plan (sets it when given)' '--account:the account the key belongs to (created when new)' '--db:the server'\''s SQLite database (default: the embedded store, as `verity serve`)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--name=@any' '--env=live,test' '--plan=starter,pro,business,enterprise' '--account=@any' '--db=@file' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'admin keys list')
+      subs=()
+      opts=('--all:include revoked keys' '--db:the server'\''s SQLite database (default: the embedded store, as `verity serve`)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--db=@file' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'admin keys revoke')
+      subs=()
+      opts=('--db:the server'\''s SQLite database (default: the embedded store, as `verity serve`)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--db=@file' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'admin keys help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'admin usage')
+      subs=()
+      opts=('--period:the month, UTC (default: this month)' '--db:the server'\''s SQLite database (default: the embedded store, as `verity serve`)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--period=@any' '--db=@file' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'admin help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+  esac
+}
+
+_verity() {
+  local cmdpath= w i skip=0 arg= kind= v
+  local -a subs opts vals
+  local valued=' --account --claim --company-name --content --db --env --fail-on --file --host --jurisdiction --key --key-file --language --log-level --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --seen --source --sources --url '
+  for ((i = 2; i < CURRENT; i++)); do
+    w=${words[i]}
+    if ((skip)); then skip=0; continue; fi
+    case "$w" in
+      --*=*) ;;
+      -*) [[ $valued == *" $w "* ]] && skip=1 ;;
+      *) _verity_next "$cmdpath" "$w"; [[ -n $REPLY ]] && cmdpath=$REPLY ;;
+    esac
+  done
+  _verity_data "$cmdpath"
+  for v in $vals; do
+    [[ ${v%%=*} == "${words[CURRENT-1]}" ]] && kind=${v#*=}
+  done
+  if [[ -n $kind ]]; then
+    case "$kind" in
+      @file) _files ;;
+      @any | @none) _message 'value' ;;
+      *) compadd -- ${(s:,:)kind} ;;
+    esac
+    return
+  fi
+  if [[ $PREFIX == -* ]]; then
+    _describe -t options 'option' opts
+    return
+  fi
+  (( ${#subs} )) && _describe -t commands 'command' subs
+  case "$arg" in
+    @file) _files ;;
+    @any | @none) ;;
+    *) compadd -- ${(s:,:)arg} ;;
+  esac
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+  _verity "$@"
+else
+  compdef _verity verity
+fi
