@@ -1,0 +1,1 @@
+export function errorTable(catalogue: Record<string, { status: number; exit: number; meaning: string }>): string;

@@ -1,0 +1,125 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { VerityError } from '../../../src/api/errors.js';
+import {
+  AUTHENTICITIES,
+  BusinessResult,
+  ClaimResult,
+  COMPANY_STATUSES,
+  DocumentResult,
+  MANIPULATION_FLAGS,
+  MediaResult,
+  VERDICTS,
+} from '../../../src/api/results.js';
+import { networkCalls, sandbox } from './engine.js';
+
+const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
+/** Everything but the per-request id and measured latency must repeat exactly. */
+const stable = ({ id: _id, latency_ms: _l, ...rest }: { id: string; latency_ms: number }) => rest;
+
+afterAll(() => expect(networkCalls).toEqual([]));
+
+describe('sandbox determinism (SPEC 5.2)', () => {
+  it('the same request gives the same result for all four operations', async () => {
+    const pairs = await Promise.all([
+      Promise.all([0, 1].map(() => sandbox.verifyClaim({ claim: 'The Eiffel Tower is in Paris' }))),
+      Promise.all([0, 1].map(() => sandbox.verifyBusiness({ company_name: 'Acme Widgets Ltd', officers: true, filings: true }))),
+      Promise.all([0, 1].map(() => sandbox.verifyMedia({ file: b64('\xff\xd8\xff fake jpeg') }))),
+      Promise.all([0, 1].map(() => sandbox.verifyDocument({ source: 'raw', content: 'Quarterly report' }))),
+    ]);
+    for (const [a, b] of pairs) {
+      expect(a!.id).not.toBe(b!.id);
+      expect(stable(a!)).toEqual(stable(b!));
+    }
+  });
+
+  it('different inputs give different results', async () => {
+    const a = await sandbox.verifyClaim({ claim: 'Water boils at 100 °C' });
+    const b = await sandbox.verifyClaim({ claim: 'Water boils at 90 °C' });
+    expect(stable(a)).not.toEqual(stable(b));
+  });
+
+  it('results carry real latency and the credits of DESIGN.md', async () => {
+    const claim = await sandbox.verifyClaim({ claim: 'x' });
+    expect(claim.latency_ms).toBeGreaterThanOrEqual(0);
+    expect(claim.credits_used).toBe(1);
+    expect((await sandbox.verifyBusiness({ company_name: 'Acme' })).credits_used).toBe(2);
+    expect((await sandbox.verifyBusiness({ company_name: 'Acme', officers: true, filings: true })).credits_used).toBe(4);
+    expect((await sandbox.verifyDocument({ source: 'raw', content: 'x' })).credits_used).toBe(3);
+    expect((await sandbox.verifyMedia({ url: 'https://example.com/a.jpg' })).credits_used).toBe(5);
+  });
+
+  it('honours max_evidence and validates requests like the live engine', async () => {
+    expect((await sandbox.verifyClaim({ claim: 'x', max_evidence: 3 })).evidence).toHaveLength(3);
+    await expect(sandbox.verifyClaim({ claim: 'a'.repeat(2001) })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+});
+
+describe('every enum value is reachable through the documented triggers', () => {
+  it.each(VERDICTS)('claim verdict %s via "#%s"', async (verdict) => {
+    const r = await sandbox.verifyClaim({ claim: `Some statement #${verdict}` });
+    expect(r.verdict).toBe(verdict);
+    expect(ClaimResult.safeParse(r).success).toBe(true);
+  });
+
+  it('a claim without a trigger is true', async () => {
+    expect((await sandbox.verifyClaim({ claim: 'The Eiffel Tower is in Paris' })).verdict).toBe('true');
+  });
+
+  it.each(COMPANY_STATUSES)('business status %s via a word in the name', async (status) => {
+    const name = status === 'active' ? 'Acme Widgets Ltd' : `Globex ${status[0]!.toUpperCase()}${status.slice(1)} Ltd`;
+    const r = await sandbox.verifyBusiness({ company_name: name, jurisdiction: 'gb', officers: true, filings: true });
+    expect(r.status).toBe(status);
+    expect(BusinessResult.safeParse(r).success).toBe(true);
+    expect(r.officers?.length).toBeGreaterThan(0);
+    expect(r.filings?.length).toBeGreaterThan(0);
+  });
+
+  it('business "notfound" is NOT_FOUND', async () => {
+    await expect(sandbox.verifyBusiness({ company_name: 'Notfound Holdings' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it.each(AUTHENTICITIES)('media authenticity %s via verity-sandbox:%s in the URL and in file bytes', async (a) => {
+    const byUrl = await sandbox.verifyMedia({ url: `https://example.com/verity-sandbox:${a}.jpg` });
+    const byFile = await sandbox.verifyMedia({ file: b64(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.from(` verity-sandbox:${a} `)])) });
+    for (const r of [byUrl, byFile]) {
+      expect(r.authenticity).toBe(a);
+      expect(MediaResult.safeParse(r).success).toBe(true);
+    }
+    expect(byFile.metadata.format).toBe('jpeg');
+  });
+
+  it('media deepfake trigger: manipulated with a high deepfake_score', async () => {
+    const r = await sandbox.verifyMedia({ url: 'https://example.com/verity-sandbox:deepfake.png' });
+    expect(r.authenticity).toBe('manipulated');
+    expect(r.deepfake_score).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it.each(MANIPULATION_FLAGS)('document flag %s via "#%s" in text and verity-sandbox:%s in bytes', async (flag) => {
+    const raw = await sandbox.verifyDocument({ source: 'raw', content: `Report text #${flag}` });
+    const upload = await sandbox.verifyDocument({ source: 'upload', content: b64(`%PDF-1.7\n% verity-sandbox:${flag}\n%%EOF`) });
+    for (const r of [raw, upload]) {
+      expect(r.manipulation_flags).toEqual([flag]);
+      expect(DocumentResult.safeParse(r).success).toBe(true);
+    }
+  });
+
+  it('several document flags at once, and none without triggers', async () => {
+    const r = await sandbox.verifyDocument({ source: 'raw', content: '#metadata_stripped and #signature_forgery' });
+    expect(r.manipulation_flags).toEqual(['metadata_stripped', 'signature_forgery']);
+    expect((await sandbox.verifyDocument({ source: 'raw', content: 'plain' })).manipulation_flags).toEqual([]);
+  });
+
+  it('"unavailable" simulates an upstream outage in every operation', async () => {
+    const calls = [
+      sandbox.verifyClaim({ claim: 'x #unavailable' }),
+      sandbox.verifyBusiness({ company_name: 'Acme #unavailable' }),
+      sandbox.verifyMedia({ url: 'https://example.com/verity-sandbox:unavailable.jpg' }),
+      sandbox.verifyDocument({ source: 'raw', content: 'verity-sandbox:unavailable' }),
+    ];
+    for (const c of calls) {
+      const err = await c.catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(VerityError);
+      expect((err as VerityError).code).toBe('UNAVAILABLE');
+    }
+  });
+});
