@@ -7,10 +7,11 @@
  * Times are integer milliseconds since the epoch, from the caller's clock.
  */
 import { VerityError } from '../api/errors.js';
-import { randomBase62, webhookId } from '../api/ids.js';
+import { webhookId } from '../api/ids.js';
 import { WebhookConfig, type EventEnvelope, type EventType, type Webhook } from '../api/webhooks.js';
 import { migrate, type Database } from '../store/database.js';
 import { MAX_ATTEMPTS } from './schedule.js';
+import { generateSecretValue } from './secret-value.js';
 import { secretHint } from './signature.js';
 
 export const EMBEDDED_ACCOUNT = 'local';
@@ -71,10 +72,7 @@ export function ensureWebhookSchema(db: Database): void {
   migrate(db, 'webhooks', MIGRATIONS);
 }
 
-/** A generated secret: `whsec_` + 40 base62 characters (≈ 238 bits), shown once. */
-export function generateSecret(): string {
-  return `whsec_${randomBase62(40)}`;
-}
+export const generateSecret = generateSecretValue;
 
 interface EndpointRow {
   id: string;

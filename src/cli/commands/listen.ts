@@ -1,0 +1,131 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { VerityError } from '../../api/errors.js';
+import type { EventType } from '../../api/webhooks.js';
+import type { ListenRecord } from '../../webhooks/listener.js';
+import type { CliRuntime } from '../runtime.js';
+import { splitList } from './verify-common.js';
+
+interface ListenOptions {
+  port: string;
+  secret?: string[];
+  secretFile?: string[];
+  events?: string;
+  forwardTo?: string[];
+  log?: string;
+  maxAge?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  printSecret?: boolean;
+}
+
+const readPem = (path: string, field: string): Buffer => {
+  try {
+    return readFileSync(path);
+  } catch {
+    throw new VerityError('VALIDATION_FAILED', `Cannot read ${path}`, { details: [{ field, issue: 'file not found or not readable' }] });
+  }
+};
+
+export default async function listen(rt: CliRuntime, cmd: Command): Promise<void> {
+  const o = cmd.opts<ListenOptions>();
+  const [{ startListener, parseForwardRoute, DEFAULT_MAX_AGE_MS }, { listenSecret, readSecretFile }, { parseEventType }, { secretHint }] =
+    await Promise.all([
+      import('../../webhooks/listener.js'),
+      import('../../webhooks/secrets.js'),
+      import('../../webhooks/service.js'),
+      import('../../webhooks/signature.js'),
+    ]);
+
+  if (o.printSecret) {
+    rt.out.print(listenSecret(rt.ctx.paths.dataDir).secret);
+    return;
+  }
+  const port = Number(o.port);
+  if (!/^\d+$/.test(o.port) || port > 65_535)
+    throw new VerityError('VALIDATION_FAILED', `--port must be 0 to 65535, got "${o.port}"`, { details: [{ field: 'port', issue: '0 to 65535' }] });
+  let maxAgeMs = DEFAULT_MAX_AGE_MS;
+  if (o.maxAge !== undefined) {
+    if (!/^\d+(\.\d+)?$/.test(o.maxAge) || Number(o.maxAge) <= 0)
+      throw new VerityError('VALIDATION_FAILED', `--max-age must be a positive number of minutes, got "${o.maxAge}"`, {
+        details: [{ field: 'max-age', issue: 'minutes, > 0' }],
+      });
+    maxAgeMs = Number(o.maxAge) * 60_000;
+  }
+  if (Boolean(o.tlsCert) !== Boolean(o.tlsKey))
+    throw new VerityError('VALIDATION_FAILED', '--tls-cert and --tls-key go together', { details: [{ field: o.tlsCert ? 'tls-key' : 'tls-cert', issue: 'required' }] });
+  const tls = o.tlsCert && o.tlsKey ? { cert: readPem(o.tlsCert, 'tls-cert'), key: readPem(o.tlsKey, 'tls-key') } : undefined;
+  const events = splitList(o.events)?.map((t) => parseEventType(t, 'events')) as EventType[] | undefined;
+  const forward = (o.forwardTo ?? []).map(parseForwardRoute);
+
+  // Secrets: flags, then files, then the environment; the local listener secret when none.
+  const secrets = [...(o.secret ?? []), ...(o.secretFile ?? []).map(readSecretFile)];
+  if (!secrets.length && rt.ctx.env.VERITY_WEBHOOK_SECRET) secrets.push(...rt.ctx.env.VERITY_WEBHOOK_SECRET.split(',').filter(Boolean));
+  let origin = 'given';
+  if (!secrets.length) {
+    const local = listenSecret(rt.ctx.paths.dataDir);
+    secrets.push(local.secret);
+    origin = local.created ? 'local listener secret, created now' : 'local listener secret';
+  }
+
+  const out = rt.out;
+  const s = out.style;
+  const log = (r: ListenRecord): void => {
+    if (!o.log) return;
+    try {
+      appendFileSync(o.log, `${JSON.stringify(r)}\n`, { mode: 0o600 });
+    } catch (err) {
+      out.warn(`cannot write to --log ${o.log}: ${(err as Error).message}`);
+    }
+  };
+  const line = (r: ListenRecord): string => {
+    const time = r.time.slice(11, 23);
+    if (r.outcome === 'refused') return `${time}  ${s.red(`refused ${r.status}`)}  ${r.event_id ?? ''}${r.event_id ? '  ' : ''}${r.explanation} ${s.dim(`(${r.reason})`)}`;
+    const score = r.trust_score === null ? '' : r.trust_score.toFixed(3);
+    const parts = [time, r.type, r.event_id, r.request_id ?? '—', r.verdict ?? '—', score, `attempt ${r.attempt ?? '?'}`].filter((x) => x !== '');
+    let text = parts.join('  ');
+    if (r.outcome === 'duplicate') text += `  ${s.yellow('duplicate (already received; acknowledged)')}`;
+    for (const f of r.forwards ?? [])
+      text += `\n    → ${f.url}  ${f.status === null ? s.red(f.error ?? 'failed') : f.status < 300 ? s.green(String(f.status)) : s.red(String(f.status))}  ${f.latency_ms} ms${f.body_start ? `  ${s.dim(JSON.stringify(f.body_start.slice(0, 60)))}` : ''}`;
+    if (r.outcome === 'forward_failed') text += `\n    ${s.red(`answered the sender ${r.status} so it retries`)}`;
+    return text;
+  };
+  const onRecord = (r: ListenRecord): void => {
+    log(r);
+    if (r.outcome === 'ignored' && !out.opts.verbose) return;
+    if (out.opts.ndjson || out.opts.json) out.ndjson(r);
+    else out.print(line(r));
+  };
+
+  const listener = await startListener({
+    secrets,
+    port,
+    tls,
+    events,
+    maxAgeMs,
+    forward,
+    onRecord,
+    onProblem: (m) => out.warn(m),
+  });
+  // The ready line is a protocol line for scripts and tests: written even with --quiet.
+  rt.ctx.stderr.write(`Listening on ${listener.url}\n`);
+  out.info(
+    `checking signatures with ${secrets.length} secret(s): ${secrets.map(secretHint).join(', ')} (${origin})` +
+      (forward.length ? `; forwarding to ${forward.map((f) => (f.type ? `${f.type}=${f.url}` : f.url)).join(', ')}` : '') +
+      '; Ctrl-C to stop',
+  );
+
+  // SIGINT reaches us through ctx.interrupted (main.ts); SIGTERM is for service managers.
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      rt.ctx.interrupted.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    if (rt.ctx.interrupted.aborted) stop();
+    else rt.ctx.interrupted.addEventListener('abort', stop, { once: true });
+  });
+  await listener.close();
+  out.info('listener stopped');
+}

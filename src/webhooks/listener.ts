@@ -1,0 +1,327 @@
+/**
+ * `verity listen`'s server: receives webhook deliveries on loopback, checks each signature over
+ * the raw bytes (constant time, several secrets during a rotation) BEFORE parsing, refuses and
+ * explains mismatches, deduplicates by event id, refuses events older than the retry horizon
+ * (replays), and optionally forwards the raw bytes and headers unchanged to a local app.
+ *
+ * Plain node:http (not fastify): the listener is a hot loop of HMACs and must stay cheap.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { VerityError } from '../api/errors.js';
+import { EVENT_ID } from '../api/ids.js';
+import { EVENT_TYPES, type EventType } from '../api/webhooks.js';
+import { RESPONSE_DEADLINE_MS, RETRY_HORIZON_MS } from './schedule.js';
+import { ATTEMPT_HEADER, SIGNATURE_HEADER, verifySignature, type SignatureProblem } from './signature.js';
+
+export const DEFAULT_LISTEN_PORT = 4242;
+/** Events older than the last scheduled retry (+ 15 min for leases and throttling) are replays. */
+export const DEFAULT_MAX_AGE_MS = RETRY_HORIZON_MS + 15 * 60_000;
+/** Clock skew tolerated for events that claim to come from the future. */
+const FUTURE_SKEW_MS = 5 * 60_000;
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const DEDUPE_CAPACITY = 100_000;
+
+export interface ForwardRoute {
+  /** Only events of this type; undefined = every event. */
+  type?: EventType;
+  url: string;
+}
+
+export interface ForwardResult {
+  url: string;
+  status: number | null;
+  latency_ms: number;
+  body_start: string;
+  error?: string;
+}
+
+export type ListenOutcome = 'accepted' | 'duplicate' | 'ignored' | 'refused' | 'forward_failed';
+
+export interface ListenRecord {
+  time: string;
+  outcome: ListenOutcome;
+  /** The HTTP status the sender got. */
+  status: number;
+  path: string;
+  type: string | null;
+  event_id: string | null;
+  request_id: string | null;
+  verdict: string | null;
+  trust_score: number | null;
+  attempt: number | null;
+  /** Which --secret matched (0-based), during a rotation. */
+  secret_index?: number;
+  reason?: SignatureProblem | 'not_json' | 'not_an_event' | 'stale_event' | 'future_event' | 'too_large';
+  explanation?: string;
+  forwards?: ForwardResult[];
+}
+
+export interface ListenerOptions {
+  secrets: string[];
+  port?: number;
+  host?: string;
+  tls?: { cert: Buffer; key: Buffer };
+  /** Only these types are handled; others are acknowledged (200) and reported as `ignored`. */
+  events?: EventType[];
+  maxAgeMs?: number;
+  forward?: ForwardRoute[];
+  now?: () => number;
+  onRecord: (r: ListenRecord) => void;
+  /** Non-fatal problems (a failing socket, a forward error) that should show on stderr. */
+  onProblem?: (message: string) => void;
+}
+
+export interface RunningListener {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Parses `--forward-to` values: `URL` or `type=URL`. */
+export function parseForwardRoute(value: string): ForwardRoute {
+  const eq = value.indexOf('=');
+  const maybeType = eq > 0 ? value.slice(0, eq) : '';
+  const isRouted = (EVENT_TYPES as readonly string[]).includes(maybeType);
+  const url = isRouted ? value.slice(eq + 1) : value;
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new VerityError('VALIDATION_FAILED', `--forward-to must be URL or type=URL with an http(s) URL, got "${value}"`, {
+      details: [{ field: 'forward-to', issue: `http(s) URL, optionally prefixed by one of ${EVENT_TYPES.join(', ')} and =` }],
+    });
+  }
+  return isRouted ? { type: maybeType as EventType, url } : { url };
+}
+
+/** Insertion-ordered set with a capacity: the oldest ids are forgotten first. */
+class SeenIds {
+  private ids = new Set<string>();
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+  add(id: string): void {
+    this.ids.add(id);
+    if (this.ids.size > DEDUPE_CAPACITY) this.ids.delete(this.ids.values().next().value as string);
+  }
+}
+
+const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+
+async function forwardOne(route: ForwardRoute, req: IncomingMessage, body: Buffer, now: () => number): Promise<ForwardResult> {
+  const { request } = await import('undici');
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  const started = now();
+  try {
+    const res = await request(route.url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(RESPONSE_DEADLINE_MS),
+      headersTimeout: RESPONSE_DEADLINE_MS,
+      bodyTimeout: RESPONSE_DEADLINE_MS,
+    });
+    let text = '';
+    for await (const chunk of res.body) {
+      text += Buffer.from(chunk as Uint8Array).toString('utf8');
+      if (text.length >= 200) break;
+    }
+    if (!res.body.destroyed) res.body.destroy();
+    return { url: route.url, status: res.statusCode, latency_ms: now() - started, body_start: text.slice(0, 80) };
+  } catch (err) {
+    const e = err as { code?: string; name?: string; cause?: { code?: string } };
+    const why =
+      e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT'
+        ? `no answer within ${RESPONSE_DEADLINE_MS / 1000} s`
+        : (e.code ?? e.cause?.code) === 'ECONNREFUSED'
+          ? 'connection refused (is the app running?)'
+          : `network error (${e.code ?? e.cause?.code ?? (err as Error).message})`;
+    return { url: route.url, status: null, latency_ms: now() - started, body_start: '', error: why };
+  }
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function startListener(o: ListenerOptions): Promise<RunningListener> {
+  const now = o.now ?? Date.now;
+  const maxAge = o.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+  const only = o.events?.length ? new Set<string>(o.events) : undefined;
+  const seen = new SeenIds();
+  const types = new Set<string>(EVENT_TYPES);
+
+  const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
+    const base: ListenRecord = {
+      time: new Date(now()).toISOString(),
+      outcome: 'refused',
+      status: 401,
+      path: req.url ?? '/',
+      type: null,
+      event_id: null,
+      request_id: null,
+      verdict: null,
+      trust_score: null,
+      attempt: Number(req.headers[ATTEMPT_HEADER]) || null,
+    };
+    const refuse = (status: number, reason: NonNullable<ListenRecord['reason']>, explanation: string): void => {
+      reply(res, status, { error: { code: status === 401 ? 'UNAUTHORIZED' : 'INVALID_REQUEST', message: explanation, reason } });
+      o.onRecord({ ...base, outcome: 'refused', status, reason, explanation });
+    };
+
+    // 1. The signature, over the raw bytes, before anything is parsed.
+    const check = verifySignature(o.secrets, body, req.headers[SIGNATURE_HEADER]);
+    if (!check.ok) return refuse(401, check.problem, check.explanation);
+    base.secret_index = check.secretIndex;
+
+    // 2. Only now parse, and check the envelope (SPEC 6.2).
+    let ev: { id?: unknown; type?: unknown; created_at?: unknown; data?: unknown };
+    try {
+      ev = JSON.parse(body.toString('utf8')) as typeof ev;
+    } catch {
+      return refuse(400, 'not_json', 'the body is signed correctly but is not JSON');
+    }
+    const created = typeof ev?.created_at === 'string' ? Date.parse(ev.created_at) : NaN;
+    if (
+      !ev ||
+      typeof ev.id !== 'string' ||
+      !EVENT_ID.test(ev.id) ||
+      typeof ev.type !== 'string' ||
+      !types.has(ev.type) ||
+      Number.isNaN(created) ||
+      typeof ev.data !== 'object' ||
+      ev.data === null
+    )
+      return refuse(400, 'not_an_event', 'the body is not an event envelope (id wh_…, type, created_at, data)');
+    const data = ev.data as Record<string, unknown>;
+    base.type = ev.type;
+    base.event_id = ev.id;
+    base.request_id = typeof data.request_id === 'string' ? data.request_id : null;
+    base.verdict = typeof data.verdict === 'string' ? data.verdict : null;
+    base.trust_score = typeof data.trust_score === 'number' ? data.trust_score : null;
+
+    // 3. Freshness: the signed created_at bounds how old a genuine delivery can be.
+    const age = now() - created;
+    if (age > maxAge)
+      return refuse(
+        401,
+        'stale_event',
+        `the event was created ${Math.round(age / 60_000)} min ago, beyond the ${Math.round(maxAge / 60_000)} min retry horizon: refused as a replay (raise --max-age for manual replays)`,
+      );
+    if (-age > FUTURE_SKEW_MS) return refuse(401, 'future_event', 'the event is dated more than 5 minutes in the future (clock skew or forgery)');
+
+    // 4. Dedupe, filter, forward.
+    if (seen.has(ev.id)) {
+      reply(res, 200, { received: true, duplicate: true });
+      return o.onRecord({ ...base, outcome: 'duplicate', status: 200 });
+    }
+    if (only && !only.has(ev.type)) {
+      reply(res, 200, { received: true, ignored: true });
+      return o.onRecord({ ...base, outcome: 'ignored', status: 200 });
+    }
+    const id = ev.id;
+    const routes = (o.forward ?? []).filter((r) => !r.type || r.type === ev.type);
+    if (!routes.length) {
+      seen.add(id);
+      reply(res, 200, { received: true });
+      return o.onRecord({ ...base, outcome: 'accepted', status: 200 });
+    }
+    void Promise.all(routes.map((r) => forwardOne(r, req, body, now))).then((forwards) => {
+      const down = forwards.find((f) => f.status === null);
+      const bad = forwards.find((f) => f.status !== null && (f.status < 200 || f.status > 299));
+      // The app being down must reach the sender as an error, so the sender retries later.
+      const status = down ? 502 : bad ? bad.status! : 200;
+      if (status === 200) {
+        seen.add(id);
+        reply(res, 200, { received: true });
+      } else
+        reply(res, status, {
+          error: { code: 'UNAVAILABLE', message: down ? `forwarding to ${down.url} failed: ${down.error}` : `the app answered HTTP ${status}` },
+        });
+      o.onRecord({ ...base, outcome: status === 200 ? 'accepted' : 'forward_failed', status, forwards });
+    });
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'POST') {
+      res.writeHead(req.method === 'GET' || req.method === 'HEAD' ? 200 : 405, { 'content-type': 'text/plain', allow: 'POST' });
+      res.end('verity listen: POST signed webhook events to any path\n');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (c: Buffer) => {
+      if (tooLarge) return;
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        tooLarge = true;
+        reply(res, 413, { error: { code: 'PAYLOAD_TOO_LARGE', message: 'the body is larger than 5 MB' } });
+        o.onRecord({
+          time: new Date(now()).toISOString(), outcome: 'refused', status: 413, path: req.url ?? '/', type: null, event_id: null,
+          request_id: null, verdict: null, trust_score: null, attempt: null, reason: 'too_large', explanation: 'the body is larger than 5 MB',
+        });
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (tooLarge) return;
+      try {
+        handle(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      } catch (err) {
+        o.onProblem?.(`error handling a request: ${(err as Error).message}`);
+        if (!res.headersSent) reply(res, 500, { error: { code: 'INTERNAL_ERROR', message: 'listener error' } });
+      }
+    });
+    req.on('error', (err) => o.onProblem?.(`request error: ${err.message}`));
+  };
+
+  let server: Server;
+  if (o.tls) {
+    const https = await import('node:https');
+    server = https.createServer({ cert: o.tls.cert, key: o.tls.key }, onRequest);
+  } else {
+    const http = await import('node:http');
+    server = http.createServer(onRequest);
+  }
+  server.on('clientError', (err, socket) => {
+    o.onProblem?.(`client error: ${err.message}`);
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+  });
+  const host = o.host ?? '127.0.0.1';
+  const port = o.port ?? DEFAULT_LISTEN_PORT;
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException): void => {
+      const msg =
+        err.code === 'EADDRINUSE'
+          ? `Port ${port} on ${host} is already in use; pick another with --port`
+          : err.code === 'EACCES'
+            ? `Not allowed to listen on ${host}:${port}; use a port above 1023`
+            : `Cannot listen on ${host}:${port} (${err.code ?? err.message})`;
+      reject(new VerityError('UNAVAILABLE', msg));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  server.on('error', (err) => o.onProblem?.(`server error: ${err.message}`));
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `${o.tls ? 'https' : 'http'}://${host}:${actual}`,
+    port: actual,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive sockets of senders would hold the process open; an unanswered request is retried by its sender.
+        server.closeAllConnections();
+      }),
+  };
+}
