@@ -13,6 +13,8 @@ import { registerConfig } from './config.js';
 import { registerCompletion } from './completion.js';
 import { registerServe } from './serve.js';
 import { registerAdmin } from './admin.js';
+import { registerWebhooks } from './webhooks.js';
+import { registerListen } from './listen.js';
 
 export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerVerify,
@@ -23,4 +25,6 @@ export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerCompletion,
   registerServe,
   registerAdmin,
+  registerWebhooks,
+  registerListen,
 ];
