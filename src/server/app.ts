@@ -44,7 +44,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBase62(16)}`;
     },
-    return503OnClosing: true,
+    // Requests that reached us before shutdown are served to the end, not answered 503.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   });
   // JSON only: without this, a text/plain body would reach the handlers as a string (→ 415 now).
@@ -81,6 +82,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    request.log.debug({ method: request.method, url: request.url }, 'incoming request');
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -93,6 +95,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       },
       'request',
     );
+  });
+  // During shutdown, answers to in-flight requests close their connection, so a keep-alive
+  // socket does not hold the process open until its idle timeout.
+  let shuttingDown = false;
+  app.addHook('preClose', async () => {
+    shuttingDown = true;
+    // fastify closes the listener right after the preClose hooks; by the next macrotask it is shut.
+    setImmediate(() => app.log.info('stopped accepting connections; finishing in-flight requests'));
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (shuttingDown) reply.header('connection', 'close');
   });
   app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
   app.setNotFoundHandler((request, reply) =>

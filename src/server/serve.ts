@@ -32,7 +32,7 @@ export async function startServer(
     url,
     close() {
       closing ??= (async () => {
-        app.log.info('shutting down: no new connections; finishing in-flight requests');
+        app.log.info('shutting down');
         try {
           await app.close();
         } finally {
