@@ -7,6 +7,7 @@ import type { Engine } from '../../engine/types.js';
 import type { Output } from '../../output/output.js';
 import { checkGates, parseGates, type GateOptions } from '../gates.js';
 import { recordKeyUse } from '../key-usage.js';
+import { emitEmbeddedWebhooks } from '../../webhooks/embedded-hook.js';
 import type { CliRuntime } from '../runtime.js';
 
 export const splitList = (s: string | undefined): string[] | undefined =>
@@ -65,5 +66,6 @@ export async function runVerification<T extends object>(
   const warnings = (result as { warnings?: string[] }).warnings;
   if (!rt.out.machine) for (const w of warnings ?? []) rt.out.warn(w);
   rt.out.result(result, render);
+  await emitEmbeddedWebhooks(rt.ctx.paths, connection.mode, result, rt.out, rt.ctx.interrupted);
   checkGates(result as Record<string, unknown>, gates);
 }
