@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Builds the CLI once for the e2e tests (test/e2e/global-setup.ts).
+    globalSetup: ['test/e2e/global-setup.ts'],
   },
 });

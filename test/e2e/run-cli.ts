@@ -1,0 +1,37 @@
+/** Spawns the built `bin/verity.js` (copied by global-setup.ts) with a clean environment. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { inject } from 'vitest';
+
+export interface RunOptions {
+  input?: string | Buffer;
+  home?: string;
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export const newHome = (): string => mkdtempSync(join(tmpdir(), 'verity-e2e-home-'));
+
+/** The parent's colour and CI variables would change what the CLI prints; start from a clean slate. */
+function baseEnv(): Record<string, string> {
+  const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SYSTEMROOT'];
+  return Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!]));
+}
+
+export async function verity(args: string[], o: RunOptions = {}) {
+  const root = inject('verityRoot');
+  const r = await execa(process.execPath, [join(root, 'bin', 'verity.js'), ...args], {
+    input: o.input ?? '',
+    env: { ...baseEnv(), VERITY_HOME: o.home ?? newHome(), ...o.env },
+    extendEnv: false,
+    reject: false,
+    cwd: o.cwd ?? tmpdir(),
+    timeout: 25_000,
+    stripFinalNewline: false,
+  });
+  return { code: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+export const ANSI = /\u001b\[/;
