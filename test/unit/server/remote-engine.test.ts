@@ -27,6 +27,14 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 };
+/** The error a call failed with (a call that succeeds fails the test). */
+const failure = (p: Promise<unknown>): Promise<VerityError> =>
+  p.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e as VerityError,
+  );
 const ok = json(200, { id: 'vrf_clm_x', trust_score: 0.5 });
 
 describe('RemoteEngine', () => {
@@ -57,7 +65,7 @@ describe('RemoteEngine', () => {
   it('does not wait for a Retry-After longer than the limit: the error carries it to the caller', async () => {
     const { url, seen } = await serve([json(429, { error: { code: 'RATE_LIMITED', message: 'hourly limit' } }, { 'retry-after': '3600' })]);
     const waits: number[] = [];
-    const err = await callRemote({ baseUrl: url, userAgent: 't', sleep: async (ms) => void waits.push(ms) }, 'POST', '/verify/claim', {}).catch((e: unknown) => e as VerityError);
+    const err = await failure(callRemote({ baseUrl: url, userAgent: 't', sleep: async (ms) => void waits.push(ms) }, 'POST', '/verify/claim', {}));
     expect(err).toBeInstanceOf(VerityError);
     expect(err.code).toBe('RATE_LIMITED');
     expect(err.retryAfter).toBe(3600);
@@ -67,12 +75,12 @@ describe('RemoteEngine', () => {
 
   it('gives up after maxAttempts and does not retry 4xx answers', async () => {
     const { url, seen } = await serve([json(503, { error: { code: 'UNAVAILABLE', message: 'down' } }, { 'retry-after': '0' })]);
-    const e1 = await callRemote({ baseUrl: url, userAgent: 't', maxAttempts: 3, sleep: async () => undefined }, 'POST', '/verify/claim', {}).catch((e: unknown) => e as VerityError);
+    const e1 = await failure(callRemote({ baseUrl: url, userAgent: 't', maxAttempts: 3, sleep: async () => undefined }, 'POST', '/verify/claim', {}));
     expect(e1.code).toBe('UNAVAILABLE');
     expect(seen).toHaveLength(3);
     server!.close();
     const s2 = await serve([json(403, { error: { code: 'FORBIDDEN', message: 'plan', required_plan: 'business' } })]);
-    const e2 = await callRemote({ baseUrl: s2.url, userAgent: 't', sleep: async () => undefined }, 'POST', '/verify/media', {}).catch((e: unknown) => e as VerityError);
+    const e2 = await failure(callRemote({ baseUrl: s2.url, userAgent: 't', sleep: async () => undefined }, 'POST', '/verify/media', {}));
     expect(e2).toMatchObject({ code: 'FORBIDDEN', requiredPlan: 'business' });
     expect(s2.seen).toHaveLength(1);
   });
@@ -81,7 +89,7 @@ describe('RemoteEngine', () => {
     const { url } = await serve([ok]);
     await new Promise<void>((r) => server!.close(() => r()));
     const waits: number[] = [];
-    const err = await callRemote({ baseUrl: url, userAgent: 't', sleep: async (ms) => void waits.push(ms) }, 'POST', '/verify/claim', {}).catch((e: unknown) => e as VerityError);
+    const err = await failure(callRemote({ baseUrl: url, userAgent: 't', sleep: async (ms) => void waits.push(ms) }, 'POST', '/verify/claim', {}));
     expect(err.code).toBe('UNAVAILABLE');
     expect(err.message).toMatch(/Cannot reach the service at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
     expect(waits).toEqual([250, 500]);
@@ -89,14 +97,14 @@ describe('RemoteEngine', () => {
 
   it('reports a deadline as UNAVAILABLE instead of hanging', async () => {
     const { url } = await serve([() => undefined]); // never answers
-    const err = await callRemote({ baseUrl: url, userAgent: 't', timeoutMs: 200 }, 'POST', '/verify/claim', {}).catch((e: unknown) => e as VerityError);
+    const err = await failure(callRemote({ baseUrl: url, userAgent: 't', timeoutMs: 200 }, 'POST', '/verify/claim', {}));
     expect(err.code).toBe('UNAVAILABLE');
     expect(err.message).toMatch(/did not answer within/);
   });
 
   it('maps a non-JSON 502 from a proxy to UNAVAILABLE', async () => {
     const { url } = await serve([(_q, res) => { res.writeHead(502, { 'content-type': 'text/html' }); res.end('<h1>Bad gateway</h1>'); }]);
-    const err = await callRemote({ baseUrl: url, userAgent: 't' }, 'GET', '/openapi.json').catch((e: unknown) => e as VerityError);
+    const err = await failure(callRemote({ baseUrl: url, userAgent: 't' }, 'GET', '/openapi.json'));
     expect(err.code).toBe('UNAVAILABLE');
   });
 });
