@@ -28,22 +28,11 @@ export const COMPANIES_MIGRATIONS: readonly string[] = [
      UNIQUE (source, record_id)
    );
    CREATE INDEX company_registry_name_key ON company_registry (name_key);
-   CREATE INDEX company_registry_reg_number ON company_registry (reg_number);
+   -- Companies House rows are found by record_id (= their number); only GLEIF needs registeredAs.
+   CREATE INDEX company_registry_gleif_reg ON company_registry (reg_number) WHERE source = 'gleif';
    CREATE VIRTUAL TABLE company_registry_fts USING fts5 (
      name_key, content = 'company_registry', content_rowid = 'rid', tokenize = 'unicode61'
    );
-   CREATE TRIGGER company_registry_ai AFTER INSERT ON company_registry BEGIN
-     INSERT INTO company_registry_fts (rowid, name_key) VALUES (new.rid, new.name_key);
-   END;
-   CREATE TRIGGER company_registry_ad AFTER DELETE ON company_registry BEGIN
-     INSERT INTO company_registry_fts (company_registry_fts, rowid, name_key) VALUES ('delete', old.rid, old.name_key);
-   END;
-   -- Only a changed name touches the text index, so re-importing an unchanged file stays cheap.
-   CREATE TRIGGER company_registry_au AFTER UPDATE OF name_key ON company_registry
-     WHEN old.name_key IS NOT new.name_key BEGIN
-     INSERT INTO company_registry_fts (company_registry_fts, rowid, name_key) VALUES ('delete', old.rid, old.name_key);
-     INSERT INTO company_registry_fts (rowid, name_key) VALUES (new.rid, new.name_key);
-   END;
    CREATE TABLE sec_tickers (
      cik INTEGER NOT NULL,
      ticker TEXT NOT NULL,
@@ -94,11 +83,20 @@ function prepare(db: Database) {
   const cols = 'source, record_id, name, name_key, reg_number, jurisdiction, status, incorporated_on, detail';
   return {
     byKey: db.prepare(`SELECT ${cols} FROM company_registry WHERE name_key = ? AND source = ? LIMIT ?`),
-    byNumber: db.prepare(`SELECT ${cols} FROM company_registry WHERE source = ? AND (record_id = ? OR reg_number = ?) LIMIT 10`),
-    fts: db.prepare(
-      `SELECT ${cols} FROM company_registry r
-         JOIN (SELECT rowid AS id FROM company_registry_fts WHERE company_registry_fts MATCH ? ORDER BY rank LIMIT 200) f
-           ON r.rid = f.id
+    byRecordId: db.prepare(`SELECT ${cols} FROM company_registry WHERE source = ? AND record_id = ?`),
+    byGleifRegNumber: db.prepare(`SELECT ${cols} FROM company_registry WHERE source = 'gleif' AND reg_number = ? LIMIT 10`),
+    // CROSS JOIN keeps the text index as the outer loop: otherwise the planner may scan every
+    // row of the source and probe the index per row (50 ms instead of 0.1 ms at 300k rows).
+    // All words required: few rows match, and they are re-ranked by name similarity anyway.
+    ftsAll: db.prepare(
+      `SELECT ${cols} FROM (SELECT rowid AS id FROM company_registry_fts WHERE company_registry_fts MATCH ? LIMIT 500) f
+         CROSS JOIN company_registry r ON r.rid = f.id
+        WHERE r.source = ? LIMIT ?`,
+    ),
+    // Any word: many rows can match, so let bm25 choose the best few first.
+    ftsAny: db.prepare(
+      `SELECT ${cols} FROM (SELECT rowid AS id FROM company_registry_fts WHERE company_registry_fts MATCH ? ORDER BY rank LIMIT 200) f
+         CROSS JOIN company_registry r ON r.rid = f.id
         WHERE r.source = ? LIMIT ?`,
     ),
     tickersByKey: db.prepare('SELECT cik, ticker, title FROM sec_tickers WHERE name_key = ? ORDER BY cik LIMIT 20'),
@@ -143,15 +141,16 @@ export function findLocal(store: Pick<Store, 'db'>, q: LocalLookup): LocalRow[] 
   const p = companyData(store);
   const limit = q.limit ?? 20;
   if (q.number) {
-    const rows = p.byNumber.all(q.source, q.number, q.number) as LocalRow[];
+    const rows = p.byRecordId.all(q.source, q.number) as LocalRow[];
+    if (!rows.length && q.source === 'gleif') rows.push(...(p.byGleifRegNumber.all(q.number) as LocalRow[]));
     if (rows.length || !q.key) return rows;
   }
   if (!q.key) return [];
   const exact = p.byKey.all(q.key, q.source, limit) as LocalRow[];
   if (exact.length) return exact;
-  const all = p.fts.all(ftsAll(q.key), q.source, limit) as LocalRow[];
+  const all = p.ftsAll.all(ftsAll(q.key), q.source, limit) as LocalRow[];
   if (all.length) return all;
-  return q.key.includes(' ') ? (p.fts.all(ftsAny(q.key), q.source, limit) as LocalRow[]) : [];
+  return q.key.includes(' ') ? (p.ftsAny.all(ftsAny(q.key), q.source, limit) as LocalRow[]) : [];
 }
 
 export function findLocalTickers(store: Pick<Store, 'db'>, q: { key?: string; cik?: number }): LocalTicker[] {

@@ -65,19 +65,31 @@ const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['pty', 'pty'],
   ['ltda', 'ltda'],
 ];
-const FORMS_BY_LENGTH = LEGAL_FORMS.map(([spelling, canon]) => [spelling.split(' '), canon] as const).sort(
-  (a, b) => b[0].length - a[0].length,
-);
+// Indexed by last word, longest spelling first, so stripping costs one map look-up per word.
+const FORMS_BY_LAST_WORD = new Map<string, Array<readonly [string[], string]>>();
+for (const [spelling, canon] of LEGAL_FORMS) {
+  const words = spelling.split(' ');
+  const list = FORMS_BY_LAST_WORD.get(words.at(-1)!) ?? [];
+  list.push([words, canon]);
+  list.sort((a, b) => b[0].length - a[0].length);
+  FORMS_BY_LAST_WORD.set(words.at(-1)!, list);
+}
 
 /** Lowercase, no diacritics, "&" → "and", punctuation → space ("S.A." → "s a" → joined below). */
 export function foldName(raw: string): string {
-  let s = raw.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-  s = s.replace(/ß/g, 'ss').replace(/æ/g, 'ae').replace(/ø/g, 'o').replace(/œ/g, 'oe').replace(/ł/g, 'l');
+  // Bulk imports fold millions of names: plain ASCII skips the Unicode steps.
+  const ascii = /^[\x20-\x7e]*$/.test(raw);
+  let s = ascii ? raw.toLowerCase() : raw.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  if (!ascii) s = s.replace(/ß/g, 'ss').replace(/æ/g, 'ae').replace(/ø/g, 'o').replace(/œ/g, 'oe').replace(/ł/g, 'l');
   s = s.replace(/&/g, ' and ').replace(/\+/g, ' and ');
   // Dotted abbreviations (S.A., L.L.C., B.V.) become one word before punctuation goes.
-  s = s.replace(/\b((?:\p{L}\.){2,})/gu, (m) => m.replace(/\./g, ''));
-  s = s.replace(/['’`]/g, '');
-  s = s.replace(/[^\p{L}\p{N}]+/gu, ' ');
+  if (ascii) {
+    s = s.replace(/\b((?:[a-z]\.){2,})/g, (m) => m.replace(/\./g, ''));
+    s = s.replace(/['`]/g, '').replace(/[^a-z0-9]+/g, ' ');
+  } else {
+    s = s.replace(/\b((?:\p{L}\.){2,})/gu, (m) => m.replace(/\./g, ''));
+    s = s.replace(/['’`]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ');
+  }
   return s.trim().replace(/\s+/g, ' ');
 }
 
@@ -95,7 +107,7 @@ export function nameKey(raw: string): NameKey {
   // Strip trailing legal forms (possibly several: "Acme Holdings Co Ltd"), keeping one word at least.
   for (let changed = true; changed && words.length > 1; ) {
     changed = false;
-    for (const [spelling, canon] of FORMS_BY_LENGTH) {
+    for (const [spelling, canon] of FORMS_BY_LAST_WORD.get(words[words.length - 1]!) ?? []) {
       if (spelling.length >= words.length) continue;
       const tail = words.slice(words.length - spelling.length);
       if (tail.every((w, i) => w === spelling[i])) {
