@@ -24,10 +24,13 @@ export function createLedger(
   hooks: Pick<ServerDeps, 'afterVerification' | 'afterFailure'>,
 ) {
   const read = db.prepare('SELECT credits FROM usage WHERE account_id = ? AND period = ? AND environment = ?').pluck();
-  const add = db.prepare(
-    `INSERT INTO usage (account_id, period, environment, credits, requests) VALUES (?, ?, ?, ?, 1)
-     ON CONFLICT (account_id, period, environment) DO UPDATE SET credits = credits + excluded.credits, requests = requests + 1`,
-  );
+  const add = db
+    .prepare(
+      `INSERT INTO usage (account_id, period, environment, credits, requests) VALUES (?, ?, ?, ?, 1)
+       ON CONFLICT (account_id, period, environment) DO UPDATE SET credits = credits + excluded.credits, requests = requests + 1
+       RETURNING credits`,
+    )
+    .pluck();
   const reserved = new Map<string, number>();
 
   const usedNow = (accountId: string, environment: string, period: string): number =>
@@ -72,8 +75,9 @@ export function createLedger(
       const period = periodOf(now);
       const credits = result.credits_used;
       db.transaction(() => {
-        const before = usedNow(auth.accountId, auth.environment, period);
-        add.run(auth.accountId, period, auth.environment, credits);
+        // One statement reads and writes: the total after this charge, hence the one before.
+        const after = add.get(auth.accountId, period, auth.environment, credits) as number;
+        const before = after - credits;
         if (replay) idempotency.save(auth.accountId, replay.key, replay.hash, replay.response);
         hooks.afterVerification?.(db, {
           accountId: auth.accountId,
@@ -82,7 +86,7 @@ export function createLedger(
           result,
           creditsUsed: credits,
           usageBefore: before,
-          usageAfter: before + credits,
+          usageAfter: after,
           monthlyQuota: PLAN_LIMITS[auth.plan].monthlyCredits,
           now,
         });
