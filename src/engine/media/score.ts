@@ -1,9 +1,12 @@
 /**
  * How the analyzers' signals become scores (documented in docs/media.md):
  *
- * - manipulationScore = noisy-OR of the `manipulation` signals' probabilities, and 0.97 when the
- *   C2PA hard binding or claim signature does not match (the pixels or manifest changed after
- *   signing). Independent weak signals add up; none alone reaches certainty.
+ * - manipulationScore = noisy-OR over independent evidence of the `manipulation` signals'
+ *   probabilities, and 0.97 when the C2PA hard binding or claim signature does not match (the
+ *   pixels or manifest changed after signing). Signals of one `group` (e.g. `reencoding`: libjpeg
+ *   tables, a later ModifyDate and an editor's Software tag all come from one re-save) are
+ *   correlated, so a group contributes only its strongest member; noisy-OR then combines groups
+ *   and ungrouped signals. Independent weak signals add up; correlated ones do not.
  * - deepfakeScore = noisy-OR of the `synthetic` signals, over a 0.03 base rate. A declared
  *   generator (metadata or C2PA digitalSourceType) is strong (0.85–0.97); the spectral check is
  *   weak (≤ 0.4).
@@ -68,10 +71,21 @@ export interface ImageScores {
   evidence: AnalysisEvidence[];
 }
 
+/** One probability per independent piece of evidence: the strongest of each group, every ungrouped signal. */
+export function independentProbabilities(signals: Signal[]): number[] {
+  const grouped = new Map<string, number>();
+  const out: number[] = [];
+  for (const s of signals) {
+    if (!s.group) out.push(s.probability);
+    else grouped.set(s.group, Math.max(grouped.get(s.group) ?? 0, s.probability));
+  }
+  return [...out, ...grouped.values()];
+}
+
 export function combineImageScores(signals: Signal[], watermark: Watermark | null): ImageScores {
   const v = c2paVerdict(watermark);
-  const manipulation = noisyOr([...signals.filter((s) => s.kind === 'manipulation').map((s) => s.probability), v.tampered ? 0.97 : 0]);
-  const deepfake = noisyOr([DEEPFAKE_BASE_RATE, ...signals.filter((s) => s.kind === 'synthetic').map((s) => s.probability)]);
+  const manipulation = noisyOr([...independentProbabilities(signals.filter((s) => s.kind === 'manipulation')), v.tampered ? 0.97 : 0]);
+  const deepfake = noisyOr([DEEPFAKE_BASE_RATE, ...independentProbabilities(signals.filter((s) => s.kind === 'synthetic'))]);
   const flags = new Set<ImageFlag>();
   for (const s of signals) if (s.flag && (s.probability >= 0.3 || s.flag === 'metadata_stripped')) flags.add(s.flag);
   if (v.tampered) flags.add('image_manipulated');

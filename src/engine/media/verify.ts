@@ -90,6 +90,11 @@ function buildProvenance(matches: MediaIndexMatch[], w: Watermark | null): Prove
 const CAPTURE_ACTIONS = new Set(['c2pa.created']);
 const EDIT_ACTIONS = /^c2pa\.(edited|color_adjustments|cropped|filtered|drawing|placed|removed|resized|transcoded|orientation|converted|repackaged)/;
 
+function strongest(signals: Signal[], kind: Signal['kind']): string | null {
+  const s = signals.filter((x) => x.kind === kind && x.probability > 0).sort((x, y) => y.probability - x.probability)[0];
+  return s ? `${s.analyzer} ${s.probability}` : null;
+}
+
 export interface MediaJudgement {
   authenticity: Authenticity;
   trust: number;
@@ -97,7 +102,16 @@ export interface MediaJudgement {
   reason: string;
 }
 
-/** The documented combination (docs/media.md "Scores"). */
+/** `manipulation` at or above this makes a file `suspicious`; every weak heuristic alone stays below it. */
+export const SUSPICIOUS_MANIPULATION = 0.3;
+export const SUSPICIOUS_DEEPFAKE = 0.5;
+
+/**
+ * The documented combination (docs/media.md "Scores"). `manipulated` needs cryptographic proof
+ * (a C2PA hard-binding or signature failure); forensic heuristics, however many agree, can only
+ * make a file `suspicious`, because each of them has innocent explanations. An unreadable manifest
+ * (pre-release, remote, unknown algorithm) is neither support nor evidence against.
+ */
 export function judge(a: ImageAnalysis, matches: MediaIndexMatch[]): MediaJudgement {
   const w = a.watermark;
   const v = c2paVerdict(w);
@@ -118,19 +132,23 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[]): MediaJudgem
     authenticity = 'manipulated';
     trust = Math.min(trust, 0.05);
     reason = `C2PA validation failed (${v.failures.join(', ')})`;
-  } else if (m >= 0.85) {
-    authenticity = 'manipulated';
-    reason = 'several independent forensic signals of editing';
-  } else if (w?.validation_state === 'trusted' && capture && !edited && m < 0.3 && d < 0.3) {
+  } else if (w?.validation_state === 'trusted' && capture && !edited && m < SUSPICIOUS_MANIPULATION && d < 0.3) {
     authenticity = 'authentic';
     trust = Math.max(trust, 0.9);
     reason = 'valid C2PA manifest from a trusted signer with a capture action and no edits';
-  } else if (d >= 0.5 || m >= 0.3 || w?.validation_state === 'invalid') {
+  } else if (d >= SUSPICIOUS_DEEPFAKE || m >= SUSPICIOUS_MANIPULATION || w?.validation_state === 'invalid') {
     authenticity = 'suspicious';
-    reason = d >= 0.5 ? 'declared or detected AI generation' : m >= 0.3 ? 'editing traces or forensic signals' : 'the C2PA manifest does not validate';
+    const top = strongest(a.signals, d >= SUSPICIOUS_DEEPFAKE ? 'synthetic' : 'manipulation');
+    reason =
+      d >= SUSPICIOUS_DEEPFAKE ? `declared or detected AI generation${top ? ` (${top})` : ''}`
+        : m >= SUSPICIOUS_MANIPULATION ? `editing traces or forensic signals${top ? ` (strongest: ${top})` : ''}`
+        : 'the C2PA manifest does not validate';
   } else {
     authenticity = 'likely_authentic';
-    reason = captureSigs.some((s) => s.probability >= 0.4) ? 'consistent capture metadata and no signals' : 'no signals of editing or generation (little metadata to confirm it either)';
+    const weak = a.signals.filter((s) => s.kind !== 'capture' && s.probability > 0).length;
+    reason =
+      (captureSigs.some((s) => s.probability >= 0.4) ? 'consistent capture metadata' : 'little metadata to confirm it')
+      + (weak ? `; ${weak} weak signal${weak > 1 ? 's' : ''} below the suspicion threshold` : '; no signals of editing or generation');
   }
 
   const tsSig = a.signals.find((s) => s.analyzer === 'metadata.timestamps');

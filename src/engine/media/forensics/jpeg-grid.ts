@@ -115,8 +115,9 @@ export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
     return {
       analyzer: 'forensics.jpeg_grid',
       kind: 'manipulation',
-      probability: 0.3,
+      probability: 0.2,
       confidence: 0.5,
+      group: 'reencoding',
       finding: `Most of the image carries a second JPEG block grid at phase (${s.clusterPhase![0]},${s.clusterPhase![1]}) besides its own: it was JPEG-compressed, cropped off the 8-pixel lattice and compressed again (${nums})`,
     };
   }
@@ -136,8 +137,9 @@ export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
     return {
       analyzer: 'forensics.jpeg_grid',
       kind: 'manipulation',
-      probability: isJpeg ? 0.3 : 0.15,
+      probability: isJpeg ? 0.2 : 0.15,
       confidence: 0.5,
+      group: 'reencoding',
       finding: `The whole image carries a JPEG block grid off the 8-pixel lattice: it was cropped or shifted after an earlier JPEG compression (${nums})`,
     };
   if (!isJpeg && blocky)
@@ -146,6 +148,7 @@ export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
       kind: 'manipulation',
       probability: 0.05,
       confidence: 0.4,
+      group: 'reencoding',
       finding: `This non-JPEG file shows JPEG block artifacts: it was JPEG-compressed before being converted (${nums})`,
     };
   return {

@@ -163,9 +163,11 @@ export function editingSoftwareSignal(d: MetadataDetails, jpeg: JpegStructure | 
   consider('EXIF Software', d.software);
   consider('XMP CreatorTool', d.creatorTool);
   for (const h of d.history.slice(0, 5)) consider('XMP history', h);
+  // An APP13 "Photoshop 3.0" block is also how IPTC captions are stored, so metadata tools
+  // (exiftool, newsroom captioning, c2pa test generators) write it without touching pixels: weak.
   if (jpeg?.segments.includes('APP13:Photoshop') && !found.some((f) => /Photoshop/.test(f))) {
-    found.push('an APP13 Photoshop resource block');
-    p = Math.max(p, 0.3);
+    found.push('an APP13 Photoshop/IPTC resource block (also written by captioning tools)');
+    p = Math.max(p, 0.1);
   }
   if (!found.length)
     return {
@@ -179,8 +181,12 @@ export function editingSoftwareSignal(d: MetadataDetails, jpeg: JpegStructure | 
     analyzer: 'metadata.editing_software',
     kind: 'manipulation',
     probability: p,
-    confidence: 0.6,
-    finding: `Edited after capture: ${found.join('; ')}. Editing is not proof of deception, but the pixels are not the camera's originals`,
+    confidence: p >= 0.3 ? 0.7 : 0.4,
+    group: 'reencoding',
+    finding:
+      p >= 0.3
+        ? `Saved by a pixel editor after capture: ${found.join('; ')}. The pixels are not the camera's originals (a resize or tone change looks the same here as a content edit; editing is not proof of deception)`
+        : `Processed after capture: ${found.join('; ')}. Tone/raw development or metadata writing, weak evidence of any content change`,
   };
 }
 
@@ -209,18 +215,22 @@ export function timestampSignal(d: MetadataDetails, now: Date, c2paSignedAt: str
     return {
       analyzer: 'metadata.timestamps',
       kind: 'manipulation',
-      probability: 0.5,
-      confidence: 0.6,
+      // An impossible order is a real inconsistency, but wrong camera clocks produce some of them.
+      probability: 0.35,
+      confidence: 0.5,
       finding: `Inconsistent timestamps: ${problems.join('; ')}`,
       flag: 'inconsistent_timestamps',
     };
+  // Transfer tools, viewers that rotate losslessly and captioning all update ModifyDate (the
+  // Nikon COOLPIX fixtures were rewritten by "Nikon Transfer" 10 days after capture): routine, weak.
   if (original !== null && modified !== null && modified > original + 60_000)
     return {
       analyzer: 'metadata.timestamps',
       kind: 'manipulation',
-      probability: 0.2,
-      confidence: 0.5,
-      finding: `ModifyDate ${d.modifyDate} is later than DateTimeOriginal ${d.exif.datetime_original}: the file was rewritten after capture`,
+      probability: 0.05,
+      confidence: 0.3,
+      group: 'reencoding',
+      finding: `ModifyDate ${d.modifyDate} is later than DateTimeOriginal ${d.exif.datetime_original}: the file was rewritten after capture (routine for transfer, rotation and captioning tools)`,
     };
   return null;
 }

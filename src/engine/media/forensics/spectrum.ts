@@ -98,7 +98,8 @@ export function spectrumSignal(plane: LumaPlane): Signal | null {
     return {
       analyzer: 'forensics.upsampling_spectrum',
       kind: 'synthetic',
-      probability: Math.min(0.4, 0.15 + 0.02 * upsampling),
+      // Ordinary enlargement makes the same peaks: capped so it cannot reach deepfake ≥ 0.5 alone.
+      probability: Math.min(0.3, 0.1 + 0.02 * upsampling),
       confidence: 0.3,
       finding: `Periodic spectral peaks of upsampling in the noise residual (${nums}): left by generative models' upsampling layers, but also by ordinary enlargement`,
     };

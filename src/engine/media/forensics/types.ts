@@ -24,7 +24,17 @@ export interface Signal {
   flag?: 'image_manipulated' | 'deepfake' | 'metadata_stripped' | 'inconsistent_timestamps';
   /** A generator named by metadata (AUTOMATIC1111, ComfyUI, …), when this signal found one. */
   generator?: string;
+  /**
+   * Signals that follow from one underlying event share a group and are not independent: a
+   * software re-save writes libjpeg tables, updates ModifyDate and names itself in Software at
+   * once. Within a group only the strongest counts (score.ts); across groups they combine.
+   * Without a group a signal is its own group.
+   */
+  group?: SignalGroup;
 }
+
+/** `reencoding`: the file was written again by software after capture (not, by itself, a content edit). */
+export type SignalGroup = 'reencoding';
 
 /** Grayscale pixels of the region the pixel analyzers look at. */
 export interface LumaPlane {
