@@ -86,7 +86,14 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
         result = await call(engines[auth.environment], kind, body as never, { plan: auth.plan, signal: abort.signal });
       } catch (err) {
         const e = toVerityError(err);
-        if (e.status >= 500 && !abort.signal.aborted) ledger.recordFailure(auth, kind, verificationId(kind), e);
+        if (e.status >= 500 && !abort.signal.aborted) {
+          try {
+            ledger.recordFailure(auth, kind, verificationId(kind), e);
+          } catch (hookErr) {
+            // The caller still gets the real failure; the lost event is logged for the operator.
+            reply.log.error({ err: hookErr }, 'afterFailure hook failed');
+          }
+        }
         throw e;
       }
       const text = JSON.stringify(result);
