@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { VerityError } from '../api/errors.js';
 import { loadConfig } from '../config/load.js';
 import { keyEnvironment, type ConfigFile, type KeyEnvironment } from '../config/schema.js';
-import type { Engine, EngineConfig } from '../engine/types.js';
+import type { Engine, EngineConfig, EnginePorts } from '../engine/types.js';
 import type { Store } from '../store/database.js';
 import { Output } from '../output/output.js';
 import { readStdin, type CliContext } from './context.js';
@@ -172,10 +172,13 @@ export class CliRuntime {
       const engine = createRemoteEngine({ baseUrl: connection.baseUrl, apiKey: connection.key?.value, userAgent: userAgent() });
       return { engine, connection, close() {} };
     }
-    const [{ createEngine, createSandboxEngine }, { createDefaultPorts }] = await Promise.all([
-      import('../engine/index.js'),
-      import('../sources/ports.js'),
-    ]);
+    if (connection.sandbox) {
+      // The sandbox never touches the network or the store, so it skips the HTTP layer (undici
+      // alone costs more start-up time than the rest of a sandbox run) and fails loudly if used.
+      const { createSandboxEngine } = await import('../engine/index.js');
+      return { engine: createSandboxEngine(sandboxPorts(this.engineConfig(), this.ctx.clock)), connection, close() {} };
+    }
+    const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
     const ports = createDefaultPorts({
       config: this.engineConfig(),
       storeFile: this.ctx.paths.storeFile,
@@ -183,7 +186,14 @@ export class CliRuntime {
       ssrfGuard: false,
       clock: this.ctx.clock,
     });
-    const engine = connection.sandbox ? createSandboxEngine(ports) : createEngine(ports);
-    return { engine, connection, close: () => ports.closeStore() };
+    return { engine: createEngine(ports), connection, close: () => ports.closeStore() };
   }
+}
+
+/** Ports for the sandbox (SPEC 5.2: simulated data, no network): any network use is a bug. */
+function sandboxPorts(config: EngineConfig, clock: CliContext['clock']): EnginePorts {
+  const offline = async (): Promise<never> => {
+    throw new VerityError('INTERNAL_ERROR', 'The sandbox tried to use the network');
+  };
+  return { clock, config, http: { request: offline, getJson: offline }, fetchInput: offline };
 }

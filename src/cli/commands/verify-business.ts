@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
-import { renderBusiness } from '../../output/human/business.js';
 import type { CliRuntime } from '../runtime.js';
 import { runVerification, splitList } from './verify-common.js';
 
@@ -27,5 +26,5 @@ export default async function verifyBusiness(rt: CliRuntime, cmd: Command): Prom
     filings: o.filings ?? false,
     sources: splitList(o.sources),
   };
-  await runVerification(rt, cmd, 'Checking the company', (e, signal) => e.verifyBusiness(req as never, { signal }), renderBusiness);
+  await runVerification(rt, cmd, 'Checking the company', (e, signal) => e.verifyBusiness(req as never, { signal }), async () => (await import('../../output/human/business.js')).renderBusiness);
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
-import { renderClaim } from '../../output/human/claim.js';
 import type { CliRuntime } from '../runtime.js';
 import { numberFlag, runVerification, splitList } from './verify-common.js';
 
@@ -13,5 +12,5 @@ export default async function verifyClaim(rt: CliRuntime, cmd: Command): Promise
       details: [{ field: 'claim', issue: 'required' }],
     });
   const req = { claim: text, sources: splitList(o.sources), language: o.language, max_evidence: numberFlag(o.maxEvidence) };
-  await runVerification(rt, cmd, 'Checking the claim', (e, signal) => e.verifyClaim(req as never, { signal }), renderClaim);
+  await runVerification(rt, cmd, 'Checking the claim', (e, signal) => e.verifyClaim(req as never, { signal }), async () => (await import('../../output/human/claim.js')).renderClaim);
 }

@@ -45,7 +45,8 @@ export async function runVerification<T extends object>(
   cmd: Command,
   label: string,
   call: (engine: Engine, signal: AbortSignal) => Promise<T>,
-  render: (result: T, out: Output) => string,
+  /** Loads the human renderer; not called with --json, so scripts never load cli-table3. */
+  loadRender: () => Promise<(result: T, out: Output) => string>,
 ): Promise<void> {
   const gates = parseGates(cmd.opts<GateOptions>());
   const { engine, connection, close } = await rt.engine();
@@ -65,7 +66,7 @@ export async function runVerification<T extends object>(
   if (connection.key) recordKeyUse(rt.ctx.paths.dataDir, connection.key.value, rt.ctx.clock.now());
   const warnings = (result as { warnings?: string[] }).warnings;
   if (!rt.out.machine) for (const w of warnings ?? []) rt.out.warn(w);
-  rt.out.result(result, render);
+  rt.out.result(result, rt.out.machine ? () => '' : await loadRender());
   await emitEmbeddedWebhooks(rt.ctx.paths, connection.mode, result, rt.out, rt.ctx.interrupted);
   checkGates(result as Record<string, unknown>, gates);
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
-import { renderDocument } from '../../output/human/document.js';
 import type { CliRuntime } from '../runtime.js';
 import { isUrl, readInputFile, runVerification } from './verify-common.js';
 
@@ -37,5 +36,5 @@ export default async function verifyDocument(rt: CliRuntime, cmd: Command): Prom
     content = source === 'raw' ? bytes.toString('utf8') : bytes.toString('base64');
   }
   const req = { source, content, mime_type: o.mimeType, check_deepfakes: o.checkDeepfakes, check_watermarks: o.checkWatermarks };
-  await runVerification(rt, cmd, 'Analysing the document', (e, signal) => e.verifyDocument(req as never, { signal }), renderDocument);
+  await runVerification(rt, cmd, 'Analysing the document', (e, signal) => e.verifyDocument(req as never, { signal }), async () => (await import('../../output/human/document.js')).renderDocument);
 }

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import { LIMITS } from '../../api/requests.js';
-import { renderMedia } from '../../output/human/media.js';
 import type { CliRuntime } from '../runtime.js';
 import { isUrl, readInputFile, runVerification } from './verify-common.js';
 
@@ -24,5 +23,5 @@ export default async function verifyMedia(rt: CliRuntime, cmd: Command): Promise
     if (bytes.length > LIMITS.fileBytes) throw new VerityError('PAYLOAD_TOO_LARGE', 'stdin is larger than 20 MB');
     req.file = bytes.toString('base64');
   } else req.file = (await readInputFile((o.file ?? input)!, 'file')).toString('base64');
-  await runVerification(rt, cmd, 'Analysing the media', (e, signal) => e.verifyMedia(req as never, { signal }), renderMedia);
+  await runVerification(rt, cmd, 'Analysing the media', (e, signal) => e.verifyMedia(req as never, { signal }), async () => (await import('../../output/human/media.js')).renderMedia);
 }
