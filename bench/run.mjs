@@ -13,7 +13,7 @@ const args = process.argv.slice(2);
 const names = args.filter((a, i) => !a.startsWith('-') && !(i > 0 && args[i - 1].startsWith('--')));
 const passOn = args.filter((a) => !names.includes(a));
 const all = readdirSync(dir)
-  .filter((f) => f.endsWith('.mjs') && f !== 'run.mjs')
+  .filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && !f.startsWith('.'))
   .map((f) => f.slice(0, -4))
   .sort();
 
