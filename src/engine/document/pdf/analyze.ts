@@ -15,10 +15,10 @@ import { decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js'
 import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, type PdfStructure } from './structure.js';
 
-/** Text is extracted from at most this many pages: plenty for the AI-text detector, bounded time. */
-export const TEXT_PAGE_LIMIT = 100;
+/** Text is extracted from at most this many pages: the detector reads at most 60,000 characters, and pdf.js text extraction costs ~30 ms a page. */
+export const TEXT_PAGE_LIMIT = 10;
 /** Embedded images handed to the image analysis, largest first. */
-export const IMAGE_LIMIT = 4;
+export const IMAGE_LIMIT = 2;
 
 /** Tools whose only trace is that they removed metadata (a sanitizer's producer and nothing else). */
 const SANITIZERS = [/\bmat2?\b/i, /metadata anonymi[sz]ation/i, /dangerzone/i, /sanitiz/i, /pdf[-_ ]?redact/i, /scrubbed/i, /exiftool/i];
