@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-const BIN = join(import.meta.dirname, '../../bin/verity.js');
+// The private copy of the built CLI made by test/e2e/global-setup.ts (a rebuild elsewhere empties dist/).
+const BIN = join(inject('verityRoot'), 'bin', 'verity.js');
 const home = mkdtempSync(join(tmpdir(), 'verity-serve-e2e-'));
 const db = join(home, 'server.db');
 const env = { VERITY_HOME: home, NO_COLOR: '1', VERITY_API_KEY: '', VERITY_BASE_URL: '' };
