@@ -37,7 +37,7 @@ import { quantizationSignal } from './forensics/quantization.js';
 import { spectrumSignal } from './forensics/spectrum.js';
 import type { Signal } from './forensics/types.js';
 import { readMetadataDetails, type MetadataDetails } from './metadata.js';
-import { pHash } from './perceptual-hash.js';
+import { dHash, pHash } from './perceptual-hash.js';
 import { combineImageScores } from './score.js';
 import { loadTrustAnchors } from './trust.js';
 import { withTimeBudget } from './time-budget.js';
@@ -83,6 +83,10 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   const header = await readHeader(bytes);
   signal.throwIfAborted();
 
+  // Independent work starts at once: libvips decodes in its thread pool and V8 compiles the C2PA
+  // wasm off-thread while exifr parses metadata here. The pixels are decoded once and shared.
+  const decodedP = decodeLuma(bytes, header);
+  decodedP.catch(() => undefined); // awaited below; this only stops an early rejection being "unhandled"
   const watermarkP: Promise<Watermark | null> = opts.checkWatermarks
     ? readC2pa(bytes, type.mime, { trustAnchorsPem: loadTrustAnchors(opts.ports.config, warnings), signal }).catch((err: unknown) => {
         warnings.push(`C2PA not checked: ${err instanceof Error ? err.message : String(err)}`);
@@ -115,9 +119,15 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   // Pixel-level analyzers.
   let perceptualHash: string | null = null;
   try {
-    const decoded = await decodeLuma(bytes, header);
+    const decoded = await decodedP;
     if (decoded.partial) warnings.push(`Decoded only partly: ${decoded.problem}`);
     signal.throwIfAborted();
+    const shared = { plane: decoded.plane, header };
+    // The hashes resize the shared plane in libvips's threads while the tile analyzers run here.
+    const hashP = pHash(bytes, shared);
+    const thumbP = jpeg ? exifThumbnailSignal(bytes, header.width, header.height, () => dHash(bytes, shared)) : Promise.resolve(null);
+    hashP.catch(() => undefined);
+    thumbP.catch(() => undefined);
     signals.push(jpegGridSignal(decoded.plane, type.format === 'jpeg'));
     signal.throwIfAborted();
     const noise = noiseSignal(decoded.plane);
@@ -126,11 +136,9 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
       const spec = spectrumSignal(decoded.plane);
       if (spec) signals.push(spec);
     }
-    if (jpeg) {
-      const th = await exifThumbnailSignal(bytes, header.width, header.height);
-      if (th) signals.push(th);
-    }
-    perceptualHash = await pHash(bytes);
+    const th = await thumbP;
+    if (th) signals.push(th);
+    perceptualHash = await hashP;
   } catch (err) {
     if (err instanceof VerityError && err.code !== 'UNPROCESSABLE_CONTENT') throw err;
     // Metadata and C2PA may still be readable from a file whose pixels are not (e.g. HEVC-coded

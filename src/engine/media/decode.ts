@@ -25,6 +25,12 @@ export interface ImageHeader {
   /** sharp's format name: jpeg, png, webp, heif, tiff, gif… */
   format: string;
   pages: number;
+  /** Bands as stored (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA or CMYK). */
+  channels: number;
+  /** libvips colour space name of the stored pixels (srgb, b-w, cmyk…). */
+  space: string;
+  /** EXIF orientation 1–8 (1 when absent). */
+  orientation: number;
 }
 
 function decodeError(err: unknown, what: string): VerityError {
@@ -51,7 +57,15 @@ export async function readHeader(bytes: Buffer): Promise<ImageHeader> {
   const pageHeight = meta.pageHeight && meta.pages && meta.pages > 1 ? meta.pageHeight : height;
   if (width * pageHeight > MAX_PIXELS)
     throw new VerityError('PAYLOAD_TOO_LARGE', `The image is ${width}×${pageHeight} (${((width * pageHeight) / 1e6).toFixed(0)} megapixels); the limit is ${LIMITS.megapixels}`);
-  return { width, height: pageHeight, format: meta.format ?? 'unknown', pages: meta.pages ?? 1 };
+  return {
+    width,
+    height: pageHeight,
+    format: meta.format ?? 'unknown',
+    pages: meta.pages ?? 1,
+    channels: meta.channels ?? 3,
+    space: meta.space ?? 'srgb',
+    orientation: meta.orientation ?? 1,
+  };
 }
 
 export interface DecodedLuma {
@@ -63,9 +77,21 @@ export interface DecodedLuma {
 }
 
 /**
- * Grey (luma) pixels of the analysis region: the whole image up to 4096×4096, else a centred
- * crop whose corner sits on the 8-pixel JPEG grid. First page/frame only; no EXIF rotation, so
- * the compression grid stays where the encoder put it.
+ * Which band stands in for luma. The green channel carries ~59 % of Y (BT.601), the same 8×8
+ * compression grid and the same sensor noise, and extracting it skips libvips's floating-point
+ * sRGB → grey conversion, which cost more than the JPEG decode itself (12 MP: ~155 ms grey vs
+ * ~60 ms green). Grey images use their only band; CMYK goes through the full conversion.
+ */
+function lumaProxy(header: ImageHeader): 'band0' | 'green' | 'convert' {
+  if (header.space === 'cmyk') return 'convert';
+  return header.channels >= 3 ? 'green' : 'band0';
+}
+
+/**
+ * Luma-proxy pixels (see lumaProxy) of the analysis region, decoded ONCE and shared by every
+ * pixel analyzer and both perceptual hashes: the whole image up to 4096×4096, else a centred crop
+ * whose corner sits on the 8-pixel JPEG grid. First page/frame only; no EXIF rotation, so the
+ * compression grid stays where the encoder put it.
  */
 export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<DecodedLuma> {
   const sharp = await loadSharp();
@@ -76,7 +102,9 @@ export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<De
   const run = async (failOn: 'warning' | 'none'): Promise<LumaPlane> => {
     let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn, page: 0, pages: 1 }).timeout({ seconds: VIPS_TIMEOUT_S });
     if (w !== header.width || h !== header.height) img = img.extract({ left, top, width: w, height: h });
-    const { data, info } = await img.greyscale().raw().toBuffer({ resolveWithObject: true });
+    const proxy = lumaProxy(header);
+    img = proxy === 'convert' ? img.greyscale() : img.extractChannel(proxy === 'green' ? 1 : 0);
+    const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected 1 channel, got ${info.channels}`);
     return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, left, top };
   };
@@ -93,19 +121,27 @@ export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<De
   }
 }
 
+/** Whether `plane` holds the whole image (not a crop of a very large one). */
+export const coversWholeImage = (plane: LumaPlane, header: ImageHeader): boolean =>
+  plane.width === header.width && plane.height === header.height;
+
 /**
- * A small grey image resized to exactly width×height, for hashing. `orient` applies the EXIF
- * orientation (what a viewer shows, for provenance look-ups); without it the stored orientation
- * is kept (what the EXIF thumbnail was made from).
+ * A small luma-proxy image resized to exactly width×height in stored orientation, for hashing:
+ * from an already decoded plane when there is one (no second decode), else from the file (JPEG
+ * shrink-on-load makes that cheap). Runs in libvips's thread pool.
  */
-export async function greyThumbnail(bytes: Buffer, width: number, height: number, orient = true): Promise<Uint8Array> {
+export async function lumaThumbnail(source: { plane: LumaPlane } | { bytes: Buffer; header: ImageHeader }, width: number, height: number): Promise<Uint8Array> {
   const sharp = await loadSharp();
-  let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none', page: 0, pages: 1 }).timeout({ seconds: VIPS_TIMEOUT_S });
-  if (orient) img = img.rotate();
-  const data = await img
-    .greyscale()
-    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer();
+  let img;
+  if ('plane' in source) {
+    const p = source.plane;
+    // A one-band raw input is written back as sRGB (three equal bands) unless one band is asked for.
+    img = sharp(p.data, { raw: { width: p.width, height: p.height, channels: 1 } }).extractChannel(0);
+  } else {
+    img = sharp(source.bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none', page: 0, pages: 1 }).timeout({ seconds: VIPS_TIMEOUT_S });
+    const proxy = lumaProxy(source.header);
+    img = proxy === 'convert' ? img.greyscale() : img.extractChannel(proxy === 'green' ? 1 : 0);
+  }
+  const data = await img.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }

@@ -7,7 +7,8 @@
  *   neighbour. Cheap; used to compare an EXIF thumbnail with its image.
  * Hashes are 64 bits written as 16 hex digits.
  */
-import { greyThumbnail } from './decode.js';
+import { coversWholeImage, lumaThumbnail, readHeader, type ImageHeader } from './decode.js';
+import type { LumaPlane } from './forensics/types.js';
 
 const N = 32;
 /** cos((2x+1)uπ/2N) for the 8 lowest frequencies, computed once. */
@@ -54,12 +55,45 @@ export function dHashOfPixels(px: Uint8Array): string {
   return bitsToHex(bits);
 }
 
-export async function pHash(bytes: Buffer): Promise<string> {
-  return pHashOfPixels(await greyThumbnail(bytes, N, N));
+/**
+ * Applies EXIF orientation (1–8) to a square n×n grid, so the hash is of what a viewer shows.
+ * Resizing to a square ignores the aspect ratio, so resize-then-orient equals orient-then-resize.
+ */
+export function orientSquare(px: Uint8Array, n: number, orientation: number): Uint8Array {
+  if (orientation <= 1 || orientation > 8) return px;
+  const out = new Uint8Array(n * n);
+  const m = n - 1;
+  for (let y = 0; y < n; y++)
+    for (let x = 0; x < n; x++) {
+      const [sy, sx] =
+        orientation === 2 ? [y, m - x]
+          : orientation === 3 ? [m - y, m - x]
+          : orientation === 4 ? [m - y, x]
+          : orientation === 5 ? [x, y]
+          : orientation === 6 ? [m - x, y]
+          : orientation === 7 ? [m - x, m - y]
+          : [x, m - y];
+      out[y * n + x] = px[sy * n + sx]!;
+    }
+  return out;
 }
 
-export async function dHash(bytes: Buffer, orient = true): Promise<string> {
-  return dHashOfPixels(await greyThumbnail(bytes, 9, 8, orient));
+/**
+ * pHash of the image as displayed. Media verification passes the plane it already decoded (when
+ * it covers the whole image); the known-media index passes only the file. Both resize the same
+ * luma proxy, so hashes of one file agree within a bit or two.
+ */
+export async function pHash(bytes: Buffer, decoded?: { plane: LumaPlane; header: ImageHeader }): Promise<string> {
+  const header = decoded?.header ?? (await readHeader(bytes));
+  const source = decoded && coversWholeImage(decoded.plane, header) ? { plane: decoded.plane } : { bytes, header };
+  return pHashOfPixels(orientSquare(await lumaThumbnail(source, N, N), N, header.orientation));
+}
+
+/** dHash in stored orientation (what an EXIF thumbnail was made from). */
+export async function dHash(bytes: Buffer, decoded?: { plane: LumaPlane; header: ImageHeader }): Promise<string> {
+  const header = decoded?.header ?? (await readHeader(bytes));
+  const source = decoded && coversWholeImage(decoded.plane, header) ? { plane: decoded.plane } : { bytes, header };
+  return dHashOfPixels(await lumaThumbnail(source, 9, 8));
 }
 
 const POP = Array.from({ length: 16 }, (_, i) => (i & 1) + ((i >> 1) & 1) + ((i >> 2) & 1) + ((i >> 3) & 1));

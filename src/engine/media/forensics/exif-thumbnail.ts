@@ -20,11 +20,13 @@ async function hashOf(bytes: Buffer | Uint8Array, trim: boolean): Promise<{ hash
   }
   const img = sharp(input, { limitInputPixels: MAX_PIXELS, failOn: 'none' });
   const meta = await img.metadata();
-  const px = await img.greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer();
+  // Same luma proxy as the main image's hash (decode.ts): the green band of a colour thumbnail.
+  const px = await (meta.channels && meta.channels >= 3 ? img.extractChannel(1) : img.extractChannel(0)).resize(9, 8, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
   return { hash: dHashOfPixels(new Uint8Array(px)), aspect: (meta.width ?? 1) / (meta.height ?? 1) };
 }
 
-export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, mainHeight: number): Promise<Signal | null> {
+/** `mainDHash` hashes the main image in stored orientation; it is only called when a thumbnail exists. */
+export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, mainHeight: number, mainDHash: () => Promise<string>): Promise<Signal | null> {
   let thumb: Uint8Array | undefined;
   try {
     const exifr = (await import('exifr')).default;
@@ -36,10 +38,7 @@ export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, main
   let t: { hash: string; aspect: number };
   let m: { hash: string };
   try {
-    t = await hashOf(thumb, true);
-    const sharp = await loadSharp();
-    const px = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' }).greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer();
-    m = { hash: dHashOfPixels(new Uint8Array(px)) };
+    [t, m] = await Promise.all([hashOf(thumb, true), mainDHash().then((hash) => ({ hash }))]);
   } catch {
     return {
       analyzer: 'forensics.exif_thumbnail',

@@ -10,7 +10,7 @@
  * total. A tile whose strongest other phase stands out on BOTH axes carries a foreign grid; a
  * connected group of such tiles sharing the same phase pair is reported as a likely splice.
  */
-import { largestCluster, median, TILE, tileGrid } from './tiles.js';
+import { largestCluster, median, sampledRows, TILE, tileGrid } from './tiles.js';
 import type { LumaPlane, Signal } from './types.js';
 
 /** Differences above this are scene edges, not compression seams. */
@@ -55,21 +55,26 @@ export function gridStats(plane: LumaPlane, aligned = false): GridStats {
   const n = grid.cols * grid.rows;
   const hs = new Float64Array(n * 8);
   const vs = new Float64Array(n * 8);
-  const usableW = grid.cols * TILE;
-  const usableH = grid.rows * TILE;
-  for (let y = 0; y < Math.min(usableH, height - 1); y++) {
-    const row = y * width;
-    const tRow = Math.floor(y / TILE) * grid.cols;
-    const vPhase = y & 7;
-    for (let x = 0; x < Math.min(usableW, width - 1); x++) {
-      const v = data[row + x]!;
-      const t = (tRow + (x >> 6)) * 8;
-      const dh = Math.abs(data[row + x + 1]! - v);
-      if (dh < EDGE) hs[t + (x & 7)] = hs[t + (x & 7)]! + dh;
-      const dv = Math.abs(data[row + width + x]! - v);
-      if (dv < EDGE) vs[t + vPhase] = vs[t + vPhase]! + dv;
+  const xEnd = Math.min(grid.cols * TILE, width - 1);
+  const yEnd = Math.min(grid.rows * TILE, height - 1);
+  const rows = sampledRows(width * height);
+  for (let ty = 0; ty < grid.rows; ty++)
+    for (const r of rows) {
+      const y = ty * TILE + r;
+      if (y >= yEnd) continue;
+      const row = y * width;
+      const below = row + width;
+      const vPhase = y & 7;
+      let t = ty * grid.cols * 8;
+      for (let x = 0; x < xEnd; x++) {
+        if (x > 0 && (x & 63) === 0) t += 8;
+        const v = data[row + x]!;
+        const dh = Math.abs(data[row + x + 1]! - v);
+        if (dh < EDGE) hs[t + (x & 7)]! += dh;
+        const dv = Math.abs(data[below + x]! - v);
+        if (dv < EDGE) vs[t + vPhase]! += dv;
+      }
     }
-  }
   const gh = new Float64Array(8);
   const gv = new Float64Array(8);
   for (let t = 0; t < n; t++)

@@ -8,7 +8,7 @@
  * with MAD) and that form a connected group are reported. Scene texture also raises σ, so this is
  * a weak signal and says so.
  */
-import { largestCluster, median, TILE, tileGrid } from './tiles.js';
+import { largestCluster, median, sampledRows, TILE, tileGrid } from './tiles.js';
 import type { LumaPlane, Signal } from './types.js';
 
 const EDGE = 48;
@@ -28,34 +28,47 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
   const sum = new Float64Array(n);
   const count = new Float64Array(n);
   const bright = new Float64Array(n);
-  const rows = Math.min(grid.rows * TILE, height - 1);
-  const cols = Math.min(grid.cols * TILE, width - 1);
-  for (let y = 1; y < rows; y++) {
-    const r0 = (y - 1) * width;
-    const r1 = y * width;
-    const r2 = (y + 1) * width;
-    const tRow = Math.floor(y / TILE) * grid.cols;
-    for (let x = 1; x < cols; x++) {
-      const c = data[r1 + x]!;
-      const v =
-        data[r0 + x - 1]! - 2 * data[r0 + x]! + data[r0 + x + 1]! -
-        2 * data[r1 + x - 1]! + 4 * c - 2 * data[r1 + x + 1]! +
-        data[r2 + x - 1]! - 2 * data[r2 + x]! + data[r2 + x + 1]!;
-      const t = tRow + (x >> 6);
-      bright[t] = bright[t]! + c;
-      const gx = Math.abs(data[r1 + x + 1]! - data[r1 + x - 1]!);
-      const gy = Math.abs(data[r2 + x]! - data[r0 + x]!);
-      if (gx + gy > EDGE) continue;
-      sum[t] = sum[t]! + Math.abs(v);
-      count[t] = count[t]! + 1;
+  const seen = new Float64Array(n);
+  const yEnd = Math.min(grid.rows * TILE, height - 1);
+  const xEnd = Math.min(grid.cols * TILE, width - 1);
+  const sample = sampledRows(width * height);
+  for (let ty = 0; ty < grid.rows; ty++)
+    for (const r of sample) {
+      const y = ty * TILE + r;
+      if (y < 1 || y >= yEnd) continue;
+      const r0 = (y - 1) * width;
+      const r1 = y * width;
+      const r2 = (y + 1) * width;
+      const tRow = ty * grid.cols;
+      // 3×3 window slides along the row: keep the left and centre columns in locals.
+      let a0 = data[r0]!, a1 = data[r0 + 1]!;
+      let b0 = data[r1]!, b1 = data[r1 + 1]!;
+      let c0 = data[r2]!, c1 = data[r2 + 1]!;
+      for (let x = 1; x < xEnd; x++) {
+        const a2 = data[r0 + x + 1]!;
+        const b2 = data[r1 + x + 1]!;
+        const c2 = data[r2 + x + 1]!;
+        const t = tRow + (x >> 6);
+        bright[t]! += b1;
+        seen[t]! += 1;
+        const gx = Math.abs(b2 - b0);
+        const gy = Math.abs(c1 - a1);
+        if (gx + gy <= EDGE) {
+          const v = a0 - 2 * a1 + a2 - 2 * b0 + 4 * b1 - 2 * b2 + c0 - 2 * c1 + c2;
+          sum[t]! += Math.abs(v);
+          count[t]! += 1;
+        }
+        a0 = a1; a1 = a2;
+        b0 = b1; b1 = b2;
+        c0 = c1; c1 = c2;
+      }
     }
-  }
   const logs: number[] = [];
   const logOf = new Float64Array(n).fill(NaN);
   for (let t = 0; t < n; t++) {
-    const mean = bright[t]! / (TILE * TILE);
+    const mean = seen[t]! ? bright[t]! / seen[t]! : 0;
     // Clipped (near-black or near-white) tiles have no measurable noise.
-    if (count[t]! < TILE * TILE * 0.3 || mean < 16 || mean > 239) continue;
+    if (count[t]! < seen[t]! * 0.3 || mean < 16 || mean > 239) continue;
     const sigma = (Math.sqrt(Math.PI / 2) / 6) * (sum[t]! / count[t]!);
     const l = Math.log(sigma + 0.05);
     logOf[t] = l;

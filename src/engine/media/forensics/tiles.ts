@@ -39,6 +39,25 @@ export function largestCluster(marked: Uint8Array, grid: TileGrid): number {
   return best;
 }
 
+/**
+ * Pixel budget of the tile analyzers. Above it they read a bounded sample of each 64×64 tile:
+ * whole 8-row bands (so every vertical 8-pixel phase is still seen), spread evenly down the tile.
+ * Every tile is still measured, so regions and their connectivity are kept; only the number of
+ * rows per tile drops (a 12 MP photo: 3 bands, 24 of 64 rows, ~4.5 MP read).
+ */
+export const ANALYSIS_PIXEL_BUDGET = 4_000_000;
+
+/** Row offsets (within a 64-row tile) the analyzers read, for a plane of `pixels` pixels. */
+export function sampledRows(pixels: number, budget = ANALYSIS_PIXEL_BUDGET): Uint8Array {
+  const bands = Math.min(8, Math.max(2, Math.ceil((8 * budget) / Math.max(1, pixels))));
+  const rows: number[] = [];
+  for (let k = 0; k < bands; k++) {
+    const start = Math.floor((k * 8) / bands) * 8;
+    for (let r = 0; r < 8; r++) rows.push(start + r);
+  }
+  return Uint8Array.from(rows);
+}
+
 export function median(values: ArrayLike<number>): number {
   const a = Array.from(values).sort((x, y) => x - y);
   if (!a.length) return 0;
