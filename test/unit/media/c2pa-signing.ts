@@ -136,18 +136,19 @@ export function coseSign1(claim: Uint8Array, pki: TestPki, size?: number): Buffe
  * have (the reader has a bytes entry point; the builder does not in c2pa-wasm 0.13). Tests give it
  * a Blob that keeps its bytes and a FileReaderSync that returns them synchronously.
  */
-class BytesBlob extends Blob {
-  constructor(readonly bytes: Uint8Array) {
-    super([bytes]);
+class BytesBlob {
+  constructor(readonly bytes: Uint8Array) {}
+  get size(): number {
+    return this.bytes.length;
   }
-  override slice(start?: number, end?: number): BytesBlob {
+  slice(start?: number, end?: number): BytesBlob {
     return new BytesBlob(this.bytes.subarray(start ?? 0, end ?? this.bytes.length));
   }
 }
 function installFileReaderSync(): void {
   const g = globalThis as { FileReaderSync?: unknown };
   g.FileReaderSync ??= class {
-    readAsArrayBuffer(blob: Blob): ArrayBuffer {
+    readAsArrayBuffer(blob: unknown): ArrayBuffer {
       if (!(blob instanceof BytesBlob)) throw new TypeError('test FileReaderSync reads only BytesBlob');
       return blob.bytes.slice().buffer;
     }
@@ -198,7 +199,7 @@ export async function signWithTestCert(asset: Buffer, format: string, pki: TestP
       reserveSize,
       sign: async (claim: Uint8Array) => new Uint8Array(coseSign1(claim, pki, reserveSize)),
     };
-    const out = await builder.sign(signer as never, [], format, new BytesBlob(new Uint8Array(asset)));
+    const out = await builder.sign(signer as never, [], format, new BytesBlob(new Uint8Array(asset)) as unknown as Blob);
     return Buffer.from(out);
   } finally {
     builder.free();
