@@ -14,6 +14,8 @@ _verity_next() {
     '|completion') REPLY='completion' ;;
     '|serve') REPLY='serve' ;;
     '|admin') REPLY='admin' ;;
+    '|webhooks') REPLY='webhooks' ;;
+    '|listen') REPLY='listen' ;;
     '|help') REPLY='help' ;;
     'verify|claim') REPLY='verify claim' ;;
     'verify|business') REPLY='verify business' ;;
@@ -47,13 +49,23 @@ _verity_next() {
     'admin keys|list'|'admin keys|ls') REPLY='admin keys list' ;;
     'admin keys|revoke') REPLY='admin keys revoke' ;;
     'admin keys|help') REPLY='admin keys help' ;;
+    'webhooks|add') REPLY='webhooks add' ;;
+    'webhooks|list') REPLY='webhooks list' ;;
+    'webhooks|remove') REPLY='webhooks remove' ;;
+    'webhooks|test') REPLY='webhooks test' ;;
+    'webhooks|deliveries') REPLY='webhooks deliveries' ;;
+    'webhooks|replay') REPLY='webhooks replay' ;;
+    'webhooks|rotate-secret') REPLY='webhooks rotate-secret' ;;
+    'webhooks|deliver') REPLY='webhooks deliver' ;;
+    'webhooks|trigger') REPLY='webhooks trigger' ;;
+    'webhooks|help') REPLY='webhooks help' ;;
   esac
 }
 
 _verity_data() {
   case "$1" in
     '')
-      subs='verify corpus data media keys config completion serve admin help'
+      subs='verify corpus data media keys config completion serve admin webhooks listen help'
       opts='--version -V --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color --help -h'
       vals='--remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@none' ;;
@@ -262,6 +274,66 @@ _verity_data() {
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@any' ;;
+    'webhooks')
+      subs='add list remove test deliveries replay rotate-secret deliver trigger help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'webhooks add')
+      subs=''
+      opts='--events --secret --secret-file --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--events=@any --secret=@any --secret-file=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'webhooks list')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'webhooks remove')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'webhooks test')
+      subs=''
+      opts='--type --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--type=verification.completed,verification.failed,batch.completed,batch.partial,credit.threshold --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'webhooks deliveries')
+      subs=''
+      opts='--limit --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--limit=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'webhooks replay')
+      subs=''
+      opts='--webhook --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--webhook=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'webhooks rotate-secret')
+      subs=''
+      opts='--secret --secret-file --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--secret=@any --secret-file=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'webhooks deliver')
+      subs=''
+      opts='--watch --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'webhooks trigger')
+      subs=''
+      opts='--to --secret --secret-file --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--to=@any --secret=@any --secret-file=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'webhooks help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
+    'listen')
+      subs=''
+      opts='--port --secret --secret-file --events --forward-to --log --max-age --tls-cert --tls-key --print-secret --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--port=@any --secret=@any --secret-file=@file --events=@any --forward-to=@any --log=@file --max-age=@any --tls-cert=@file --tls-key=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
     'help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
@@ -273,7 +345,7 @@ _verity_data() {
 _verity() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valued=' --account --claim --company-name --content --db --env --fail-on --file --host --jurisdiction --key --key-file --language --log-level --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --seen --source --sources --url '
+  local valued=' --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi

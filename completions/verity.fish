@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --claim --company-name --content --db --env --fail-on --file --host --jurisdiction --key --key-file --language --log-level --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --seen --source --sources --url
+set -g __verity_valued --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -23,6 +23,10 @@ function __verity_next
             echo 'serve'
         case '|admin'
             echo 'admin'
+        case '|webhooks'
+            echo 'webhooks'
+        case '|listen'
+            echo 'listen'
         case '|help'
             echo 'help'
         case 'verify|claim'
@@ -89,6 +93,26 @@ function __verity_next
             echo 'admin keys revoke'
         case 'admin keys|help'
             echo 'admin keys help'
+        case 'webhooks|add'
+            echo 'webhooks add'
+        case 'webhooks|list'
+            echo 'webhooks list'
+        case 'webhooks|remove'
+            echo 'webhooks remove'
+        case 'webhooks|test'
+            echo 'webhooks test'
+        case 'webhooks|deliveries'
+            echo 'webhooks deliveries'
+        case 'webhooks|replay'
+            echo 'webhooks replay'
+        case 'webhooks|rotate-secret'
+            echo 'webhooks rotate-secret'
+        case 'webhooks|deliver'
+            echo 'webhooks deliver'
+        case 'webhooks|trigger'
+            echo 'webhooks trigger'
+        case 'webhooks|help'
+            echo 'webhooks help'
     end
 end
 
@@ -141,6 +165,8 @@ complete -c verity -n '__verity_at \'\'' -a 'config' -d 'read and change setting
 complete -c verity -n '__verity_at \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c verity -n '__verity_at \'\'' -a 'serve' -d 'run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz'
 complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s accounts and API keys (the dashboard of SPEC 5.3), on the server\'s database'
+complete -c verity -n '__verity_at \'\'' -a 'webhooks' -d 'register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)'
+complete -c verity -n '__verity_at \'\'' -a 'listen' -d 'receive webhook events on loopback: check signatures, print each event, optionally forward to your app'
 complete -c verity -n '__verity_at \'\'' -a 'help' -d 'display help for command'
 complete -c verity -n '__verity_at \'\'' -l version -s V -d 'print the version'
 complete -c verity -n '__verity_at \'\'' -l help -s h -d 'display help for command'
@@ -313,4 +339,59 @@ complete -c verity -n '__verity_at \'admin usage\'' -l period -x -d 'the month, 
 complete -c verity -n '__verity_at \'admin usage\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin usage\'' -l help -s h -d 'display help for command'
 # verity admin help
+# verity webhooks
+complete -c verity -n '__verity_at \'webhooks\'' -a 'add' -d 'register an endpoint; the secret is generated and shown once unless you give one'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'list' -d 'list registered webhooks (secrets shown only as a hint)'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'remove' -d 'remove a webhook; its undelivered events are cancelled, its attempt log kept'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'test' -d 'send a signed test event to a webhook now and show the attempt'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'deliveries' -d 'a webhook\'s attempt log: time, event, attempt, outcome, status, latency, error'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'replay' -d 'send an event again (same id and body) with a fresh series of attempts'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'rotate-secret' -d 'replace a webhook secret (generated and shown once, or given); receivers accept both during the change'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'deliver' -d 'embedded mode: send every due delivery (first attempts and retries) now'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'trigger' -d 'send one signed sample event of any type, to verity listen by default, for testing receivers'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'webhooks\'' -l help -s h -d 'display help for command'
+# verity webhooks add
+complete -c verity -n '__verity_at \'webhooks add\'' -l events -x -d 'comma-separated: verification.completed, verification.failed, batch.completed, batch.partial, credit.threshold'
+complete -c verity -n '__verity_at \'webhooks add\'' -l secret -x -d 'signing secret (≥ 32 characters); - reads it from stdin'
+complete -c verity -n '__verity_at \'webhooks add\'' -l secret-file -r -F -d 'read the signing secret from a file'
+complete -c verity -n '__verity_at \'webhooks add\'' -l help -s h -d 'display help for command'
+# verity webhooks list
+complete -c verity -n '__verity_at \'webhooks list\'' -l help -s h -d 'display help for command'
+# verity webhooks remove
+complete -c verity -n '__verity_at \'webhooks remove\'' -l help -s h -d 'display help for command'
+# verity webhooks test
+complete -c verity -n '__verity_at \'webhooks test\'' -l type -x -a 'verification.completed verification.failed batch.completed batch.partial credit.threshold' -d 'event type of the sample (default: its first subscribed type)'
+complete -c verity -n '__verity_at \'webhooks test\'' -l help -s h -d 'display help for command'
+# verity webhooks deliveries
+complete -c verity -n '__verity_at \'webhooks deliveries\'' -l limit -x -d 'attempts to show, newest first'
+complete -c verity -n '__verity_at \'webhooks deliveries\'' -l help -s h -d 'display help for command'
+# verity webhooks replay
+complete -c verity -n '__verity_at \'webhooks replay\'' -l webhook -x -d 'only to this webhook (default: every current subscriber)'
+complete -c verity -n '__verity_at \'webhooks replay\'' -l help -s h -d 'display help for command'
+# verity webhooks rotate-secret
+complete -c verity -n '__verity_at \'webhooks rotate-secret\'' -l secret -x -d 'the new secret (≥ 32 characters); - reads it from stdin'
+complete -c verity -n '__verity_at \'webhooks rotate-secret\'' -l secret-file -r -F -d 'read the new secret from a file'
+complete -c verity -n '__verity_at \'webhooks rotate-secret\'' -l help -s h -d 'display help for command'
+# verity webhooks deliver
+complete -c verity -n '__verity_at \'webhooks deliver\'' -l watch -d 'keep running and send retries as they fall due (Ctrl-C to stop)'
+complete -c verity -n '__verity_at \'webhooks deliver\'' -l help -s h -d 'display help for command'
+# verity webhooks trigger
+complete -c verity -n '__verity_at \'webhooks trigger\'' -l to -x -d 'receiver URL'
+complete -c verity -n '__verity_at \'webhooks trigger\'' -l secret -x -d 'signing secret (default: the local listener secret)'
+complete -c verity -n '__verity_at \'webhooks trigger\'' -l secret-file -r -F -d 'read the signing secret from a file'
+complete -c verity -n '__verity_at \'webhooks trigger\'' -l help -s h -d 'display help for command'
+# verity webhooks help
+# verity listen
+complete -c verity -n '__verity_at \'listen\'' -l port -x -d 'port on 127.0.0.1 (0 = any free port)'
+complete -c verity -n '__verity_at \'listen\'' -l secret -x -d 'secret to check signatures with; repeat during a rotation (env VERITY_WEBHOOK_SECRET)'
+complete -c verity -n '__verity_at \'listen\'' -l secret-file -r -F -d 'read a secret from a file; repeatable'
+complete -c verity -n '__verity_at \'listen\'' -l events -x -d 'only handle these event types (comma-separated); others are acknowledged and skipped'
+complete -c verity -n '__verity_at \'listen\'' -l forward-to -x -d 'forward raw bytes and headers to your app; repeatable, type=url routes one type'
+complete -c verity -n '__verity_at \'listen\'' -l log -r -F -d 'append every event and refusal to FILE as NDJSON'
+complete -c verity -n '__verity_at \'listen\'' -l max-age -x -d 'refuse events created longer ago than this, as replays (default: retry horizon + 15 min = 446)'
+complete -c verity -n '__verity_at \'listen\'' -l tls-cert -r -F -d 'serve HTTPS with this PEM certificate (with --tls-key)'
+complete -c verity -n '__verity_at \'listen\'' -l tls-key -r -F -d 'PEM private key for --tls-cert'
+complete -c verity -n '__verity_at \'listen\'' -l print-secret -d 'print the local listener secret and exit'
+complete -c verity -n '__verity_at \'listen\'' -l help -s h -d 'display help for command'
 # verity help

@@ -15,6 +15,8 @@ _verity_next() {
     '|completion') REPLY='completion' ;;
     '|serve') REPLY='serve' ;;
     '|admin') REPLY='admin' ;;
+    '|webhooks') REPLY='webhooks' ;;
+    '|listen') REPLY='listen' ;;
     '|help') REPLY='help' ;;
     'verify|claim') REPLY='verify claim' ;;
     'verify|business') REPLY='verify business' ;;
@@ -48,13 +50,23 @@ _verity_next() {
     'admin keys|list'|'admin keys|ls') REPLY='admin keys list' ;;
     'admin keys|revoke') REPLY='admin keys revoke' ;;
     'admin keys|help') REPLY='admin keys help' ;;
+    'webhooks|add') REPLY='webhooks add' ;;
+    'webhooks|list') REPLY='webhooks list' ;;
+    'webhooks|remove') REPLY='webhooks remove' ;;
+    'webhooks|test') REPLY='webhooks test' ;;
+    'webhooks|deliveries') REPLY='webhooks deliveries' ;;
+    'webhooks|replay') REPLY='webhooks replay' ;;
+    'webhooks|rotate-secret') REPLY='webhooks rotate-secret' ;;
+    'webhooks|deliver') REPLY='webhooks deliver' ;;
+    'webhooks|trigger') REPLY='webhooks trigger' ;;
+    'webhooks|help') REPLY='webhooks help' ;;
   esac
 }
 
 _verity_data() {
   case "$1" in
     '')
-      subs=('verify:verify a claim, a company, an image/video or a document' 'corpus:your own evidence corpora for claim checks (`--sources local`)' 'data:offline bulk data for business verification' 'media:manage the known-media index used for provenance' 'keys:store, list, choose and remove API keys (kept in the config file, mode 0600)' 'config:read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)' 'completion:print the shell completion script for bash, zsh or fish' 'serve:run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz' 'admin:manage the service'\''s accounts and API keys (the dashboard of SPEC 5.3), on the server'\''s database' 'help:display help for command')
+      subs=('verify:verify a claim, a company, an image/video or a document' 'corpus:your own evidence corpora for claim checks (`--sources local`)' 'data:offline bulk data for business verification' 'media:manage the known-media index used for provenance' 'keys:store, list, choose and remove API keys (kept in the config file, mode 0600)' 'config:read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)' 'completion:print the shell completion script for bash, zsh or fish' 'serve:run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz' 'admin:manage the service'\''s accounts and API keys (the dashboard of SPEC 5.3), on the server'\''s database' 'webhooks:register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)' 'listen:receive webhook events on loopback: check signatures, print each event, optionally forward to your app' 'help:display help for command')
       opts=('--version:print the version' '-V:print the version' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)' '--help:display help for command' '-h:display help for command')
       vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
       arg='@none' ;;
@@ -263,6 +275,66 @@ _verity_data() {
       opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
       vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
       arg='@any' ;;
+    'webhooks')
+      subs=('add:register an endpoint; the secret is generated and shown once unless you give one' 'list:list registered webhooks (secrets shown only as a hint)' 'remove:remove a webhook; its undelivered events are cancelled, its attempt log kept' 'test:send a signed test event to a webhook now and show the attempt' 'deliveries:a webhook'\''s attempt log: time, event, attempt, outcome, status, latency, error' 'replay:send an event again (same id and body) with a fresh series of attempts' 'rotate-secret:replace a webhook secret (generated and shown once, or given); receivers accept both during the change' 'deliver:embedded mode: send every due delivery (first attempts and retries) now' 'trigger:send one signed sample event of any type, to verity listen by default, for testing receivers' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'webhooks add')
+      subs=()
+      opts=('--events:comma-separated: verification.completed, verification.failed, batch.completed, batch.partial, credit.threshold' '--secret:signing secret (≥ 32 characters); - reads it from stdin' '--secret-file:read the signing secret from a file' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--events=@any' '--secret=@any' '--secret-file=@file' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'webhooks list')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'webhooks remove')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'webhooks test')
+      subs=()
+      opts=('--type:event type of the sample (default: its first subscribed type)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--type=verification.completed,verification.failed,batch.completed,batch.partial,credit.threshold' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'webhooks deliveries')
+      subs=()
+      opts=('--limit:attempts to show, newest first' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--limit=@any' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'webhooks replay')
+      subs=()
+      opts=('--webhook:only to this webhook (default: every current subscriber)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--webhook=@any' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'webhooks rotate-secret')
+      subs=()
+      opts=('--secret:the new secret (≥ 32 characters); - reads it from stdin' '--secret-file:read the new secret from a file' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--secret=@any' '--secret-file=@file' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'webhooks deliver')
+      subs=()
+      opts=('--watch:keep running and send retries as they fall due (Ctrl-C to stop)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'webhooks trigger')
+      subs=()
+      opts=('--to:receiver URL' '--secret:signing secret (default: the local listener secret)' '--secret-file:read the signing secret from a file' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--to=@any' '--secret=@any' '--secret-file=@file' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'webhooks help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
+    'listen')
+      subs=()
+      opts=('--port:port on 127.0.0.1 (0 = any free port)' '--secret:secret to check signatures with; repeat during a rotation (env VERITY_WEBHOOK_SECRET)' '--secret-file:read a secret from a file; repeatable' '--events:only handle these event types (comma-separated); others are acknowledged and skipped' '--forward-to:forward raw bytes and headers to your app; repeatable, type=url routes one type' '--log:append every event and refusal to FILE as NDJSON' '--max-age:refuse events created longer ago than this, as replays (default: retry horizon + 15 min = 446)' '--tls-cert:serve HTTPS with this PEM certificate (with --tls-key)' '--tls-key:PEM private key for --tls-cert' '--print-secret:print the local listener secret and exit' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--port=@any' '--secret=@any' '--secret-file=@file' '--events=@any' '--forward-to=@any' '--log=@file' '--max-age=@any' '--tls-cert=@file' '--tls-key=@file' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
     'help')
       subs=()
       opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
@@ -274,7 +346,7 @@ _verity_data() {
 _verity() {
   local cmdpath= w i skip=0 arg= kind= v
   local -a subs opts vals
-  local valued=' --account --claim --company-name --content --db --env --fail-on --file --host --jurisdiction --key --key-file --language --log-level --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --seen --source --sources --url '
+  local valued=' --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
   for ((i = 2; i < CURRENT; i++)); do
     w=${words[i]}
     if ((skip)); then skip=0; continue; fi
