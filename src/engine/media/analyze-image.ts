@@ -37,7 +37,7 @@ import { quantizationSignal } from './forensics/quantization.js';
 import { spectrumSignal } from './forensics/spectrum.js';
 import type { Signal } from './forensics/types.js';
 import { readMetadataDetails, type MetadataDetails } from './metadata.js';
-import { dHash, pHash } from './perceptual-hash.js';
+import { pHash } from './perceptual-hash.js';
 import { combineImageScores } from './score.js';
 import { loadTrustAnchors } from './trust.js';
 import { withTimeBudget } from './time-budget.js';
@@ -125,7 +125,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     const shared = { plane: decoded.plane, header };
     // The hashes resize the shared plane in libvips's threads while the tile analyzers run here.
     const hashP = pHash(bytes, shared);
-    const thumbP = jpeg ? exifThumbnailSignal(bytes, header.width, header.height, () => dHash(bytes, shared)) : Promise.resolve(null);
+    const thumbP = jpeg ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
     hashP.catch(() => undefined);
     thumbP.catch(() => undefined);
     signals.push(jpegGridSignal(decoded.plane, type.format === 'jpeg'));

@@ -20,13 +20,22 @@ async function hashOf(bytes: Buffer | Uint8Array, trim: boolean): Promise<{ hash
   }
   const img = sharp(input, { limitInputPixels: MAX_PIXELS, failOn: 'none' });
   const meta = await img.metadata();
-  // Same luma proxy as the main image's hash (decode.ts): the green band of a colour thumbnail.
-  const px = await (meta.channels && meta.channels >= 3 ? img.extractChannel(1) : img.extractChannel(0)).resize(9, 8, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
+  const px = await img.greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer();
   return { hash: dHashOfPixels(new Uint8Array(px)), aspect: (meta.width ?? 1) / (meta.height ?? 1) };
 }
 
-/** `mainDHash` hashes the main image in stored orientation; it is only called when a thumbnail exists. */
-export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, mainHeight: number, mainDHash: () => Promise<string>): Promise<Signal | null> {
+/**
+ * dHash of the main image in stored orientation, on true luma like the thumbnail's. A 9×8 dHash is
+ * fragile, so both sides must see the same grey (the green-band proxy of decode.ts moved real
+ * camera files by up to 7 bits). JPEG shrink-on-load keeps this cheap; it runs in libvips's threads.
+ */
+async function mainImageDHash(bytes: Buffer): Promise<string> {
+  const sharp = await loadSharp();
+  const px = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' }).greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer();
+  return dHashOfPixels(new Uint8Array(px));
+}
+
+export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, mainHeight: number): Promise<Signal | null> {
   let thumb: Uint8Array | undefined;
   try {
     const exifr = (await import('exifr')).default;
@@ -38,7 +47,7 @@ export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, main
   let t: { hash: string; aspect: number };
   let m: { hash: string };
   try {
-    [t, m] = await Promise.all([hashOf(thumb, true), mainDHash().then((hash) => ({ hash }))]);
+    [t, m] = await Promise.all([hashOf(thumb, true), mainImageDHash(bytes).then((hash) => ({ hash }))]);
   } catch {
     return {
       analyzer: 'forensics.exif_thumbnail',
