@@ -7,10 +7,12 @@ import type { ClaimEvidence, Dimensions, Verdict } from '../../api/results.js';
 import { authorityFor } from '../../sources/authority.js';
 import { hostnameOf, type ClaimHit } from '../../sources/claim-types.js';
 import { round3 } from '../scoring.js';
-import { aggregate, type Thresholds } from './aggregate.js';
+import { aggregate, decideVerdict, itemWeight, type Thresholds } from './aggregate.js';
 import type { JudgeOutput } from './llm-judge.js';
 import { selectPassages } from './passages.js';
 import { localStance, ratingStance, type Stance, type StanceModel, type StanceProbs } from './stance.js';
+import { VERDICT_MODEL } from './stance-weights.js';
+import { predictVerdict, verdictFeatures, verdictOf, type PriorChoice, type VerdictFeatureVector, type VerdictModel, type VerdictProbs } from './verdict-model.js';
 
 export interface ScoredHit {
   hit: ClaimHit;
@@ -76,6 +78,8 @@ export interface Conclusion {
   evidence: ClaimEvidence[];
   support: number;
   refute: number;
+  /** The verdict model's probabilities; null when the threshold rules decided. */
+  verdictProbs: VerdictProbs | null;
 }
 
 export interface ConcludeOptions {
@@ -83,7 +87,34 @@ export interface ConcludeOptions {
   retrievedAt: string;
   maxEvidence: number;
   llmTruth?: number;
+  /** The claim as checked; the verdict model reads its wording (absolutes, numbers, quotes). */
+  claim?: string;
+  /** Decide by the S/R threshold rules instead of the verdict model (the first model's method). */
   thresholds?: Thresholds;
+  /** Verdict model to use (default: the fitted one in stance-weights.ts). */
+  verdictModel?: VerdictModel;
+  /** Keep the fitted class prior (default) or divide it out; see verdict-model.ts. */
+  prior?: PriorChoice;
+}
+
+/** The verdict model's input for one claim (also used by scripts/eval-claims.mjs to fit it). */
+export const claimVerdictFeatures = (claim: string, scored: readonly ScoredHit[], S: number, R: number): VerdictFeatureVector =>
+  verdictFeatures(claim, scored.map((s) => ({ stance: s.stance, relevance: s.relevance, weight: itemWeight(s), features: s.stance.features })), S, R);
+
+/**
+ * The verdict: "no relevant evidence → unverifiable" first (no item shares a single term with the
+ * claim, so the model is not asked to extrapolate from nothing), then the verdict model, or the
+ * threshold rules when asked for them. The floor is zero on purpose: relevance is measured within
+ * the claim's own small pool of sentences, and a higher floor (0.1) wrongly silenced 53 of the 500
+ * AVeriTeC claims whose answers are on topic but paraphrase it.
+ */
+function decide(scored: readonly ScoredHit[], S: number, R: number, opts: ConcludeOptions): { verdict: Verdict; probs: VerdictProbs | null } {
+  if (opts.thresholds) return { verdict: decideVerdict(S, R, opts.thresholds), probs: null };
+  if (!scored.some((s) => s.relevance > 0)) return { verdict: 'unverifiable', probs: null };
+  const model = opts.verdictModel ?? VERDICT_MODEL;
+  const f = claimVerdictFeatures(opts.claim ?? '', scored, S, R);
+  const probs = predictVerdict(f, model, opts.prior);
+  return { verdict: verdictOf(probs), probs };
 }
 
 export function conclude(scored: readonly ScoredHit[], opts: ConcludeOptions): Conclusion {
@@ -97,6 +128,14 @@ export function conclude(scored: readonly ScoredHit[], opts: ConcludeOptions): C
     })),
     { now: opts.now, llmTruth: opts.llmTruth, thresholds: opts.thresholds },
   );
+  const { verdict, probs } = decide(scored, agg.support, agg.refute, opts);
+  // With the verdict model, the trust score is its expected truth: P(true) plus half of the
+  // undecided verdicts, averaged with the LLM's truth probability when one answered.
+  let trust = agg.trust_score;
+  if (probs) {
+    const expected = probs.true + 0.5 * (probs.unverifiable + probs.conflicting);
+    trust = opts.llmTruth === undefined ? expected : (expected + opts.llmTruth) / 2;
+  }
   // The evidence chain holds the items that take a side, strongest first.
   const evidence = scored
     .map((s, i) => ({ s, w: agg.itemWeights[i]! }))
@@ -112,8 +151,8 @@ export function conclude(scored: readonly ScoredHit[], opts: ConcludeOptions): C
       retrieved_at: opts.retrievedAt,
     }));
   return {
-    verdict: agg.verdict,
-    trust_score: round3(agg.trust_score),
+    verdict,
+    trust_score: round3(trust),
     dimensions: {
       source_authority: round3(agg.dimensions.source_authority),
       cross_reference: round3(agg.dimensions.cross_reference),
@@ -123,5 +162,6 @@ export function conclude(scored: readonly ScoredHit[], opts: ConcludeOptions): C
     evidence,
     support: agg.support,
     refute: agg.refute,
+    verdictProbs: probs,
   };
 }

@@ -49,9 +49,13 @@ export function selectPassages(claim: string, texts: readonly string[], opts: Pa
       }
       return { i, s: d.s, toks: d.toks, score };
     });
-    const best = [...scored].sort((a, b) => b.score - a.score || a.i - b.i).slice(0, perItem);
+    // A short result (a search snippet, a headline, a question and its answer) is already a
+    // passage: cutting it to its best-matching sentences drops exactly the sentences that carry the
+    // stance ("No.", "No answer could be found.", "However, …"), which rarely repeat the claim's terms.
+    const whole = scored.reduce((a, x) => a + x.s.length + 1, 0) <= SNIPPET_CHARS;
+    const best = whole ? scored : [...scored].sort((a, b) => b.score - a.score || a.i - b.i).slice(0, perItem);
     // Keep the best sentence; add the runner-up only when it matches something.
-    const chosen = best.filter((x, k) => k === 0 || x.score > 0).sort((a, b) => a.i - b.i);
+    const chosen = whole ? scored : best.filter((x, k) => k === 0 || x.score > 0).sort((a, b) => a.i - b.i);
     let text = chosen.map((c) => c.s).join(' ');
     if (text.length > SNIPPET_CHARS) text = text.slice(0, SNIPPET_CHARS - 1).replace(/\s+\S*$/, '') + '…';
     const present = new Set(chosen.flatMap((c) => c.toks));

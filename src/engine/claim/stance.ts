@@ -9,7 +9,7 @@
  */
 import type { NormalizedRating } from '../../sources/claim-types.js';
 import { STANCE_MODEL } from './stance-weights.js';
-import { entities, numbers, sameNumber, stem, terms, words, years } from './text.js';
+import { entities, numbers, sameNumber, stem, STOPWORDS, terms, words, years } from './text.js';
 
 export const STANCES = ['supports', 'refutes', 'neutral'] as const;
 export type StanceLabel = (typeof STANCES)[number];
@@ -25,6 +25,8 @@ export interface Stance extends StanceProbs {
   confidence: number;
   /** Which cues fired, for the evidence chain and debugging. */
   reasons: string[];
+  /** The local model's features (only when the local model judged the item); the verdict model reads them. */
+  features?: FeatureVector;
 }
 
 export const FEATURES = [
@@ -43,6 +45,13 @@ export const FEATURES = [
   'entity_overlap',
   'hedging',
   'not_found',
+  // Added in the second model (see docs/claim.md, "Stance model v2").
+  'negated_claim_term',
+  'contrast',
+  'no_evidence',
+  'debunk_context',
+  'yes_relevant',
+  'no_relevant',
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
 
@@ -66,6 +75,26 @@ const HEDGES = [
   /\bmay\b/, /\bmight\b/, /\bcould\b/, /\bpossibl/, /\bperhaps\b/, /\breportedly\b/, /\balleged/, /\bunclear\b/,
   /\bunconfirmed\b/, /\bsuggest/, /\blikely\b/, /\bunlikely\b/, /\bappears?\b/, /\bseems?\b/, /\bpartly\b/, /\bpartially\b/,
 ];
+/** "However", "in fact": the passage sets something against what came before (often the claim). */
+const CONTRAST = [
+  /\bhowever\b/, /\bbut\b/, /\balthough\b/, /\bactually\b/, /\bin fact\b/, /\binstead\b/, /\brather than\b/, /\bdespite\b/,
+  /\bwhereas\b/, /\bonly\b/, /\bnot\b.{1,40}\bbut\b/,
+];
+/** Absence of support stated outright: weaker than a refutation, stronger than silence. */
+const NO_EVIDENCE = [
+  /\bno (evidence|proof|record|indication|data|sign|credible)\b/, /\bthere (is|was|are|were) no\b/, /\bunsupported\b/,
+  /\bnot supported\b/, /\bnothing (to )?(suggest|indicate|show)/, /\bno such\b/, /\bnot (been )?(proven|established)\b/,
+];
+/**
+ * How fact-checks talk about the thing they debunk: a post that went viral, an image that
+ * circulated, a site that publishes satire. Passages that discuss a claim's spread rather than its
+ * substance are, in fact-checked material, mostly rebuttals.
+ */
+const DEBUNK_CONTEXT = [
+  /\bviral\b/, /\bsocial media\b/, /\b(facebook|whatsapp|twitter|instagram|tiktok)\b/, /\bcirculat/, /\bmisinformation\b/,
+  /\bdisinformation\b/, /\bfact.?check/, /\bthe (post|meme|image|photo|video|picture|screenshot)\b/, /\bfirst (published|posted|appeared|shared)\b/,
+  /\b(joke|humou?r|comedy)\b/, /\bclickbait\b/,
+];
 const NOT_FOUND = [
   /no answer could be found/, /could not (be )?f(i|ou)nd/, /\bno information\b/, /\bunable to (find|locate|verify)\b/,
   /\bno (such )?reports?\b/, /\bnot found\b/, /\bno mention\b/, /\bno results?\b/,
@@ -80,6 +109,33 @@ const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
   ['first', 'last'], ['before', 'after'], ['accept', 'refuse'], ['increased', 'decreased'], ['cut', 'raised'],
   ['positive', 'negative'], ['cheaper', 'expensive'], ['real', 'fake'], ['genuine', 'fake'], ['private', 'public'],
 ];
+
+/** Tokens after a negator that it governs ("did not *sign*", "no *vaccine*"): a small fixed window. */
+const NEGATION_SCOPE = 4;
+const NEGATORS = new Set([...NEGATIONS, 'no', 'false', 'neither', 'nor']);
+
+/**
+ * How many of the claim's content terms the passage negates (a negator within NEGATION_SCOPE
+ * tokens before the term) while the claim itself states them positively. Catches "Fauci is not a
+ * registered Democrat" against "Fauci is a Democrat" where a whole-sentence negation flag only
+ * says that both texts differ somewhere.
+ */
+function negatedClaimTerms(claimWords: readonly string[], passageWords: readonly string[]): number {
+  const claimStems = new Set(claimWords.filter((w) => w.length > 2 && !STOPWORDS.has(w) && !NEGATORS.has(w)).map(stem));
+  const claimNegated = new Set<string>();
+  claimWords.forEach((w, i) => {
+    if (NEGATORS.has(w) || w.endsWith("n't")) for (const v of claimWords.slice(i + 1, i + 1 + NEGATION_SCOPE)) claimNegated.add(stem(v));
+  });
+  const hit = new Set<string>();
+  passageWords.forEach((w, i) => {
+    if (!(NEGATORS.has(w) || w.endsWith("n't"))) return;
+    for (const v of passageWords.slice(i + 1, i + 1 + NEGATION_SCOPE)) {
+      const sv = stem(v);
+      if (claimStems.has(sv) && !claimNegated.has(sv)) hit.add(sv);
+    }
+  });
+  return hit.size;
+}
 
 const countCues = (text: string, cues: readonly RegExp[]): number => cues.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
 const hasNegation = (ws: readonly string[]): boolean => ws.some((w) => NEGATIONS.has(w) || w.endsWith("n't"));
@@ -110,9 +166,14 @@ export function stanceFeatures(claim: string, passage: string, relevance: number
   if (support) reasons.push(`${support} supporting cue${support > 1 ? 's' : ''}`);
 
   // A sentence that answers with "Yes"/"No" (answers to a question derived from the claim).
-  const lead = p.match(/(?:^|[?:]\s*)(yes|no)\b/);
+  // "No answer could be found" / "no information" is silence, not a "No".
+  const lead = p.match(/(?:^|[?:]\s*)(yes|no)\b(?!\s+(answer|information|results?|data)\b)/);
   if (lead?.[1] === 'yes') x.leading_yes = 1;
   if (lead?.[1] === 'no') x.leading_no = 1;
+  // A yes/no counts for as much as the question it answers matches the claim: "Is X a Democrat? No"
+  // decides the claim, "Have there been other trials? Yes" does not.
+  x.yes_relevant = x.leading_yes * x.relevance;
+  x.no_relevant = x.leading_no * x.relevance;
 
   const cn = numbers(claim);
   const pn = numbers(passage);
@@ -155,6 +216,20 @@ export function stanceFeatures(claim: string, passage: string, relevance: number
     x.entity_overlap = ct.size ? [...ct].filter((t) => pt.has(t)).length / ct.size : 0;
   }
 
+  const negated = negatedClaimTerms(cw, pw);
+  if (negated) {
+    x.negated_claim_term = Math.min(negated, 2) / 2;
+    reasons.push(`negates ${negated} claim term${negated > 1 ? 's' : ''}`);
+  }
+  x.contrast = Math.min(countCues(p, CONTRAST.filter((re) => !re.test(c))), 2) / 2;
+  if (NO_EVIDENCE.some((re) => re.test(p) && !re.test(c))) {
+    x.no_evidence = 1;
+    reasons.push('no evidence stated');
+  }
+  const debunk = DEBUNK_CONTEXT.filter((re) => re.test(p) && !re.test(c)).length;
+  x.debunk_context = Math.min(debunk, 2) / 2;
+  if (debunk) reasons.push('discusses the claim\'s spread');
+
   x.hedging = Math.min(countCues(p, HEDGES), 3) / 3;
   if (countCues(p, NOT_FOUND)) {
     x.not_found = 1;
@@ -193,7 +268,7 @@ export function localStance(claim: string, passage: string, relevance: number, m
   const { x, reasons } = stanceFeatures(claim, passage, relevance);
   const p = predictStance(x, model);
   const label = labelOf(p);
-  return { ...p, label, confidence: p[label], reasons };
+  return { ...p, label, confidence: p[label], reasons, features: x };
 }
 
 /**

@@ -59,7 +59,7 @@ export async function verifyClaim(req: ClaimRequest, ports: EnginePorts, opts: V
     }
   }
 
-  const c = conclude(scored, { now, retrievedAt: now.toISOString(), maxEvidence: req.max_evidence, llmTruth });
+  const c = conclude(scored, { now, retrievedAt: now.toISOString(), maxEvidence: req.max_evidence, llmTruth, claim: query.claim });
   const result: Computed<ClaimResult> = {
     trust_score: c.trust_score,
     dimensions: c.dimensions,
