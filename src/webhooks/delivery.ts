@@ -2,9 +2,9 @@
  * The delivery worker: reads due deliveries from the outbox and sends them, signed, to their
  * endpoints (SPEC 6.3/6.4, DESIGN.md).
  *
- * - One lane per endpoint URL. A lane starts a request at most every 100 ms (≤ 10 events/s) and
- *   keeps at most 4 in flight, so a slow endpoint is throttled automatically — its rate is
- *   min(10/s, 4 / latency) — and lanes never wait on each other.
+ * - One lane per endpoint URL. A lane starts at most 10 requests in any 1 s window (≥ 50 ms
+ *   apart) and keeps at most 4 in flight, so a slow endpoint is throttled automatically — its
+ *   rate is min(10/s, 4 / latency) — and lanes never wait on each other.
  * - Each attempt first claims its row with a lease (30 s: the 10 s deadline plus margin). A worker
  *   that dies mid-delivery leaves the lease to expire; the row is then due again and goes out with
  *   the same event id and body (at-least-once).
@@ -12,7 +12,7 @@
  */
 import type { Database } from '../store/database.js';
 import { claimDelivery, dueDeliveries, nextDueAt, recordAttempt, type Claim } from './repository.js';
-import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from './schedule.js';
+import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from './schedule.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
 
 export interface WorkerClock {
@@ -73,6 +73,8 @@ export interface AttemptReport {
   attempt: number;
   ok: boolean;
   statusCode: number | null;
+  /** When the request started (worker clock, ms). */
+  startedAt: number;
   latencyMs: number;
   error: string | null;
   nextAt: number | undefined;
@@ -87,6 +89,8 @@ export interface WorkerOptions {
   pollMs?: number;
   leaseMs?: number;
   minGapMs?: number;
+  ratePerSecond?: number;
+  rateWindowMs?: number;
   maxInFlightPerEndpoint?: number;
   onAttempt?: (r: AttemptReport) => void;
   /** Storage errors (e.g. SQLITE_BUSY) are reported, never thrown out of a timer. */
@@ -97,7 +101,8 @@ interface Lane {
   url: string;
   queue: number[];
   inFlight: number;
-  nextStartAt: number;
+  /** Start times of the last `rate` attempts (the sliding window). */
+  starts: number[];
   cancelTimer: (() => void) | undefined;
 }
 
@@ -130,7 +135,20 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
   const leaseMs = o.leaseMs ?? LEASE_MS;
   const minGap = o.minGapMs ?? MIN_GAP_MS;
   const maxInFlight = o.maxInFlightPerEndpoint ?? MAX_IN_FLIGHT_PER_ENDPOINT;
-  const laneCap = Math.max(20, maxInFlight * 4);
+  const rate = o.ratePerSecond ?? RATE_PER_SECOND;
+  const windowMs = o.rateWindowMs ?? RATE_WINDOW_MS;
+  /** A lane holds up to 4 s of work at full rate, and asks for more when half is left. */
+  const laneCap = Math.max(40, maxInFlight * 4);
+  /** Polls are coalesced: at most one every 200 ms however many lanes ask for work. */
+  const pollSpacing = 200;
+  let lastPollAt = -Infinity;
+  /** The earliest time the lane may start another request. */
+  const nextStartAt = (lane: Lane): number => {
+    const last = lane.starts.at(-1);
+    let t = last === undefined ? -Infinity : last + minGap;
+    if (lane.starts.length >= rate) t = Math.max(t, lane.starts[lane.starts.length - rate]! + windowMs);
+    return t;
+  };
   const lanes = new Map<string, Lane>();
   const queued = new Set<number>();
   const running = new Set<Promise<void>>();
@@ -151,6 +169,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
   /** Keeps only the earliest pending poll: a later request never postpones an earlier one. */
   function schedulePoll(at: number): void {
     if (stopped || !started) return;
+    at = Math.max(at, lastPollAt + pollSpacing);
     if (cancelPoll && pollAt !== undefined && pollAt <= at) return;
     cancelPoll?.();
     pollAt = at;
@@ -162,10 +181,11 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
     pollAt = undefined;
     if (stopped) return;
     const now = clock.now();
+    lastPollAt = now;
     try {
       // An idle lane is forgotten only once its gap has passed, so a new lane never starts early.
       for (const [url, lane] of lanes)
-        if (!lane.queue.length && !lane.inFlight && lane.nextStartAt <= now) {
+        if (!lane.queue.length && !lane.inFlight && (lane.starts.at(-1) ?? -Infinity) + windowMs <= now) {
           lane.cancelTimer?.();
           lanes.delete(url);
         }
@@ -173,7 +193,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
         if (queued.has(d.id)) continue;
         let lane = lanes.get(d.url);
         if (!lane) {
-          lane = { url: d.url, queue: [], inFlight: 0, nextStartAt: now, cancelTimer: undefined };
+          lane = { url: d.url, queue: [], inFlight: 0, starts: [], cancelTimer: undefined };
           lanes.set(d.url, lane);
         }
         if (lane.queue.length >= laneCap) continue;
@@ -197,11 +217,12 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
     lane.cancelTimer = undefined;
     while (lane.queue.length && lane.inFlight < maxInFlight) {
       const now = clock.now();
-      if (now < lane.nextStartAt) {
+      const earliest = nextStartAt(lane);
+      if (now < earliest) {
         lane.cancelTimer = clock.setTimer(() => {
           lane.cancelTimer = undefined;
           pump(lane);
-        }, lane.nextStartAt - now);
+        }, earliest - now);
         return;
       }
       const id = lane.queue.shift()!;
@@ -213,7 +234,8 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       }
       queued.delete(id);
       if (!claim) continue; // taken by another worker, cancelled, or no longer due
-      lane.nextStartAt = now + minGap;
+      lane.starts.push(now);
+      if (lane.starts.length > rate) lane.starts.shift();
       lane.inFlight++;
       const p = attempt(claim, now).finally(() => {
         lane.inFlight--;
@@ -266,6 +288,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
         attempt: claim.attempt,
         ok,
         statusCode,
+        startedAt,
         latencyMs: latency,
         error,
         nextAt,

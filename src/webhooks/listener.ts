@@ -142,8 +142,11 @@ async function forwardOne(route: ForwardRoute, req: IncomingMessage, body: Buffe
   }
 }
 
+const RECEIVED = JSON.stringify({ received: true });
+
 function reply(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  // The common answer is precomputed: the listener's hot path is one HMAC and one JSON.parse.
+  const text = body === RECEIVED ? RECEIVED : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
@@ -227,7 +230,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     const routes = (o.forward ?? []).filter((r) => !r.type || r.type === ev.type);
     if (!routes.length) {
       seen.add(id);
-      reply(res, 200, { received: true });
+      reply(res, 200, RECEIVED);
       return o.onRecord({ ...base, outcome: 'accepted', status: 200 });
     }
     void Promise.all(routes.map((r) => forwardOne(r, req, body, now))).then((forwards) => {
@@ -237,7 +240,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       const status = down ? 502 : bad ? bad.status! : 200;
       if (status === 200) {
         seen.add(id);
-        reply(res, 200, { received: true });
+        reply(res, 200, RECEIVED);
       } else
         reply(res, status, {
           error: { code: 'UNAVAILABLE', message: down ? `forwarding to ${down.url} failed: ${down.error}` : `the app answered HTTP ${status}` },

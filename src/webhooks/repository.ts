@@ -66,6 +66,9 @@ const MIGRATIONS = [
      threshold INTEGER NOT NULL,
      PRIMARY KEY (account_id, period, threshold)
    );`,
+  // The worker's per-endpoint look-ups (dueDeliveries) and the next-due probe stay index-only.
+  `CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, status, next_attempt_at);
+   CREATE INDEX webhook_deliveries_leases ON webhook_deliveries (status, lease_until);`,
 ];
 
 export function ensureWebhookSchema(db: Database): void {
@@ -299,30 +302,42 @@ export interface DueDelivery {
 /**
  * Due deliveries, at most `perEndpoint` per endpoint URL (earliest first), so one busy endpoint
  * cannot crowd the others out of a poll. Includes claims whose lease has expired (a worker died).
+ * Index-only: the endpoints with due work first (one probe each), then a bounded range per endpoint.
  */
-export function dueDeliveries(db: Database, nowMs: number, perEndpoint: number, limit = 5000): DueDelivery[] {
-  return db
+export function dueDeliveries(db: Database, nowMs: number, perEndpoint: number): DueDelivery[] {
+  // One index probe per active endpoint (cheaper than collecting thousands of due rows).
+  const hooks = db
     .prepare(
-      `SELECT id, event_id, webhook_id, url FROM (
-         SELECT d.id, d.event_id, d.webhook_id, w.url,
-                ROW_NUMBER() OVER (PARTITION BY w.url ORDER BY d.next_attempt_at, d.id) AS rn
-         FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.webhook_id
-         WHERE (d.status = 'pending' AND d.next_attempt_at <= @now)
-            OR (d.status = 'delivering' AND d.lease_until <= @now)
-       ) WHERE rn <= @per ORDER BY id LIMIT @limit`,
+      `SELECT w.id, w.url FROM webhook_endpoints w WHERE w.deleted_at IS NULL AND EXISTS (
+         SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= ?)`,
     )
-    .all({ now: nowMs, per: perEndpoint, limit }) as DueDelivery[];
+    .all(nowMs) as Array<{ id: string; url: string }>;
+  const perHook = db.prepare(
+    `SELECT id, event_id, webhook_id FROM webhook_deliveries
+     WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`,
+  );
+  const byUrl = new Map<string, DueDelivery[]>();
+  for (const h of hooks) {
+    const list = byUrl.get(h.url) ?? [];
+    if (list.length >= perEndpoint) continue;
+    for (const r of perHook.all(h.id, nowMs, perEndpoint - list.length) as Array<Omit<DueDelivery, 'url'>>) list.push({ ...r, url: h.url });
+    byUrl.set(h.url, list);
+  }
+  const expired = db
+    .prepare(
+      `SELECT d.id, d.event_id, d.webhook_id, w.url FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.webhook_id
+       WHERE d.status = 'delivering' AND d.lease_until <= ? LIMIT 1000`,
+    )
+    .all(nowMs) as DueDelivery[];
+  return [...expired, ...[...byUrl.values()].flat()];
 }
 
 /** When the next delivery becomes due (a pending retry, or an expiring lease), if any. */
 export function nextDueAt(db: Database): number | undefined {
-  const r = db
-    .prepare(
-      `SELECT MIN(CASE status WHEN 'pending' THEN next_attempt_at ELSE lease_until END) AS t
-       FROM webhook_deliveries WHERE status IN ('pending', 'delivering')`,
-    )
-    .get() as { t: number | null };
-  return r.t ?? undefined;
+  const pending = db.prepare("SELECT MIN(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending'").pluck().get() as number | null;
+  const lease = db.prepare("SELECT MIN(lease_until) FROM webhook_deliveries WHERE status = 'delivering'").pluck().get() as number | null;
+  const t = Math.min(pending ?? Infinity, lease ?? Infinity);
+  return Number.isFinite(t) ? t : undefined;
 }
 
 export interface Claim {

@@ -10,8 +10,14 @@ export const RESPONSE_DEADLINE_MS = 10_000;
 /** Time from an event's creation to its last possible scheduled attempt: 7 h 11 min 10 s. */
 export const RETRY_HORIZON_MS = RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
 
-/** SPEC 6.4.5: at most 10 events per second per endpoint → at least 100 ms between starts. */
-export const MIN_GAP_MS = 100;
+/**
+ * SPEC 6.4.5: at most 10 events per second per endpoint. Enforced as a sliding window — never
+ * more than 10 starts in any window of 1 s (+ 20 ms so network jitter cannot make the endpoint
+ * see 11) — with at least 50 ms between starts, so a backlog goes out evenly, not in bursts.
+ */
+export const RATE_PER_SECOND = 10;
+export const RATE_WINDOW_MS = 1_020;
+export const MIN_GAP_MS = 50;
 /**
  * Requests in flight to one endpoint at once. With the 100 ms gap this caps an endpoint's rate at
  * min(10/s, 4 / latency): full speed up to 400 ms per answer, then slower as the endpoint slows.

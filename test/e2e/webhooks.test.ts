@@ -75,7 +75,7 @@ function event(type = 'verification.completed', id = `wh_${Math.random().toStrin
 
 async function post(url: string, body: string, headers: Record<string, string>) {
   const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
-  return { status: res.status, json: await res.json().catch(() => undefined) };
+  return { status: res.status, json: (await res.json().catch(() => undefined)) as any };
 }
 
 describe('verity serve + verity listen + verify --remote', () => {

@@ -152,7 +152,7 @@ describe('delivery worker', () => {
     expect(ep.received).toHaveLength(1000);
     const at = ep.received.map((r) => r.at).sort((a, b) => a - b);
     for (let i = 10; i < at.length; i++) expect(at[i]! - at[i - 10]!).toBeGreaterThanOrEqual(1000);
-    expect(at.at(-1)! - at[0]!).toBeLessThanOrEqual(100_000); // and not needlessly slower
+    expect(at.at(-1)! - at[0]!).toBeLessThanOrEqual(102_000); // and not needlessly slower (10 per 1.02 s)
     expect(new Set(ep.received.map((r) => JSON.parse(r.body).id)).size).toBe(1000);
   });
 
