@@ -22,8 +22,9 @@ export async function main(argv: string[]): Promise<void> {
     if (interrupt.signal.aborted) process.exitCode = EXIT.interrupted;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // Help and version are not failures; everything else commander rejects is a usage error.
-      const ok = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code);
+      // Help and version are not failures; everything else commander rejects is a usage error,
+      // including help shown because a subcommand is missing (`verity keys`: exitCode 1).
+      const ok = ['commander.helpDisplayed', 'commander.version'].includes(err.code) || (err.code === 'commander.help' && err.exitCode === 0);
       process.exitCode = ok ? EXIT.ok : EXIT.usage;
     } else {
       process.exitCode = exitCodeFor(err);

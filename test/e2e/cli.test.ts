@@ -160,6 +160,13 @@ describe('basics', () => {
     expect(h.stdout).toContain('Examples:');
   });
 
+  it('help on request exits 0; help because a subcommand is missing is a usage error (2)', async () => {
+    expect((await verity(['help', 'verify'])).code).toBe(0);
+    const bare = await verity(['keys']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('Usage: verity keys');
+  });
+
   it('completion prints a script', async () => {
     const r = await verity(['completion', 'bash']);
     expect(r.code).toBe(0);

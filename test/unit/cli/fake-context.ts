@@ -75,7 +75,7 @@ export async function runCli(args: string[], o: FakeOptions | Fake = {}): Promis
     await buildProgram(fake.ctx).parseAsync(['node', 'verity', ...args]);
   } catch (err) {
     if (err instanceof CommanderError)
-      code = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code) ? EXIT.ok : EXIT.usage;
+      code = ['commander.helpDisplayed', 'commander.version'].includes(err.code) || (err.code === 'commander.help' && err.exitCode === 0) ? EXIT.ok : EXIT.usage;
     else code = exitCodeFor(err);
   }
   // Let the PassThrough 'data' events flush.
