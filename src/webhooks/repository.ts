@@ -215,8 +215,9 @@ export function markThreshold(db: Database, accountId: string, period: string, t
 }
 
 /**
- * Replay (SPEC 6.4.4): the same event (same id, created_at and body) is sent again, with a fresh
- * series of attempts, to the given endpoint or to every current endpoint subscribed to its type.
+ * Replay (SPEC 6.4.4): the same event (same id, created_at and body) is sent again, now, with a
+ * fresh series of attempts, to the given endpoint or to every current endpoint subscribed to its
+ * type. A delivery waiting for a retry is brought forward; one in flight is left alone.
  */
 export function replayEvent(db: Database, accountId: string, eventIdValue: string, nowMs: number, webhook?: string): { event_id: string; deliveries: number } {
   const ev = db.prepare('SELECT id, type FROM webhook_events WHERE id = ? AND account_id = ?').get(eventIdValue, accountId) as
@@ -237,7 +238,7 @@ export function replayEvent(db: Database, accountId: string, eventIdValue: strin
      ON CONFLICT (event_id, webhook_id) DO UPDATE SET
        status = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at, lease_until = NULL,
        last_error = NULL, updated_at = excluded.updated_at
-     WHERE status NOT IN ('pending', 'delivering')`,
+     WHERE status != 'delivering'`,
   );
   let n = 0;
   db.transaction(() => {

@@ -237,3 +237,35 @@ describe('embedded webhooks', () => {
     expect(existsSync(join(home, 'data', 'webhooks.enabled'))).toBe(false);
   });
 });
+
+describe('embedded webhooks when the receiver is down', () => {
+  it('warns, keeps the event, and delivers it later (replay + deliver) with the same id', async () => {
+    const home = newHome();
+    // A port that is free now: nothing listens there during the verification.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+
+    const add = await verity(['webhooks', 'add', `http://127.0.0.1:${port}/`, '--events', 'verification.completed', '--secret', SECRET, '--json'], { home });
+    expect(add.code, add.stderr).toBe(0);
+    const hook = JSON.parse(add.stdout).id;
+    const v = await verity(['verify', 'claim', 'The Moon orbits the Earth', '--test', '--json'], { home });
+    expect(v.code).toBe(0); // a webhook problem never fails the verification
+    expect(v.stderr).toMatch(/warning: webhook wh_\w+ to .* failed \(connection refused\)/);
+    const eventId = /webhook (wh_\w+)/.exec(v.stderr)![1]!;
+
+    const log = JSON.parse((await verity(['webhooks', 'deliveries', hook, '--json'], { home })).stdout);
+    expect(log.data[0]).toMatchObject({ event_id: eventId, attempt: 1, outcome: 'failed', error: 'connection refused' });
+    expect(log.outstanding[0]).toMatchObject({ event_id: eventId, status: 'pending', attempts: 1 });
+
+    const l = await spawnServer(['listen', '--port', String(port), '--secret', SECRET, '--ndjson'], home);
+    // The receiver is back: replay sends it now instead of at the next retry (same id and body).
+    const replay = await verity(['webhooks', 'replay', eventId, '--json'], { home });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(JSON.parse(replay.stdout)).toEqual({ event_id: eventId, deliveries: 1 });
+    expect(JSON.parse(await l.nextStdout((x) => x.includes(eventId)))).toMatchObject({ outcome: 'accepted', attempt: 1 });
+    const deliver = await verity(['webhooks', 'deliver', '--json'], { home });
+    expect(JSON.parse(deliver.stdout)).toMatchObject({ attempts: 0, outstanding: 0, next_due_at: null });
+  });
+});

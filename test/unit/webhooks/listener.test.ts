@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseForwardRoute, startListener, type ListenRecord, type RunningListener } from '../../../src/webhooks/listener.js';
+import { sign } from '../../../src/webhooks/signature.js';
+
+const SECRET = 'listener-unit-secret-0123456789-abcdefgh';
+const T0 = Date.parse('2026-05-01T10:00:00Z');
+const running: RunningListener[] = [];
+afterEach(async () => {
+  while (running.length) await running.pop()!.close();
+});
+
+function ev(type: string, createdAt = T0, id = `wh_${Math.random().toString(36).slice(2)}X`) {
+  return JSON.stringify({ id, type, created_at: new Date(createdAt).toISOString(), data: { request_id: 'vrf_clm_U1', trust_score: 0.4, verdict: 'false' } });
+}
+
+async function start(extra: Partial<Parameters<typeof startListener>[0]> = {}) {
+  const records: ListenRecord[] = [];
+  let now = T0;
+  const l = await startListener({ secrets: [SECRET], port: 0, now: () => now, onRecord: (r) => records.push(r), ...extra });
+  running.push(l);
+  return { l, records, setNow: (t: number) => void (now = t) };
+}
+
+async function send(url: string, body: string, sig = sign(SECRET, body), dispatcher?: Agent) {
+  const res = await request(url, { method: 'POST', body, headers: { 'x-service-signature': sig, 'x-service-attempt': '2' }, dispatcher });
+  return { status: res.statusCode, json: (await res.body.json()) as any };
+}
+
+describe('startListener', () => {
+  it('records the event line fields, filters by type, and bounds the replay window both ways', async () => {
+    const { l, records } = await start({ events: ['verification.completed'], maxAgeMs: 60_000 });
+    expect((await send(l.url, ev('verification.completed'))).status).toBe(200);
+    expect(records[0]).toMatchObject({ outcome: 'accepted', type: 'verification.completed', request_id: 'vrf_clm_U1', verdict: 'false', trust_score: 0.4, attempt: 2 });
+    expect((await send(l.url, ev('credit.threshold'))).json).toEqual({ received: true, ignored: true });
+    expect(records[1]!.outcome).toBe('ignored');
+    const old = await send(l.url, ev('verification.completed', T0 - 61_000));
+    expect(old).toMatchObject({ status: 401, json: { error: { reason: 'stale_event' } } });
+    const future = await send(l.url, ev('verification.completed', T0 + 10 * 60_000));
+    expect(future.json.error.reason).toBe('future_event');
+    const notEvent = JSON.stringify({ hello: 'world' });
+    expect((await send(l.url, notEvent)).json.error.reason).toBe('not_an_event');
+    expect((await send(l.url, 'not json')).json.error.reason).toBe('not_json');
+  });
+
+  it('serves HTTPS with --tls-cert/--tls-key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verity-tls-'));
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+        '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+      const cert = readFileSync(join(dir, 'cert.pem'));
+      const { l, records } = await start({ tls: { cert, key: readFileSync(join(dir, 'key.pem')) } });
+      expect(l.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const agent = new Agent({ connect: { ca: cert } });
+      expect((await send(l.url, ev('verification.completed'), undefined, agent)).status).toBe(200);
+      expect(records[0]!.outcome).toBe('accepted');
+      await agent.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on a port in use, with a message', async () => {
+    const { l } = await start();
+    await expect(startListener({ secrets: [SECRET], port: l.port, onRecord: () => undefined })).rejects.toThrow(/already in use/);
+  });
+
+  it('parses --forward-to routes', () => {
+    expect(parseForwardRoute('http://localhost:3000/h')).toEqual({ url: 'http://localhost:3000/h' });
+    expect(parseForwardRoute('credit.threshold=http://localhost:3000/c')).toEqual({ type: 'credit.threshold', url: 'http://localhost:3000/c' });
+    expect(() => parseForwardRoute('ftp://x')).toThrow(/forward-to/);
+  });
+});
