@@ -78,7 +78,8 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       waiter.onAttempt(r);
       o.onAttempt?.(r);
     },
-    onError: o.onError,
+    // A storage error (e.g. the disk is full) must show in the server's stderr, never vanish.
+    onError: o.onError ?? ((err) => void process.stderr.write(`webhooks: delivery worker error: ${err instanceof Error ? err.message : String(err)}\n`)),
   });
   let running = false;
 
@@ -123,9 +124,10 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       const body = parse(TestBody, request.body);
       const type = body.type === undefined ? undefined : parseEventType(body.type);
       const { event, deliveryId } = enqueueTestEvent(o.db, scopeOf(authOf(request)), id, type, timers.now());
-      const pending = waiter.wait(deliveryId, RESPONSE_DEADLINE_MS + 2_000, timers);
+      // Without a running worker (an in-process server with no background task) it stays queued.
+      const pending = running ? waiter.wait(deliveryId, RESPONSE_DEADLINE_MS + 2_000, timers) : Promise.resolve(null);
       worker.notify();
-      return toTestResult(event, running ? await pending : null);
+      return toTestResult(event, await pending);
     });
 
     app.get('/v1/webhooks/:id/deliveries', guard, async (request) => {
