@@ -50,6 +50,8 @@ export interface ListenRecord {
   verdict: string | null;
   trust_score: number | null;
   attempt: number | null;
+  /** A short reading of non-verification events (threshold, error code, batch counts). */
+  detail?: string;
   /** Which --secret matched (0-based), during a rotation. */
   secret_index?: number;
   reason?: SignatureProblem | 'not_json' | 'not_an_event' | 'stale_event' | 'future_event' | 'too_large';
@@ -142,6 +144,16 @@ async function forwardOne(route: ForwardRoute, req: IncomingMessage, body: Buffe
   }
 }
 
+function detailOf(type: string, d: Record<string, unknown>): string | undefined {
+  if (type === 'credit.threshold' && typeof d.threshold === 'number') return `${d.threshold} % of quota (${String(d.usage)}/${String(d.quota)}, ${String(d.period)})`;
+  if (type === 'verification.failed') {
+    const e = d.error as { code?: unknown } | undefined;
+    return typeof e?.code === 'string' ? `error ${e.code}` : undefined;
+  }
+  if (type.startsWith('batch.') && typeof d.total === 'number') return `${String(d.succeeded)}/${d.total} succeeded`;
+  return undefined;
+}
+
 const RECEIVED = JSON.stringify({ received: true });
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
@@ -206,6 +218,8 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     base.request_id = typeof data.request_id === 'string' ? data.request_id : null;
     base.verdict = typeof data.verdict === 'string' ? data.verdict : null;
     base.trust_score = typeof data.trust_score === 'number' ? data.trust_score : null;
+    const detail = detailOf(ev.type, data);
+    if (detail) base.detail = detail;
 
     // 3. Freshness: the signed created_at bounds how old a genuine delivery can be.
     const age = now() - created;

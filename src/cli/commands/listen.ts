@@ -82,7 +82,8 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
     const time = r.time.slice(11, 23);
     if (r.outcome === 'refused') return `${time}  ${s.red(`refused ${r.status}`)}  ${r.event_id ?? ''}${r.event_id ? '  ' : ''}${r.explanation} ${s.dim(`(${r.reason})`)}`;
     const score = r.trust_score === null ? '' : r.trust_score.toFixed(3);
-    const parts = [time, r.type, r.event_id, r.request_id ?? '—', r.verdict ?? '—', score, `attempt ${r.attempt ?? '?'}`].filter((x) => x !== '');
+    const what = r.request_id || r.verdict ? [r.request_id ?? '—', r.verdict ?? '—', score] : [];
+    const parts = [time, r.type, r.event_id, ...what, r.detail ?? '', `attempt ${r.attempt ?? '?'}`].filter((x) => x !== '');
     let text = parts.join('  ');
     if (r.outcome === 'duplicate') text += `  ${s.yellow('duplicate (already received; acknowledged)')}`;
     for (const f of r.forwards ?? [])

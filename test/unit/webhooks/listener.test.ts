@@ -69,6 +69,13 @@ describe('startListener', () => {
     await expect(startListener({ secrets: [SECRET], port: l.port, onRecord: () => undefined })).rejects.toThrow(/already in use/);
   });
 
+  it('summarises non-verification events on their line', async () => {
+    const { l, records } = await start();
+    const body = JSON.stringify({ id: 'wh_Credit1', type: 'credit.threshold', created_at: new Date(T0).toISOString(), data: { threshold: 90, usage: 905, quota: 1000, period: '2026-05' } });
+    expect((await send(l.url, body)).status).toBe(200);
+    expect(records[0]).toMatchObject({ outcome: 'accepted', detail: '90 % of quota (905/1000, 2026-05)', request_id: null });
+  });
+
   it('parses --forward-to routes', () => {
     expect(parseForwardRoute('http://localhost:3000/h')).toEqual({ url: 'http://localhost:3000/h' });
     expect(parseForwardRoute('credit.threshold=http://localhost:3000/c')).toEqual({ type: 'credit.threshold', url: 'http://localhost:3000/c' });
