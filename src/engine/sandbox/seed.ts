@@ -1,22 +1,43 @@
 /**
- * Deterministic "randomness" for the sandbox: every number is derived from a SHA-256 of the
- * request, so the same input always gives the same output (ids and latency aside).
+ * Deterministic "randomness" for the sandbox: one SHA-256 of the request seeds a small PRNG
+ * (sfc32), so the same input always gives the same output (ids and latency aside). One hash per
+ * request rather than one per draw keeps the sandbox cheap enough for load tests of `verity serve`.
  */
 import { createHash } from 'node:crypto';
 import { VerityError } from '../../api/errors.js';
 
 export class Seed {
-  private counter = 0;
-  constructor(private readonly basis: string) {}
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(digest: Buffer) {
+    this.a = digest.readUInt32BE(0);
+    this.b = digest.readUInt32BE(4);
+    this.c = digest.readUInt32BE(8);
+    this.d = digest.readUInt32BE(12);
+    for (let i = 0; i < 12; i++) this.u32(); // mix the state before the first draw
+  }
 
   static of(value: unknown): Seed {
-    return new Seed(createHash('sha256').update(JSON.stringify(value)).digest('hex'));
+    return new Seed(createHash('sha256').update(JSON.stringify(value)).digest());
+  }
+
+  /** sfc32 (Chris Doty-Humphrey's Small Fast Chaotic PRNG): 32 uniform bits per call. */
+  private u32(): number {
+    const t = (((this.a + this.b) | 0) + this.d) | 0;
+    this.d = (this.d + 1) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.c = (this.c + t) | 0;
+    return t >>> 0;
   }
 
   /** Uniform in [0, 1). */
   next(): number {
-    const h = createHash('sha256').update(`${this.basis}:${this.counter++}`).digest();
-    return h.readUInt32BE(0) / 2 ** 32;
+    return this.u32() / 2 ** 32;
   }
 
   between(lo: number, hi: number): number {
@@ -32,7 +53,9 @@ export class Seed {
   }
 
   hex(n: number): string {
-    return createHash('sha256').update(`${this.basis}:hex:${this.counter++}`).digest('hex').slice(0, n);
+    let out = '';
+    while (out.length < n) out += this.u32().toString(16).padStart(8, '0');
+    return out.slice(0, n);
   }
 }
 
