@@ -51,3 +51,20 @@ export async function readStdin(ctx: CliContext, limitBytes = 30 * 1024 * 1024):
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * Resolves when a long-running command (serve, listen, deliver --watch) should stop: Ctrl-C
+ * arrives through ctx.interrupted (main.ts), SIGTERM comes from service managers.
+ */
+export function untilStopped(ctx: CliContext): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      ctx.interrupted.removeEventListener('abort', stop);
+      resolve();
+    };
+    process.on('SIGTERM', stop);
+    if (ctx.interrupted.aborted) stop();
+    else ctx.interrupted.addEventListener('abort', stop, { once: true });
+  });
+}

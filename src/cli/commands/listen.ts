@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { EventType } from '../../api/webhooks.js';
 import type { ListenRecord } from '../../webhooks/listener.js';
+import { untilStopped } from '../context.js';
 import type { CliRuntime } from '../runtime.js';
 import { splitList } from './verify-common.js';
 
@@ -116,17 +117,7 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
       '; Ctrl-C to stop',
   );
 
-  // SIGINT reaches us through ctx.interrupted (main.ts); SIGTERM is for service managers.
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      rt.ctx.interrupted.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    if (rt.ctx.interrupted.aborted) stop();
-    else rt.ctx.interrupted.addEventListener('abort', stop, { once: true });
-  });
+  await untilStopped(rt.ctx);
   await listener.close();
   out.info('listener stopped');
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
+import { untilStopped } from '../context.js';
 import type { CliRuntime } from '../runtime.js';
 
 export default async function serve(rt: CliRuntime, cmd: Command): Promise<void> {
@@ -35,16 +36,6 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new VerityError('VALIDATION_FAILED', `Cannot listen on host "${o.host}"`);
     throw err;
   }
-  // SIGINT arrives through ctx.interrupted (main.ts); SIGTERM is for service managers.
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGTERM', stop);
-      rt.ctx.interrupted.removeEventListener('abort', stop);
-      resolve();
-    };
-    process.on('SIGTERM', stop);
-    if (rt.ctx.interrupted.aborted) stop();
-    else rt.ctx.interrupted.addEventListener('abort', stop, { once: true });
-  });
+  await untilStopped(rt.ctx);
   await running.close();
 }
