@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { VerityError } from '../../api/errors.js';
 import { normalizeCompanyNumber } from '../../sources/companies-house.js';
 import type { Store } from '../../store/database.js';
-import { csvRecords } from './csv-records.js';
+import { csvColumnBatches } from './csv-records.js';
 import { fromIso } from './jurisdictions.js';
 import { companyData } from './local-registry.js';
 import { matchKey } from './names.js';
@@ -36,8 +36,10 @@ export interface ImportOptions {
 export interface ImportCounts {
   /** Data rows read from the file. */
   rows: number;
-  /** Rows written (inserted, or updated in place on a re-run). */
+  /** Rows stored: inserted, updated in place, or found unchanged on a re-run. */
   upserted: number;
+  /** Of those, rows already stored with the same values (not rewritten). */
+  unchanged: number;
   /** Rows skipped as unusable (no name or number). */
   skipped: number;
   /** Rows removed because a `replace` snapshot no longer has them. */
@@ -74,97 +76,181 @@ export function ukDate(s: string | undefined): string | null {
 /** ISO timestamps of the golden copy ("2012-11-29T00:00:00.000Z") → date part. */
 const isoDate = (s: string | undefined): string | null => (/^\d{4}-\d{2}-\d{2}/.test(s ?? '') ? s!.slice(0, 10) : null);
 
-interface Row {
-  record_id: string;
-  name: string;
-  reg_number: string | null;
-  jurisdiction: string | null;
-  status: string | null;
-  incorporated_on: string | null;
-  detail: string | null;
+/** Values of one registry row as stored, in `ROW_COLUMNS` order. */
+type Row = [
+  record_id: string,
+  name: string,
+  reg_number: string | null,
+  jurisdiction: string | null,
+  status: string | null,
+  incorporated_on: string | null,
+  detail: string | null,
+];
+
+/**
+ * A registry CSV importer: the file's columns it reads (`required` ones must be in the header)
+ * and how one record's values (trimmed, in `columns` order, '' when absent) become a row.
+ */
+interface RegistryCsv {
+  dataset: 'companies-house' | 'gleif';
+  source: 'companies_house' | 'gleif';
+  columns: readonly string[];
+  required: readonly string[];
+  toRow: (v: readonly string[]) => Row | null;
 }
 
-async function importRegistryCsv(
-  store: Pick<Store, 'db'>,
-  file: Source,
-  dataset: 'companies-house' | 'gleif',
-  source: 'companies_house' | 'gleif',
-  required: readonly string[],
-  toRow: (get: (col: string) => string) => Row | null,
-  o: ImportOptions,
-): Promise<ImportCounts> {
+// Rows per write transaction, and the longest a transaction may stay open: other processes
+// sharing the store (the server's key and webhook tables) wait at most this long for the lock,
+// well inside their 5 s busy timeout. Fewer, larger transactions write each touched index page
+// to the WAL once per transaction instead of once per 10,000 rows.
+const TXN_MAX_MS = 1000;
+// Below this share of the table changing, the text index is kept up to date row by row (cheap
+// for a re-import where little changed); above it one rebuild at the end is cheaper.
+const INCREMENTAL_FTS_SHARE = 0.25;
+const INCREMENTAL_FTS_MIN = 20_000;
+
+const FTS_TRIGGERS = `
+  CREATE TEMP TRIGGER IF NOT EXISTS company_registry_fts_ins AFTER INSERT ON company_registry BEGIN
+    INSERT INTO company_registry_fts (rowid, name_key) VALUES (new.rid, new.name_key);
+  END;
+  CREATE TEMP TRIGGER IF NOT EXISTS company_registry_fts_upd AFTER UPDATE OF name_key ON company_registry
+    WHEN old.name_key IS NOT new.name_key BEGIN
+    INSERT INTO company_registry_fts (company_registry_fts, rowid, name_key) VALUES ('delete', old.rid, old.name_key);
+    INSERT INTO company_registry_fts (rowid, name_key) VALUES (new.rid, new.name_key);
+  END;
+  CREATE TEMP TRIGGER IF NOT EXISTS company_registry_fts_del AFTER DELETE ON company_registry BEGIN
+    INSERT INTO company_registry_fts (company_registry_fts, rowid, name_key) VALUES ('delete', old.rid, old.name_key);
+  END;`;
+const DROP_FTS_TRIGGERS = `
+  DROP TRIGGER IF EXISTS temp.company_registry_fts_ins;
+  DROP TRIGGER IF EXISTS temp.company_registry_fts_upd;
+  DROP TRIGGER IF EXISTS temp.company_registry_fts_del;`;
+
+async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, spec: RegistryCsv, o: ImportOptions): Promise<ImportCounts> {
   const db = store.db;
+  const { source, dataset } = spec;
   companyData(store);
   const { stream, totalBytes, label } = open(file);
   const batch = ((db.prepare('SELECT MAX(batch) AS b FROM company_registry').get() as { b: number | null }).b ?? 0) + 1;
+  // Unchanged rows (every stored value equal, the name key included, so a change to the key
+  // algorithm is picked up) are not rewritten: a re-import touches only what changed. Comparing
+  // the values themselves costs no more than a stored hash would (the row is read either way).
   const upsert = db.prepare(
     `INSERT INTO company_registry (source, record_id, name, name_key, reg_number, jurisdiction, status, incorporated_on, detail, batch)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (source, record_id) DO UPDATE SET
        name = excluded.name, name_key = excluded.name_key, reg_number = excluded.reg_number,
        jurisdiction = excluded.jurisdiction, status = excluded.status,
-       incorporated_on = excluded.incorporated_on, detail = excluded.detail, batch = excluded.batch`,
+       incorporated_on = excluded.incorporated_on, detail = excluded.detail, batch = excluded.batch
+     WHERE name IS NOT excluded.name OR name_key IS NOT excluded.name_key OR reg_number IS NOT excluded.reg_number
+        OR jurisdiction IS NOT excluded.jurisdiction OR status IS NOT excluded.status
+        OR incorporated_on IS NOT excluded.incorporated_on OR detail IS NOT excluded.detail`,
   );
-  const write = db.transaction((rows: Row[]) => {
-    for (const r of rows)
-      upsert.run(source, r.record_id, r.name, matchKey(r.name), r.reg_number, r.jurisdiction, r.status, r.incorporated_on, r.detail, batch);
-  });
-  // Random-order inserts into the name and text indexes need a page cache larger than SQLite's
-  // 2 MB default to stay fast; 64 MB keeps the import well inside its memory budget.
-  const cacheBefore = db.pragma('cache_size', { simple: true }) as number;
-  db.pragma('cache_size = -65536');
+  // With `replace`, an unchanged row still has to be marked as present in this snapshot. Only
+  // the table row is touched: no index holds \`batch\`.
+  const markSeen = db.prepare('UPDATE company_registry SET batch = ? WHERE source = ? AND record_id = ?');
+  const state = db.prepare('SELECT value FROM company_registry_state WHERE key = ?').pluck();
+  const setState = db.prepare('INSERT OR REPLACE INTO company_registry_state (key, value) VALUES (?, ?)');
+  const clearState = db.prepare('DELETE FROM company_registry_state WHERE key = ?');
 
-  const counts: ImportCounts = { rows: 0, upserted: 0, skipped: 0, removed: 0 };
+  // The text index: incremental (temporary triggers, this connection only) while few rows
+  // change; otherwise one rebuild at the end. Until that rebuild is done the index is marked
+  // stale in the database, so an interrupted import is followed by a rebuild, not by trust in
+  // a half-updated index.
+  const tableRows = (db.prepare('SELECT MAX(rid) AS n FROM company_registry').get() as { n: number | null }).n ?? 0;
+  let incremental = tableRows > 0 && state.get('fts_stale') === undefined;
+  const incrementalLimit = Math.max(INCREMENTAL_FTS_MIN, tableRows * INCREMENTAL_FTS_SHARE);
+  let changed = 0;
+
+  const cacheBefore = db.pragma('cache_size', { simple: true }) as number;
+  // Random-order inserts into the name and record indexes need a page cache larger than
+  // SQLite's 2 MB default to stay fast; 64 MB keeps the import well inside its memory budget.
+  db.pragma('cache_size = -65536');
+  db.exec(DROP_FTS_TRIGGERS);
+  if (incremental) db.exec(FTS_TRIGGERS);
+  else setState.run('fts_stale', String(batch));
+
+  const counts: ImportCounts = { rows: 0, upserted: 0, unchanged: 0, skipped: 0, removed: 0 };
   let bytes = 0;
-  let index: Map<string, number> | null = null;
-  let pending: Row[] = [];
-  const flush = () => {
-    if (!pending.length) return;
-    write(pending);
-    pending = [];
+  let inTxn = false;
+  let txnStarted = 0;
+  const begin = () => {
+    db.exec('BEGIN');
+    inTxn = true;
+    txnStarted = performance.now();
+  };
+  const commit = () => {
+    if (!inTxn) return;
+    inTxn = false;
+    db.exec('COMMIT');
     o.onProgress?.({ rows: counts.rows, bytes, totalBytes });
   };
-  try {
-    for await (const rec of csvRecords(counted(stream, (n) => (bytes += n)))) {
-      if (!index) {
-        // The product's header has stray spaces (" CompanyNumber"): trim before matching.
-        index = new Map(rec.map((h, i) => [h.trim(), i]));
-        const missing = required.filter((c) => !index!.has(c));
-        if (missing.length)
-          throw new VerityError('UNPROCESSABLE_CONTENT', `${label} is not a ${dataset} CSV: missing column(s) ${missing.join(', ')}`);
-        continue;
+  const write = (r: Row) => {
+    const key = matchKey(r[1]);
+    if (upsert.run(source, r[0], r[1], key, r[2], r[3], r[4], r[5], r[6], batch).changes) {
+      if (++changed > incrementalLimit && incremental) {
+        // Too much is changing for row-by-row index upkeep: rebuild at the end instead.
+        db.exec(DROP_FTS_TRIGGERS);
+        setState.run('fts_stale', String(batch));
+        incremental = false;
       }
-      if (rec.length === 1 && rec[0] === '') continue;
-      counts.rows++;
-      const idx = index;
-      const row = toRow((col) => {
-        const i = idx.get(col);
-        return i === undefined ? '' : (rec[i] ?? '').trim();
-      });
-      if (!row) {
-        counts.skipped++;
-        continue;
-      }
-      pending.push(row);
-      if (pending.length >= BATCH_ROWS) {
-        flush();
-        if (o.signal?.aborted) throw new VerityError('UNAVAILABLE', 'import interrupted');
-      }
+    } else {
+      counts.unchanged++;
+      if (o.replace) markSeen.run(batch, source, r[0]);
     }
-    if (!index) throw new VerityError('UNPROCESSABLE_CONTENT', `${label} is empty: no header row`);
-    flush();
-  } finally {
-    stream.destroy();
-    db.pragma(`cache_size = ${Number(cacheBefore) || -2000}`);
-  }
-  counts.upserted = counts.rows - counts.skipped;
-  if (o.replace) counts.removed = db.prepare('DELETE FROM company_registry WHERE source = ? AND batch < ?').run(source, batch).changes;
-  // The text index follows the table in one pass (local-registry.ts explains why not triggers).
-  db.pragma('cache_size = -65536');
+  };
+
+  const select = (header: string[]): number[] => {
+    // The product's header has stray spaces (" CompanyNumber"): trim before matching.
+    const index = new Map(header.map((h, i) => [h.trim(), i]));
+    const missing = spec.required.filter((c) => !index.has(c));
+    if (missing.length) throw new VerityError('UNPROCESSABLE_CONTENT', `${label} is not a ${dataset} CSV: missing column(s) ${missing.join(', ')}`);
+    return spec.columns.map((c) => index.get(c) ?? -1);
+  };
+  const width = spec.columns.length;
+  const rec = new Array<string>(width);
+  let sawHeader = false;
   try {
-    db.exec("INSERT INTO company_registry_fts (company_registry_fts) VALUES ('rebuild')");
-    // Merge the rebuild's segments into one b-tree: fuzzy look-ups get about 3x faster.
-    db.exec("INSERT INTO company_registry_fts (company_registry_fts) VALUES ('optimize')");
+    try {
+      for await (const chunk of csvColumnBatches(stream as AsyncIterable<Buffer>, (h) => ((sawHeader = true), select(h)), (n) => (bytes += n))) {
+        const v = chunk.values;
+        if (!inTxn) begin();
+        for (let at = 0; at < v.length; at += width) {
+          for (let k = 0; k < width; k++) rec[k] = v[at + k]!.trim();
+          counts.rows++;
+          const row = spec.toRow(rec);
+          if (row) write(row);
+          else counts.skipped++;
+        }
+        if (performance.now() - txnStarted >= TXN_MAX_MS) {
+          commit();
+          if (o.signal?.aborted) throw new VerityError('UNAVAILABLE', 'import interrupted');
+        }
+      }
+      if (!sawHeader) throw new VerityError('UNPROCESSABLE_CONTENT', `${label} is empty: no header row`);
+      commit();
+    } catch (err) {
+      if (inTxn) db.exec('ROLLBACK');
+      throw err;
+    } finally {
+      stream.destroy();
+    }
+    counts.upserted = counts.rows - counts.skipped;
+    // With an incremental text index the triggers take the removed rows out of it too.
+    if (o.replace) counts.removed = db.prepare('DELETE FROM company_registry WHERE source = ? AND batch < ?').run(source, batch).changes;
+  } finally {
+    db.exec(DROP_FTS_TRIGGERS);
+  }
+  try {
+    if (!incremental) {
+      // The text index follows the table in one pass (local-registry.ts explains why not triggers).
+      db.transaction(() => {
+        db.exec("INSERT INTO company_registry_fts (company_registry_fts) VALUES ('rebuild')");
+        // Merge the rebuild's segments into one b-tree: fuzzy look-ups get about 3x faster.
+        db.exec("INSERT INTO company_registry_fts (company_registry_fts) VALUES ('optimize')");
+        clearState.run('fts_stale');
+      })();
+    }
   } finally {
     db.pragma(`cache_size = ${Number(cacheBefore) || -2000}`);
   }
@@ -176,63 +262,84 @@ async function importRegistryCsv(
   return counts;
 }
 
+// `detail` of a Companies House row: a handful of categories, so the JSON is built once each.
+const chDetailCache = new Map<string, string>();
+function chDetail(category: string, dissolvedOn: string | null): string | null {
+  if (!category && !dissolvedOn) return null;
+  if (dissolvedOn) return JSON.stringify({ category: category || undefined, dissolved_on: dissolvedOn });
+  let d = chDetailCache.get(category);
+  if (d === undefined) {
+    d = JSON.stringify({ category });
+    if (chDetailCache.size < 1000) chDetailCache.set(category, d);
+  }
+  return d;
+}
+
+const CH_COLUMNS = ['CompanyName', 'CompanyNumber', 'CompanyStatus', 'IncorporationDate', 'CompanyCategory', 'DissolutionDate'] as const;
+
 /** Companies House "Free Company Data Product" CSV (BasicCompanyDataAsOneFile-*.csv or a part). */
 export function importCompaniesHouse(store: Pick<Store, 'db'>, file: Source, o: ImportOptions = {}): Promise<ImportCounts> {
   return importRegistryCsv(
     store,
     file,
-    'companies-house',
-    'companies_house',
-    ['CompanyName', 'CompanyNumber', 'CompanyStatus', 'IncorporationDate'],
-    (get) => {
-      const name = get('CompanyName');
-      const number = normalizeCompanyNumber(get('CompanyNumber'));
-      if (!name || !number) return null;
-      const category = get('CompanyCategory');
-      const dissolved = ukDate(get('DissolutionDate'));
-      return {
-        record_id: number,
-        name,
-        reg_number: number,
-        jurisdiction: 'gb',
-        status: get('CompanyStatus') || null,
-        incorporated_on: ukDate(get('IncorporationDate')),
-        detail: category || dissolved ? JSON.stringify({ category: category || undefined, dissolved_on: dissolved ?? undefined }) : null,
-      };
+    {
+      dataset: 'companies-house',
+      source: 'companies_house',
+      columns: CH_COLUMNS,
+      required: CH_COLUMNS.slice(0, 4),
+      toRow: ([name, rawNumber, status, incorporated, category, dissolved]) => {
+        const number = normalizeCompanyNumber(rawNumber!);
+        if (!name || !number) return null;
+        return [number, name, number, 'gb', status || null, ukDate(incorporated), chDetail(category!, ukDate(dissolved))];
+      },
     },
     o,
   );
 }
+
+const GLEIF_COLUMNS = [
+  'LEI',
+  'Entity.LegalName',
+  'Entity.EntityStatus',
+  'Entity.LegalJurisdiction',
+  'Entity.RegistrationAuthority.RegistrationAuthorityEntityID',
+  'Entity.EntityCreationDate',
+  'Entity.RegistrationAuthority.RegistrationAuthorityID',
+  'Registration.RegistrationStatus',
+  'Entity.EntityExpirationReason',
+  'Registration.LastUpdateDate',
+] as const;
 
 /** GLEIF golden copy, LEI-CDF level 1 CSV (…-gleif-goldencopy-lei2-golden-copy.csv). */
 export function importGleif(store: Pick<Store, 'db'>, file: Source, o: ImportOptions = {}): Promise<ImportCounts> {
   return importRegistryCsv(
     store,
     file,
-    'gleif',
-    'gleif',
-    ['LEI', 'Entity.LegalName', 'Entity.EntityStatus'],
-    (get) => {
-      const lei = get('LEI').toUpperCase();
-      const name = get('Entity.LegalName');
-      if (!lei || !name) return null;
-      const jurisdiction = fromIso(get('Entity.LegalJurisdiction'));
-      const ra = get('Entity.RegistrationAuthority.RegistrationAuthorityEntityID');
-      return {
-        record_id: lei,
-        name,
-        reg_number: ra ? registeredAsKey(ra, jurisdiction) : null,
-        jurisdiction,
-        status: get('Entity.EntityStatus') || null,
-        incorporated_on: isoDate(get('Entity.EntityCreationDate')),
-        detail: JSON.stringify({
-          registered_as: ra || undefined,
-          registration_authority: get('Entity.RegistrationAuthority.RegistrationAuthorityID') || undefined,
-          registration_status: get('Registration.RegistrationStatus') || undefined,
-          expiration_reason: get('Entity.EntityExpirationReason') || undefined,
-          last_update: isoDate(get('Registration.LastUpdateDate')) ?? undefined,
-        }),
-      };
+    {
+      dataset: 'gleif',
+      source: 'gleif',
+      columns: GLEIF_COLUMNS,
+      required: GLEIF_COLUMNS.slice(0, 3),
+      toRow: ([rawLei, name, status, legalJurisdiction, ra, created, raId, regStatus, expiration, lastUpdate]) => {
+        const lei = rawLei!.toUpperCase();
+        if (!lei || !name) return null;
+        const jurisdiction = fromIso(legalJurisdiction!);
+        return [
+          lei,
+          name,
+          ra ? registeredAsKey(ra, jurisdiction) : null,
+          jurisdiction,
+          status || null,
+          isoDate(created),
+          JSON.stringify({
+            registered_as: ra || undefined,
+            registration_authority: raId || undefined,
+            registration_status: regStatus || undefined,
+            expiration_reason: expiration || undefined,
+            last_update: isoDate(lastUpdate) ?? undefined,
+          }),
+        ];
+      },
     },
     o,
   );
@@ -257,7 +364,7 @@ export async function importSecTickers(store: Pick<Store, 'db'>, file: Source, o
     `INSERT INTO sec_tickers (cik, ticker, title, name_key) VALUES (?, ?, ?, ?)
      ON CONFLICT (cik, ticker) DO UPDATE SET title = excluded.title, name_key = excluded.name_key`,
   );
-  const counts: ImportCounts = { rows: 0, upserted: 0, skipped: 0, removed: 0 };
+  const counts: ImportCounts = { rows: 0, upserted: 0, unchanged: 0, skipped: 0, removed: 0 };
   const seen: Array<[number, string]> = [];
   let pending: Array<{ cik_str: unknown; ticker: unknown; title: unknown }> = [];
   let bytes = 0;

@@ -48,6 +48,8 @@ export const COMPANIES_MIGRATIONS: readonly string[] = [
      batch INTEGER NOT NULL,
      imported_at TEXT NOT NULL
    );`,
+  // Import bookkeeping: 'fts_stale' is set while the text index awaits its end-of-import rebuild.
+  `CREATE TABLE company_registry_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ];
 
 export type LocalSource = 'companies_house' | 'gleif';

@@ -76,7 +76,7 @@ describe('bulk imports', () => {
     );
     const progress: number[] = [];
     const first = await importCompaniesHouse(store, file, { onProgress: (p) => progress.push(p.bytes), now: () => new Date('2025-01-01T00:00:00Z') });
-    expect(first).toEqual({ rows: 4, upserted: 3, skipped: 1, removed: 0 });
+    expect(first).toEqual({ rows: 4, upserted: 3, unchanged: 0, skipped: 1, removed: 0 });
     expect(progress.at(-1)).toBeGreaterThan(0);
     const acme = findLocal(store, { source: 'companies_house', key: 'acme widgets' });
     expect(acme).toHaveLength(1);
