@@ -52,14 +52,23 @@ export async function analyzeEmbeddedImages(
   const warnings: string[] = [];
   if (images.length === 0) return { findings, warnings };
   const { analyzeImage } = await import('../media/analyze-image.js');
+  // All images start at once: libvips decodes on its own threads while the forensics of another
+  // image run in JavaScript. Results are read back in list order, so the findings keep that order.
+  const runs = images.map((im) => {
+    if (budget.expired()) return undefined;
+    const run = analyzeImage(im.bytes, { checkDeepfakes, checkWatermarks: false, ports, signal: budget.signal, budgetMs: Math.max(500, Math.min(budget.remaining(), 10_000)) });
+    run.catch(() => undefined);
+    return run;
+  });
   let analysed = 0;
-  for (const im of images) {
-    if (budget.expired()) {
+  for (const [i, im] of images.entries()) {
+    const run = runs[i];
+    if (!run) {
       warnings.push(`the time budget ran out: ${images.length - analysed} embedded image(s) were not analysed`);
       break;
     }
     try {
-      const r = await analyzeImage(im.bytes, { checkDeepfakes, checkWatermarks: false, ports, signal: budget.signal, budgetMs: Math.max(500, Math.min(budget.remaining(), 10_000)) });
+      const r = await run;
       analysed++;
       for (const f of r.flags) {
         if (f !== 'image_manipulated' && f !== 'deepfake') continue;

@@ -7,13 +7,13 @@
  */
 import { VerityError } from '../../api/errors.js';
 import type { DocumentRequest } from '../../api/requests.js';
-import type { AnalysisEvidence, DocumentResult } from '../../api/results.js';
+import type { AnalysisEvidence, DocumentResult, Watermark } from '../../api/results.js';
 import { round3 } from '../scoring.js';
 import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
 import { analyzeAiText } from './ai-text/analyze.js';
 import { Budget, DEFAULT_BUDGET_MS } from './budget.js';
 import { resolveDocumentInput } from './input.js';
-import { emptyAnalysis, type FormatAnalysis } from './report.js';
+import { emptyAnalysis, type FormatAnalysis, type Finding } from './report.js';
 import { documentScores } from './score.js';
 
 /** Evidence items returned, most severe first (the rest are summarised in one line). */
@@ -24,13 +24,23 @@ export interface DocumentEngineOptions {
   budgetMs?: number;
 }
 
-async function analyseByKind(kind: string, bytes: Buffer, text: string | undefined, req: DocumentRequest, ports: EnginePorts, budget: Budget): Promise<FormatAnalysis> {
+type EmbeddedImageRun = Promise<{ findings: Finding[]; warnings: string[] }>;
+
+async function analyseByKind(
+  kind: string,
+  bytes: Buffer,
+  text: string | undefined,
+  req: DocumentRequest,
+  ports: EnginePorts,
+  budget: Budget,
+  startImages: (images: { bytes: Buffer; label: string }[]) => void,
+): Promise<FormatAnalysis> {
   const now = ports.clock.now();
   switch (kind) {
     case 'pdf':
-      return (await import('./pdf/analyze.js')).analyzePdf(bytes, now, budget);
+      return (await import('./pdf/analyze.js')).analyzePdf(bytes, now, budget, { onImages: startImages });
     case 'docx':
-      return (await import('./docx/analyze.js')).analyzeDocx(bytes, now, budget);
+      return (await import('./docx/analyze.js')).analyzeDocx(bytes, now, budget, { onImages: startImages });
     case 'image':
       return (await import('./image.js')).analyzeImageDocument(bytes, ports, { checkDeepfakes: req.check_deepfakes, checkWatermarks: req.check_watermarks }, budget);
     default: {
@@ -43,45 +53,71 @@ async function analyseByKind(kind: string, bytes: Buffer, text: string | undefin
   }
 }
 
-async function c2paFor(a: FormatAnalysis, bytes: Buffer, mime: string, ports: EnginePorts, budget: Budget): Promise<void> {
+/** What the C2PA reading adds to the analysis; applied after the format's own findings, in that order. */
+interface C2paOutcome {
+  findings: Finding[];
+  warnings: string[];
+  watermark?: Watermark;
+  provenance?: (p: number) => number;
+}
+
+async function readDocumentC2pa(bytes: Buffer, mime: string, ports: EnginePorts, budget: Budget): Promise<C2paOutcome> {
+  const out: C2paOutcome = { findings: [], warnings: [] };
   const { readC2pa } = await import('../media/c2pa.js');
   const { loadTrustAnchors } = await import('../media/trust.js');
-  const run = await budget.run(readC2pa(bytes, mime, { trustAnchorsPem: loadTrustAnchors(ports.config, a.warnings), signal: budget.signal }));
+  const run = await budget.run(readC2pa(bytes, mime, { trustAnchorsPem: loadTrustAnchors(ports.config, out.warnings), signal: budget.signal }));
   if (run.timedOut) {
-    a.warnings.push('the C2PA manifest was not read within the time budget');
-    return;
+    out.warnings.push('the C2PA manifest was not read within the time budget');
+    return out;
   }
   const w = run.value;
-  if (!w) return;
-  a.watermark = w;
+  if (!w) return out;
+  out.watermark = w;
   const failures = w.status.filter((s) => s.kind === 'failure').map((s) => s.code);
   const ai = w.actions.find((x) => x.digital_source_type && /trainedAlgorithmicMedia/i.test(x.digital_source_type));
   const base = `C2PA manifest by ${w.claim_generator ?? 'an unknown generator'}, signer ${w.signer ?? 'unknown'}${w.signed_at ? `, signed ${w.signed_at}` : ''}: ${w.validation_state}`;
   if (w.validation_state === 'invalid')
-    a.findings.push({ source: 'c2pa', finding: `${base} (${failures.join(', ') || 'validation failed'}): the file no longer matches what was signed`, authority: 0.9, flag: 'signature_forgery', severity: 0.75 });
-  else a.findings.push({ source: 'c2pa', finding: `${base}${w.actions.length ? `; actions ${w.actions.map((x) => x.action).join(', ')}` : ''}`, authority: w.validation_state === 'unreadable' ? 0.4 : 0.9, severity: 0 });
-  if (ai) a.findings.push({ source: 'c2pa', finding: `the manifest declares ${ai.action} with digitalSourceType ${ai.digital_source_type}: content made with a generative model`, authority: 0.8, severity: 0.1 });
-  if (w.validation_state === 'trusted') a.provenance = Math.max(a.provenance, 0.95);
-  else if (w.validation_state === 'valid') a.provenance = Math.max(a.provenance, 0.8);
-  else if (w.validation_state === 'invalid') a.provenance = Math.min(a.provenance, 0.1);
+    out.findings.push({ source: 'c2pa', finding: `${base} (${failures.join(', ') || 'validation failed'}): the file no longer matches what was signed`, authority: 0.9, flag: 'signature_forgery', severity: 0.75 });
+  else out.findings.push({ source: 'c2pa', finding: `${base}${w.actions.length ? `; actions ${w.actions.map((x) => x.action).join(', ')}` : ''}`, authority: w.validation_state === 'unreadable' ? 0.4 : 0.9, severity: 0 });
+  if (ai) out.findings.push({ source: 'c2pa', finding: `the manifest declares ${ai.action} with digitalSourceType ${ai.digital_source_type}: content made with a generative model`, authority: 0.8, severity: 0.1 });
+  if (w.validation_state === 'trusted') out.provenance = (p) => Math.max(p, 0.95);
+  else if (w.validation_state === 'valid') out.provenance = (p) => Math.max(p, 0.8);
+  else if (w.validation_state === 'invalid') out.provenance = (p) => Math.min(p, 0.1);
+  return out;
 }
 
 export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, opts: VerifyOptions, engineOpts: DocumentEngineOptions = {}): Promise<Computed<DocumentResult>> {
   const budget = new Budget(engineOpts.budgetMs ?? DEFAULT_BUDGET_MS, opts.signal);
   const input = await resolveDocumentInput(req, ports, opts.signal);
-  const a = await analyseByKind(input.kind, input.bytes, input.text, req, ports, budget);
+
+  // Independent stages run concurrently (C2PA, embedded images, pdf.js or mammoth text); their
+  // results are merged below in a fixed order, so the output does not depend on which ends first.
+  let c2paRun: Promise<C2paOutcome> | undefined;
+  if (req.check_watermarks && input.kind === 'pdf')
+    c2paRun = readDocumentC2pa(input.bytes, 'application/pdf', ports, budget).catch((err: unknown) => ({
+      findings: [],
+      warnings: [`C2PA not checked: ${err instanceof Error ? err.message : String(err)}`],
+    }));
+  let imageRun: EmbeddedImageRun | undefined;
+  const startImages = (images: { bytes: Buffer; label: string }[]): void => {
+    if (imageRun || images.length === 0) return;
+    imageRun = import('./image.js').then((m) => m.analyzeEmbeddedImages(images, ports, req.check_deepfakes, budget));
+    imageRun.catch(() => undefined);
+  };
+
+  const a = await analyseByKind(input.kind, input.bytes, input.text, req, ports, budget, startImages);
   a.warnings.unshift(...input.warnings);
 
-  if (req.check_watermarks && input.kind === 'pdf') {
-    try {
-      await c2paFor(a, input.bytes, 'application/pdf', ports, budget);
-    } catch (err) {
-      a.warnings.push(`C2PA not checked: ${err instanceof Error ? err.message : String(err)}`);
-    }
+  if (c2paRun) {
+    const c = await c2paRun;
+    if (c.watermark) a.watermark = c.watermark;
+    a.findings.push(...c.findings);
+    a.warnings.push(...c.warnings);
+    if (c.provenance) a.provenance = c.provenance(a.provenance);
   }
-  if (a.images.length) {
-    const { analyzeEmbeddedImages } = await import('./image.js');
-    const r = await analyzeEmbeddedImages(a.images, ports, req.check_deepfakes, budget);
+  startImages(a.images);
+  if (imageRun) {
+    const r = await imageRun;
     a.findings.push(...r.findings);
     a.warnings.push(...r.warnings);
   }

@@ -77,7 +77,13 @@ async function checkXmlSignatures(zip: Zip): Promise<{ signatures: number; check
   return { signatures: sigParts.length, checked, mismatched };
 }
 
-export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget): Promise<FormatAnalysis> {
+/** Lets the caller start work on parts of the package (embedded images) while the text is extracted. */
+export interface DocxAnalysisHooks {
+  /** Called once, as soon as the package is open and its largest images are read. */
+  onImages?(images: { bytes: Buffer; label: string }[]): void;
+}
+
+export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hooks: DocxAnalysisHooks = {}): Promise<FormatAnalysis> {
   const a = emptyAnalysis('docx');
   const { default: JSZip } = await import('jszip');
   let zip: Zip;
@@ -92,6 +98,21 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget): Pro
     throw new VerityError('UNSUPPORTED_MEDIA_TYPE', `the ZIP package is ${kind}, not a DOCX (no word/document.xml); supported: PDF, DOCX, images, raw text`);
   }
   const docPath = zip.file('word/document.xml') ? 'word/document.xml' : Object.keys(zip.files).find((p) => /^word\/document\d*\.xml$/.test(p))!;
+  const partPaths = ['docProps/core.xml', 'docProps/app.xml', 'word/settings.xml', docPath, 'word/comments.xml'];
+  // Size limits first: mammoth (started next) inflates the document part itself, so a zip bomb
+  // must be refused before it runs.
+  for (const p of partPaths)
+    if (zip.file(p) && uncompressedSize(zip, p) > MAX_PART_BYTES) throw new VerityError('PAYLOAD_TOO_LARGE', `the DOCX part ${p} expands to more than ${MAX_PART_BYTES / 1048576} MB`);
+
+  // Text extraction (mammoth, ~250 ms for a 1 MB document.xml) and the embedded images' analysis
+  // start now and run while the properties, revisions and signatures are read.
+  const textRun = import('mammoth').then(({ default: mammoth }) => budget.run(mammoth.extractRawText({ buffer: bytes })));
+  textRun.catch(() => undefined);
+  const media = Object.keys(zip.files).filter((p) => /^word\/media\/.+\.(jpe?g|png)$/i.test(p));
+  const sized = media.map((p) => ({ p, n: uncompressedSize(zip, p) })).filter((x) => x.n <= 20 * 1024 * 1024).sort((x, y) => y.n - x.n).slice(0, IMAGE_LIMIT);
+  for (const { p } of sized) a.images.push({ bytes: await zip.file(p)!.async('nodebuffer'), label: p });
+  hooks.onImages?.(a.images);
+
   const [core, app, settings, doc, comments] = await Promise.all([
     readPart(zip, 'docProps/core.xml'),
     readPart(zip, 'docProps/app.xml'),
@@ -206,13 +227,9 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget): Pro
     }
   } else a.provenance = a.findings.some((f) => f.flag === 'metadata_stripped') ? 0.25 : core && app ? 0.55 : 0.45;
 
-  // ---- text and images
-  const { default: mammoth } = await import('mammoth');
-  const textRun = await budget.run(mammoth.extractRawText({ buffer: bytes }));
-  if (textRun.timedOut) a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
-  else a.text = textRun.value.value;
-  const media = Object.keys(zip.files).filter((p) => /^word\/media\/.+\.(jpe?g|png)$/i.test(p));
-  const sized = media.map((p) => ({ p, n: uncompressedSize(zip, p) })).filter((x) => x.n <= 20 * 1024 * 1024).sort((x, y) => y.n - x.n).slice(0, IMAGE_LIMIT);
-  for (const { p } of sized) a.images.push({ bytes: await zip.file(p)!.async('nodebuffer'), label: p });
+  // ---- text
+  const text = await textRun;
+  if (text.timedOut) a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
+  else a.text = text.value.value;
   return a;
 }

@@ -1,5 +1,5 @@
 /**
- * PDF analysis: pdf.js (through pdf-parse) reads what the document says — text, page count, the
+ * PDF analysis: pdf.js (called directly, pdfjs-reader.ts) reads what the document says — text, page count, the
  * Info dictionary and the XMP packet, decrypting files with an empty user password — and the
  * project's structure reader says how the file was built: revisions, signatures, what each
  * incremental update changed. Each reading that fails becomes a warning, not a failure.
@@ -13,6 +13,7 @@ import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
 import { ALLOWED_AFTER_SIGNATURE, revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
 import { decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
 import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
+import type { PdfJsDocument } from './pdfjs-reader.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, type PdfStructure } from './structure.js';
 
 /** Text is extracted from at most this many pages: the detector reads at most 60,000 characters, and pdf.js text extraction costs ~30 ms a page. */
@@ -31,37 +32,35 @@ interface PdfJsReading {
 }
 
 async function readWithPdfJs(bytes: Buffer, budget: Budget, warnings: string[]): Promise<PdfJsReading | undefined> {
-  const { PDFParse } = await import('pdf-parse');
-  const parser = new PDFParse({ data: new Uint8Array(bytes), verbosity: 0, stopAtErrors: false });
+  const { openPdfJs } = await import('./pdfjs-reader.js');
+  const opening = openPdfJs(bytes);
+  let doc: PdfJsDocument | undefined;
   try {
-    const infoRun = await budget.run(parser.getInfo());
-    if (infoRun.timedOut) {
+    const openRun = await budget.run(opening);
+    if (openRun.timedOut) {
+      // Whatever pdf.js still finishes later is released, not kept.
+      opening.then((d) => d.destroy()).catch(() => undefined);
       warnings.push('pdf.js did not finish reading the document within the time budget; text and Info/XMP metadata were not read');
       return undefined;
     }
-    const info = infoRun.value;
-    if (info.total > LIMITS.pdfPages)
-      throw new VerityError('PAYLOAD_TOO_LARGE', `the PDF has ${info.total} pages; the limit is ${LIMITS.pdfPages}`);
-    const reading: PdfJsReading = {
-      pages: info.total,
-      info: (info.info ?? {}) as Record<string, unknown>,
-      xmpRaw: info.metadata?.getRaw() ?? null,
-      text: '',
-    };
-    const textRun = await budget.run(parser.getText({ first: TEXT_PAGE_LIMIT }));
+    doc = openRun.value;
+    if (doc.pages > LIMITS.pdfPages)
+      throw new VerityError('PAYLOAD_TOO_LARGE', `the PDF has ${doc.pages} pages; the limit is ${LIMITS.pdfPages}`);
+    const reading: PdfJsReading = { pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw, text: '' };
+    const textRun = await budget.run(doc.text(TEXT_PAGE_LIMIT));
     if (textRun.timedOut) warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
-    else reading.text = textRun.value.text.replace(/\n-- \d+ of \d+ --\n/g, '\n');
-    if (info.total > TEXT_PAGE_LIMIT) warnings.push(`text was extracted from the first ${TEXT_PAGE_LIMIT} of ${info.total} pages`);
+    else reading.text = textRun.value;
+    if (doc.pages > TEXT_PAGE_LIMIT) warnings.push(`text was extracted from the first ${TEXT_PAGE_LIMIT} of ${doc.pages} pages`);
     return reading;
   } catch (err) {
     if (err instanceof VerityError) throw err;
-    const name = (err as { name?: string }).name ?? 'Error';
-    if (name === 'PasswordException')
+    const e = err instanceof Error ? err : new Error(String(err));
+    if (e.name === 'PasswordException')
       warnings.push('the PDF is encrypted with a user password: text, page count and Info/XMP metadata could not be read; the file structure and signatures were analysed');
-    else warnings.push(`pdf.js could not read the document (${name}: ${String((err as Error).message ?? '').slice(0, 120)}); the file structure was analysed instead`);
+    else warnings.push(`pdf.js could not read the document (${e.name}: ${String(e.message ?? '').slice(0, 120)}); the file structure was analysed instead`);
     return undefined;
   } finally {
-    await parser.destroy().catch(() => undefined);
+    await doc?.destroy().catch(() => undefined);
   }
 }
 
@@ -87,15 +86,42 @@ function describeSignature(sig: SignatureCheck): string {
   return parts.join(', ');
 }
 
-export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget): Promise<FormatAnalysis> {
+/** Lets the caller start work on parts of the file (embedded images) while pdf.js is still reading. */
+export interface PdfAnalysisHooks {
+  /** Called once, as soon as the structure reader has listed the embedded JPEGs (not called when it could not read the file). */
+  onImages?(images: { bytes: Buffer; label: string }[]): void;
+}
+
+/** Embedded JPEG image XObjects (latest version of each object), largest first, at most IMAGE_LIMIT. */
+function embeddedJpegs(bytes: Buffer, s: PdfStructure): { bytes: Buffer; label: string }[] {
+  if (s.encrypted) return [];
+  const images: { bytes: Buffer; label: string; size: number }[] = [];
+  for (const [num, list] of s.versions) {
+    const o = list[list.length - 1]!;
+    if (!o.stream || !isDict(o.value) || nameOf(o.value, 'Subtype') !== 'Image') continue;
+    const filter = o.value.entries.get('Filter');
+    const f = Array.isArray(filter) ? (filter.length === 1 ? filter[0] : undefined) : filter;
+    if (!f || typeof f !== 'object' || Array.isArray(f) || f.kind !== 'name' || f.name !== 'DCTDecode') continue;
+    images.push({ bytes: bytes.subarray(o.stream.start, o.stream.end), label: `image ${num} 0 obj`, size: o.stream.end - o.stream.start });
+  }
+  return images.sort((x, y) => y.size - x.size).slice(0, IMAGE_LIMIT).map(({ bytes: b, label }) => ({ bytes: b, label }));
+}
+
+export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks: PdfAnalysisHooks = {}): Promise<FormatAnalysis> {
   const a = emptyAnalysis('pdf');
   const src = 'pdf_structure';
+  // pdf.js takes ~100 ms to import and compile: start it before the (synchronous) structure reader.
+  import('./pdfjs-reader.js').then((m) => m.loadPdfJs()).catch(() => undefined);
   let s: PdfStructure | undefined;
   try {
     s = readPdfStructure(bytes);
     a.warnings.push(...s.warnings);
   } catch (err) {
     a.warnings.push(`the file structure could not be read (${(err as Error).message}); only pdf.js results are reported`);
+  }
+  if (s) {
+    a.images = embeddedJpegs(bytes, s);
+    hooks.onImages?.(a.images);
   }
 
   const pdfjs = await readWithPdfJs(bytes, budget, a.warnings);
@@ -233,17 +259,5 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget): Prom
   const stripped = a.findings.some((f) => f.flag === 'metadata_stripped');
   a.provenance = badSignature ? 0.1 : goodSignature ? 0.85 : stripped ? 0.25 : xmp && infoFields.length > 0 ? 0.6 : 0.5;
 
-  // ---- embedded JPEG images, largest first, for the image analysis
-  const images: { bytes: Buffer; label: string; size: number }[] = [];
-  for (const [num, list] of s.versions) {
-    const o = list[list.length - 1]!;
-    if (!o.stream || !isDict(o.value) || nameOf(o.value, 'Subtype') !== 'Image') continue;
-    const filter = o.value.entries.get('Filter');
-    const f = Array.isArray(filter) ? (filter.length === 1 ? filter[0] : undefined) : filter;
-    if (!f || typeof f !== 'object' || Array.isArray(f) || f.kind !== 'name' || f.name !== 'DCTDecode') continue;
-    if (s.encrypted) continue;
-    images.push({ bytes: bytes.subarray(o.stream.start, o.stream.end), label: `image ${num} 0 obj`, size: o.stream.end - o.stream.start });
-  }
-  a.images = images.sort((x, y) => y.size - x.size).slice(0, IMAGE_LIMIT).map(({ bytes: b, label }) => ({ bytes: b, label }));
   return a;
 }
