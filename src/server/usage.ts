@@ -5,7 +5,8 @@
  *
  * Concurrency: credits of requests still running are reserved in memory, so two requests that
  * together would pass the quota cannot both start. The charge itself, the idempotency record and
- * the `afterVerification` hook (webhook outbox) commit in ONE SQLite transaction.
+ * the `afterVerification` hook (webhook outbox) commit in ONE SQLite savepoint of a group commit
+ * (src/server/group-commit.ts): all or none of them, committed before the caller's promise settles.
  */
 import { VerityError } from '../api/errors.js';
 import type { VerificationKind } from '../api/ids.js';
@@ -14,6 +15,7 @@ import type { VerificationResult } from '../api/results.js';
 import type { Clock } from '../engine/types.js';
 import type { Database } from '../store/database.js';
 import { periodOf } from './accounts.js';
+import type { GroupCommit } from './group-commit.js';
 import type { IdempotencyStore, StoredResponse } from './idempotency.js';
 import type { AuthInfo, ServerDeps } from './types.js';
 
@@ -22,6 +24,7 @@ export function createLedger(
   clock: Clock,
   idempotency: IdempotencyStore,
   hooks: Pick<ServerDeps, 'afterVerification' | 'afterFailure'>,
+  writes: GroupCommit,
 ) {
   const read = db.prepare('SELECT credits FROM usage WHERE account_id = ? AND period = ? AND environment = ?').pluck();
   const add = db
@@ -64,17 +67,20 @@ export function createLedger(
       };
     },
 
-    /** Charges a successful verification; with an idempotency key, remembers the response too. */
+    /**
+     * Charges a successful verification; with an idempotency key, remembers the response too.
+     * Resolves once all of it is committed; rejects (nothing stored) when the hook or the commit fails.
+     */
     record(
       auth: AuthInfo,
       kind: VerificationKind,
       result: VerificationResult,
       replay?: { key: string; hash: string; response: StoredResponse },
-    ): void {
+    ): Promise<void> {
       const now = clock.now();
       const period = periodOf(now);
       const credits = result.credits_used;
-      db.transaction(() => {
+      return writes.run(() => {
         // One statement reads and writes: the total after this charge, hence the one before.
         const after = add.get(auth.accountId, period, auth.environment, credits) as number;
         const before = after - credits;
@@ -90,16 +96,16 @@ export function createLedger(
           monthlyQuota: PLAN_LIMITS[auth.plan].monthlyCredits,
           now,
         });
-      })();
+      });
     },
 
     /** A verification that failed on our side or upstream: not charged; the hook may record an event. */
-    recordFailure(auth: AuthInfo, kind: VerificationKind, requestId: string, error: VerityError): void {
-      if (!hooks.afterFailure) return;
+    recordFailure(auth: AuthInfo, kind: VerificationKind, requestId: string, error: VerityError): Promise<void> {
+      if (!hooks.afterFailure) return Promise.resolve();
       const now = clock.now();
-      db.transaction(() => {
+      return writes.run(() => {
         hooks.afterFailure!(db, { accountId: auth.accountId, environment: auth.environment, kind, requestId, error, now });
-      })();
+      });
     },
   };
 }
