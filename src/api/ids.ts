@@ -1,15 +1,24 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+// CSPRNG bytes are drawn 4 KiB at a time (as Node's randomUUID pools them): one system call per
+// ~100 ids instead of one per id (~3 µs each on the server's request path). Each byte is used
+// once and zeroed, so key material does not linger in the pool.
+const pool = Buffer.alloc(4096);
+let poolUsed = pool.length;
 
 /** Uniform base62 string from the CSPRNG (rejection sampling keeps it unbiased). */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
-      if (b < 248) out += BASE62[b % 62];
-      if (out.length === length) break;
+    if (poolUsed === pool.length) {
+      randomFillSync(pool);
+      poolUsed = 0;
     }
+    const b = pool[poolUsed]!;
+    pool[poolUsed++] = 0;
+    if (b < 248) out += BASE62[b % 62];
   }
   return out;
 }
