@@ -4,7 +4,7 @@
  * quota (402) → engine → charge + hooks in one transaction. Test keys run the sandbox engine,
  * live keys the real one, with the account's plan so engines can gate plan-only sources.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { z } from 'zod';
 import { toVerityError, validationError, VerityError } from '../api/errors.js';
 import { verificationId, type VerificationKind } from '../api/ids.js';
@@ -40,6 +40,8 @@ export interface VerifyRouteDeps {
   engines: { live: Engine; test: Engine };
   ledger: Ledger;
   idempotency: IdempotencyStore;
+  /** Authentication then rate limit, as one callback-style onRequest hook (before the body is read). */
+  guard: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
 }
 
 interface Outcome {
@@ -114,7 +116,7 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
   for (const kind of ['claim', 'business', 'media', 'document'] as const) {
     app.post(
       `/v1/verify/${kind}`,
-      { onRequest: [app.verity.requireAuth, app.verity.rateLimit] },
+      { onRequest: deps.guard },
       async (request: FastifyRequest, reply: FastifyReply) => {
         const auth = request.auth!;
         const body = request.body;
