@@ -149,9 +149,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     sendError(new VerityError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`), request, reply),
   );
 
+  const ping = deps.db.prepare('SELECT 1');
   app.get('/healthz', async (_request, reply) => {
     try {
-      deps.db.prepare('SELECT 1').get();
+      ping.get();
     } catch {
       throw new VerityError('UNAVAILABLE', 'The store is not available', { retryAfter: 5 });
     }
