@@ -5,7 +5,8 @@
  * file is taken as the whole snapshot: rows of that registry it no longer contains are removed
  * (use it with the single-file product, not with one part of a multi-part download).
  */
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
 import { VerityError } from '../../api/errors.js';
 import { normalizeCompanyNumber } from '../../sources/companies-house.js';
@@ -31,6 +32,8 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Clock for `imported_at` (tests). */
   now?: () => Date;
+  /** Parse in a worker thread (default: when importing a file and the compiled worker exists). */
+  worker?: boolean;
 }
 
 export interface ImportCounts {
@@ -48,15 +51,15 @@ export interface ImportCounts {
 
 type Source = string | Readable;
 
-function open(file: Source): { stream: Readable; totalBytes: number | null; label: string } {
-  if (typeof file !== 'string') return { stream: file, totalBytes: null, label: '(stream)' };
+function open(file: Source): { stream: () => Readable; path: string | null; totalBytes: number | null; label: string } {
+  if (typeof file !== 'string') return { stream: () => file, path: null, totalBytes: null, label: '(stream)' };
   let size: number;
   try {
     size = statSync(file).size;
   } catch {
     throw new VerityError('NOT_FOUND', `no such file: ${file}`);
   }
-  return { stream: createReadStream(file, { highWaterMark: 1 << 20 }), totalBytes: size, label: file };
+  return { stream: () => createReadStream(file, { highWaterMark: 1 << 20 }), path: file, totalBytes: size, label: file };
 }
 
 /** Counts bytes as the stream is read, for progress. */
@@ -76,7 +79,7 @@ export function ukDate(s: string | undefined): string | null {
 /** ISO timestamps of the golden copy ("2012-11-29T00:00:00.000Z") → date part. */
 const isoDate = (s: string | undefined): string | null => (/^\d{4}-\d{2}-\d{2}/.test(s ?? '') ? s!.slice(0, 10) : null);
 
-/** Values of one registry row as stored, in `ROW_COLUMNS` order. */
+/** Values of one registry row as read from its file, in the order of the table's columns. */
 type Row = [
   record_id: string,
   name: string,
@@ -92,11 +95,102 @@ type Row = [
  * and how one record's values (trimmed, in `columns` order, '' when absent) become a row.
  */
 interface RegistryCsv {
-  dataset: 'companies-house' | 'gleif';
   source: 'companies_house' | 'gleif';
   columns: readonly string[];
   required: readonly string[];
   toRow: (v: readonly string[]) => Row | null;
+}
+export type RegistryDataset = 'companies-house' | 'gleif';
+
+/** Values per stored row in a ParsedBatch: record_id, name, name_key, reg_number, jurisdiction, status, incorporated_on, detail. */
+export const PARSED_WIDTH = 8;
+
+/** The rows of one chunk of a registry file, ready to store (plain data: it crosses threads). */
+export interface ParsedBatch {
+  values: Array<string | null>;
+  /** Data records read (stored + skipped). */
+  rows: number;
+  skipped: number;
+  /** File bytes read so far. */
+  bytes: number;
+}
+
+/**
+ * Reads a registry CSV into batches of stored values (the name key computed here, the costly
+ * part besides SQLite). Runs on the importing thread or in bulk-parse-worker.ts.
+ */
+export async function* parseRegistryCsv(input: AsyncIterable<Buffer | string>, dataset: RegistryDataset, label: string): AsyncGenerator<ParsedBatch> {
+  const spec = REGISTRY_CSV[dataset];
+  const width = spec.columns.length;
+  let sawHeader = false;
+  const select = (header: string[]): number[] => {
+    sawHeader = true;
+    // The product's header has stray spaces (" CompanyNumber"): trim before matching.
+    const index = new Map(header.map((h, i) => [h.trim(), i]));
+    const missing = spec.required.filter((c) => !index.has(c));
+    if (missing.length) throw new VerityError('UNPROCESSABLE_CONTENT', `${label} is not a ${dataset} CSV: missing column(s) ${missing.join(', ')}`);
+    return spec.columns.map((c) => index.get(c) ?? -1);
+  };
+  const rec = new Array<string>(width);
+  for await (const chunk of csvColumnBatches(input, select)) {
+    const v = chunk.values;
+    const out: Array<string | null> = [];
+    let skipped = 0;
+    for (let at = 0; at < v.length; at += width) {
+      for (let k = 0; k < width; k++) rec[k] = v[at + k]!.trim();
+      const r = spec.toRow(rec);
+      if (r) out.push(r[0], r[1], matchKey(r[1]), r[2], r[3], r[4], r[5], r[6]);
+      else skipped++;
+    }
+    yield { values: out, rows: chunk.records, skipped, bytes: chunk.bytes };
+  }
+  if (!sawHeader) throw new VerityError('UNPROCESSABLE_CONTENT', `${label} is empty: no header row`);
+}
+
+// Parsing overlaps writing in a worker thread when the compiled worker is there (dist/); from
+// the TypeScript sources (tests) the same generator runs in-thread.
+const WORKER_URL = new URL('./bulk-parse-worker.js', import.meta.url);
+// Batches (about 2,000 rows each) the worker may run ahead of the writer: bounded memory.
+export const WORKER_AHEAD = 4;
+
+async function* parseInWorker(path: string, dataset: RegistryDataset, label: string): AsyncGenerator<ParsedBatch> {
+  const { Worker } = await import('node:worker_threads');
+  // A small heap: the worker holds only the batches in flight (the whole import stays < 300 MB).
+  const worker = new Worker(WORKER_URL, { workerData: { path, dataset, label }, resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 } });
+  type Message = { type: 'batch'; batch: ParsedBatch } | { type: 'end' } | { type: 'error'; code: string; message: string };
+  const queue: Message[] = [];
+  let failure: unknown = null;
+  let exited = false;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    wake?.();
+    wake = null;
+  };
+  worker.on('message', (m: Message) => {
+    queue.push(m);
+    poke();
+  });
+  worker.on('error', (e) => {
+    failure = e;
+    poke();
+  });
+  worker.on('exit', () => {
+    exited = true;
+    poke();
+  });
+  try {
+    for (;;) {
+      while (!queue.length && !failure && !exited) await new Promise<void>((r) => (wake = r));
+      const m = queue.shift();
+      if (!m) throw new VerityError('INTERNAL_ERROR', `the import parser stopped: ${failure instanceof Error ? failure.message : 'exited'}`);
+      if (m.type === 'end') return;
+      if (m.type === 'error') throw new VerityError(m.code as ConstructorParameters<typeof VerityError>[0], m.message);
+      yield m.batch;
+      worker.postMessage('ack');
+    }
+  } finally {
+    await worker.terminate();
+  }
 }
 
 // Rows per write transaction, and the longest a transaction may stay open: other processes
@@ -126,11 +220,12 @@ const DROP_FTS_TRIGGERS = `
   DROP TRIGGER IF EXISTS temp.company_registry_fts_upd;
   DROP TRIGGER IF EXISTS temp.company_registry_fts_del;`;
 
-async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, spec: RegistryCsv, o: ImportOptions): Promise<ImportCounts> {
+async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, dataset: RegistryDataset, o: ImportOptions): Promise<ImportCounts> {
   const db = store.db;
-  const { source, dataset } = spec;
+  const { source } = REGISTRY_CSV[dataset];
   companyData(store);
-  const { stream, totalBytes, label } = open(file);
+  const { stream: openStream, path, totalBytes, label } = open(file);
+  const useWorker = path !== null && o.worker !== false && existsSync(fileURLToPath(WORKER_URL));
   const batch = ((db.prepare('SELECT MAX(batch) AS b FROM company_registry').get() as { b: number | null }).b ?? 0) + 1;
   // Unchanged rows (every stored value equal, the name key included, so a change to the key
   // algorithm is picked up) are not rewritten: a re-import touches only what changed. Comparing
@@ -185,9 +280,9 @@ async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, spec: R
     db.exec('COMMIT');
     o.onProgress?.({ rows: counts.rows, bytes, totalBytes });
   };
-  const write = (r: Row) => {
-    const key = matchKey(r[1]);
-    if (upsert.run(source, r[0], r[1], key, r[2], r[3], r[4], r[5], r[6], batch).changes) {
+  const write = (v: Array<string | null>, at: number) => {
+    const recordId = v[at]!;
+    if (upsert.run(source, recordId, v[at + 1], v[at + 2], v[at + 3], v[at + 4], v[at + 5], v[at + 6], v[at + 7], batch).changes) {
       if (++changed > incrementalLimit && incremental) {
         // Too much is changing for row-by-row index upkeep: rebuild at the end instead.
         db.exec(DROP_FTS_TRIGGERS);
@@ -196,44 +291,31 @@ async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, spec: R
       }
     } else {
       counts.unchanged++;
-      if (o.replace) markSeen.run(batch, source, r[0]);
+      if (o.replace) markSeen.run(batch, source, recordId);
     }
   };
 
-  const select = (header: string[]): number[] => {
-    // The product's header has stray spaces (" CompanyNumber"): trim before matching.
-    const index = new Map(header.map((h, i) => [h.trim(), i]));
-    const missing = spec.required.filter((c) => !index.has(c));
-    if (missing.length) throw new VerityError('UNPROCESSABLE_CONTENT', `${label} is not a ${dataset} CSV: missing column(s) ${missing.join(', ')}`);
-    return spec.columns.map((c) => index.get(c) ?? -1);
-  };
-  const width = spec.columns.length;
-  const rec = new Array<string>(width);
-  let sawHeader = false;
   try {
+    let stream: Readable | null = null;
     try {
-      for await (const chunk of csvColumnBatches(stream as AsyncIterable<Buffer>, (h) => ((sawHeader = true), select(h)), (n) => (bytes += n))) {
-        const v = chunk.values;
+      const batches = useWorker ? parseInWorker(path, dataset, label) : parseRegistryCsv(counted((stream = openStream()), () => {}), dataset, label);
+      for await (const b of batches) {
+        // Interrupted: the open transaction (at most TXN_MAX_MS of work) is rolled back below.
+        if (o.signal?.aborted) throw new VerityError('UNAVAILABLE', 'import interrupted');
         if (!inTxn) begin();
-        for (let at = 0; at < v.length; at += width) {
-          for (let k = 0; k < width; k++) rec[k] = v[at + k]!.trim();
-          counts.rows++;
-          const row = spec.toRow(rec);
-          if (row) write(row);
-          else counts.skipped++;
-        }
-        if (performance.now() - txnStarted >= TXN_MAX_MS) {
-          commit();
-          if (o.signal?.aborted) throw new VerityError('UNAVAILABLE', 'import interrupted');
-        }
+        const v = b.values;
+        for (let at = 0; at < v.length; at += PARSED_WIDTH) write(v, at);
+        counts.rows += b.rows;
+        counts.skipped += b.skipped;
+        bytes = b.bytes;
+        if (performance.now() - txnStarted >= TXN_MAX_MS) commit();
       }
-      if (!sawHeader) throw new VerityError('UNPROCESSABLE_CONTENT', `${label} is empty: no header row`);
       commit();
     } catch (err) {
       if (inTxn) db.exec('ROLLBACK');
       throw err;
     } finally {
-      stream.destroy();
+      stream?.destroy();
     }
     counts.upserted = counts.rows - counts.skipped;
     // With an incremental text index the triggers take the removed rows out of it too.
@@ -277,26 +359,6 @@ function chDetail(category: string, dissolvedOn: string | null): string | null {
 
 const CH_COLUMNS = ['CompanyName', 'CompanyNumber', 'CompanyStatus', 'IncorporationDate', 'CompanyCategory', 'DissolutionDate'] as const;
 
-/** Companies House "Free Company Data Product" CSV (BasicCompanyDataAsOneFile-*.csv or a part). */
-export function importCompaniesHouse(store: Pick<Store, 'db'>, file: Source, o: ImportOptions = {}): Promise<ImportCounts> {
-  return importRegistryCsv(
-    store,
-    file,
-    {
-      dataset: 'companies-house',
-      source: 'companies_house',
-      columns: CH_COLUMNS,
-      required: CH_COLUMNS.slice(0, 4),
-      toRow: ([name, rawNumber, status, incorporated, category, dissolved]) => {
-        const number = normalizeCompanyNumber(rawNumber!);
-        if (!name || !number) return null;
-        return [number, name, number, 'gb', status || null, ukDate(incorporated), chDetail(category!, ukDate(dissolved))];
-      },
-    },
-    o,
-  );
-}
-
 const GLEIF_COLUMNS = [
   'LEI',
   'Entity.LegalName',
@@ -310,13 +372,20 @@ const GLEIF_COLUMNS = [
   'Registration.LastUpdateDate',
 ] as const;
 
-/** GLEIF golden copy, LEI-CDF level 1 CSV (…-gleif-goldencopy-lei2-golden-copy.csv). */
-export function importGleif(store: Pick<Store, 'db'>, file: Source, o: ImportOptions = {}): Promise<ImportCounts> {
-  return importRegistryCsv(
-    store,
-    file,
-    {
-      dataset: 'gleif',
+const REGISTRY_CSV: Record<RegistryDataset, RegistryCsv> = {
+    // Companies House "Free Company Data Product"
+    'companies-house': {
+      source: 'companies_house',
+      columns: CH_COLUMNS,
+      required: CH_COLUMNS.slice(0, 4),
+      toRow: ([name, rawNumber, status, incorporated, category, dissolved]) => {
+        const number = normalizeCompanyNumber(rawNumber!);
+        if (!name || !number) return null;
+        return [number, name, number, 'gb', status || null, ukDate(incorporated), chDetail(category!, ukDate(dissolved))];
+      },
+    },
+    // GLEIF golden copy, LEI-CDF level 1
+    gleif: {
       source: 'gleif',
       columns: GLEIF_COLUMNS,
       required: GLEIF_COLUMNS.slice(0, 3),
@@ -341,8 +410,16 @@ export function importGleif(store: Pick<Store, 'db'>, file: Source, o: ImportOpt
         ];
       },
     },
-    o,
-  );
+};
+
+/** Companies House "Free Company Data Product" CSV (BasicCompanyDataAsOneFile-*.csv or a part). */
+export function importCompaniesHouse(store: Pick<Store, 'db'>, file: Source, o: ImportOptions = {}): Promise<ImportCounts> {
+  return importRegistryCsv(store, file, 'companies-house', o);
+}
+
+/** GLEIF golden copy, LEI-CDF level 1 CSV (…-gleif-goldencopy-lei2-golden-copy.csv). */
+export function importGleif(store: Pick<Store, 'db'>, file: Source, o: ImportOptions = {}): Promise<ImportCounts> {
+  return importRegistryCsv(store, file, 'gleif', o);
 }
 
 /** A registry number as a join key: Companies House numbers in their 8-character form. */
@@ -359,7 +436,8 @@ export function registeredAsKey(raw: string, jurisdiction: string | null): strin
 export async function importSecTickers(store: Pick<Store, 'db'>, file: Source, o: ImportOptions = {}): Promise<ImportCounts> {
   const db = store.db;
   companyData(store);
-  const { stream, totalBytes, label } = open(file);
+  const { stream: openStream, totalBytes, label } = open(file);
+  const stream = openStream();
   const upsert = db.prepare(
     `INSERT INTO sec_tickers (cik, ticker, title, name_key) VALUES (?, ?, ?, ?)
      ON CONFLICT (cik, ticker) DO UPDATE SET title = excluded.title, name_key = excluded.name_key`,
