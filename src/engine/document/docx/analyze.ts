@@ -2,12 +2,13 @@
  * DOCX analysis (ECMA-376 / ISO/IEC 29500): package properties (docProps/core.xml, app.xml),
  * editing sessions (`w:rsids` in word/settings.xml: Word adds one revision-save id per editing
  * session), tracked changes and comments, and OPC XML signatures (part digests re-computed).
- * Text comes from mammoth for the AI-text detector.
+ * Text comes from mammoth for the AI-text detector (on the extraction thread, extraction-thread.ts).
  */
 import { createHash } from 'node:crypto';
 import { VerityError } from '../../../api/errors.js';
 import type { Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkTooEarly, humanDelta, isoOrNull } from '../dates.js';
+import { startDocxText } from '../extraction-thread.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis } from '../report.js';
 
 /** Parts larger than this (uncompressed) are not read: a zip bomb must not exhaust memory. */
@@ -104,9 +105,10 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   for (const p of partPaths)
     if (zip.file(p) && uncompressedSize(zip, p) > MAX_PART_BYTES) throw new VerityError('PAYLOAD_TOO_LARGE', `the DOCX part ${p} expands to more than ${MAX_PART_BYTES / 1048576} MB`);
 
-  // Text extraction (mammoth, ~250 ms for a 1 MB document.xml) and the embedded images' analysis
-  // start now and run while the properties, revisions and signatures are read.
-  const textRun = import('mammoth').then(({ default: mammoth }) => budget.run(mammoth.extractRawText({ buffer: bytes })));
+  // Text extraction (mammoth, ~250 ms for a 1 MB document.xml, on the extraction thread) and the
+  // embedded images' analysis start now and run while the properties, revisions and signatures are read.
+  const extraction = startDocxText(bytes);
+  const textRun = budget.run(extraction.text);
   textRun.catch(() => undefined);
   const media = Object.keys(zip.files).filter((p) => /^word\/media\/.+\.(jpe?g|png)$/i.test(p));
   const sized = media.map((p) => ({ p, n: uncompressedSize(zip, p) })).filter((x) => x.n <= 20 * 1024 * 1024).sort((x, y) => y.n - x.n).slice(0, IMAGE_LIMIT);
@@ -228,8 +230,13 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   } else a.provenance = a.findings.some((f) => f.flag === 'metadata_stripped') ? 0.25 : core && app ? 0.55 : 0.45;
 
   // ---- text
-  const text = await textRun;
-  if (text.timedOut) a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
-  else a.text = text.value.value;
+  const text = await textRun.catch((err: unknown) => {
+    extraction.cancel();
+    throw err;
+  });
+  if (text.timedOut) {
+    extraction.cancel();
+    a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
+  } else a.text = text.value;
   return a;
 }

@@ -13,6 +13,7 @@ import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
 import { ALLOWED_AFTER_SIGNATURE, revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
 import { decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
 import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
+import { startPdfReading, type PdfReading } from '../extraction-thread.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, type PdfStructure } from './structure.js';
 
@@ -31,28 +32,29 @@ interface PdfJsReading {
   text: string;
 }
 
-async function readWithPdfJs(bytes: Buffer, budget: Budget, warnings: string[]): Promise<PdfJsReading | undefined> {
-  const { openPdfJs } = await import('./pdfjs-reader.js');
-  const opening = openPdfJs(bytes);
+async function readWithPdfJs(reading: PdfReading, budget: Budget, warnings: string[]): Promise<PdfJsReading | undefined> {
+  const opening = reading.opened;
   let doc: PdfJsDocument | undefined;
   try {
     const openRun = await budget.run(opening);
     if (openRun.timedOut) {
-      // Whatever pdf.js still finishes later is released, not kept.
-      opening.then((d) => d.destroy()).catch(() => undefined);
+      // Whatever pdf.js still finishes later is released, not kept (the thread is stopped).
+      reading.cancel();
       warnings.push('pdf.js did not finish reading the document within the time budget; text and Info/XMP metadata were not read');
       return undefined;
     }
     doc = openRun.value;
     if (doc.pages > LIMITS.pdfPages)
       throw new VerityError('PAYLOAD_TOO_LARGE', `the PDF has ${doc.pages} pages; the limit is ${LIMITS.pdfPages}`);
-    const reading: PdfJsReading = { pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw, text: '' };
+    const out: PdfJsReading = { pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw, text: '' };
     const textRun = await budget.run(doc.text(TEXT_PAGE_LIMIT));
     if (textRun.timedOut) warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
-    else reading.text = textRun.value;
+    else out.text = textRun.value;
     if (doc.pages > TEXT_PAGE_LIMIT) warnings.push(`text was extracted from the first ${TEXT_PAGE_LIMIT} of ${doc.pages} pages`);
-    return reading;
+    return out;
   } catch (err) {
+    // Cancelled or over a limit: stop pdf.js (the thread) rather than let it read on.
+    reading.cancel();
     if (err instanceof VerityError) throw err;
     const e = err instanceof Error ? err : new Error(String(err));
     if (e.name === 'PasswordException')
@@ -110,8 +112,11 @@ function embeddedJpegs(bytes: Buffer, s: PdfStructure): { bytes: Buffer; label: 
 export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks: PdfAnalysisHooks = {}): Promise<FormatAnalysis> {
   const a = emptyAnalysis('pdf');
   const src = 'pdf_structure';
-  // pdf.js takes ~100 ms to import and compile: start it before the (synchronous) structure reader.
-  import('./pdfjs-reader.js').then((m) => m.loadPdfJs()).catch(() => undefined);
+  // pdf.js starts first (on the extraction thread, extraction-thread.ts) and reads while the
+  // structure reader and, through the hook, the embedded images' analysis run here.
+  const reading = startPdfReading(bytes, TEXT_PAGE_LIMIT);
+  const pdfjsWarnings: string[] = [];
+  const pdfjsRun = readWithPdfJs(reading, budget, pdfjsWarnings);
   let s: PdfStructure | undefined;
   try {
     s = readPdfStructure(bytes);
@@ -124,7 +129,8 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     hooks.onImages?.(a.images);
   }
 
-  const pdfjs = await readWithPdfJs(bytes, budget, a.warnings);
+  const pdfjs = await pdfjsRun;
+  a.warnings.push(...pdfjsWarnings);
   if (!pdfjs && s && !s.xrefChainOk && s.revisions.every((r) => r.objects.length === 0))
     throw new VerityError('UNPROCESSABLE_CONTENT', 'the PDF is damaged beyond reading: no objects, no cross-reference table and pdf.js could not open it');
 
