@@ -7,6 +7,9 @@
 //     Packages with native code, WebAssembly or worker files stay external and load lazily.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -15,6 +18,7 @@ const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 
 if (r.status === 2) console.error('build: dist/ written despite the type errors above (npm run typecheck reports them)');
 else if (r.status !== 0) process.exit(r.status ?? 1);
 
+const srcDir = fileURLToPath(new URL('../src', import.meta.url));
 const external = [
   'better-sqlite3', 'sharp', '@contentauth/c2pa-wasm', 'pdf-parse', 'pdfjs-dist', 'fastify', 'pino', 'mammoth',
   'jszip', 'exifr', 'file-type', 'undici', 'conf', 'ora', '@inquirer/prompts', 'csv-parse', 'fast-xml-parser', 'pdf-lib',
@@ -32,16 +36,26 @@ await build({
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
-  // Bundled modules that locate files next to themselves (createRequire(import.meta.url)) get the
-  // bundle's own URL, from which node_modules resolves as before.
-  define: { 'import.meta.url': '__verity_bundle_url' },
   banner: {
     js:
-      "const __verity_bundle_url = require('node:url').pathToFileURL(__filename).href;\n" +
+      // A bundled module that locates files next to itself (worker entries, createRequire) sees the
+      // URL of its own tsc output in dist/, which exists beside the bundle.
+      "const __verity_module_url = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;\n" +
       // bin/verity.js provides the loader for lazy imports; see the rewrite below.
       'const __verity_import = globalThis.__verity_import ?? ((specifier) => import(specifier));',
   },
   plugins: [
+    {
+      name: 'module-urls',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (a) => {
+          const text = await readFile(a.path, 'utf8');
+          if (!text.includes('import.meta.url')) return undefined;
+          const rel = relative(srcDir, a.path).replace(/\\/g, '/').replace(/\.ts$/, '.js');
+          return { contents: text.replaceAll('import.meta.url', `__verity_module_url(${JSON.stringify(rel)})`), loader: 'ts' };
+        });
+      },
+    },
     {
       // zod re-exports all ~50 locale modules as `z.locales`; verity uses only the default English
       // messages, which zod imports separately, so the namespace is left empty in the bundle.
