@@ -34,6 +34,7 @@ export async function readInputFile(path: string, field: string): Promise<Buffer
   } catch {
     throw new VerityError('VALIDATION_FAILED', `No such file: ${path}`, { details: [{ field, issue: 'file not found or not readable' }] });
   }
+  if (size === 0) throw new VerityError('UNPROCESSABLE_CONTENT', `${path} is empty (0 bytes): there is nothing to analyse`);
   if (size > LIMITS.fileBytes)
     throw new VerityError('PAYLOAD_TOO_LARGE', `${path} is ${(size / 1048576).toFixed(1)} MB; the limit is ${LIMITS.fileBytes / 1048576} MB`);
   return readFile(path);
