@@ -50,6 +50,8 @@ export const COMPANIES_MIGRATIONS: readonly string[] = [
    );`,
   // Import bookkeeping: 'fts_stale' is set while the text index awaits its end-of-import rebuild.
   `CREATE TABLE company_registry_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // bulk-import.ts rowHash of the stored values: unchanged rows are skipped on a re-import.
+  `ALTER TABLE company_registry ADD COLUMN row_hash INTEGER;`,
 ];
 
 export type LocalSource = 'companies_house' | 'gleif';
@@ -78,6 +80,18 @@ export interface ImportInfo {
   rows: number;
   imported_at: string;
 }
+
+/**
+ * The secondary indexes of company_registry (as created by the first migration). A first
+ * import drops them and builds them at its end; `IF NOT EXISTS` lets companyData() restore
+ * them after an import that died in between.
+ */
+export const COMPANY_REGISTRY_INDEXES = `
+  CREATE INDEX IF NOT EXISTS company_registry_name_key ON company_registry (name_key);
+  CREATE INDEX IF NOT EXISTS company_registry_gleif_reg ON company_registry (reg_number) WHERE source = 'gleif';`;
+export const DROP_COMPANY_REGISTRY_INDEXES = `
+  DROP INDEX IF EXISTS company_registry_name_key;
+  DROP INDEX IF EXISTS company_registry_gleif_reg;`;
 
 const prepared = new WeakMap<Database, ReturnType<typeof prepare>>();
 
@@ -114,6 +128,7 @@ export function companyData(store: Pick<Store, 'db'>) {
   let p = prepared.get(db);
   if (!p) {
     migrate(db, COMPANIES_COMPONENT, COMPANIES_MIGRATIONS);
+    db.exec(COMPANY_REGISTRY_INDEXES);
     p = prepare(db);
     prepared.set(db, p);
   }
