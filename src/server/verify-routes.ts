@@ -1,8 +1,9 @@
 /**
  * POST /v1/verify/{claim,business,media,document}. Order of checks: key (401, before the body is
  * read) → rate limit (429) → plan (403) → body shape and schema (400) → idempotent replay →
- * quota (402) → engine → charge + hooks in one transaction. Test keys run the sandbox engine,
- * live keys the real one, with the account's plan so engines can gate plan-only sources.
+ * quota (402) → engine → charge + hooks in one savepoint of a group commit, committed before the
+ * answer is sent. Test keys run the sandbox engine, live keys the real one, with the account's
+ * plan so engines can gate plan-only sources.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { z } from 'zod';
