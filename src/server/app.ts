@@ -142,6 +142,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // In-flight requests have finished; commit deferred writes (last-used times) before the store closes.
   app.addHook('onClose', (_instance, done) => {
     writes.flush();
+    auth.close();
     done();
   });
   app.setErrorHandler((err, request, reply) => sendError(err, request, reply));

@@ -39,7 +39,8 @@ const unauthorized = (message: string): VerityError => new VerityError('UNAUTHOR
 /** Listeners per connection for writes this connection makes to keys or accounts. */
 const keyWriteListeners = new WeakMap<Database, Set<() => void>>();
 
-function onKeyWrites(db: Database, listener: () => void): void {
+/** Subscribes to this connection's key/account writes; returns the unsubscribe function. */
+function onKeyWrites(db: Database, listener: () => void): () => void {
   let set = keyWriteListeners.get(db);
   if (!set) {
     const listeners = new Set<() => void>();
@@ -59,6 +60,7 @@ function onKeyWrites(db: Database, listener: () => void): void {
       CREATE TEMP TRIGGER IF NOT EXISTS verity_accounts_del AFTER DELETE ON main.accounts BEGIN SELECT verity_keys_changed(); END;`);
   }
   set.add(listener);
+  return () => set.delete(listener);
 }
 
 export function createAuthenticator(db: Database, clock: Clock, writes: GroupCommit) {
@@ -72,7 +74,7 @@ export function createAuthenticator(db: Database, clock: Clock, writes: GroupCom
   // Found rows only (revoked ones too): unknown keys are not cached, so guessing cannot fill memory.
   const cache = new Map<string, KeyLookup>();
   let seenVersion = dataVersion.get();
-  onKeyWrites(db, () => cache.clear());
+  const unsubscribe = onKeyWrites(db, () => cache.clear());
 
   function lookup(hash: string): KeyLookup | undefined {
     const version = dataVersion.get();
@@ -112,7 +114,13 @@ export function createAuthenticator(db: Database, clock: Clock, writes: GroupCom
     return { accountId: row.account_id, keyId: row.id, keyPrefix: row.prefix, plan: row.plan, environment: row.environment };
   }
 
-  return { authenticate };
+  /** Stops listening to the connection (the server closed; the connection may live on). */
+  const close = (): void => {
+    unsubscribe();
+    cache.clear();
+  };
+
+  return { authenticate, close };
 }
 
 /**
