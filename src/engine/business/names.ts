@@ -15,7 +15,7 @@ export const MATCH_THRESHOLD = 0.82;
 export const LEGAL_FORM_PENALTY = 0.2;
 
 /** Legal-form spellings (after punctuation folding) → canonical form. Multi-word first. */
-const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
+export const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['public limited company', 'plc'],
   ['limited liability company', 'llc'],
   ['limited liability partnership', 'llp'],
@@ -66,13 +66,13 @@ const LEGAL_FORMS: ReadonlyArray<readonly [string, string]> = [
   ['ltda', 'ltda'],
 ];
 // Indexed by last word, longest spelling first, so stripping costs one map look-up per word.
-const FORMS_BY_LAST_WORD = new Map<string, Array<readonly [string[], string]>>();
+const FORMS_BY_LAST_WORD = new Map<string, Array<readonly [string, string]>>();
 for (const [spelling, canon] of LEGAL_FORMS) {
-  const words = spelling.split(' ');
-  const list = FORMS_BY_LAST_WORD.get(words.at(-1)!) ?? [];
-  list.push([words, canon]);
-  list.sort((a, b) => b[0].length - a[0].length);
-  FORMS_BY_LAST_WORD.set(words.at(-1)!, list);
+  const last = spelling.split(' ').at(-1)!;
+  const list = FORMS_BY_LAST_WORD.get(last) ?? [];
+  list.push([spelling, canon]);
+  list.sort((a, b) => b[0].split(' ').length - a[0].split(' ').length);
+  FORMS_BY_LAST_WORD.set(last, list);
 }
 
 const PLAIN_NAME = /^[\x20-\x25\x28-\x2a\x2c\x2d\x2f-\x5f\x61-\x7e]*$/;
@@ -106,29 +106,32 @@ export interface NameKey {
 }
 
 export function nameKey(raw: string): NameKey {
+  // Works on the folded string (single spaces, trimmed) without splitting it: bulk imports key
+  // millions of names.
   const folded = foldName(raw);
-  const words = folded ? folded.split(' ') : [];
-  let first = words[0] === 'the' && words.length > 1 ? 1 : 0;
-  let end = words.length;
+  const start = folded.startsWith('the ') ? 4 : 0;
+  let end = folded.length;
   let forms = '';
   // Strip trailing legal forms (possibly several: "Acme Holdings Co Ltd"), keeping one word at least.
-  for (let changed = true; changed && end - first > 1; ) {
-    changed = false;
-    for (const [spelling, canon] of FORMS_BY_LAST_WORD.get(words[end - 1]!) ?? []) {
-      const k = spelling.length;
-      if (k >= end - first) continue;
-      let same = true;
-      for (let i = 0; i < k - 1 && same; i++) same = words[end - k + i] === spelling[i];
-      if (same) {
+  for (;;) {
+    const space = folded.lastIndexOf(' ', end - 1);
+    if (space < start) break; // one word left
+    const list = FORMS_BY_LAST_WORD.get(folded.slice(space + 1, end));
+    if (!list) break;
+    let stripped = false;
+    for (const [spelling, canon] of list) {
+      const at = end - spelling.length; // where the spelling starts
+      // It must be whole words, and leave a word before it.
+      if (at - 1 > start && folded.charCodeAt(at - 1) === 32 && folded.startsWith(spelling, at)) {
         forms = forms ? `${canon} ${forms}` : canon;
-        end -= k;
-        changed = true;
+        end = at - 1;
+        stripped = true;
         break;
       }
     }
+    if (!stripped) break;
   }
-  if (first === 0 && end === words.length) return { base: folded, form: forms };
-  return { base: words.slice(first, end).join(' '), form: forms };
+  return { base: start === 0 && end === folded.length ? folded : folded.slice(start, end), form: forms };
 }
 
 /** The key a name is indexed under (exact look-ups in the local store). */

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importCompaniesHouse } from '../../../src/engine/business/bulk-import.js';
 import { csvColumnBatches, csvRecords } from '../../../src/engine/business/csv-records.js';
 import { findLocal } from '../../../src/engine/business/local-registry.js';
-import { foldName, nameKey } from '../../../src/engine/business/names.js';
+import { LEGAL_FORMS, foldName, nameKey } from '../../../src/engine/business/names.js';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { CH_HEADER, chRow } from './bulk-import.test.js';
 
@@ -70,7 +70,38 @@ function referenceFold(raw: string): string {
   return s.trim().replace(/\s+/g, ' ');
 }
 
+// The word-by-word legal-form stripping names.ts had before its string-scanning version.
+function referenceNameKey(raw: string): { base: string; form: string } {
+  let words = foldName(raw).split(' ').filter(Boolean);
+  if (words[0] === 'the' && words.length > 1) words = words.slice(1);
+  const forms: string[] = [];
+  const byLength = [...LEGAL_FORMS].map(([s, c]) => [s.split(' '), c] as const).sort((a, b) => b[0].length - a[0].length);
+  for (let changed = true; changed && words.length > 1; ) {
+    changed = false;
+    for (const [spelling, canon] of byLength) {
+      if (spelling.length >= words.length || spelling.at(-1) !== words.at(-1)) continue;
+      if (words.slice(words.length - spelling.length).every((w, i) => w === spelling[i])) {
+        forms.unshift(canon);
+        words = words.slice(0, words.length - spelling.length);
+        changed = true;
+        break;
+      }
+    }
+  }
+  return { base: words.join(' '), form: forms.join(' ') };
+}
+
 describe('name keys on the import fast path', () => {
+  it('strip legal forms exactly as the word-by-word algorithm does', () => {
+    const r = rng(11);
+    const words = ['the', 'acme', 'co', 'ltd', 'limited', 'company', 'public', 'liability', 'partnership', 'pty', 'inc', 'sa', 'gmbh', 'x', 'holdings', 'proprietary', 'llc', 'lp'];
+    for (let i = 0; i < 20_000; i++) {
+      const n = Math.floor(r() * 6);
+      const name = Array.from({ length: n }, () => words[Math.floor(r() * words.length)]).join(r() < 0.5 ? ' ' : ', ');
+      expect(nameKey(name), name).toEqual(referenceNameKey(name));
+    }
+  });
+
   it('fold plain ASCII names exactly as the general path does', () => {
     const r = rng(7);
     const alphabet = 'ABCdefXYZ 0123456789 ,-_/()!#$%*:;<=>?@[]^{|}~"&.+\'`   ';
