@@ -32,7 +32,11 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Clock for `imported_at` (tests). */
   now?: () => Date;
-  /** Parse in a worker thread (default: when importing a file and the compiled worker exists). */
+  /**
+   * Parse in a worker thread (a file, from the compiled code). Off by default: measured on the
+   * 2-core machine, the writer is SQLite-bound and moving the rows between threads costs about
+   * what parsing saves (docs/business.md).
+   */
   worker?: boolean;
 }
 
@@ -192,8 +196,9 @@ function hashValue(v: string | null): void {
   h2 = Math.imul(b ^ 0x110001, 1597334677);
 }
 
-// Parsing overlaps writing in a worker thread when the compiled worker is there (dist/); from
-// the TypeScript sources (tests) the same generator runs in-thread.
+// Parsing can overlap writing in a worker thread when the compiled worker is there (dist/) and
+// the caller asks for it; otherwise (and always from the TypeScript sources) the same generator
+// runs in-thread.
 const WORKER_URL = new URL('./bulk-parse-worker.js', import.meta.url);
 // Batches (about 2,000 rows each) the worker may run ahead of the writer: bounded memory.
 export const WORKER_AHEAD = 4;
@@ -270,7 +275,7 @@ async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, dataset
   const { source } = REGISTRY_CSV[dataset];
   companyData(store);
   const { stream: openStream, path, totalBytes, label } = open(file);
-  const useWorker = path !== null && o.worker !== false && existsSync(fileURLToPath(WORKER_URL));
+  const useWorker = path !== null && o.worker === true && existsSync(fileURLToPath(WORKER_URL));
   const batch = ((db.prepare('SELECT MAX(batch) AS b FROM company_registry').get() as { b: number | null }).b ?? 0) + 1;
   // Unchanged rows (same rowHash as stored) are not rewritten: a re-import touches only what
   // changed. The check is one probe of the (source, record_id) index, made only when this
