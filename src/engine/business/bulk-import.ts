@@ -6,8 +6,7 @@
  * file is taken as the whole snapshot: rows of that registry it no longer contains are removed
  * (use it with the single-file product, not with one part of a multi-part download).
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { VerityError } from '../../api/errors.js';
 import { normalizeCompanyNumber } from '../../sources/companies-house.js';
@@ -34,12 +33,6 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Clock for `imported_at` (tests). */
   now?: () => Date;
-  /**
-   * Parse in a worker thread (a file, from the compiled code). Off by default: measured on the
-   * 2-core machine, the writer is SQLite-bound and moving the rows between threads costs about
-   * what parsing saves (docs/business.md).
-   */
-  worker?: boolean;
 }
 
 export interface ImportCounts {
@@ -57,15 +50,15 @@ export interface ImportCounts {
 
 type Source = string | Readable;
 
-function open(file: Source): { stream: () => Readable; path: string | null; totalBytes: number | null; label: string } {
-  if (typeof file !== 'string') return { stream: () => file, path: null, totalBytes: null, label: '(stream)' };
+function open(file: Source): { stream: () => Readable; totalBytes: number | null; label: string } {
+  if (typeof file !== 'string') return { stream: () => file, totalBytes: null, label: '(stream)' };
   let size: number;
   try {
     size = statSync(file).size;
   } catch {
     throw new VerityError('NOT_FOUND', `no such file: ${file}`);
   }
-  return { stream: () => createReadStream(file, { highWaterMark: 1 << 20 }), path: file, totalBytes: size, label: file };
+  return { stream: () => createReadStream(file, { highWaterMark: 1 << 20 }), totalBytes: size, label: file };
 }
 
 /** Counts bytes as the stream is read, for progress. */
@@ -125,7 +118,8 @@ export interface ParsedBatch {
 
 /**
  * Reads a registry CSV into batches of stored values (the name key computed here, the costly
- * part besides SQLite). Runs on the importing thread or in bulk-parse-worker.ts.
+ * part besides SQLite). Parsing stays on the importing thread: measured on 2 cores, the writer is
+ * SQLite-bound and moving rows to a worker thread cost about what it saved (docs/business.md).
  */
 export async function* parseRegistryCsv(input: AsyncIterable<Buffer | string>, dataset: RegistryDataset, label: string): AsyncGenerator<ParsedBatch> {
   const spec = REGISTRY_CSV[dataset];
@@ -198,53 +192,6 @@ function hashValue(v: string | null): void {
   h2 = Math.imul(b ^ 0x110001, 1597334677);
 }
 
-// Parsing can overlap writing in a worker thread when the compiled worker is there (dist/) and
-// the caller asks for it; otherwise (and always from the TypeScript sources) the same generator
-// runs in-thread.
-const WORKER_URL = new URL('./bulk-parse-worker.js', import.meta.url);
-// Batches (about 2,000 rows each) the worker may run ahead of the writer: bounded memory.
-export const WORKER_AHEAD = 4;
-
-async function* parseInWorker(path: string, dataset: RegistryDataset, label: string): AsyncGenerator<ParsedBatch> {
-  const { Worker } = await import('node:worker_threads');
-  // A small heap: the worker holds only the batches in flight (the whole import stays < 300 MB).
-  const worker = new Worker(WORKER_URL, { workerData: { path, dataset, label }, resourceLimits: { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 64 } });
-  type Message = { type: 'batch'; batch: ParsedBatch } | { type: 'end' } | { type: 'error'; code: string; message: string };
-  const queue: Message[] = [];
-  let failure: unknown = null;
-  let exited = false;
-  let wake: (() => void) | null = null;
-  const poke = () => {
-    wake?.();
-    wake = null;
-  };
-  worker.on('message', (m: Message) => {
-    queue.push(m);
-    poke();
-  });
-  worker.on('error', (e) => {
-    failure = e;
-    poke();
-  });
-  worker.on('exit', () => {
-    exited = true;
-    poke();
-  });
-  try {
-    for (;;) {
-      while (!queue.length && !failure && !exited) await new Promise<void>((r) => (wake = r));
-      const m = queue.shift();
-      if (!m) throw new VerityError('INTERNAL_ERROR', `the import parser stopped: ${failure instanceof Error ? failure.message : 'exited'}`);
-      if (m.type === 'end') return;
-      if (m.type === 'error') throw new VerityError(m.code as ConstructorParameters<typeof VerityError>[0], m.message);
-      yield m.batch;
-      worker.postMessage('ack');
-    }
-  } finally {
-    await worker.terminate();
-  }
-}
-
 // Rows per write transaction, and the longest a transaction may stay open: other processes
 // sharing the store (the server's key and webhook tables) wait at most this long for the lock,
 // well inside their 5 s busy timeout. Fewer, larger transactions write each touched index page
@@ -276,8 +223,7 @@ async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, dataset
   const db = store.db;
   const { source } = REGISTRY_CSV[dataset];
   companyData(store);
-  const { stream: openStream, path, totalBytes, label } = open(file);
-  const useWorker = path !== null && o.worker === true && existsSync(fileURLToPath(WORKER_URL));
+  const { stream: openStream, totalBytes, label } = open(file);
   const batch = ((db.prepare('SELECT MAX(batch) AS b FROM company_registry').get() as { b: number | null }).b ?? 0) + 1;
   // Unchanged rows (same rowHash as stored) are not rewritten: a re-import touches only what
   // changed. The check is one probe of the (source, record_id) index, made only when this
@@ -362,7 +308,7 @@ async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, dataset
   try {
     let stream: Readable | null = null;
     try {
-      const batches = useWorker ? parseInWorker(path, dataset, label) : parseRegistryCsv(counted((stream = openStream()), () => {}), dataset, label);
+      const batches = parseRegistryCsv(counted((stream = openStream()), () => {}), dataset, label);
       for await (const b of batches) {
         // Interrupted: the open transaction (at most TXN_MAX_MS of work) is rolled back below.
         if (o.signal?.aborted) throw new VerityError('UNAVAILABLE', 'import interrupted');
