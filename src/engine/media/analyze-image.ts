@@ -20,7 +20,7 @@ import { VerityError } from '../../api/errors.js';
 import type { AnalysisEvidence, MediaMetadata, Watermark } from '../../api/results.js';
 import type { EnginePorts } from '../types.js';
 import { readC2pa } from './c2pa.js';
-import { decodeLuma, readHeader } from './decode.js';
+import { bmffDeclaredSize, decodeLuma, MAX_PIXELS, readHeader, type ImageHeader } from './decode.js';
 import { detectMediaType } from './detect-type.js';
 import { exifThumbnailSignal } from './forensics/exif-thumbnail.js';
 import { jpegGridSignal } from './forensics/jpeg-grid.js';
@@ -80,12 +80,25 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   if (type.kind !== 'image')
     throw new VerityError('UNSUPPORTED_MEDIA_TYPE', `Expected an image, got ${type.mime}`);
   const warnings: string[] = [];
-  const header = await readHeader(bytes);
+  let header: ImageHeader;
+  // A container this build cannot decode (HEVC-coded HEIC) still has readable metadata and C2PA:
+  // take its declared size and go on without the pixel analyzers.
+  let undecodable: VerityError | null = null;
+  try {
+    header = await readHeader(bytes);
+  } catch (err) {
+    const declared = type.format === 'heif' || type.format === 'avif' ? bmffDeclaredSize(bytes) : null;
+    if (!(err instanceof VerityError) || err.code === 'PAYLOAD_TOO_LARGE' || !declared) throw err;
+    if (declared.width * declared.height > MAX_PIXELS)
+      throw new VerityError('PAYLOAD_TOO_LARGE', `The image declares ${declared.width}×${declared.height} pixels; the limit is ${MAX_PIXELS / 1e6} megapixels`);
+    header = { ...declared, format: type.format, pages: 1, channels: 3, space: 'srgb', orientation: 1 };
+    undecodable = err;
+  }
   signal.throwIfAborted();
 
   // Independent work starts at once: libvips decodes in its thread pool and V8 compiles the C2PA
   // wasm off-thread while exifr parses metadata here. The pixels are decoded once and shared.
-  const decodedP = decodeLuma(bytes, header);
+  const decodedP = undecodable ? Promise.reject(undecodable) : decodeLuma(bytes, header);
   decodedP.catch(() => undefined); // awaited below; this only stops an early rejection being "unhandled"
   const watermarkP: Promise<Watermark | null> = opts.checkWatermarks
     ? readC2pa(bytes, type.mime, { trustAnchorsPem: loadTrustAnchors(opts.ports.config, warnings), signal }).catch((err: unknown) => {
@@ -140,7 +153,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     if (th) signals.push(th);
     perceptualHash = await hashP;
   } catch (err) {
-    if (err instanceof VerityError && err.code !== 'UNPROCESSABLE_CONTENT') throw err;
+    if (err instanceof VerityError && err.code !== 'UNPROCESSABLE_CONTENT' && err.code !== 'UNSUPPORTED_MEDIA_TYPE') throw err;
     // Metadata and C2PA may still be readable from a file whose pixels are not (e.g. HEVC-coded
     // HEIC without a decoder, or truncated data): report what we have and say what is missing.
     if (err instanceof VerityError && !details.tagCount && !watermark) throw err;

@@ -42,6 +42,22 @@ function decodeError(err: unknown, what: string): VerityError {
   return new VerityError('UNPROCESSABLE_CONTENT', `The ${what} cannot be decoded: it looks truncated or corrupt (${msg.split('\n')[0]!.slice(0, 120)})`, { cause: err });
 }
 
+/**
+ * The image size an ISO-BMFF (HEIF/AVIF) container declares in its `ispe` properties, for files
+ * whose pixels libvips cannot decode here (HEVC-coded HEIC): the largest one, since tiles and
+ * thumbnails have their own. Null when there is none.
+ */
+export function bmffDeclaredSize(bytes: Buffer): { width: number; height: number } | null {
+  let best: { width: number; height: number } | null = null;
+  for (let at = bytes.indexOf('ispe'); at >= 4 && at + 16 <= bytes.length; at = bytes.indexOf('ispe', at + 4)) {
+    // box: size(4) 'ispe'(4) version+flags(4) width(4) height(4)
+    const width = bytes.readUInt32BE(at + 8);
+    const height = bytes.readUInt32BE(at + 12);
+    if (width > 0 && height > 0 && (!best || width * height > best.width * best.height)) best = { width, height };
+  }
+  return best;
+}
+
 /** Reads the header only; throws 413 over the pixel limit and 422 when the header is unreadable. */
 export async function readHeader(bytes: Buffer): Promise<ImageHeader> {
   const sharp = await loadSharp();

@@ -65,6 +65,14 @@ describeFixtures('C2PA conformance files (../shared/fixtures/c2pa)', () => {
     expect(r.watermark?.validation_state).toBe('valid');
     expect(r.provenance_source).toMatch(/^c2pa/);
   });
+  it('the signed HEIC verifies as a partial result (size from its ispe box, C2PA valid) though its pixels cannot be decoded here', async () => {
+    const r = await verifyFile(fixture('c2pa', 'trustnxt-icon-signed-v2-bmff.heic'));
+    expect(r.metadata.format).toBe('heif');
+    expect(r.metadata.width).toBeGreaterThan(0);
+    expect(r.watermark?.validation_state).toBe('valid');
+    expect(r.authenticity).not.toBe('manipulated');
+    expect(r.warnings?.some((w) => /Pixel analysis skipped/.test(w))).toBe(true);
+  });
   it('amazon-titan-g1.png: c2pa.created with trainedAlgorithmicMedia → high deepfake_score', async () => {
     const r = await verifyFile(fixture('c2pa', 'amazon-titan-g1.png'));
     expect(r.watermark?.actions[0]).toMatchObject({ action: 'c2pa.created' });
