@@ -4,4 +4,5 @@ export * from './ids.js';
 export * from './requests.js';
 export * from './results.js';
 export * from './webhooks.js';
+export * from './enums.js';
 export * from './plans.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUTHENTICITIES, COMPANY_STATUSES, MANIPULATION_FLAGS, VERDICTS } from './enums.js';
 import { VERIFICATION_ID } from './ids.js';
 
 /** A score in [0, 1] (SPEC 2: "Scores are JSON numbers in 0.0 to 1.0 inclusive"). */
@@ -8,21 +9,8 @@ export const Timestamp = z.iso.datetime({ offset: true });
 /** ISO 8601 calendar date YYYY-MM-DD. */
 export const DateOnly = z.iso.date();
 
-export const VERDICTS = ['true', 'false', 'unverifiable', 'conflicting'] as const;
-export const COMPANY_STATUSES = ['active', 'dissolved', 'liquidation', 'inactive'] as const;
-export const AUTHENTICITIES = ['authentic', 'likely_authentic', 'suspicious', 'manipulated'] as const;
-export const MANIPULATION_FLAGS = [
-  'ai_generated_text',
-  'image_manipulated',
-  'metadata_stripped',
-  'deepfake',
-  'inconsistent_timestamps',
-  'signature_forgery',
-] as const;
-export type Verdict = (typeof VERDICTS)[number];
-export type CompanyStatus = (typeof COMPANY_STATUSES)[number];
-export type Authenticity = (typeof AUTHENTICITIES)[number];
-export type ManipulationFlag = (typeof MANIPULATION_FLAGS)[number];
+export { AUTHENTICITIES, COMPANY_STATUSES, MANIPULATION_FLAGS, VERDICTS } from './enums.js';
+export type { Authenticity, CompanyStatus, ManipulationFlag, Verdict } from './enums.js';
 
 export const Dimensions = z.object({
   source_authority: Score,

@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import { EVENT_ID, WEBHOOK_ID } from './ids.js';
+import { EVENT_TYPES } from './enums.js';
 import { Score, Timestamp } from './results.js';
 
-/** SPEC 6.1 event types. */
-export const EVENT_TYPES = [
-  'verification.completed',
-  'verification.failed',
-  'batch.completed',
-  'batch.partial',
-  'credit.threshold',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES } from './enums.js';
+export type { EventType } from './enums.js';
 
 export const WEBHOOK_SECRET_MIN = 32;
 

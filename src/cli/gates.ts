@@ -1,6 +1,6 @@
 /** --fail-on / --min-trust: let scripts turn a result into a pass/fail exit code. */
 import { VerityError } from '../api/errors.js';
-import { AUTHENTICITIES, COMPANY_STATUSES, MANIPULATION_FLAGS, VERDICTS } from '../api/results.js';
+import { AUTHENTICITIES, COMPANY_STATUSES, MANIPULATION_FLAGS, VERDICTS } from '../api/enums.js';
 import { GateFailure } from './errors.js';
 
 export interface GateOptions {

@@ -1,7 +1,8 @@
 import { VerityError } from '../../api/errors.js';
 import { OPENCORPORATES_PLAN, planAtLeast } from '../../api/plans.js';
 import type { BusinessRequest } from '../../api/requests.js';
-import { COMPANY_STATUSES, type BusinessResult, type CompanyStatus } from '../../api/results.js';
+import { COMPANY_STATUSES, type CompanyStatus } from '../../api/enums.js';
+import type { BusinessResult } from '../../api/results.js';
 import type { Computed, VerifyOptions } from '../types.js';
 import { maybeUnavailable, sandboxUrl, Seed, triggersIn } from './seed.js';
 

@@ -1,4 +1,5 @@
-import { VERDICTS, type ClaimEvidence, type ClaimResult, type Verdict } from '../../api/results.js';
+import { VERDICTS, type Verdict } from '../../api/enums.js';
+import type { ClaimEvidence, ClaimResult } from '../../api/results.js';
 import { CLAIM_SOURCES, type ClaimRequest } from '../../api/requests.js';
 import type { Computed } from '../types.js';
 import { maybeUnavailable, sandboxTime, sandboxUrl, Seed, triggersIn } from './seed.js';

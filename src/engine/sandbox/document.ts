@@ -1,5 +1,6 @@
 import type { DocumentRequest } from '../../api/requests.js';
-import { MANIPULATION_FLAGS, type DocumentResult } from '../../api/results.js';
+import { MANIPULATION_FLAGS } from '../../api/enums.js';
+import type { DocumentResult } from '../../api/results.js';
 import type { Computed } from '../types.js';
 import { maybeUnavailable, Seed, triggersIn } from './seed.js';
 

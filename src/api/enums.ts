@@ -1,0 +1,30 @@
+/**
+ * The enumerated values of the contract (SPEC sections 2, 3 and 6.1), without zod, so code that
+ * only needs the values (CLI flags, gates, the sandbox) does not build every schema at start-up.
+ * results.ts and webhooks.ts build their schemas from these lists.
+ */
+export const VERDICTS = ['true', 'false', 'unverifiable', 'conflicting'] as const;
+export const COMPANY_STATUSES = ['active', 'dissolved', 'liquidation', 'inactive'] as const;
+export const AUTHENTICITIES = ['authentic', 'likely_authentic', 'suspicious', 'manipulated'] as const;
+export const MANIPULATION_FLAGS = [
+  'ai_generated_text',
+  'image_manipulated',
+  'metadata_stripped',
+  'deepfake',
+  'inconsistent_timestamps',
+  'signature_forgery',
+] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export type CompanyStatus = (typeof COMPANY_STATUSES)[number];
+export type Authenticity = (typeof AUTHENTICITIES)[number];
+export type ManipulationFlag = (typeof MANIPULATION_FLAGS)[number];
+
+/** SPEC 6.1 event types. */
+export const EVENT_TYPES = [
+  'verification.completed',
+  'verification.failed',
+  'batch.completed',
+  'batch.partial',
+  'credit.threshold',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
