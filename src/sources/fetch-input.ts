@@ -25,6 +25,8 @@ export interface InputFetcherOptions {
   timeoutMs?: number;
   /** DNS resolution, injectable for tests (e.g. a name that resolves to 10.0.0.1). */
   lookup?: LookupFn;
+  /** Which addresses the guard refuses (default: isForbiddenAddress); tests narrow it. */
+  isForbidden?: (address: string) => boolean;
 }
 
 const MAX_REDIRECTS = 5;
@@ -39,6 +41,7 @@ export function createInputFetcher(opts: InputFetcherOptions): InputFetcher {
   const maxBytes = opts.maxBytes ?? LIMITS.fileBytes;
   const timeoutMs = opts.timeoutMs ?? LIMITS.urlTimeoutMs;
   const resolve: LookupFn = opts.lookup ?? ((h, o, cb) => dnsLookup(h, o, cb));
+  const forbidden = opts.isForbidden ?? isForbiddenAddress;
 
   const dispatcher = new Agent({
     connect: {
@@ -46,7 +49,7 @@ export function createInputFetcher(opts: InputFetcherOptions): InputFetcher {
       lookup(hostname, options, cb) {
         resolve(hostname, { all: true }, (err, addresses) => {
           if (err) return cb(err, '', 4);
-          if (opts.ssrfGuard && (addresses.length === 0 || addresses.some((a) => isForbiddenAddress(a.address)))) {
+          if (opts.ssrfGuard && (addresses.length === 0 || addresses.some((a) => forbidden(a.address)))) {
             const e = new Error(`forbidden address for ${hostname}`) as NodeJS.ErrnoException;
             e.code = 'E_FORBIDDEN_ADDRESS';
             return cb(e, '', 4);
@@ -69,7 +72,7 @@ export function createInputFetcher(opts: InputFetcherOptions): InputFetcher {
       if (u.protocol !== 'http:' && u.protocol !== 'https:')
         throw new VerityError('VALIDATION_FAILED', `url must be http(s): ${current}`, { details: [{ field: 'url', issue: 'must be an http(s) URL' }] });
       const literal = u.hostname.replace(/^\[|\]$/g, '');
-      if (opts.ssrfGuard && isIP(literal) && isForbiddenAddress(literal)) throw refuse(current);
+      if (opts.ssrfGuard && isIP(literal) && forbidden(literal)) throw refuse(current);
       let res;
       try {
         res = await request(current, {
