@@ -1,18 +1,12 @@
 /** bash: `complete -F` with a generated state machine over the command path. */
-import { allCommands, flagsOf, valuedFlags, type CompletionCommand, type ValueKind } from './model.js';
+import { allCommands, dispatchFunctions, flagsOf, shQuote, valuedFlags, valueSpec, type CompletionCommand } from './model.js';
 
-/** One word for the bash data: @none, @any, @file, or choices joined by commas. */
-const spec = (v: ValueKind): string =>
-  v.kind === 'choice' ? v.choices.join(',') : `@${v.kind}`;
-
-const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+const spec = valueSpec;
+const q = shQuote;
 
 export function bashScript(root: CompletionCommand, bin: string): string {
   const fn = `_${bin.replace(/[^A-Za-z0-9_]/g, '_')}`;
   const cmds = allCommands(root);
-  const transitions = cmds.flatMap((c) =>
-    c.commands.map((sub) => `    ${sub.names.map((n) => q(`${c.path.join(' ')}|${n}`)).join('|')}) REPLY=${q(sub.path.join(' '))} ;;`),
-  );
   const data = cmds.map((c) => {
     const opts = c.options.flatMap(flagsOf);
     const vals = c.options.flatMap((o) => (o.value.kind === 'none' ? [] : flagsOf(o).map((f) => `${f}=${spec(o.value)}`)));
@@ -28,18 +22,7 @@ export function bashScript(root: CompletionCommand, bin: string): string {
 # Install: ${bin} completion bash > ~/.local/share/bash-completion/completions/${bin}
 #      or: source <(${bin} completion bash)
 
-${fn}_next() {
-  REPLY=
-  case "$1|$2" in
-${transitions.join('\n')}
-  esac
-}
-
-${fn}_data() {
-  case "$1" in
-${data.join('\n')}
-  esac
-}
+${dispatchFunctions(fn, cmds, data)}
 
 ${fn}() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=

@@ -94,3 +94,33 @@ export function valuedFlags(root: CompletionCommand): string[] {
 }
 
 export const flagsOf = (o: CompletionOption): string[] => [o.long, o.short].filter((f): f is string => Boolean(f));
+
+// ---- pieces bash and zsh share: both walk the typed words with the same state machine.
+
+/** One word for the shell data: @none, @any, @file, or the choices joined by commas. */
+export const valueSpec = (v: ValueKind): string => (v.kind === 'choice' ? v.choices.join(',') : `@${v.kind}`);
+
+/** POSIX single-quoting (bash and zsh). */
+export const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * `<fn>_next` (command path + word → the deeper path) and `<fn>_data` (per path: subs, opts, vals,
+ * arg), given each path's data lines in the shell's own syntax.
+ */
+export function dispatchFunctions(fn: string, cmds: CompletionCommand[], data: string[]): string {
+  const transitions = cmds.flatMap((c) =>
+    c.commands.map((sub) => `    ${sub.names.map((n) => shQuote(`${c.path.join(' ')}|${n}`)).join('|')}) REPLY=${shQuote(sub.path.join(' '))} ;;`),
+  );
+  return `${fn}_next() {
+  REPLY=
+  case "$1|$2" in
+${transitions.join('\n')}
+  esac
+}
+
+${fn}_data() {
+  case "$1" in
+${data.join('\n')}
+  esac
+}`;
+}

@@ -1,17 +1,14 @@
 /** zsh: a native completion function (`_describe` with descriptions, `_files` for paths). */
-import { allCommands, flagsOf, valuedFlags, type CompletionCommand, type ValueKind } from './model.js';
+import { allCommands, dispatchFunctions, flagsOf, shQuote, valuedFlags, valueSpec, type CompletionCommand } from './model.js';
 
-const spec = (v: ValueKind): string => (v.kind === 'choice' ? v.choices.join(',') : `@${v.kind}`);
-const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+const spec = valueSpec;
+const q = shQuote;
 /** `name:description` for _describe; a colon inside the name must be escaped. */
 const item = (name: string, description: string): string => q(`${name.replace(/:/g, '\\:')}:${description}`);
 
 export function zshScript(root: CompletionCommand, bin: string): string {
   const fn = `_${bin.replace(/[^A-Za-z0-9_]/g, '_')}`;
   const cmds = allCommands(root);
-  const transitions = cmds.flatMap((c) =>
-    c.commands.map((sub) => `    ${sub.names.map((n) => q(`${c.path.join(' ')}|${n}`)).join('|')}) REPLY=${q(sub.path.join(' '))} ;;`),
-  );
   const data = cmds.map((c) => {
     const subs = c.commands.flatMap((s) => s.names.map((n) => item(n, s.description)));
     const opts = c.options.flatMap((o) => flagsOf(o).map((f) => item(f, o.description)));
@@ -29,18 +26,7 @@ export function zshScript(root: CompletionCommand, bin: string): string {
 # Install: ${bin} completion zsh > "\${fpath[1]}/_${bin}"   (then restart zsh)
 #      or: source <(${bin} completion zsh)
 
-${fn}_next() {
-  REPLY=
-  case "$1|$2" in
-${transitions.join('\n')}
-  esac
-}
-
-${fn}_data() {
-  case "$1" in
-${data.join('\n')}
-  esac
-}
+${dispatchFunctions(fn, cmds, data)}
 
 ${fn}() {
   local cmdpath= w i skip=0 arg= kind= v
