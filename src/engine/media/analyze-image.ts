@@ -160,19 +160,28 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     warnings.push(`Pixel analysis skipped: ${err instanceof Error ? err.message : String(err)}`);
   }
 
-  const scores = combineImageScores(signals, watermark);
-  return {
+  return assembleAnalysis({
     metadata: { width: header.width, height: header.height, format: type.format, exif: details.exif },
     details,
     mime: type.mime,
     watermark,
     signals,
+    perceptualHash,
+    warnings,
+  });
+}
+
+/** Scores the signals and packages an analysis; images and videos (verify.ts) both end here. */
+export function assembleAnalysis(
+  parts: Pick<ImageAnalysis, 'metadata' | 'details' | 'mime' | 'watermark' | 'signals' | 'perceptualHash' | 'warnings'>,
+): ImageAnalysis {
+  const scores = combineImageScores(parts.signals, parts.watermark);
+  return {
+    ...parts,
     evidence: scores.evidence,
     deepfakeScore: scores.deepfakeScore,
     manipulationScore: scores.manipulationScore,
     flags: scores.flags,
-    generator: signals.find((s) => s.generator)?.generator ?? null,
-    perceptualHash,
-    warnings,
+    generator: parts.signals.find((s) => s.generator)?.generator ?? null,
   };
 }

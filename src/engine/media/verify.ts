@@ -10,13 +10,13 @@ import type { AnalysisEvidence, Authenticity, Dimensions, MediaResult, Provenanc
 import { loadBinary } from '../inputs.js';
 import { clamp01, noisyOr, round3 } from '../scoring.js';
 import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
-import { analyzeImage, type ImageAnalysis } from './analyze-image.js';
+import { analyzeImage, assembleAnalysis, type ImageAnalysis } from './analyze-image.js';
 import { readC2pa } from './c2pa.js';
 import { detectMediaType } from './detect-type.js';
 import { c2paSourceSignal } from './forensics/metadata-signals.js';
 import type { Signal } from './forensics/types.js';
 import { findInMediaIndex, type MediaIndexMatch } from './media-index.js';
-import { c2paVerdict, combineImageScores } from './score.js';
+import { c2paVerdict } from './score.js';
 import { withTimeBudget } from './time-budget.js';
 import { loadTrustAnchors } from './trust.js';
 import { readVideoMetadata } from './video.js';
@@ -52,8 +52,7 @@ async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: Me
       confidence: 0.1,
       finding: 'Video frames are not decoded offline here: no pixel-level forensics for video; the judgement rests on container metadata and C2PA',
     });
-    const scores = combineImageScores(signals, watermark);
-    return {
+    return assembleAnalysis({
       metadata: vm.metadata,
       details: {
         exif: vm.metadata.exif, software: vm.software, creatorTool: null, digitalSourceType: null, createDate: null,
@@ -62,14 +61,9 @@ async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: Me
       mime,
       watermark,
       signals,
-      evidence: scores.evidence,
-      deepfakeScore: scores.deepfakeScore,
-      manipulationScore: scores.manipulationScore,
-      flags: scores.flags,
-      generator: signals.find((s) => s.generator)?.generator ?? null,
       perceptualHash: null,
       warnings,
-    };
+    });
   });
 }
 
