@@ -20,6 +20,22 @@ export const Dimensions = z.object({
 });
 export type Dimensions = z.infer<typeof Dimensions>;
 
+/**
+ * Additive extension (DESIGN.md "every number says what produced it"): for each dimension, a
+ * short plain-language name of what produced the number, e.g. `llm_analysis: "local stance
+ * model"`, `"NLI model"`, `"LLM"`, `"name match"`; `recency: "no dated evidence"`. Human output
+ * labels the dimension with it; SPEC's numbers stay where they are.
+ */
+export const DimensionProducers = z
+  .object({
+    source_authority: z.string().max(80),
+    cross_reference: z.string().max(80),
+    recency: z.string().max(80),
+    llm_analysis: z.string().max(80),
+  })
+  .partial();
+export type DimensionProducers = z.infer<typeof DimensionProducers>;
+
 /** SPEC 2.1 common fields. `warnings` is our additive extension (DESIGN.md). */
 const common = {
   trust_score: Score,
@@ -27,6 +43,7 @@ const common = {
   latency_ms: z.number().nonnegative(),
   credits_used: z.number().nonnegative(),
   warnings: z.array(z.string()).optional(),
+  dimension_producers: DimensionProducers.optional(),
 };
 const idOf = (tag: string) =>
   z.string().regex(VERIFICATION_ID).refine((s) => s.startsWith(`vrf_${tag}_`), `must start with vrf_${tag}_`);
