@@ -17,6 +17,7 @@ import type {
 import type { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../api/results.js';
 import type { HttpClient } from '../sources/http.js';
 import type { Store } from '../store/database.js';
+import type { NliClassifier } from './claim/nli-port.js';
 
 export interface Clock {
   /** Wall-clock time (timestamps, recency, "dates in the future"). */
@@ -59,6 +60,8 @@ export interface EnginePorts {
   fetchInput: InputFetcher;
   /** The embedded store, opened on first use; absent when the caller has none. */
   store?: () => Promise<Store>;
+  /** A natural-language-inference model for claim stance (`claim.stance = nli`); absent → local stance model. */
+  nli?: NliClassifier;
 }
 
 export interface VerifyOptions {
