@@ -15,6 +15,11 @@
  * - `generator`     the AI generator named by metadata or C2PA, when one is
  * - `perceptualHash` 64-bit pHash (hex) for provenance look-ups, null if not computed
  * - `warnings`      what could not be analysed and why (partial decode, unreadable metadata…)
+ * - `incomplete`    null when every analyzer ran as designed; otherwise one sentence naming what
+ *                   could not be checked because the input is broken, undecodable or too small
+ *                   (verify.ts then caps trust at 0.4 and authenticity at `suspicious`)
+ * - `pixels`        how much of the image the pixel analyzers saw: `full`, `partial` (truncated
+ *                   file: only the decoded rows) or `none`
  */
 import { VerityError } from '../../api/errors.js';
 import type { AnalysisEvidence, MediaMetadata, Watermark } from '../../api/results.js';
@@ -35,8 +40,9 @@ import {
 import { noiseSignal } from './forensics/noise.js';
 import { quantizationSignal } from './forensics/quantization.js';
 import { spectrumSignal } from './forensics/spectrum.js';
-import type { Signal } from './forensics/types.js';
+import type { LumaPlane, Signal } from './forensics/types.js';
 import { readMetadataDetails, type MetadataDetails } from './metadata.js';
+import { readStealthPngInfo } from './stealth-pnginfo.js';
 import { pHash } from './perceptual-hash.js';
 import { combineImageScores } from './score.js';
 import { loadTrustAnchors } from './trust.js';
@@ -57,6 +63,23 @@ export interface ImageAnalysis {
   generator: string | null;
   perceptualHash: string | null;
   warnings: string[];
+  incomplete: string | null;
+  pixels: PixelCoverage;
+}
+
+export type PixelCoverage = 'full' | 'partial' | 'none';
+
+/**
+ * Fewest 64×64 tiles the pixel analyzers need (the block-grid and noise tests compare tiles with
+ * each other): below 4 tiles (e.g. 1×1, 100×68 thumbnails) pixel forensics cannot run.
+ */
+export const MIN_ANALYSIS_TILES = 4;
+export const analysableTiles = (width: number, height: number): number => Math.floor(width / 64) * Math.floor(height / 64);
+
+/** Whether metadata gave anything beyond the image header (EXIF, XMP, text chunks, dates). */
+function metadataReadable(d: MetadataDetails): boolean {
+  return d.hasExif || !!(d.exif.make || d.exif.model || d.exif.datetime_original || d.software || d.creatorTool || d.digitalSourceType || d.createDate || d.modifyDate)
+    || d.history.length > 0 || Object.keys(d.text).length > 0 || !!d.userComment || !!d.stealth;
 }
 
 export interface AnalyzeImageOptions {
@@ -106,7 +129,12 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
         return null;
       })
     : Promise.resolve(null);
-  const [details, watermark] = await Promise.all([readMetadataDetails(bytes), watermarkP]);
+  // Stealth PNG info lives in the pixels' low bits: only PNGs, and only read when AI checks are on.
+  const stealthP = opts.checkDeepfakes && !undecodable && type.format === 'png'
+    ? readStealthPngInfo(bytes, { ...header, hasAlpha: header.channels === 2 || (header.channels === 4 && header.space !== 'cmyk') })
+    : Promise.resolve(null);
+  const [details, watermark, stealth] = await Promise.all([readMetadataDetails(bytes), watermarkP, stealthP]);
+  details.stealth = stealth;
   if (details.error) warnings.push(`Metadata partly unreadable: ${details.error}`);
   signal.throwIfAborted();
 
@@ -129,24 +157,39 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     if (q) signals.push(q);
   }
 
-  // Pixel-level analyzers.
+  // Pixel-level analyzers. They run only on enough real pixels: a truncated file is analysed on the
+  // rows it decoded, and whatever could not be checked is named in `incomplete` (never silently
+  // treated as "looked and found nothing").
   let perceptualHash: string | null = null;
+  let pixels: PixelCoverage = 'none';
+  let incomplete: string | null = null;
   try {
     const decoded = await decodedP;
-    if (decoded.partial) warnings.push(`Decoded only partly: ${decoded.problem}`);
     signal.throwIfAborted();
-    const shared = { plane: decoded.plane, header };
+    const plane = decoded.partial ? decodedRows(decoded.plane) : decoded.plane;
+    if (decoded.partial) {
+      const pct = Math.round((100 * plane.height) / Math.max(1, decoded.plane.height));
+      warnings.push(`Decoded only partly (${pct} % of the rows): ${decoded.problem}`);
+      incomplete = `the file is truncated or corrupt: only ${pct} % of the image rows could be decoded, so pixel forensics saw part of the image`;
+    }
+    if (analysableTiles(plane.width, plane.height) < MIN_ANALYSIS_TILES) {
+      incomplete = `${decoded.partial ? 'too few rows could be decoded' : `the image is too small (${header.width}×${header.height})`} for pixel forensics (they need at least ${MIN_ANALYSIS_TILES} tiles of 64×64 pixels): editing and generation traces in the pixels were not checked`;
+      throw new VerityError('UNPROCESSABLE_CONTENT', incomplete);
+    }
+    pixels = decoded.partial ? 'partial' : 'full';
+    const shared = { plane, header };
     // The hashes resize the shared plane in libvips's threads while the tile analyzers run here.
-    const hashP = pHash(bytes, shared);
-    const thumbP = jpeg ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
+    // A partly decoded image gets no hash: its missing rows would match nothing or the wrong thing.
+    const hashP = decoded.partial ? Promise.resolve(null) : pHash(bytes, shared);
+    const thumbP = jpeg && !decoded.partial ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
     hashP.catch(() => undefined);
     thumbP.catch(() => undefined);
-    signals.push(jpegGridSignal(decoded.plane, type.format === 'jpeg'));
+    signals.push(jpegGridSignal(plane, type.format === 'jpeg'));
     signal.throwIfAborted();
-    const noise = noiseSignal(decoded.plane);
+    const noise = noiseSignal(plane);
     if (noise) signals.push(noise);
     if (opts.checkDeepfakes) {
-      const spec = spectrumSignal(decoded.plane);
+      const spec = spectrumSignal(plane);
       if (spec) signals.push(spec);
     }
     const th = await thumbP;
@@ -154,10 +197,15 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     perceptualHash = await hashP;
   } catch (err) {
     if (err instanceof VerityError && err.code !== 'UNPROCESSABLE_CONTENT' && err.code !== 'UNSUPPORTED_MEDIA_TYPE') throw err;
+    if (!(err instanceof VerityError)) throw err;
+    pixels = 'none';
+    incomplete ??= `the pixels could not be decoded (${err.message}): editing and generation traces in the pixels were not checked`;
     // Metadata and C2PA may still be readable from a file whose pixels are not (e.g. HEVC-coded
     // HEIC without a decoder, or truncated data): report what we have and say what is missing.
-    if (err instanceof VerityError && !details.tagCount && !watermark) throw err;
-    warnings.push(`Pixel analysis skipped: ${err instanceof Error ? err.message : String(err)}`);
+    // With nothing readable at all there is no result to give.
+    if (!metadataReadable(details) && !watermark)
+      throw new VerityError('UNPROCESSABLE_CONTENT', `Nothing in this image can be analysed: ${incomplete}, and it carries no readable metadata or C2PA manifest`);
+    warnings.push(`Pixel analysis skipped: ${err.message}`);
   }
 
   return assembleAnalysis({
@@ -168,12 +216,34 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     signals,
     perceptualHash,
     warnings,
+    incomplete,
+    pixels,
   });
+}
+
+/**
+ * The rows of a partly decoded image that hold real pixels. libvips fills what it could not decode
+ * with one constant value (grey 128 for JPEG, black for PNG), so the trailing rows equal to the
+ * last row's constant value are cut, then one more 16-row MCU band (it may be half-filled).
+ */
+export function decodedRows(plane: LumaPlane): LumaPlane {
+  const { data, width, height } = plane;
+  const constantRow = (y: number): number | null => {
+    const v = data[y * width]!;
+    for (let x = 1; x < width; x++) if (data[y * width + x] !== v) return null;
+    return v;
+  };
+  const fill = constantRow(height - 1);
+  if (fill === null) return plane;
+  let y = height - 1;
+  while (y >= 0 && constantRow(y) === fill) y--;
+  const keep = Math.max(0, Math.floor((y + 1) / 16) * 16 - 16);
+  return { ...plane, data: data.subarray(0, keep * width), height: keep };
 }
 
 /** Scores the signals and packages an analysis; images and videos (verify.ts) both end here. */
 export function assembleAnalysis(
-  parts: Pick<ImageAnalysis, 'metadata' | 'details' | 'mime' | 'watermark' | 'signals' | 'perceptualHash' | 'warnings'>,
+  parts: Pick<ImageAnalysis, 'metadata' | 'details' | 'mime' | 'watermark' | 'signals' | 'perceptualHash' | 'warnings' | 'incomplete' | 'pixels'>,
 ): ImageAnalysis {
   const scores = combineImageScores(parts.signals, parts.watermark);
   return {

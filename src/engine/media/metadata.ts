@@ -5,6 +5,7 @@
  * prints it, e.g. `2008:10:22 16:28:39`, with `+02:00` appended when OffsetTimeOriginal exists.
  */
 import type { MediaMetadata } from '../../api/results.js';
+import type { StealthInfo } from './stealth-pnginfo.js';
 
 export interface MetadataDetails {
   exif: MediaMetadata['exif'];
@@ -28,6 +29,8 @@ export interface MetadataDetails {
   tagCount: number;
   /** Why metadata could not be read, when it could not. */
   error: string | null;
+  /** AUTOMATIC1111 stealth PNG info hidden in the pixels' low bits (stealth-pnginfo.ts), when found. */
+  stealth: StealthInfo | null;
 }
 
 const GENERATOR_TEXT_KEYS = [
@@ -129,6 +132,7 @@ export async function readMetadataDetails(bytes: Buffer): Promise<MetadataDetail
     hasExif: false,
     tagCount: 0,
     error: null,
+    stealth: null,
   };
   let o: Record<string, unknown> | undefined;
   try {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { VerityError } from '../../api/errors.js';
 import type { MediaRequest } from '../../api/requests.js';
-import type { AnalysisEvidence, Authenticity, Dimensions, MediaResult, ProvenanceItem, Watermark } from '../../api/results.js';
+import type { AnalysisEvidence, Authenticity, DimensionProducers, Dimensions, MediaResult, ProvenanceItem, Watermark } from '../../api/results.js';
 import { loadBinary } from '../inputs.js';
 import { clamp01, noisyOr, round3 } from '../scoring.js';
 import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
@@ -32,6 +32,12 @@ async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: Me
     const watermark = req.check_watermarks
       ? await readC2pa(bytes, mime, { trustAnchorsPem: loadTrustAnchors(ports.config, warnings), signal: sig })
       : null;
+    // A truncated container: its frames (and any hash binding over them) are not all there.
+    const incomplete = vm.truncated
+      ? `the container is truncated (${vm.truncated}): the video is incomplete and what is missing was not checked`
+      : !vm.hasMoov ? 'the container has no movie header (moov): tracks, duration and capture metadata could not be read' : null;
+    if (incomplete && !watermark && !vm.metadata.width && !vm.metadata.exif.datetime_original)
+      throw new VerityError('UNPROCESSABLE_CONTENT', `Nothing in this video can be analysed: ${incomplete}`);
     const signals: Signal[] = [];
     const { make, model, datetime_original } = vm.metadata.exif;
     signals.push({
@@ -56,13 +62,16 @@ async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: Me
       metadata: vm.metadata,
       details: {
         exif: vm.metadata.exif, software: vm.software, creatorTool: null, digitalSourceType: null, createDate: null,
-        modifyDate: null, history: [], text: {}, userComment: null, hasExif: !!(make || model), tagCount: 0, error: null,
+        modifyDate: null, history: [], text: {}, userComment: null, hasExif: !!(make || model), tagCount: 0, error: null, stealth: null,
       },
       mime,
       watermark,
       signals,
       perceptualHash: null,
       warnings,
+      incomplete,
+      // Frames are never decoded for video (by design, said in evidence), so not "incomplete" for that.
+      pixels: 'none',
     });
   });
 }
@@ -93,8 +102,13 @@ export interface MediaJudgement {
   authenticity: Authenticity;
   trust: number;
   dimensions: Dimensions;
+  /** What produced each dimension's number (the additive `dimension_producers` field). */
+  producers: DimensionProducers;
   reason: string;
 }
+
+/** Highest trust an analysis that could not run in full may give (issue 13). */
+export const INCOMPLETE_TRUST_CAP = 0.4;
 
 /** `manipulation` at or above this makes a file `suspicious`; every weak heuristic alone stays below it. */
 export const SUSPICIOUS_MANIPULATION = 0.3;
@@ -106,7 +120,7 @@ export const SUSPICIOUS_DEEPFAKE = 0.5;
  * make a file `suspicious`, because each of them has innocent explanations. An unreadable manifest
  * (pre-release, remote, unknown algorithm) is neither support nor evidence against.
  */
-export function judge(a: ImageAnalysis, matches: MediaIndexMatch[]): MediaJudgement {
+export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = false): MediaJudgement {
   const w = a.watermark;
   const v = c2paVerdict(w);
   const m = a.manipulationScore;
@@ -145,6 +159,16 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[]): MediaJudgem
       + (weak ? `; ${weak} weak signal${weak > 1 ? 's' : ''} below the suspicion threshold` : '; no signals of editing or generation');
   }
 
+  // An analysis that could not run never raises trust: a broken, undecodable or too-small input
+  // is at best `suspicious`, with trust at most 0.4, whatever its metadata or manifest says.
+  if (a.incomplete) {
+    trust = Math.min(trust, INCOMPLETE_TRUST_CAP);
+    if (authenticity === 'authentic' || authenticity === 'likely_authentic') {
+      authenticity = 'suspicious';
+      reason = `the analysis could not run in full: ${a.incomplete}`;
+    }
+  }
+
   const tsSig = a.signals.find((s) => s.analyzer === 'metadata.timestamps');
   const hasDates = !!a.metadata.exif.datetime_original || !!w?.signed_at;
   const dimensions: Dimensions = {
@@ -160,7 +184,18 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[]): MediaJudgem
     // No language model is used for media: this dimension carries the content (forensic) analysis.
     llm_analysis: round3((1 - m) * (1 - d)),
   };
-  return { authenticity, trust: round3(clamp01(trust)), dimensions, reason };
+  const forensic = a.pixels === 'full' ? 'pixel forensics and metadata' : a.pixels === 'partial' ? 'pixel forensics on the decoded part, and metadata' : 'metadata only (pixels not analysed)';
+  const producers: DimensionProducers = {
+    source_authority:
+      w?.validation_state === 'trusted' || w?.validation_state === 'valid' ? 'C2PA signature'
+        : w?.validation_state === 'invalid' ? 'C2PA validation failure'
+        : w?.validation_state === 'unreadable' ? 'unverifiable C2PA manifest'
+        : a.metadata.exif.make && a.metadata.exif.model ? 'camera make/model in metadata' : 'no provenance data (default)',
+    cross_reference: matches.length ? 'known-media index match' : searched ? 'known-media index (no match)' : 'not searched (default)',
+    recency: tsSig ? 'metadata timestamp consistency' : hasDates ? 'capture or signing date present' : 'no dated metadata (default)',
+    llm_analysis: forensic,
+  };
+  return { authenticity, trust: round3(clamp01(trust)), dimensions, producers, reason };
 }
 
 export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<MediaResult>> {
@@ -195,7 +230,8 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
   if (input.origin !== 'upload')
     evidence.push({ source: 'input', finding: `Downloaded from ${input.origin}`, authority_score: 0.2 });
 
-  const j = judge(analysis, matches);
+  const j = judge(analysis, matches, req.check_provenance && !!ports.store);
+  if (analysis.incomplete) warnings.unshift(`Not checked: ${analysis.incomplete}; trust is capped at ${INCOMPLETE_TRUST_CAP} and the verdict at suspicious`);
   evidence.unshift({
     source: 'verdict',
     finding: `${j.authenticity}: ${j.reason}; manipulation probability ${analysis.manipulationScore}, deepfake probability ${analysis.deepfakeScore}`,
@@ -206,6 +242,7 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
   const result: Computed<MediaResult> = {
     trust_score: j.trust,
     dimensions: j.dimensions,
+    dimension_producers: j.producers,
     authenticity: j.authenticity,
     // With check_deepfakes off only the base rate remains: the score is reported, not measured (warning).
     deepfake_score: analysis.deepfakeScore,

@@ -42,6 +42,31 @@ export interface VideoMetadata {
   brand: string | null;
   durationS: number | null;
   software: string | null;
+  /** Why the container is cut short (a box runs past the end of the file), or null. */
+  truncated: string | null;
+  hasMoov: boolean;
+}
+
+/**
+ * Whether a top-level box declares more bytes than the file has: the file was cut short (a
+ * download or copy interrupted). Boxes of size 0 run to the end of the file by definition.
+ */
+export function truncation(b: Buffer): string | null {
+  let p = 0;
+  while (p + 8 <= b.length) {
+    let size = b.readUInt32BE(p);
+    const type = b.toString('latin1', p + 4, p + 8);
+    if (size === 1) {
+      if (p + 16 > b.length) return `box '${type}' header cut at byte ${b.length}`;
+      const big = b.readBigUInt64BE(p + 8);
+      if (big > BigInt(b.length - p)) return `box '${type}' declares ${big} bytes, ${b.length - p} present`;
+      size = Number(big);
+    } else if (size === 0) return null;
+    if (size < 8) return `box '${type}' has an impossible size ${size}`;
+    if (p + size > b.length) return `box '${type}' declares ${size} bytes, ${b.length - p} present`;
+    p += size;
+  }
+  return p < b.length ? `${b.length - p} stray bytes after the last box` : null;
 }
 
 /** 1904-01-01 epoch of QuickTime/ISO times, in seconds before 1970. */
@@ -73,12 +98,15 @@ export function readVideoMetadata(b: Buffer, format: string): VideoMetadata {
     brand: null,
     durationS: null,
     software: null,
+    truncated: truncation(b),
+    hasMoov: false,
   };
   const top = [...boxes(b, 0, b.length)];
   const ftyp = top.find((x) => x.type === 'ftyp');
   if (ftyp && ftyp.end - ftyp.body >= 4) out.brand = b.toString('latin1', ftyp.body, ftyp.body + 4).trim();
   const moov = top.find((x) => x.type === 'moov');
   if (!moov) return out;
+  out.hasMoov = true;
   const mvhd = child(b, moov, 'mvhd');
   if (mvhd && mvhd.end - mvhd.body >= 24) {
     const v = b[mvhd.body]!;

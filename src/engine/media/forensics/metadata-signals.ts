@@ -35,6 +35,16 @@ const excerpt = (s: string): string => {
 /** Generator fingerprints, after the keys each tool is documented to write (sd-parsers, tool sources). */
 export function findGenerator(d: MetadataDetails): GeneratorHit | null {
   const t = d.text;
+  if (d.stealth) {
+    // Only Stable Diffusion front-ends write this; its payload is A1111's `parameters` text (or a
+    // JSON object of ComfyUI chunks in the ComfyUI fork).
+    const where = `stealth PNG info in the ${d.stealth.mode === 'alpha' ? "alpha channel's" : 'RGB channels\''} lowest bits${d.stealth.compressed ? ' (gzip)' : ''}`;
+    const comfy = /"class_type"|"nodes"/.test(d.stealth.text);
+    // Cite the settings line (Steps, Sampler, Seed, Model…) when there is one: that is the evidence.
+    const settings = /(?:^|\n)(Steps: \d+, Sampler: [^\n]*)/.exec(d.stealth.text)?.[1];
+    const cited = settings ? `${excerpt(d.stealth.text.split('\n')[0]!)} … ${settings.length > 200 ? `${settings.slice(0, 197)}…` : settings}` : excerpt(d.stealth.text);
+    return { generator: comfy ? 'ComfyUI (stealth PNG info)' : 'AUTOMATIC1111 Stable Diffusion web UI (stealth PNG info)', where, excerpt: cited };
+  }
   if (t.fooocus_scheme || (t.parameters && /fooocus/i.test(t.parameters)))
     return { generator: 'Fooocus', where: 'PNG text "parameters"/"fooocus_scheme"', excerpt: excerpt(t.parameters ?? t.fooocus_scheme ?? '') };
   if (t.parameters && A1111.test(t.parameters))

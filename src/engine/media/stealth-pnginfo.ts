@@ -1,0 +1,123 @@
+/**
+ * AUTOMATIC1111 "stealth PNG info" (the sd-webui-stealth-pnginfo extension and its ComfyUI fork):
+ * generation parameters hidden in the least significant bits of the pixels, so they survive
+ * services that strip PNG text chunks. Layout, as the extension writes it (read from its source,
+ * reimplemented here):
+ *
+ * - one bit stream, pixels visited column by column (x outer, y inner: column-major);
+ * - alpha mode: one bit per pixel, the alpha value's lowest bit; RGB mode: three bits per pixel,
+ *   the lowest bits of R, G and B in that order;
+ * - 15 bytes of signature, most significant bit first: `stealth_pnginfo` / `stealth_pngcomp`
+ *   (alpha) or `stealth_rgbinfo` / `stealth_rgbcomp` (RGB); `…comp` means the payload is gzip;
+ * - a 32-bit big-endian count of payload BITS, then the payload (UTF-8 text, usually the same
+ *   `parameters` text A1111 writes to its tEXt chunk, sometimes a JSON object of chunks).
+ *
+ * Bounded: only PNGs (a lossy format destroys the bits) of at most 64 megapixels; only the first
+ * columns are decoded to test the signature; payload ≤ 1 MiB, gunzipped text ≤ 1 MiB.
+ */
+import { gunzipSync } from 'node:zlib';
+import { loadSharp, MAX_PIXELS } from './decode.js';
+
+export interface StealthInfo {
+  mode: 'alpha' | 'rgb';
+  compressed: boolean;
+  text: string;
+}
+
+const SIGNATURES: Record<string, { mode: 'alpha' | 'rgb'; compressed: boolean }> = {
+  stealth_pnginfo: { mode: 'alpha', compressed: false },
+  stealth_pngcomp: { mode: 'alpha', compressed: true },
+  stealth_rgbinfo: { mode: 'rgb', compressed: false },
+  stealth_rgbcomp: { mode: 'rgb', compressed: true },
+};
+const SIG_BITS = 15 * 8;
+const LEN_BITS = 32;
+export const MAX_STEALTH_BYTES = 1 << 20;
+
+/** Reads bits in the extension's order from RGBA pixels of the first `cols` columns (column-major). */
+class BitStream {
+  private pos = 0;
+  constructor(
+    private readonly px: Uint8Array,
+    private readonly cols: number,
+    private readonly height: number,
+    private readonly mode: 'alpha' | 'rgb',
+  ) {}
+  get available(): number {
+    return this.cols * this.height * (this.mode === 'alpha' ? 1 : 3) - this.pos;
+  }
+  bit(): number {
+    const per = this.mode === 'alpha' ? 1 : 3;
+    const pixel = Math.floor(this.pos / per);
+    const channel = this.mode === 'alpha' ? 3 : this.pos % 3;
+    this.pos++;
+    const x = Math.floor(pixel / this.height);
+    const y = pixel % this.height;
+    return this.px[(y * this.cols + x) * 4 + channel]! & 1;
+  }
+  bytes(n: number): Buffer {
+    const out = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) {
+      let v = 0;
+      for (let k = 0; k < 8; k++) v = (v << 1) | this.bit();
+      out[i] = v;
+    }
+    return out;
+  }
+  uint32(): number {
+    let v = 0;
+    for (let k = 0; k < 32; k++) v = v * 2 + this.bit();
+    return v;
+  }
+}
+
+async function leftColumns(bytes: Buffer, width: number, height: number, cols: number): Promise<Uint8Array> {
+  const sharp = await loadSharp();
+  const data = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' })
+    .timeout({ seconds: 10 })
+    .extract({ left: 0, top: 0, width: Math.min(cols, width), height })
+    .ensureAlpha(1)
+    .raw()
+    .toBuffer();
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/**
+ * The stealth parameters of a PNG, or null when there are none. `hasAlpha` comes from the header;
+ * without alpha only the RGB variants are possible. Never throws for bad data: a broken payload
+ * is simply not there.
+ */
+export async function readStealthPngInfo(bytes: Buffer, header: { width: number; height: number; format: string; hasAlpha: boolean }): Promise<StealthInfo | null> {
+  const { width, height } = header;
+  if (header.format !== 'png' || width * height > 64_000_000 || width * height < 50) return null;
+  try {
+    // Enough columns for signature + length in the densest case (RGB: 152 bits = 51 pixels).
+    const headCols = Math.min(width, Math.ceil((SIG_BITS + LEN_BITS) / height) + 1);
+    let px = await leftColumns(bytes, width, height, headCols);
+    const modes: Array<'alpha' | 'rgb'> = header.hasAlpha ? ['alpha', 'rgb'] : ['rgb'];
+    for (const mode of modes) {
+      let s = new BitStream(px, headCols, height, mode);
+      if (s.available < SIG_BITS + LEN_BITS) continue;
+      const sig = SIGNATURES[s.bytes(15).toString('latin1')];
+      if (!sig || sig.mode !== mode) continue;
+      const bits = s.uint32();
+      if (bits === 0 || bits % 8 !== 0 || bits / 8 > MAX_STEALTH_BYTES) return null;
+      const per = mode === 'alpha' ? 1 : 3;
+      const needCols = Math.ceil((SIG_BITS + LEN_BITS + bits) / per / height);
+      if (needCols > width) return null;
+      if (needCols > headCols) {
+        px = await leftColumns(bytes, width, height, needCols);
+        s = new BitStream(px, needCols, height, mode);
+        s.bytes(15);
+        s.uint32();
+      }
+      let payload = s.bytes(bits / 8);
+      if (sig.compressed) payload = gunzipSync(payload, { maxOutputLength: MAX_STEALTH_BYTES });
+      const text = payload.toString('utf8').replace(/\0+$/, '');
+      return text.trim() ? { mode, compressed: sig.compressed, text } : null;
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
