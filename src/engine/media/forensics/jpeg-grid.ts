@@ -10,7 +10,7 @@
  * total. A tile whose strongest other phase stands out on BOTH axes carries a foreign grid; a
  * connected group of such tiles sharing the same phase pair is reported as a likely splice.
  */
-import { largestCluster, median, sampledRows, TILE, tileGrid } from './tiles.js';
+import { clusterStandsOut, largestClusterBox, median, sampledRows, TILE, tileGrid, type BaseRateTest } from './tiles.js';
 import type { LumaPlane, Signal } from './types.js';
 
 /** Differences above this are scene edges, not compression seams. */
@@ -27,6 +27,8 @@ export interface GridStats {
   foreignTiles: number;
   cluster: number;
   clusterPhase: [number, number] | null;
+  /** The cluster against the image's own foreign-tile rate (tiles.ts clusterStandsOut). */
+  baseRate: BaseRateTest | null;
 }
 
 function peak(a: Float64Array, off: number, exclude: number): { phase: number; ratio: number } {
@@ -101,8 +103,10 @@ export function gridStats(plane: LumaPlane, aligned = false): GridStats {
   let modal: string | null = null;
   for (const [k, c] of pairs) if (!modal || c > pairs.get(modal)!) modal = k;
   if (modal) for (let t = 0; t < n; t++) if (pairOf[t] === modal) marked[t] = 1;
-  const cluster = modal ? largestCluster(marked, grid) : 0;
+  const box = modal ? largestClusterBox(marked, grid) : null;
+  const cluster = box?.size ?? 0;
   return {
+    baseRate: box ? clusterStandsOut(box, n, foreign) : null,
     phase: [H.phase, V.phase],
     strength: [H.ratio, V.ratio],
     tiles: n,
@@ -115,7 +119,8 @@ export function gridStats(plane: LumaPlane, aligned = false): GridStats {
 export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
   const s = gridStats(plane, isJpeg);
   const blocky = s.strength[0] > 1.08 && s.strength[1] > 1.08;
-  const nums = `grid phase (${s.phase[0]},${s.phase[1]}), strength ${s.strength[0].toFixed(2)}/${s.strength[1].toFixed(2)}; ${s.foreignTiles} of ${s.tiles} tiles with a foreign grid, largest consistent cluster ${s.cluster}`;
+  const br = s.baseRate;
+  const nums = `grid phase (${s.phase[0]},${s.phase[1]}), strength ${s.strength[0].toFixed(2)}/${s.strength[1].toFixed(2)}; ${s.foreignTiles} of ${s.tiles} tiles with a foreign grid, largest consistent cluster ${s.cluster}${br ? ` (box density ${br.boxDensity.toFixed(2)} vs the image's own rate ${br.baseRate.toFixed(3)}, binomial tail 10^${br.log10P.toFixed(1)}, threshold 10^${br.log10Threshold.toFixed(1)})` : ''}`;
   if (s.cluster >= 3 && s.cluster > s.tiles * 0.5) {
     return {
       analyzer: 'forensics.jpeg_grid',
@@ -126,7 +131,7 @@ export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
       finding: `Most of the image carries a second JPEG block grid at phase (${s.clusterPhase![0]},${s.clusterPhase![1]}) besides its own: it was JPEG-compressed, cropped off the 8-pixel lattice and compressed again (${nums})`,
     };
   }
-  if (s.cluster >= 3) {
+  if (s.cluster >= 3 && br?.standsOut) {
     const probability = Math.min(0.8, 0.35 + 0.05 * s.cluster);
     return {
       analyzer: 'forensics.jpeg_grid',
@@ -137,6 +142,14 @@ export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
       flag: 'image_manipulated',
     };
   }
+  if (s.cluster >= 3)
+    return {
+      analyzer: 'forensics.jpeg_grid',
+      kind: 'manipulation',
+      probability: 0,
+      confidence: 0.4,
+      finding: `Tiles with a foreign grid phase occur across the image at about the rate of the largest cluster: scene texture or processing (HDR, sharpening, noise reduction), not a pasted region (${nums})`,
+    };
   const misaligned = blocky && (s.phase[0] !== 7 || s.phase[1] !== 7);
   if (misaligned)
     return {

@@ -8,7 +8,7 @@
  * with MAD) and that form a connected group are reported. Scene texture also raises σ, so this is
  * a weak signal and says so.
  */
-import { largestCluster, median, sampledRows, TILE, tileGrid } from './tiles.js';
+import { clusterStandsOut, largestCluster, largestClusterBox, median, sampledRows, TILE, tileGrid, type BaseRateTest } from './tiles.js';
 import type { LumaPlane, Signal } from './types.js';
 
 const EDGE = 48;
@@ -19,6 +19,8 @@ export interface NoiseStats {
   lowCluster: number;
   highCluster: number;
   outliers: number;
+  /** The low-noise cluster against the image's own rate of low-noise tiles (tiles.ts clusterStandsOut). */
+  lowBaseRate: BaseRateTest;
 }
 
 export function noiseStats(plane: LumaPlane): NoiseStats {
@@ -65,6 +67,7 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
     }
   const logs: number[] = [];
   const logOf = new Float64Array(n).fill(NaN);
+  const levelOf = new Int8Array(n).fill(-1);
   for (let t = 0; t < n; t++) {
     const mean = seen[t]! ? bright[t]! / seen[t]! : 0;
     // Clipped (near-black or near-white) tiles have no measurable noise.
@@ -72,17 +75,36 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
     const sigma = (Math.sqrt(Math.PI / 2) / 6) * (sum[t]! / count[t]!);
     const l = Math.log(sigma + 0.05);
     logOf[t] = l;
+    levelOf[t] = Math.min(LEVELS - 1, Math.floor(((mean - 16) / 224) * LEVELS));
     logs.push(l);
   }
+  // The image's own noise model: sensor noise grows with brightness (shot noise), and tone curves
+  // reshape that, so each tile is compared with tiles of similar brightness: the expected log σ
+  // is the median of its brightness level (levels with fewer than MIN_LEVEL_TILES tiles fall back
+  // to the image median). Outliers are residuals beyond 3.5 robust standard deviations (MAD).
   const med = median(logs);
-  const mad = median(logs.map((l) => Math.abs(l - med))) * 1.4826 || 0.05;
+  const levelMedian = new Float64Array(LEVELS).fill(med);
+  for (let k = 0; k < LEVELS; k++) {
+    const inLevel: number[] = [];
+    for (let t = 0; t < n; t++) if (levelOf[t] === k) inLevel.push(logOf[t]!);
+    if (inLevel.length >= MIN_LEVEL_TILES) levelMedian[k] = median(inLevel);
+  }
+  const residual = new Float64Array(n).fill(NaN);
+  const residuals: number[] = [];
+  for (let t = 0; t < n; t++)
+    if (levelOf[t]! >= 0) {
+      residual[t] = logOf[t]! - levelMedian[levelOf[t]!]!;
+      residuals.push(residual[t]!);
+    }
+  const rmed = median(residuals);
+  const mad = median(residuals.map((r) => Math.abs(r - rmed))) * 1.4826 || 0.05;
   const low = new Uint8Array(n);
   const high = new Uint8Array(n);
   let outliers = 0;
   for (let t = 0; t < n; t++) {
-    const l = logOf[t]!;
-    if (Number.isNaN(l)) continue;
-    const z = (l - med) / Math.max(mad, 0.05);
+    const r = residual[t]!;
+    if (Number.isNaN(r)) continue;
+    const z = (r - rmed) / Math.max(mad, 0.05);
     if (z < -3.5) {
       low[t] = 1;
       outliers++;
@@ -91,14 +113,21 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
       outliers++;
     }
   }
+  const lowBox = largestClusterBox(low, grid);
   return {
     tiles: logs.length,
     medianSigma: Math.exp(med) - 0.05,
-    lowCluster: largestCluster(low, grid),
+    lowCluster: lowBox.size,
     highCluster: largestCluster(high, grid),
     outliers,
+    // Base rate: every tile the model cannot explain (low or high), the image's own scatter.
+    lowBaseRate: clusterStandsOut(lowBox, logs.length, outliers),
   };
 }
+
+/** Brightness levels of the noise model, and the fewest tiles a level needs for its own median. */
+const LEVELS = 6;
+const MIN_LEVEL_TILES = 8;
 
 export function noiseSignal(plane: LumaPlane): Signal | null {
   const s = noiseStats(plane);
@@ -106,9 +135,11 @@ export function noiseSignal(plane: LumaPlane): Signal | null {
   // Only unusually clean regions count: scene texture (foliage, gravel) routinely makes noisy-looking
   // clusters in genuine photos, while a pasted, smoothed or generated patch tends to be cleaner.
   const cluster = s.lowCluster;
-  const nums = `median σ ${s.medianSigma.toFixed(2)} over ${s.tiles} tiles; ${s.outliers} outlier tiles, largest connected group ${cluster}`;
-  // A group covering most of the frame is scene content (sky, a wall), not a splice.
-  if (cluster >= 3 && cluster <= s.tiles * 0.35) {
+  const br = s.lowBaseRate;
+  const nums = `median σ ${s.medianSigma.toFixed(2)} over ${s.tiles} tiles; ${s.outliers} outlier tiles against the image's brightness-dependent noise model, largest connected low-noise group ${cluster}${cluster ? ` (box density ${br.boxDensity.toFixed(2)} vs the image's own rate ${br.baseRate.toFixed(3)}, binomial tail 10^${br.log10P.toFixed(1)}, threshold 10^${br.log10Threshold.toFixed(1)})` : ''}`;
+  // A group covering most of the frame is scene content (sky, a wall), not a splice; a group no
+  // denser than the image's own scatter of clean tiles is not a region.
+  if (cluster >= 3 && cluster <= s.tiles * 0.35 && br.standsOut) {
     return {
       analyzer: 'forensics.noise_residual',
       kind: 'manipulation',

@@ -14,12 +14,26 @@ export const tileGrid = (width: number, height: number): TileGrid => ({
 
 /** Size of the largest 4-connected group of marked tiles. */
 export function largestCluster(marked: Uint8Array, grid: TileGrid): number {
+  return largestClusterBox(marked, grid).size;
+}
+
+export interface ClusterBox {
+  size: number;
+  /** Tiles in the cluster's bounding box, and how many of them are marked. */
+  boxTiles: number;
+  boxMarked: number;
+}
+
+/** The largest 4-connected group of marked tiles with its bounding box (for the base-rate test). */
+export function largestClusterBox(marked: Uint8Array, grid: TileGrid): ClusterBox {
   const seen = new Uint8Array(marked.length);
   let best = 0;
+  let box = { c0: 0, c1: -1, r0: 0, r1: -1 };
   const stack: number[] = [];
   for (let i = 0; i < marked.length; i++) {
     if (!marked[i] || seen[i]) continue;
     let size = 0;
+    const b = { c0: Infinity, c1: -1, r0: Infinity, r1: -1 };
     stack.push(i);
     seen[i] = 1;
     while (stack.length) {
@@ -27,6 +41,10 @@ export function largestCluster(marked: Uint8Array, grid: TileGrid): number {
       size++;
       const c = t % grid.cols;
       const r = (t - c) / grid.cols;
+      b.c0 = Math.min(b.c0, c);
+      b.c1 = Math.max(b.c1, c);
+      b.r0 = Math.min(b.r0, r);
+      b.r1 = Math.max(b.r1, r);
       const next = [c > 0 ? t - 1 : -1, c < grid.cols - 1 ? t + 1 : -1, r > 0 ? t - grid.cols : -1, r < grid.rows - 1 ? t + grid.cols : -1];
       for (const n of next)
         if (n >= 0 && marked[n] && !seen[n]) {
@@ -34,9 +52,70 @@ export function largestCluster(marked: Uint8Array, grid: TileGrid): number {
           stack.push(n);
         }
     }
-    best = Math.max(best, size);
+    if (size > best) {
+      best = size;
+      box = b;
+    }
   }
-  return best;
+  let boxMarked = 0;
+  for (let r = box.r0; r <= box.r1; r++) for (let c = box.c0; c <= box.c1; c++) boxMarked += marked[r * grid.cols + c] ? 1 : 0;
+  return { size: best, boxTiles: Math.max(0, box.c1 - box.c0 + 1) * Math.max(0, box.r1 - box.r0 + 1), boxMarked };
+}
+
+/** ln P(X ≥ k) for X ~ Binomial(n, p), summed in log space (n is a tile count: at most a few thousand). */
+export function logBinomialTail(k: number, n: number, p: number): number {
+  if (k <= 0) return 0;
+  if (k > n) return -Infinity;
+  if (p <= 0) return -Infinity;
+  if (p >= 1) return 0;
+  const lgamma = (x: number): number => {
+    // Stirling series; exact enough (≪ 1e-6 relative) for x ≥ 1 after the shift below.
+    let shift = 0;
+    while (x < 8) {
+      shift -= Math.log(x);
+      x += 1;
+    }
+    return shift + (x - 0.5) * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI) + 1 / (12 * x) - 1 / (360 * x ** 3);
+  };
+  const lc = lgamma(n + 1);
+  const terms: number[] = [];
+  for (let j = k; j <= n; j++) terms.push(lc - lgamma(j + 1) - lgamma(n - j + 1) + j * Math.log(p) + (n - j) * Math.log1p(-p));
+  const m = Math.max(...terms);
+  return m + Math.log(terms.reduce((s, t) => s + Math.exp(t - m), 0));
+}
+
+/**
+ * Whether the largest cluster stands out from the image's own base rate (docs/media.md "Base-rate
+ * rule"). Null hypothesis: tiles are marked independently at the rate seen OUTSIDE the cluster's
+ * bounding box (Laplace-smoothed: (marked outside + 1) / (tiles outside + 2)), with `baseMarked`
+ * counting every tile that shows the effect at all (any foreign phase, any outlier). The cluster
+ * counts when
+ *   1. the binomial tail P(X ≥ marked in box | box tiles, base rate) < ALPHA / tiles (a
+ *      Bonferroni correction for the ~one window per tile the search could have picked), and
+ *   2. the box is at least half marked and at least RATIO_MIN times as dense as the base rate.
+ */
+export const BASE_RATE_ALPHA = 0.01;
+export const BASE_RATE_RATIO_MIN = 3;
+
+export interface BaseRateTest {
+  baseRate: number;
+  boxDensity: number;
+  /** log10 of the binomial tail probability. */
+  log10P: number;
+  /** log10 of the threshold ALPHA / tiles. */
+  log10Threshold: number;
+  standsOut: boolean;
+}
+
+export function clusterStandsOut(c: ClusterBox, tiles: number, baseMarked: number): BaseRateTest {
+  const outsideTiles = Math.max(0, tiles - c.boxTiles);
+  const outsideMarked = Math.max(0, baseMarked - c.boxMarked);
+  const baseRate = (outsideMarked + 1) / (outsideTiles + 2);
+  const boxDensity = c.boxTiles ? c.boxMarked / c.boxTiles : 0;
+  const log10P = logBinomialTail(c.boxMarked, c.boxTiles, baseRate) / Math.LN10;
+  const log10Threshold = Math.log10(BASE_RATE_ALPHA / Math.max(1, tiles));
+  const standsOut = c.size > 0 && log10P < log10Threshold && boxDensity >= 0.5 && boxDensity >= BASE_RATE_RATIO_MIN * baseRate;
+  return { baseRate, boxDensity, log10P, log10Threshold, standsOut };
 }
 
 /**
