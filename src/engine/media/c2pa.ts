@@ -74,17 +74,17 @@ const NOTABLE_SUCCESS = new Set([
   'timeStamp.trusted',
 ]);
 
-interface RawStatus {
+export interface RawStatus {
   code?: unknown;
   explanation?: unknown;
   url?: unknown;
 }
-interface RawResults {
+export interface RawResults {
   success?: RawStatus[];
   informational?: RawStatus[];
   failure?: RawStatus[];
 }
-interface RawIngredient {
+export interface RawIngredient {
   title?: unknown;
   format?: unknown;
   relationship?: unknown;
@@ -92,21 +92,21 @@ interface RawIngredient {
   validation_status?: RawStatus[];
   validation_results?: { activeManifest?: RawResults };
 }
-interface RawManifest {
+export interface RawManifest {
   claim_generator?: unknown;
   claim_generator_info?: Array<{ name?: unknown; version?: unknown }>;
   assertions?: Array<{ label?: unknown; data?: unknown }>;
   ingredients?: RawIngredient[];
   signature_info?: { issuer?: unknown; common_name?: unknown; time?: unknown };
 }
-interface RawStore {
+export interface RawStore {
   active_manifest?: unknown;
   manifests?: Record<string, RawManifest>;
   validation_state?: unknown;
   validation_status?: RawStatus[];
   validation_results?: {
     activeManifest?: RawResults;
-    ingredientDeltas?: Array<{ uri?: unknown; validationDeltas?: RawResults }>;
+    ingredientDeltas?: Array<{ ingredientAssertionURI?: unknown; validationDeltas?: RawResults }>;
   };
 }
 
@@ -181,35 +181,78 @@ function ingredientsOf(m: RawManifest): Watermark['ingredients'] {
 }
 
 /**
- * Status list: the active manifest's failures and informational codes, notable successes, and
- * ingredients' failures as informational (an ingredient's bad signature does not invalidate the
- * manifest that cites it; c2pa-rs reports it as a delta). `signingCredential.untrusted` on a
- * manifest c2pa-rs still calls Valid means "no trust anchor for this signer", not tampering.
+ * The validation state and status list, mapped from c2pa-rs's `validation_results` so that the
+ * verdict equals c2patool's where the two agree on the facts (docs/media.md "C2PA mapping rules"):
+ *
+ * M1. `activeManifest.failure` entries are failures of the manifest.
+ * M2. `assertion.dataHash.mismatch` whose explanation is about the exclusion range ("data hash
+ *     exclusion does not match the manifest location") while the SAME assertion (same `url`) also
+ *     has `assertion.dataHash.match` is not tampering: the hashed bytes are unchanged; the signer's
+ *     exclusion is wider than the manifest store, so the bytes it also covers (usually EXIF) are
+ *     not bound by the signature. It is kept, as informational, with that explanation.
+ * M3. A failure under `ingredientDeltas[].validationDeltas` belongs to the manifest its own `url`
+ *     names (`ingredientAssertionURI` names the parent that cites the ingredient): a failure whose
+ *     url names the ACTIVE manifest (e.g. an `assertion.hashedURI.mismatch` of one of its
+ *     assertions) is a failure of the active manifest; the rest are the ingredient's own,
+ *     informational (an ingredient's bad signature does not invalidate the manifest citing it).
+ * M4. `signingCredential.untrusted` is informational when nothing else fails: it means "no trust
+ *     anchor for this signer" (valid, signer unknown), not tampering.
+ * M5. State: any failure after M1–M4 → invalid. Otherwise c2pa-rs's Trusted/Valid stands; an
+ *     Invalid whose only failures were re-filed by M2 becomes valid (trusted when c2pa-rs also
+ *     reported `signingCredential.trusted`); an Invalid with no failure we can see stays invalid.
+ * Notable successes are listed; the dozens of per-assertion `hashedURI.match` lines are not.
  */
-function statusesOf(store: RawStore, state: string): Watermark['status'] {
+export function summarizeValidation(store: RawStore, activeLabel: string): { state: 'trusted' | 'valid' | 'invalid'; status: Watermark['status'] } {
+  const rawState = str(store.validation_state) ?? 'Invalid';
+  const active = store.validation_results?.activeManifest;
+  type Item = { s: RawStatus; kind: Watermark['status'][number]['kind']; note?: string };
+  const items: Item[] = [];
+  const matchedUrls = new Set((active?.success ?? []).filter((x) => x.code === 'assertion.dataHash.match').map((x) => str(x.url)).filter(Boolean));
+  let refiled = 0;
+  for (const f of active?.failure ?? []) {
+    const exclusionOnly = f.code === 'assertion.dataHash.mismatch' && /exclusion/i.test(String(f.explanation ?? '')) && matchedUrls.has(str(f.url));
+    if (exclusionOnly) {
+      refiled++;
+      items.push({ s: f, kind: 'informational', note: 'not tampering: the same data hash matches; the exclusion range is wider than the manifest store, so the bytes it also covers (e.g. EXIF) are not bound by the signature — ' });
+    } else items.push({ s: f, kind: 'failure' });
+  }
+  const namesActive = (url: string | null): boolean => !!url && (url.includes(`/c2pa/${activeLabel}/`) || url.endsWith(`/c2pa/${activeLabel}`));
+  const deltaItems: Item[] = [];
+  for (const d of store.validation_results?.ingredientDeltas ?? [])
+    for (const f of d.validationDeltas?.failure ?? []) {
+      if (namesActive(str(f.url))) items.push({ s: f, kind: 'failure', note: 'active manifest (filed by c2pa-rs under an ingredient delta): ' });
+      else deltaItems.push({ s: f, kind: 'informational', note: 'ingredient: ' });
+    }
+  // Older readers only fill validation_status.
+  if (!active) for (const f of store.validation_status ?? []) items.push({ s: f, kind: rawState === 'Invalid' ? 'failure' : 'informational' });
+
+  const hard = items.filter((i) => i.kind === 'failure' && i.s.code !== 'signingCredential.untrusted');
+  const trustedSeen = (active?.success ?? []).some((x) => x.code === 'signingCredential.trusted');
+  const state: 'trusted' | 'valid' | 'invalid' =
+    hard.length ? 'invalid'
+      : rawState === 'Trusted' ? 'trusted'
+      : rawState === 'Valid' ? 'valid'
+      : refiled > 0 ? (trustedSeen ? 'trusted' : 'valid')
+      : 'invalid';
+  for (const i of items) if (i.s.code === 'signingCredential.untrusted' && state !== 'invalid') i.kind = 'informational';
+
   const out: Watermark['status'] = [];
   const seen = new Set<string>();
-  const push = (s: RawStatus, kind: Watermark['status'][number]['kind'], prefix = ''): void => {
-    const code = str(s.code);
+  const push = (i: Item): void => {
+    const code = str(i.s.code);
     if (!code) return;
-    const key = `${kind}:${prefix}${code}`;
+    const key = `${i.kind}:${i.note ?? ''}${code}:${str(i.s.url) ?? ''}`;
     if (seen.has(key)) return;
     seen.add(key);
-    const explanation = str(s.explanation);
-    out.push({ code, explanation: prefix ? `${prefix}${explanation ?? code}` : explanation, kind });
+    const explanation = str(i.s.explanation);
+    out.push({ code, explanation: i.note ? `${i.note}${explanation ?? code}` : explanation, kind: i.kind });
   };
-  const active = store.validation_results?.activeManifest;
-  for (const s of active?.failure ?? []) {
-    const untrustedOnly = str(s.code) === 'signingCredential.untrusted' && state !== 'Invalid';
-    push(s, untrustedOnly ? 'informational' : 'failure');
-  }
-  for (const s of active?.informational ?? []) push(s, 'informational');
-  for (const s of active?.success ?? []) if (NOTABLE_SUCCESS.has(String(s.code))) push(s, 'success');
-  for (const d of store.validation_results?.ingredientDeltas ?? [])
-    for (const s of d.validationDeltas?.failure ?? []) push(s, 'informational', 'ingredient: ');
-  // Older readers only fill validation_status.
-  if (!active) for (const s of store.validation_status ?? []) push(s, state === 'Invalid' ? 'failure' : 'informational');
-  return out;
+  for (const i of items) if (i.kind === 'failure') push(i);
+  for (const i of items) if (i.kind !== 'failure') push(i);
+  for (const s of active?.informational ?? []) push({ s, kind: 'informational' });
+  for (const s of active?.success ?? []) if (NOTABLE_SUCCESS.has(String(s.code))) push({ s, kind: 'success' });
+  for (const i of deltaItems) push(i);
+  return { state, status: out };
 }
 
 function unreadable(code: string, explanation: string, remoteUrl: string | null = null): Watermark {
@@ -290,19 +333,17 @@ export async function readC2pa(bytes: Buffer, mimeType: string, opts: ReadC2paOp
   const label = str(store.active_manifest);
   const manifest = label ? store.manifests?.[label] : undefined;
   if (!manifest) return null;
-  const rawState = str(store.validation_state) ?? 'Invalid';
-  const validation_state: Watermark['validation_state'] =
-    rawState === 'Trusted' ? 'trusted' : rawState === 'Valid' ? 'valid' : 'invalid';
+  const summary = summarizeValidation(store, label!);
   const sig = manifest.signature_info ?? {};
   return {
     type: 'c2pa',
-    validation_state,
+    validation_state: summary.state,
     claim_generator: claimGenerator(manifest),
     signer: str(sig.issuer) ?? str(sig.common_name),
     signed_at: str(sig.time),
     actions: actionsOf(manifest),
     ingredients: ingredientsOf(manifest),
-    status: statusesOf(store, rawState),
+    status: summary.status,
     remote_manifest_url: null,
   };
 }
