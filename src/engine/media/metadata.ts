@@ -1,8 +1,14 @@
 /**
  * Embedded metadata of an image: EXIF (make, model, capture time with its offset, GPS, Software),
  * XMP/IPTC (DigitalSourceType, CreatorTool, edit history) and PNG text chunks, read with exifr.
- * Values are kept "as written" (exifr `reviveValues: false`), so a date reads exactly as exiftool
- * prints it, e.g. `2008:10:22 16:28:39`, with `+02:00` appended when OffsetTimeOriginal exists.
+ * Values are read as exiftool reads them (docs/media.md "Metadata as exiftool reads it"):
+ * - strings end at the first NUL (EXIF ASCII fields are NUL-terminated; bytes after it are padding
+ *   or garbage, e.g. a Model of `ION230\0F` reads `ION230`);
+ * - every date is in ONE form, EXIF's `YYYY:MM:DD HH:MM:SS` (exiftool's default print form), with
+ *   sub-seconds and the zone kept when the source has them: EXIF dates as written (`+02:00`
+ *   appended from OffsetTimeOriginal), XMP / ISO 8601 dates (`2008-05-30T15:56:01+02:00`)
+ *   rewritten to `2008:05:30 15:56:01+02:00`, as exiftool prints XMP dates;
+ * - CIFF (old Canon RAW) and maker-note fields are not read: a documented gap.
  */
 import type { MediaMetadata } from '../../api/results.js';
 import type { StealthInfo } from './stealth-pnginfo.js';
@@ -53,7 +59,7 @@ const GENERATOR_TEXT_KEYS = [
 ];
 
 const text = (v: unknown): string | null => {
-  if (typeof v === 'string') return v.replace(/\0+$/, '').trim() || null;
+  if (typeof v === 'string') return v.split('\0', 1)[0]!.trim() || null;
   if (typeof v === 'number') return String(v);
   if (v && typeof v === 'object' && 'value' in (v as object)) return text((v as { value: unknown }).value);
   return null;
@@ -83,6 +89,21 @@ export function decodeUserComment(raw: unknown): string | null {
   }
   s = s.replace(/\0/g, '').trim();
   return s.length ? s : null;
+}
+
+/**
+ * One date form for every source: EXIF's `YYYY:MM:DD HH:MM:SS[.fff][±hh:mm|Z]`. ISO 8601 / XMP
+ * dates (`-` and `T`, zone `±hhmm` or `±hh:mm`) are rewritten; EXIF-form dates pass unchanged;
+ * anything else is returned as written (never invented).
+ */
+export function exifDate(v: string | null): string | null {
+  if (!v) return null;
+  const m = /^(\d{4})-(\d\d)(?:-(\d\d))?(?:[T ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?)?\s*(Z|[+-]\d\d:?\d\d)?$/.exec(v.trim());
+  if (!m) return v;
+  const date = `${m[1]}:${m[2]}${m[3] ? `:${m[3]}` : ''}`;
+  if (!m[4]) return date;
+  const zone = m[8] ? (m[8] === 'Z' ? 'Z' : `${m[8].slice(0, 3)}:${m[8].slice(-2)}`) : '';
+  return `${date} ${m[4]}:${m[5]}:${m[6] ?? '00'}${m[7] ?? ''}${zone}`;
 }
 
 function gpsOf(o: Record<string, unknown>): MediaMetadata['exif']['gps'] {
@@ -159,20 +180,20 @@ export async function readMetadataDetails(bytes: Buffer): Promise<MetadataDetail
   }
   if (!o) return details;
   details.tagCount = Object.keys(o).length;
-  const dto = text(o.DateTimeOriginal);
+  const dto = exifDate(text(o.DateTimeOriginal));
   const offset = text(o.OffsetTimeOriginal);
   details.exif = {
     make: text(o.Make),
     model: text(o.Model),
-    datetime_original: dto ? (offset && /^[+-]\d\d:\d\d$/.test(offset) ? `${dto}${offset}` : dto) : null,
+    datetime_original: dto ? (offset && /^[+-]\d\d:\d\d$/.test(offset) && !/(Z|[+-]\d\d:\d\d)$/.test(dto) ? `${dto}${offset}` : dto) : null,
     gps: gpsOf(o),
   };
   details.hasExif = ['Make', 'Model', 'DateTimeOriginal', 'ExposureTime', 'FNumber', 'ISO', 'ExifVersion'].some((k) => o[k] !== undefined);
   details.software = text(o.Software);
   details.creatorTool = text(o.CreatorTool);
   details.digitalSourceType = text(o.DigitalSourceType) ?? text(o.digitalsourcetype);
-  details.createDate = text(o.CreateDate) ?? text(o.DateTimeDigitized);
-  details.modifyDate = text(o.ModifyDate);
+  details.createDate = exifDate(text(o.CreateDate) ?? text(o.DateTimeDigitized));
+  details.modifyDate = exifDate(text(o.ModifyDate));
   details.history = historyOf(o.History);
   details.userComment = decodeUserComment(o.userComment ?? o.UserComment);
   for (const k of GENERATOR_TEXT_KEYS) {

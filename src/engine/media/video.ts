@@ -4,6 +4,7 @@
  * and location from `udta` (©mak, ©mod, ©xyz) or Apple `mdta` keys. Plus C2PA (BMFF hash binding).
  */
 import type { MediaMetadata } from '../../api/results.js';
+import { exifDate } from './metadata.js';
 
 interface Box {
   type: string;
@@ -167,7 +168,7 @@ function readAppleKeys(b: Buffer, moov: Box, out: VideoMetadata): void {
       if (name === 'com.apple.quicktime.make') out.metadata.exif.make ??= value;
       else if (name === 'com.apple.quicktime.model') out.metadata.exif.model ??= value;
       else if (name === 'com.apple.quicktime.software') out.software ??= value;
-      else if (name === 'com.apple.quicktime.creationdate') out.metadata.exif.datetime_original = value;
+      else if (name === 'com.apple.quicktime.creationdate') out.metadata.exif.datetime_original = exifDate(value);
       else if (name === 'com.apple.quicktime.location.ISO6709') out.metadata.exif.gps ??= parseIso6709(value);
     }
     return;
