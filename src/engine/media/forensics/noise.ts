@@ -81,7 +81,8 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
   // The image's own noise model: sensor noise grows with brightness (shot noise), and tone curves
   // reshape that, so each tile is compared with tiles of similar brightness: the expected log σ
   // is the median of its brightness level (levels with fewer than MIN_LEVEL_TILES tiles fall back
-  // to the image median). Outliers are residuals beyond 3.5 robust standard deviations (MAD).
+  // to the image median). Outliers are residuals beyond 3.5 robust standard deviations (MAD)
+  // under this model AND under the whole-image level, and off by more than a factor of 2 in σ.
   const med = median(logs);
   const levelMedian = new Float64Array(LEVELS).fill(med);
   for (let k = 0; k < LEVELS; k++) {
@@ -98,6 +99,7 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
     }
   const rmed = median(residuals);
   const mad = median(residuals.map((r) => Math.abs(r - rmed))) * 1.4826 || 0.05;
+  const gmad = median(logs.map((l) => Math.abs(l - med))) * 1.4826 || 0.05;
   const low = new Uint8Array(n);
   const high = new Uint8Array(n);
   let outliers = 0;
@@ -105,10 +107,14 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
     const r = residual[t]!;
     if (Number.isNaN(r)) continue;
     const z = (r - rmed) / Math.max(mad, 0.05);
-    if (z < -3.5) {
+    // A tile is an outlier only when both the brightness model and the whole-image level agree.
+    const zg = (logOf[t]! - med) / Math.max(gmad, 0.05);
+    // "Much less noise": beyond 3.5 robust SDs AND under half the σ the model expects at that
+    // brightness (a per-tile σ from a 64×64 sample varies by a few per cent on its own).
+    if (z < -3.5 && zg < -3.5 && r - rmed < -Math.LN2) {
       low[t] = 1;
       outliers++;
-    } else if (z > 3.5) {
+    } else if (z > 3.5 && zg > 3.5 && r - rmed > Math.LN2) {
       high[t] = 1;
       outliers++;
     }
