@@ -71,11 +71,11 @@ class BitStream {
   }
 }
 
-async function leftColumns(bytes: Buffer, width: number, height: number, cols: number): Promise<Uint8Array> {
+async function region(bytes: Buffer, width: number, height: number): Promise<Uint8Array> {
   const sharp = await loadSharp();
   const data = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' })
     .timeout({ seconds: 10 })
-    .extract({ left: 0, top: 0, width: Math.min(cols, width), height })
+    .extract({ left: 0, top: 0, width, height })
     .ensureAlpha(1)
     .raw()
     .toBuffer();
@@ -91,26 +91,27 @@ export async function readStealthPngInfo(bytes: Buffer, header: { width: number;
   const { width, height } = header;
   if (header.format !== 'png' || width * height > 64_000_000 || width * height < 50) return null;
   try {
-    // Enough columns for signature + length in the densest case (RGB: 152 bits = 51 pixels).
-    const headCols = Math.min(width, Math.ceil((SIG_BITS + LEN_BITS) / height) + 1);
-    let px = await leftColumns(bytes, width, height, headCols);
+    // The signature and length (152 bits) come first, down column 0. When the image is at least
+    // 152 rows tall, only the top of that column is decoded, and PNG decoding, being sequential,
+    // stops there: an ordinary PNG costs a few rows, not a second full decode.
+    const HEAD = SIG_BITS + LEN_BITS;
+    const headCols = height >= HEAD ? 1 : Math.min(width, Math.ceil(HEAD / height) + 1);
+    const headRows = height >= HEAD ? HEAD : height;
+    const head = await region(bytes, headCols, headRows);
     const modes: Array<'alpha' | 'rgb'> = header.hasAlpha ? ['alpha', 'rgb'] : ['rgb'];
     for (const mode of modes) {
-      let s = new BitStream(px, headCols, height, mode);
-      if (s.available < SIG_BITS + LEN_BITS) continue;
-      const sig = SIGNATURES[s.bytes(15).toString('latin1')];
+      const h = new BitStream(head, headCols, headRows, mode);
+      if (h.available < HEAD) continue;
+      const sig = SIGNATURES[h.bytes(15).toString('latin1')];
       if (!sig || sig.mode !== mode) continue;
-      const bits = s.uint32();
+      const bits = h.uint32();
       if (bits === 0 || bits % 8 !== 0 || bits / 8 > MAX_STEALTH_BYTES) return null;
       const per = mode === 'alpha' ? 1 : 3;
-      const needCols = Math.ceil((SIG_BITS + LEN_BITS + bits) / per / height);
+      const needCols = Math.ceil((HEAD + bits) / per / height);
       if (needCols > width) return null;
-      if (needCols > headCols) {
-        px = await leftColumns(bytes, width, height, needCols);
-        s = new BitStream(px, needCols, height, mode);
-        s.bytes(15);
-        s.uint32();
-      }
+      const s = new BitStream(await region(bytes, needCols, height), needCols, height, mode);
+      s.bytes(15);
+      s.uint32();
       let payload = s.bytes(bits / 8);
       if (sig.compressed) payload = gunzipSync(payload, { maxOutputLength: MAX_STEALTH_BYTES });
       const text = payload.toString('utf8').replace(/\0+$/, '');
