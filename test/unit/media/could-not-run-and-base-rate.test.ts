@@ -2,7 +2,7 @@
  * Issue 13: an analysis that could not run never raises trust; pixel detectors judged against the
  * image's own base rate; AUTOMATIC1111 stealth PNG info. Every input is built here with sharp.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,17 @@ async function expectNeverTrusted(bytes: Buffer): Promise<'422' | Computed<Media
     expect(r.trust_score).toBeLessThanOrEqual(0.4);
     expect(r.warnings?.[0]).toMatch(/^Not checked: /);
     return r;
+  } catch (err) {
+    expect(err).toBeInstanceOf(VerityError);
+    expect((err as VerityError).code).toBe('UNPROCESSABLE_CONTENT');
+    return '422';
+  }
+}
+
+/** A result or a 422, never another error: for inputs that may well be analysable. */
+async function expectNeverTrustedOrAnalysed(bytes: Buffer): Promise<'422' | Computed<MediaResult>> {
+  try {
+    return await verify(bytes);
   } catch (err) {
     expect(err).toBeInstanceOf(VerityError);
     expect((err as VerityError).code).toBe('UNPROCESSABLE_CONTENT');
@@ -93,6 +104,15 @@ describeFixtures('undecodable shared fixtures are never trusted (../shared/fixtu
   });
   it.each(['sd-empty_file.png', 'sd-empty_image.png', 'sd-text_after_idat.png'])('images/malformed/%s (empty or 1×1) → 422', async (f) => {
     expect(await expectNeverTrusted(readFileSync(fixture('images', 'malformed', f)))).toBe('422');
+  });
+  it('every malformed fixture whose pixels were not (fully) analysed is at best suspicious with trust ≤ 0.4', async () => {
+    for (const f of readdirSync(fixture('images', 'malformed'))) {
+      const r = await expectNeverTrustedOrAnalysed(readFileSync(fixture('images', 'malformed', f)));
+      if (r !== '422' && r.dimension_producers?.llm_analysis !== 'pixel forensics and metadata') {
+        expect(['suspicious', 'manipulated'], f).toContain(r.authenticity);
+        expect(r.trust_score, f).toBeLessThanOrEqual(0.4);
+      }
+    }
   });
   it.each([0.1, 0.5, 0.9])('c2pa/video1.mp4 truncated at %s is never likely_authentic', async (f) => {
     const v = readFileSync(fixture('c2pa', 'video1.mp4'));
