@@ -182,7 +182,8 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
     cross_reference: round3(matches.some((x) => x.exact) ? 0.9 : matches.length ? 0.75 : 0.5),
     recency: round3(tsSig ? 1 - tsSig.probability : hasDates ? 0.8 : 0.5),
     // No language model is used for media: this dimension carries the content (forensic) analysis.
-    llm_analysis: round3((1 - m) * (1 - d)),
+    // An incomplete analysis found nothing because it could not look: at most neutral (0.5).
+    llm_analysis: round3(a.incomplete ? Math.min(0.5, (1 - m) * (1 - d)) : (1 - m) * (1 - d)),
   };
   const forensic = a.pixels === 'full' ? 'pixel forensics and metadata' : a.pixels === 'partial' ? 'pixel forensics on the decoded part, and metadata' : 'metadata only (pixels not analysed)';
   const producers: DimensionProducers = {

@@ -88,6 +88,8 @@ describe('an analysis that could not run never raises trust', () => {
     const r = (await expectNeverTrusted(tiny)) as Computed<MediaResult>;
     expect(r.warnings![0]).toMatch(/too small \(1×1\)/);
     expect(r.dimension_producers?.llm_analysis).toBe('metadata only (pixels not analysed)');
+    // Nothing found because nothing was looked at: the forensic dimension is at most neutral.
+    expect(r.dimensions.llm_analysis).toBeLessThanOrEqual(0.5);
   });
 
   it('an empty file → 422', async () => {
