@@ -169,8 +169,10 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     const plane = decoded.partial ? decodedRows(decoded.plane) : decoded.plane;
     if (decoded.partial) {
       const pct = Math.round((100 * plane.height) / Math.max(1, decoded.plane.height));
-      warnings.push(`Decoded only partly (${pct} % of the rows): ${decoded.problem}`);
-      incomplete = `the file is truncated or corrupt: only ${pct} % of the image rows could be decoded, so pixel forensics saw part of the image`;
+      warnings.push(`Decoded only partly (${plane.height < decoded.plane.height ? `${pct} % of the rows` : 'from incomplete data'}): ${decoded.problem}`);
+      incomplete = plane.height < decoded.plane.height
+        ? `the file is truncated or corrupt: only ${pct} % of the image rows could be decoded, so pixel forensics saw part of the image`
+        : 'the file is truncated or corrupt: the decoder recovered an image from incomplete data (e.g. the early scans of a progressive JPEG), so what the missing data held was not checked';
     }
     if (analysableTiles(plane.width, plane.height) < MIN_ANALYSIS_TILES) {
       incomplete = `${decoded.partial ? 'too few rows could be decoded' : `the image is too small (${header.width}×${header.height})`} for pixel forensics (they need at least ${MIN_ANALYSIS_TILES} tiles of 64×64 pixels): editing and generation traces in the pixels were not checked`;

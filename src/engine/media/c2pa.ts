@@ -270,7 +270,7 @@ function unreadable(code: string, explanation: string, remoteUrl: string | null 
 }
 
 /** Maps c2pa-rs's reader errors: "no manifest" is null; a manifest we cannot verify is `unreadable`. */
-function fromReaderError(message: string): Watermark | null {
+function fromReaderError(message: string, hasC2paBytes: boolean): Watermark | null {
   if (/JumbfNotFound|ProvenanceMissing|UnsupportedType|NotFound\b/.test(message)) return null;
   const remote = /RemoteManifestUrl\("([^"]*)"\)/.exec(message);
   if (remote || /RemoteManifest/.test(message))
@@ -283,6 +283,9 @@ function fromReaderError(message: string): Watermark | null {
     return unreadable('algorithm.unsupported', 'the manifest is signed with an algorithm this reader does not support');
   if (/Prerelease/i.test(message))
     return unreadable('manifest.prerelease', 'the manifest uses a pre-release C2PA format that cannot be verified');
+  // A container c2pa-rs cannot walk (e.g. a truncated PNG: "PNG out of range") says nothing about
+  // a manifest: only when C2PA data is visibly there (a JUMBF box, a PNG caBX chunk) is it one.
+  if (/InvalidAsset/.test(message) && !hasC2paBytes) return null;
   if (/InvalidAsset|Jumbf|Cbor|Claim|Manifest|Assertion|Signature|Cose/i.test(message))
     return unreadable('manifest.unreadable', `the C2PA data could not be parsed: ${message.slice(0, 160)}`);
   // An asset the reader cannot parse at all (e.g. truncated container): no manifest can be read.
@@ -326,7 +329,7 @@ export async function readC2pa(bytes: Buffer, mimeType: string, opts: ReadC2paOp
     }
   } catch (err) {
     const message = typeof err === 'string' ? err : err instanceof Error ? err.message : String(err);
-    return fromReaderError(message);
+    return fromReaderError(message, bytes.includes('jumb') || bytes.includes('caBX'));
   }
   opts.signal?.throwIfAborted();
 

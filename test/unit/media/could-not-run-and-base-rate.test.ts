@@ -76,6 +76,16 @@ describe('an analysis that could not run never raises trust', () => {
     expect(res.dimension_producers?.llm_analysis).toMatch(/decoded part|metadata only/);
   });
 
+  it('a progressive JPEG and a PNG cut in half: partial, and no C2PA manifest invented for the broken container', async () => {
+    const progressive = await sharp(photo).withExif(CAMERA_EXIF).jpeg({ quality: 88, progressive: true }).toBuffer();
+    const p = (await expectNeverTrusted(progressive.subarray(0, progressive.length >> 1))) as Computed<MediaResult>;
+    expect(p.warnings![0]).toMatch(/recovered an image from incomplete data|rows could be decoded/);
+    const png = await sharp(photo).withExif(CAMERA_EXIF).png().toBuffer();
+    const q = (await expectNeverTrusted(png.subarray(0, png.length >> 1))) as Computed<MediaResult>;
+    expect(q.warnings![0]).toMatch(/only \d+ % of the image rows could be decoded/);
+    expect(q.watermark).toBeNull();
+  });
+
   it('truncated without any metadata and too early to analyse → 422', async () => {
     const bare = await sharp(scene(W, H, 3), { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
     expect(await expectNeverTrusted(bare.subarray(0, Math.floor(bare.length * 0.05)))).toBe('422');
