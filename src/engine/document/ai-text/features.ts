@@ -12,7 +12,10 @@
  * - stock phrasing: words and phrases over-used by instruction-tuned models ("delve", "tapestry",
  *   "it is important to note"; Liang et al. 2024, "Mapping the increasing use of LLMs in
  *   scientific papers");
- * - contractions, lowercase sentence starts, digits and word length (register and care).
+ * - contractions, lowercase sentence starts, digits and word length (register and care);
+ * - vocabulary: the mean per-word log-ratio of a word's frequency in machine text to its
+ *   frequency in human text of the same topics, from a small table fitted with the model (only
+ *   words that lean the same way in every fitting domain are kept; see scripts/fit-ai-text.mjs).
  *
  * Features are rates, not counts, so they do not grow with length. The fitting script
  * (scripts/fit-ai-text.mjs) imports this very module from dist/, so training and inference
@@ -42,6 +45,7 @@ export const FEATURE_NAMES = [
   'lowercase_start_rate',
   'digit_rate',
   'ing_rate',
+  'vocabulary_llr',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Record<FeatureName, number>;
@@ -118,7 +122,22 @@ function mattr(tokens: readonly string[], window = 50): number {
 /** At most this many characters are read: the features are rates and stabilise long before. */
 export const MAX_FEATURE_CHARS = 60_000;
 
-export function extractFeatures(input: string): { features: FeatureVector; wordCount: number; sentenceCount: number } {
+/** Lower-cased words as the features see them (the vocabulary table is keyed the same way). */
+export function lowerWords(text: string): string[] {
+  return words(text).map((w) => w.toLowerCase().replace(/’/g, "'"));
+}
+
+/** Word → log(frequency in machine text / frequency in human text); absent words count 0. */
+export type Vocabulary = ReadonlyMap<string, number>;
+
+export function vocabularyScore(lower: readonly string[], vocabulary: Vocabulary | undefined): number {
+  if (!vocabulary || lower.length === 0) return 0;
+  let sum = 0;
+  for (const w of lower) sum += vocabulary.get(w) ?? 0;
+  return sum / lower.length;
+}
+
+export function extractFeatures(input: string, vocabulary?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
   const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
   const sentences = splitSentences(text.replace(/\s+/g, ' ').trim());
   const toks = words(text);
@@ -168,7 +187,8 @@ export function extractFeatures(input: string): { features: FeatureVector; wordC
     first_person_rate: per100(lower.filter((w) => FIRST_PERSON.has(w)).length),
     second_person_rate: per100(lower.filter((w) => SECOND_PERSON.has(w)).length),
     contraction_rate: per100(lower.filter((w) => /'(t|s|re|ve|ll|d|m)$/.test(w)).length),
-    comma_rate: per100(count(/,/g)),
+    // Commas between words only: thousands separators in numbers (3,199) are not style.
+    comma_rate: per100(count(/,(?!\d)/g)),
     semicolon_colon_rate: per100(count(/[;:]/g)),
     dash_rate: per100(count(/—|–| - |--/g)),
     paren_rate: per100(count(/\(/g)),
@@ -180,6 +200,7 @@ export function extractFeatures(input: string): { features: FeatureVector; wordC
     lowercase_start_rate: perSentence(sentences.filter((s) => /^[a-z]/.test(s)).length),
     digit_rate: per100(count(/\d+/g)),
     ing_rate: per100(lower.filter((w) => w.length > 5 && w.endsWith('ing')).length),
+    vocabulary_llr: vocabularyScore(lower, vocabulary),
   };
   return { features, wordCount: toks.length, sentenceCount: sentences.length };
 }
