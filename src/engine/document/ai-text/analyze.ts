@@ -8,7 +8,8 @@ import type { EngineConfig } from '../../types.js';
 import type { HttpClient } from '../../../sources/http.js';
 import type { Finding } from '../report.js';
 import { detectAiTextStylometric } from './detector.js';
-import { scoreWithServer, type LogprobStats } from './llm-server.js';
+import { MAX_FEATURE_CHARS } from './features.js';
+import { LLM_MAX_CHARS, scoreWithServer, type LogprobStats } from './llm-server.js';
 
 export interface AiTextAnalysis {
   probability: number;
@@ -50,15 +51,26 @@ export const AI_TEXT_CAVEAT = 'The AI-text probability is a statistical indicati
  * is then collapsed as in the fitting data. The fitting script applies this same function.
  */
 export function proseForDetection(text: string): string {
-  if (!/[\r\n]/.test(text)) return text.replace(/\s+/g, ' ').trim();
+  // The features read at most MAX_FEATURE_CHARS and the backend LLM_MAX_CHARS, so the filter stops
+  // once it has that much prose: a 1 MB paste costs what 60 kB does.
+  const enough = Math.max(MAX_FEATURE_CHARS, LLM_MAX_CHARS);
+  if (!/[\r\n]/.test(text)) return text.slice(0, 2 * enough).replace(/\s+/g, ' ').trim();
   const seen = new Set<string>();
   const kept: string[] = [];
-  for (const line of text.split(/\r?\n|\r/)) {
-    const l = line.replace(/\s+/g, ' ').trim();
+  let length = 0;
+  const newline = /\r\n|\n|\r/g;
+  let at = 0;
+  while (at < text.length && length < enough) {
+    newline.lastIndex = at;
+    const m = newline.exec(text);
+    const end = m ? m.index : text.length;
+    const l = text.slice(at, end).replace(/\s+/g, ' ').trim();
+    at = m ? end + m[0].length : text.length;
     const key = l.toLowerCase();
     if (l.split(' ').length < 3 || seen.has(key)) continue;
     seen.add(key);
     kept.push(l);
+    length += l.length + 1;
   }
   return kept.join(' ');
 }
