@@ -13,6 +13,9 @@
  *   "it is important to note"; Liang et al. 2024, "Mapping the increasing use of LLMs in
  *   scientific papers");
  * - contractions, lowercase sentence starts, digits and word length (register and care);
+ * - specifics and rhythm: capitalised words inside sentences (names, places), acronyms, the
+ *   serial comma (", and" / ", or", which instruction-tuned models use habitually) and the share of
+ *   sentences over 30 words;
  * - vocabulary: the mean per-word log-ratio of a word's frequency in machine text to its
  *   frequency in human text of the same topics, from a small table fitted with the model (only
  *   words that lean the same way in every fitting domain are kept; see scripts/fit-ai-text.mjs).
@@ -45,6 +48,10 @@ export const FEATURE_NAMES = [
   'lowercase_start_rate',
   'digit_rate',
   'ing_rate',
+  'proper_noun_rate',
+  'acronym_rate',
+  'serial_comma_rate',
+  'long_sentence_share',
   'vocabulary_llr',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
@@ -143,7 +150,15 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary): { featu
   const toks = words(text);
   const lower = toks.map((w) => w.toLowerCase().replace(/’/g, "'"));
   const n = Math.max(1, lower.length);
-  const lens = sentences.map((s) => words(s).length).filter((l) => l > 0);
+  // One pass over the sentences' words: lengths, and capitalised words that do not open a
+  // sentence (names, places, titles: human writers name specifics more often than models do).
+  const lens: number[] = [];
+  let proper = 0;
+  for (const s of sentences) {
+    const ws = words(s);
+    if (ws.length) lens.push(ws.length);
+    for (let i = 1; i < ws.length; i++) if (/^\p{Lu}\p{Ll}/u.test(ws[i]!)) proper++;
+  }
   const mean = lens.length ? lens.reduce((a, b) => a + b, 0) / lens.length : 0;
   const sd = lens.length > 1 ? Math.sqrt(lens.reduce((a, b) => a + (b - mean) ** 2, 0) / (lens.length - 1)) : 0;
 
@@ -200,6 +215,10 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary): { featu
     lowercase_start_rate: perSentence(sentences.filter((s) => /^[a-z]/.test(s)).length),
     digit_rate: per100(count(/\d+/g)),
     ing_rate: per100(lower.filter((w) => w.length > 5 && w.endsWith('ing')).length),
+    proper_noun_rate: per100(proper),
+    acronym_rate: per100(toks.filter((w) => w.length >= 2 && /^\p{Lu}+$/u.test(w)).length),
+    serial_comma_rate: per100(count(/, (?:and|or) /g)),
+    long_sentence_share: lens.length ? lens.filter((l) => l > 30).length / lens.length : 0,
     vocabulary_llr: vocabularyScore(lower, vocabulary),
   };
   return { features, wordCount: toks.length, sentenceCount: sentences.length };
