@@ -4,7 +4,7 @@
  *   source_authority = provenance strength (valid signature/C2PA high, stripped metadata low)
  *   cross_reference  = (agreeing cross-checks + 1) / (cross-checks run + 2)   (Laplace; 0.5 with none)
  *   recency          = 1 − noisyOr(severities of inconsistent_timestamps findings); 0.5 with no dates
- *   llm_analysis     = 1 − P(AI-generated text); 0.5 when there is not enough text
+ *   llm_analysis     = 1 − P(AI-generated text), length-shrunk; 0.5 below the minimum length
  *   base             = 0.25·SA + 0.20·CR + 0.15·REC + 0.40·LLM
  *   trust_score      = base × (1 − noisyOr(severities of all findings))
  *   partial analysis (a truncated file of which only part could be read): trust_score ≤ 0.4

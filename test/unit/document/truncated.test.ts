@@ -64,6 +64,7 @@ describe('truncated PDFs (pdf-lib, cut at 10 %, 50 %, 90 %)', () => {
       const whole = await verify(pdf);
       expect(whole.warnings?.some((w) => /partial result/.test(w)) ?? false).toBe(false);
       expect(whole.metadata.page_count).toBe(6);
+      expect(whole.dimension_producers).toEqual({ source_authority: 'file metadata', cross_reference: expect.stringMatching(/^\d+ metadata cross-check\(s\)$/), recency: 'file dates', llm_analysis: 'stylometric model' });
       const kinds: string[] = [];
       for (const f of [0.1, 0.5, 0.9]) {
         const cut = pdf.subarray(0, Math.floor(pdf.length * f));
