@@ -37,7 +37,11 @@ const evaluateOnly = opt('--evaluate', null);
 const seed = Number(opt('--seed', '20251122'));
 const out = resolve(root, 'src/engine/document/ai-text/weights.json');
 
-const { extractFeatures, FEATURE_NAMES, lowerWords, vocabularyScore } = await import(resolve(dist, 'engine/document/ai-text/features.js'));
+const featuresModule = await import(resolve(dist, 'engine/document/ai-text/features.js'));
+const { extractFeatures, FEATURE_NAMES } = featuresModule;
+// Older builds (run with --dist to measure an earlier feature set under the same protocol) have no vocabulary.
+const lowerWords = featuresModule.lowerWords ?? (() => []);
+const vocabularyScore = featuresModule.vocabularyScore ?? (() => 0);
 const modelModule = await import(resolve(dist, 'engine/document/ai-text/model.js'));
 // The engine's own prose filter (drops layout lines: lists, labels, repeated headers) runs first.
 const { proseForDetection } = await import(resolve(dist, 'engine/document/ai-text/analyze.js'));
@@ -314,7 +318,7 @@ function buildVocabulary(train) {
 /** Items with the vocabulary feature computed from a given table (copies; the originals stay). */
 const withVocabulary = (set, vocab) => set.map((it) => {
   const x = [...it.x];
-  x[VOCAB_J] = vocabularyScore(it.lower, vocab);
+  if (VOCAB_J >= 0) x[VOCAB_J] = vocabularyScore(it.lower, vocab);
   return { ...it, x, orig: it };
 });
 const fitSet = [...glimpse, ...abstracts, ...wikipedia].map(featurize).filter((it) => it.words >= FIT_WORDS);
