@@ -4,15 +4,19 @@
  *   source_authority = provenance strength (valid signature/C2PA high, stripped metadata low)
  *   cross_reference  = (agreeing cross-checks + 1) / (cross-checks run + 2)   (Laplace; 0.5 with none)
  *   recency          = 1 − noisyOr(severities of inconsistent_timestamps findings); 0.5 with no dates
- *   llm_analysis     = 1 − P(AI-generated text); 0.5 when there is not enough text
+ *   llm_analysis     = 1 − P(AI-generated text), length-shrunk; 0.5 below the minimum length
  *   base             = 0.25·SA + 0.20·CR + 0.15·REC + 0.40·LLM
  *   trust_score      = base × (1 − noisyOr(severities of all findings))
+ *   partial analysis (a truncated file of which only part could be read): trust_score ≤ 0.4
  */
 import { MANIPULATION_FLAGS, type Dimensions, type ManipulationFlag } from '../../api/results.js';
 import { noisyOr, round3, weightedMean } from '../scoring.js';
 import type { ConsistencyCheck, Finding } from './report.js';
 
 export const WEIGHTS = { source_authority: 0.25, cross_reference: 0.2, recency: 0.15, llm_analysis: 0.4 } as const;
+
+/** Highest trust a partial analysis may give: what could not be read can never raise trust. */
+export const PARTIAL_TRUST_CAP = 0.4;
 
 export function documentScores(input: {
   findings: Finding[];
@@ -21,6 +25,8 @@ export function documentScores(input: {
   hasDates: boolean;
   aiProbability: number;
   enoughText: boolean;
+  /** Part of the file could not be read (truncated): trust is capped at PARTIAL_TRUST_CAP. */
+  partial?: boolean;
 }): { trust: number; dimensions: Dimensions; flags: ManipulationFlag[] } {
   const agree = input.checks.filter((c) => c.agrees).length;
   const tsSeverities = input.findings.filter((f) => f.flag === 'inconsistent_timestamps').map((f) => f.severity);
@@ -33,5 +39,6 @@ export function documentScores(input: {
   const base = weightedMean((Object.keys(WEIGHTS) as (keyof typeof WEIGHTS)[]).map((k) => [dimensions[k], WEIGHTS[k]] as const));
   const penalty = noisyOr(input.findings.map((f) => f.severity));
   const raised = new Set(input.findings.map((f) => f.flag).filter((f): f is ManipulationFlag => !!f));
-  return { trust: round3(base * (1 - penalty)), dimensions, flags: MANIPULATION_FLAGS.filter((f) => raised.has(f)) };
+  const trust = base * (1 - penalty);
+  return { trust: round3(input.partial ? Math.min(trust, PARTIAL_TRUST_CAP) : trust), dimensions, flags: MANIPULATION_FLAGS.filter((f) => raised.has(f)) };
 }

@@ -7,7 +7,7 @@
  */
 import { VerityError } from '../../api/errors.js';
 import type { DocumentRequest } from '../../api/requests.js';
-import type { AnalysisEvidence, DocumentResult, Watermark } from '../../api/results.js';
+import type { AnalysisEvidence, DimensionProducers, DocumentResult, Watermark } from '../../api/results.js';
 import { round3 } from '../scoring.js';
 import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
 import { analyzeAiText } from './ai-text/analyze.js';
@@ -15,6 +15,7 @@ import { Budget, DEFAULT_BUDGET_MS } from './budget.js';
 import { resolveDocumentInput } from './input.js';
 import { emptyAnalysis, type FormatAnalysis, type Finding } from './report.js';
 import { documentScores } from './score.js';
+import { detectTruncation, type Truncation } from './truncation.js';
 
 /** Evidence items returned, most severe first (the rest are summarised in one line). */
 export const MAX_EVIDENCE = 40;
@@ -86,6 +87,45 @@ async function readDocumentC2pa(bytes: Buffer, mime: string, ports: EnginePorts,
   return out;
 }
 
+/**
+ * A truncated file gives a partial result only when something before the cut was readable (text,
+ * pages, metadata); otherwise 422. Conclusions that need the missing tail are withdrawn: a PDF's
+ * Info dictionary sits in the trailer at the end, so "no metadata" in a cut file is not evidence
+ * of stripping. The cap on trust is applied in score.ts.
+ */
+function applyTruncation(a: FormatAnalysis, t: Truncation): void {
+  const read: string[] = [];
+  const words = a.text.trim() ? a.text.trim().split(/\s+/).length : 0;
+  if (words > 0) read.push(`${words} words of text`);
+  if (a.metadata.page_count > 0 && a.format === 'pdf') read.push(`a page count (${a.metadata.page_count})`);
+  const meta = [a.metadata.author && 'author', a.metadata.created_at && 'creation date', a.metadata.producer !== 'unknown' && 'producer'].filter(Boolean);
+  if (meta.length) read.push(`metadata (${meta.join(', ')})`);
+  if (read.length === 0)
+    throw new VerityError('UNPROCESSABLE_CONTENT', `${t.evidence}, and nothing before the cut could be read (no text, pages or metadata): there is nothing to verify`);
+  const stripped = a.findings.filter((f) => f.flag === 'metadata_stripped');
+  if (stripped.length) {
+    a.findings = a.findings.filter((f) => f.flag !== 'metadata_stripped');
+    a.provenance = 0.5;
+  } else a.provenance = Math.min(a.provenance, 0.5);
+  a.findings.push({ source: 'document_integrity', finding: `${t.evidence}; read before the cut: ${read.join(', ')}`, authority: 0.9, severity: 0 });
+  a.warnings.unshift(`partial result: ${t.evidence}. Only ${read.join(', ')} could be read; not checked: ${t.unchecked.join(', ')}${stripped.length ? ' (so a missing Info/XMP is not reported as stripped metadata)' : ''}. trust_score is capped at 0.4`);
+}
+
+/** Plain names of what produced each dimension (the additive `dimension_producers` field). */
+function producersOf(kind: string, a: FormatAnalysis, llm: string, partial: boolean): DimensionProducers {
+  const signed = a.findings.some((f) => /_signature$/.test(f.source));
+  const source =
+    kind === 'text' ? 'none (plain text has no provenance)'
+    : partial ? 'truncated file: provenance unknown'
+    : [signed && 'digital signature', a.watermark && 'C2PA manifest', kind === 'image' ? 'image analysis' : 'file metadata'].filter(Boolean).join(' + ');
+  return {
+    source_authority: source,
+    cross_reference: a.checks.length ? `${a.checks.length} metadata cross-check(s)` : 'no cross-checks possible',
+    recency: a.metadata.created_at || a.findings.some((f) => f.flag === 'inconsistent_timestamps') ? 'file dates' : 'no dates',
+    llm_analysis: llm,
+  };
+}
+
 export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, opts: VerifyOptions, engineOpts: DocumentEngineOptions = {}): Promise<Computed<DocumentResult>> {
   const budget = new Budget(engineOpts.budgetMs ?? DEFAULT_BUDGET_MS, opts.signal);
   const input = await resolveDocumentInput(req, ports, opts.signal);
@@ -122,7 +162,10 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
     a.warnings.push(...r.warnings);
   }
 
-  const ai = await analyzeAiText(a.text, { config: ports.config, http: ports.http, signal: opts.signal, extracted: input.kind !== 'text' });
+  const truncation = detectTruncation(input.kind, input.bytes);
+  if (truncation) applyTruncation(a, truncation);
+
+  const ai = await analyzeAiText(a.text, { config: ports.config, http: ports.http, signal: opts.signal });
   a.findings.push(...ai.findings);
   if (input.kind !== 'text' && a.text.trim().length === 0)
     a.warnings.push('the document has no extractable text (scanned, image-only or unreadable); AI-text detection was not possible');
@@ -136,6 +179,7 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
     hasDates: !!a.metadata.created_at,
     aiProbability: ai.probability,
     enoughText: ai.enoughText,
+    partial: !!truncation,
   });
 
   const ordered = [...a.findings].sort((x, y) => y.severity - x.severity || y.authority - x.authority);
@@ -150,6 +194,7 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
     watermark: a.watermark,
     metadata: a.metadata,
     evidence,
+    dimension_producers: producersOf(input.kind, a, ai.producer, !!truncation),
   };
   const warnings = [...new Set(a.warnings)];
   if (warnings.length) result.warnings = warnings;

@@ -1,13 +1,15 @@
 /**
- * AI-generated text for raw text and for text extracted from PDF/DOCX: the stylometric detector
- * always, plus the optional log-probability backend when `llm.base_url` is configured. With a
- * backend the two probabilities are averaged (equal weights: neither is calibrated on the other).
+ * AI-generated text for raw text and for text extracted from PDF/DOCX: the calibrated stylometric
+ * detector always, plus the optional log-probability backend when `llm.base_url` is configured.
+ * With a backend the two probabilities are averaged (equal weights: neither is fitted on the
+ * other), but only the stylometric side, whose false-positive rate was measured, can raise the flag.
  */
 import type { EngineConfig } from '../../types.js';
 import type { HttpClient } from '../../../sources/http.js';
 import type { Finding } from '../report.js';
 import { detectAiTextStylometric } from './detector.js';
-import { scoreWithServer, type LogprobStats } from './llm-server.js';
+import { MAX_FEATURE_CHARS } from './features.js';
+import { LLM_MAX_CHARS, scoreWithServer, type LogprobStats } from './llm-server.js';
 
 export interface AiTextAnalysis {
   probability: number;
@@ -16,6 +18,8 @@ export interface AiTextAnalysis {
   findings: Finding[];
   warnings: string[];
   llm: LogprobStats | null;
+  /** Plain name of what produced the probability (for `dimension_producers.llm_analysis`). */
+  producer: string;
 }
 
 const FEATURE_LABEL: Record<string, string> = {
@@ -31,42 +35,63 @@ const FEATURE_LABEL: Record<string, string> = {
   mattr50: 'lexical diversity',
   contraction_rate: 'contractions',
   lowercase_start_rate: 'lower-case sentence starts',
+  vocabulary_llr: 'word choice',
 };
 
 /**
- * Text extracted from a PDF or DOCX carries layout: running headers and footers repeated on every
- * page, labels, bullets. Lines under three words and repeated lines are dropped so that layout is
- * not read as the repetition or terseness of a writer; whitespace is collapsed as in the fitting data.
+ * The sentence every AI-text verdict carries, in the engine's finding and (via this export) in
+ * human output: the number is a statistical reading of style, never evidence of authorship.
  */
-export function proseForDetection(text: string, extracted: boolean): string {
-  if (!extracted) return text.replace(/\s+/g, ' ').trim();
+export const AI_TEXT_CAVEAT = 'The AI-text probability is a statistical indication from writing style, not proof of how the text was written.';
+
+/**
+ * Lines under three words and repeated lines are dropped, so that layout — running headers and
+ * footers repeated on every page, labels, bullets, lists of names — is not read as the
+ * repetition or terseness of a writer (extracted PDF/DOCX text and pasted text alike); whitespace
+ * is then collapsed as in the fitting data. The fitting script applies this same function.
+ */
+export function proseForDetection(text: string): string {
+  // The features read at most MAX_FEATURE_CHARS and the backend LLM_MAX_CHARS, so the filter stops
+  // once it has that much prose: a 1 MB paste costs what 60 kB does.
+  const enough = Math.max(MAX_FEATURE_CHARS, LLM_MAX_CHARS);
+  if (!/[\r\n]/.test(text)) return text.slice(0, 2 * enough).replace(/\s+/g, ' ').trim();
   const seen = new Set<string>();
   const kept: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const l = line.replace(/\s+/g, ' ').trim();
+  let length = 0;
+  const newline = /\r\n|\n|\r/g;
+  let at = 0;
+  while (at < text.length && length < enough) {
+    newline.lastIndex = at;
+    const m = newline.exec(text);
+    const end = m ? m.index : text.length;
+    const l = text.slice(at, end).replace(/\s+/g, ' ').trim();
+    at = m ? end + m[0].length : text.length;
     const key = l.toLowerCase();
     if (l.split(' ').length < 3 || seen.has(key)) continue;
     seen.add(key);
     kept.push(l);
+    length += l.length + 1;
   }
   return kept.join(' ');
 }
 
-export async function analyzeAiText(input: string, deps: { config: EngineConfig; http: HttpClient; signal?: AbortSignal; extracted: boolean }): Promise<AiTextAnalysis> {
+export async function analyzeAiText(input: string, deps: { config: EngineConfig; http: HttpClient; signal?: AbortSignal }): Promise<AiTextAnalysis> {
   const warnings: string[] = [];
   const findings: Finding[] = [];
-  const text = proseForDetection(input, deps.extracted);
+  const text = proseForDetection(input);
   const style = detectAiTextStylometric(text);
   const m = style.model;
   if (!style.enoughText) {
-    warnings.push(`not enough text for AI-text detection: ${style.wordCount} word(s), at least ${m.min_words} needed; ai_generated_probability is 0.5 (unknown)`);
-    return { probability: 0.5, enoughText: false, flagged: false, findings, warnings, llm: null };
+    warnings.push(`the text is too short to judge whether it is AI-generated: ${style.wordCount} word(s) of prose, at least ${m.min_words} needed to measure anything (${m.min_flag_words} for the ai_generated_text flag); ai_generated_probability is 0.5 (unknown)`);
+    return { probability: 0.5, enoughText: false, flagged: false, findings, warnings, llm: null, producer: 'too little text' };
   }
+  if (!style.longEnough)
+    warnings.push(`the text is too short to judge reliably whether it is AI-generated: ${style.wordCount} words of prose, at least ${m.min_flag_words} needed for the ai_generated_text flag; the probability is shown with lowered confidence (${style.confidence.toFixed(2)}), pulled toward 0.5`);
   const top = style.contributions.slice(0, 3).map((c) => `${FEATURE_LABEL[c.feature] ?? c.feature.replace(/_/g, ' ')} ${c.logit > 0 ? 'AI-like' : 'human-like'} (${c.value.toFixed(2)})`);
-  const auroc = (m.evaluation as { holdout_auroc?: number }).holdout_auroc;
+  const ev = m.evaluation as { lodo_auroc_within_mixed_domains_mean?: number };
   findings.push({
     source: 'ai_text_stylometry',
-    finding: `stylometric model: P(AI) = ${style.probability.toFixed(2)} over ${style.wordCount} words / ${style.sentenceCount} sentences (length confidence ${style.confidence.toFixed(2)}); strongest features: ${top.join(', ')}; held-out AUROC ${auroc ?? 'n/a'} on ${String(m.data.name ?? 'its data')}`,
+    finding: `stylometric model: P(AI) = ${style.probability.toFixed(2)} over ${style.wordCount} words / ${style.sentenceCount} sentences (calibrated ${style.calibrated.toFixed(2)}, length confidence ${style.confidence.toFixed(2)}); strongest features: ${top.join(', ')}; leave-one-domain-out AUROC ${ev.lodo_auroc_within_mixed_domains_mean ?? 'n/a'}. ${AI_TEXT_CAVEAT}`,
     authority: 0.45 * style.confidence,
     severity: 0,
   });
@@ -78,8 +103,8 @@ export async function analyzeAiText(input: string, deps: { config: EngineConfig;
       llm = await scoreWithServer(deps.http, { base_url: cfg.base_url, model: cfg.model, api_key: cfg.api_key }, text, deps.signal);
       findings.push({
         source: 'llm_logprobs',
-        finding: `${cfg.model ?? 'LLM'} log-probabilities over ${llm.tokens} tokens: perplexity ${llm.perplexity.toFixed(1)}, ${(100 * llm.top1Share).toFixed(0)} % of tokens were the model's first choice, Binoculars-style ratio ${llm.binocularsRatio.toFixed(2)} → P(AI) = ${llm.probability.toFixed(2)}`,
-        authority: 0.55,
+        finding: `${cfg.model ?? 'LLM'} log-probabilities over ${llm.tokens} tokens: perplexity ${llm.perplexity.toFixed(1)}, ${(100 * llm.top1Share).toFixed(0)} % of tokens were the model's first choice, Binoculars-style ratio ${llm.binocularsRatio.toFixed(2)} → P(AI) = ${llm.probability.toFixed(2)} (default mapping, not fitted on this model; it can withhold the flag, never raise it alone)`,
+        authority: 0.55 * style.confidence,
         severity: 0,
       });
     } catch (err) {
@@ -89,15 +114,20 @@ export async function analyzeAiText(input: string, deps: { config: EngineConfig;
   if (cfg?.model_path && !cfg.base_url)
     warnings.push('llm.model_path is set, but this build has no in-process GGUF backend (node-llama-cpp is not bundled); serve the model with an OpenAI-compatible server that returns prompt log-probabilities and set llm.base_url');
 
-  const probability = llm ? (style.probability + llm.probability) / 2 : style.probability;
-  const flagged = probability >= m.flag_threshold && style.confidence >= 1;
+  // With the backend: the mean of the calibrated stylometric probability and the backend's, shrunk
+  // for length like the stylometric one. The flag needs the calibrated stylometric probability at
+  // the threshold (whose false-positive rate was measured) AND the combined one: the backend's
+  // mapping is not fitted, so it may withhold the flag but never raise it on its own.
+  const combined = llm ? (style.calibrated + llm.probability) / 2 : style.calibrated;
+  const probability = 0.5 + (combined - 0.5) * style.confidence;
+  const flagged = style.flagged && combined >= m.flag_threshold;
   if (flagged)
     findings.push({
       source: llm ? 'ai_text_combined' : 'ai_text_stylometry',
-      finding: `the text reads as machine-generated: P(AI) = ${probability.toFixed(2)} ≥ threshold ${m.flag_threshold} (stylometric detectors misjudge some human writing, notably by non-native writers; treat as a lead, not proof)`,
+      finding: `the text's style resembles machine-generated text: P(AI) = ${probability.toFixed(2)} ≥ threshold ${m.flag_threshold}, a threshold chosen so that at most 5 % of human texts were flagged in each domain measured. ${AI_TEXT_CAVEAT} Formal, formulaic or non-native writing can score high; treat the flag as a lead for a reviewer.`,
       authority: 0.45,
       flag: 'ai_generated_text',
       severity: 0,
     });
-  return { probability, enoughText: true, flagged, findings, warnings, llm };
+  return { probability, enoughText: true, flagged, findings, warnings, llm, producer: llm ? 'stylometric model + LLM log-probabilities' : 'stylometric model' };
 }

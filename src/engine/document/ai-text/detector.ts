@@ -1,10 +1,10 @@
 /**
- * The default AI-text detector: stylometric features (features.ts) combined by the fitted
- * logistic model whose weights are in weights.json (fitted by scripts/fit-ai-text.mjs on the
- * data named inside that file, AUROC on a held-out 30 % stored there too).
+ * The default AI-text detector: stylometric features (features.ts) combined by the fitted,
+ * calibrated logistic model whose parameters are in weights.json (fitted by
+ * scripts/fit-ai-text.mjs on the data named inside that file, with its leave-one-domain-out figures).
  */
 import { extractFeatures } from './features.js';
-import { scoreFeatures, type AiTextModel, type AiTextScore } from './model.js';
+import { scoreFeatures, vocabularyOf, type AiTextModel, type AiTextScore } from './model.js';
 import weights from './weights.json' with { type: 'json' };
 
 export const DEFAULT_MODEL = weights as unknown as AiTextModel;
@@ -16,6 +16,6 @@ export interface StylometricResult extends AiTextScore {
 }
 
 export function detectAiTextStylometric(text: string, model: AiTextModel = DEFAULT_MODEL): StylometricResult {
-  const { features, wordCount, sentenceCount } = extractFeatures(text);
+  const { features, wordCount, sentenceCount } = extractFeatures(text, vocabularyOf(model));
   return { ...scoreFeatures(model, features, wordCount), wordCount, sentenceCount, model };
 }

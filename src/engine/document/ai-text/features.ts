@@ -12,7 +12,13 @@
  * - stock phrasing: words and phrases over-used by instruction-tuned models ("delve", "tapestry",
  *   "it is important to note"; Liang et al. 2024, "Mapping the increasing use of LLMs in
  *   scientific papers");
- * - contractions, lowercase sentence starts, digits and word length (register and care).
+ * - contractions, lowercase sentence starts, digits and word length (register and care);
+ * - specifics and rhythm: capitalised words inside sentences (names, places), acronyms, the
+ *   serial comma (", and" / ", or", which instruction-tuned models use habitually) and the share of
+ *   sentences over 30 words;
+ * - vocabulary: the mean per-word log-ratio of a word's frequency in machine text to its
+ *   frequency in human text of the same topics, from a small table fitted with the model (only
+ *   words that lean the same way in every fitting domain are kept; see scripts/fit-ai-text.mjs).
  *
  * Features are rates, not counts, so they do not grow with length. The fitting script
  * (scripts/fit-ai-text.mjs) imports this very module from dist/, so training and inference
@@ -42,6 +48,11 @@ export const FEATURE_NAMES = [
   'lowercase_start_rate',
   'digit_rate',
   'ing_rate',
+  'proper_noun_rate',
+  'acronym_rate',
+  'serial_comma_rate',
+  'long_sentence_share',
+  'vocabulary_llr',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Record<FeatureName, number>;
@@ -118,18 +129,67 @@ function mattr(tokens: readonly string[], window = 50): number {
 /** At most this many characters are read: the features are rates and stabilise long before. */
 export const MAX_FEATURE_CHARS = 60_000;
 
-export function extractFeatures(input: string): { features: FeatureVector; wordCount: number; sentenceCount: number } {
+/** Lower-cased words as the features see them (the vocabulary table is keyed the same way). */
+export function lowerWords(text: string): string[] {
+  return words(text).map((w) => w.toLowerCase().replace(/’/g, "'"));
+}
+
+/** Word → log(frequency in machine text / frequency in human text); absent words count 0. */
+export type Vocabulary = ReadonlyMap<string, number>;
+
+export function vocabularyScore(lower: readonly string[], vocabulary: Vocabulary | undefined): number {
+  if (!vocabulary || lower.length === 0) return 0;
+  let sum = 0;
+  for (const w of lower) sum += vocabulary.get(w) ?? 0;
+  return sum / lower.length;
+}
+
+/** Cheap pre-test before a Unicode regex: an ASCII lower-case first letter cannot be upper case. */
+const mayBeUpper = (w: string): boolean => {
+  const c = w.charCodeAt(0);
+  return c < 0x61 || c > 0x7a;
+};
+
+export function extractFeatures(input: string, vocabulary?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
   const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
   const sentences = splitSentences(text.replace(/\s+/g, ' ').trim());
   const toks = words(text);
   const lower = toks.map((w) => w.toLowerCase().replace(/’/g, "'"));
   const n = Math.max(1, lower.length);
-  const lens = sentences.map((s) => words(s).length).filter((l) => l > 0);
+  // One pass over the sentences' words: lengths, openers, and capitalised words that do not open
+  // a sentence (names, places, titles: human writers name specifics more often than models do).
+  const lens: number[] = [];
+  let proper = 0;
+  let transitionStarts = 0;
+  let lowercaseStarts = 0;
+  for (const s of sentences) {
+    const ws = words(s);
+    if (ws.length) lens.push(ws.length);
+    if (TRANSITIONS.has((ws[0] ?? '').toLowerCase())) transitionStarts++;
+    if (/^[a-z]/.test(s)) lowercaseStarts++;
+    for (let i = 1; i < ws.length; i++) if (mayBeUpper(ws[i]!) && /^\p{Lu}\p{Ll}/u.test(ws[i]!)) proper++;
+  }
   const mean = lens.length ? lens.reduce((a, b) => a + b, 0) / lens.length : 0;
   const sd = lens.length > 1 ? Math.sqrt(lens.reduce((a, b) => a + (b - mean) ** 2, 0) / (lens.length - 1)) : 0;
 
+  // One pass over the words for every per-word count (the text may hold 10,000 words).
   const freq = new Map<string, number>();
-  for (const w of lower) freq.set(w, (freq.get(w) ?? 0) + 1);
+  let chars = 0, long = 0, functionWords = 0, first = 0, second = 0, contractions = 0, stock = 0, ing = 0, acronyms = 0, vocab = 0;
+  for (let i = 0; i < lower.length; i++) {
+    const w = lower[i]!;
+    freq.set(w, (freq.get(w) ?? 0) + 1);
+    chars += w.length;
+    if (w.length >= 9) long++;
+    if (FUNCTION_WORDS.has(w)) functionWords++;
+    if (FIRST_PERSON.has(w)) first++;
+    else if (SECOND_PERSON.has(w)) second++;
+    if (w.includes("'") && /'(t|s|re|ve|ll|d|m)$/.test(w)) contractions++;
+    if (STOCK_SINGLE.has(w)) stock++;
+    if (w.length > 5 && w.endsWith('ing')) ing++;
+    const t = toks[i]!;
+    if (t.length >= 2 && mayBeUpper(t) && /^\p{Lu}+$/u.test(t)) acronyms++;
+    if (vocabulary) vocab += vocabulary.get(w) ?? 0;
+  }
   let hapax = 0;
   for (const c of freq.values()) if (c === 1) hapax++;
 
@@ -141,8 +201,6 @@ export function extractFeatures(input: string): { features: FeatureVector; wordC
   let repeated = 0;
   for (const c of trigrams.values()) if (c > 1) repeated += c;
 
-  let stock = 0;
-  for (const w of lower) if (STOCK_SINGLE.has(w)) stock++;
   const joined = ` ${lower.join(' ')} `;
   for (const p of STOCK_MULTI) {
     let i = joined.indexOf(` ${p} `);
@@ -153,7 +211,6 @@ export function extractFeatures(input: string): { features: FeatureVector; wordC
   }
 
   const count = (re: RegExp): number => (text.match(re) ?? []).length;
-  const firstWord = (s: string): string => (words(s)[0] ?? '').toLowerCase();
   const per100 = (x: number): number => (100 * x) / n;
   const perSentence = (x: number): number => x / Math.max(1, sentences.length);
 
@@ -162,13 +219,14 @@ export function extractFeatures(input: string): { features: FeatureVector; wordC
     sentence_len_cv: mean > 0 ? sd / mean : 0,
     mattr50: mattr(lower),
     hapax_ratio: hapax / n,
-    word_len_mean: lower.reduce((a, w) => a + w.length, 0) / n,
-    long_word_rate: lower.filter((w) => w.length >= 9).length / n,
-    function_word_rate: lower.filter((w) => FUNCTION_WORDS.has(w)).length / n,
-    first_person_rate: per100(lower.filter((w) => FIRST_PERSON.has(w)).length),
-    second_person_rate: per100(lower.filter((w) => SECOND_PERSON.has(w)).length),
-    contraction_rate: per100(lower.filter((w) => /'(t|s|re|ve|ll|d|m)$/.test(w)).length),
-    comma_rate: per100(count(/,/g)),
+    word_len_mean: chars / n,
+    long_word_rate: long / n,
+    function_word_rate: functionWords / n,
+    first_person_rate: per100(first),
+    second_person_rate: per100(second),
+    contraction_rate: per100(contractions),
+    // Commas between words only: thousands separators in numbers (3,199) are not style.
+    comma_rate: per100(count(/,(?!\d)/g)),
     semicolon_colon_rate: per100(count(/[;:]/g)),
     dash_rate: per100(count(/—|–| - |--/g)),
     paren_rate: per100(count(/\(/g)),
@@ -176,10 +234,15 @@ export function extractFeatures(input: string): { features: FeatureVector; wordC
     question_exclaim_rate: perSentence(count(/[?!]/g)),
     trigram_repeat_rate: repeated / Math.max(1, lower.length - 2),
     stock_phrase_rate: per100(stock),
-    transition_start_rate: perSentence(sentences.filter((s) => TRANSITIONS.has(firstWord(s))).length),
-    lowercase_start_rate: perSentence(sentences.filter((s) => /^[a-z]/.test(s)).length),
+    transition_start_rate: perSentence(transitionStarts),
+    lowercase_start_rate: perSentence(lowercaseStarts),
     digit_rate: per100(count(/\d+/g)),
-    ing_rate: per100(lower.filter((w) => w.length > 5 && w.endsWith('ing')).length),
+    ing_rate: per100(ing),
+    proper_noun_rate: per100(proper),
+    acronym_rate: per100(acronyms),
+    serial_comma_rate: per100(count(/, (?:and|or) /g)),
+    long_sentence_share: lens.length ? lens.filter((l) => l > 30).length / lens.length : 0,
+    vocabulary_llr: vocabulary && lower.length ? vocab / lower.length : 0,
   };
   return { features, wordCount: toks.length, sentenceCount: sentences.length };
 }
