@@ -10,8 +10,9 @@ import type { Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkSame, checkTooEarly, humanDelta } from '../dates.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis, type Finding } from '../report.js';
 import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
-import { ALLOWED_AFTER_SIGNATURE, revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
-import { decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
+import { revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
+import { describeLevel, diffRevisions, type RevisionDiff } from './diff-policy.js';
+import { canonical, decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
 import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
 import { startPdfReading, type PdfReading } from '../extraction-thread.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
@@ -86,6 +87,32 @@ function describeSignature(sig: SignatureCheck): string {
   if (sig.signingTime) parts.push(`signed ${sig.signingTime}`);
   parts.push(`ByteRange [${sig.byteRange.join(' ')}]`);
   return parts.join(', ');
+}
+
+/** Signature dictionaries whose /ByteRange is not four numbers (checkSignatures passes over them). */
+function oddByteRanges(s: PdfStructure): { num: number; range: string }[] {
+  const out: { num: number; range: string }[] = [];
+  const seen = new Set<string>();
+  for (const list of s.versions.values())
+    for (const o of list) {
+      const d = o.value;
+      if (!isDict(d) || !d.entries.has('ByteRange')) continue;
+      const t = nameOf(d, 'Type');
+      if (t !== 'Sig' && t !== 'DocTimeStamp' && !d.entries.has('Contents')) continue;
+      const br = d.entries.get('ByteRange');
+      if (Array.isArray(br) && br.length === 4 && br.every((x) => typeof x === 'number')) continue;
+      const range = canonical(br);
+      if (seen.has(`${o.num}:${range}`)) continue;
+      seen.add(`${o.num}:${range}`);
+      out.push({ num: o.num, range });
+    }
+  return out;
+}
+
+/** A violation in words; an object no rule explained is described by what it is (changes.ts). */
+function describeViolation(v: { num: number; reason: string; revision: number }, changesByRev: Map<number, ObjectChange[]>): string {
+  const what = /not explained by any permitted update$/.test(v.reason) ? changesByRev.get(v.revision)?.find((c) => c.num === v.num && c.kind !== 'other')?.what : undefined;
+  return what ? `${what} in revision ${v.revision} (not explained by any permitted update)` : `revision ${v.revision}: ${v.reason}`;
 }
 
 /** Lets the caller start work on parts of the file (embedded images) while pdf.js is still reading. */
@@ -208,6 +235,13 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   const sigSrc = 'pdf_signature';
   let goodSignature = false;
   let badSignature = false;
+  // What each later revision changed, explained object by object (diff-policy.ts).
+  const diffs: RevisionDiff[] = sigs.some((x) => !x.coversWholeFile) ? diffRevisions(bytes, s) : [];
+  // A /ByteRange that is not four numbers is a signature whose coverage cannot be standard.
+  for (const odd of oddByteRanges(s)) {
+    badSignature = true;
+    a.findings.push({ source: sigSrc, finding: `signature ${odd.num} 0 obj has /ByteRange ${odd.range}, not the four numbers [0 start-of-/Contents end-of-/Contents rest]: non-standard coverage, bytes outside it are unsigned`, authority: 0.9, flag: 'signature_forgery', severity: 0.8 });
+  }
   for (const sig of sigs) {
     const d = describeSignature(sig);
     if (sig.problems.length) {
@@ -221,25 +255,26 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
       a.findings.push({ source: sigSrc, finding: `${d} covers the whole file except its own /Contents${digest}`, authority: 0.9, severity: 0 });
       continue;
     }
-    const later = [...changesByRev].filter(([i]) => sig.revisionIndex !== null && i > sig.revisionIndex).flatMap(([, c]) => c);
-    const forbidden = later.filter((c) => !ALLOWED_AFTER_SIGNATURE.has(c.kind) && c.kind !== 'other');
-    if (forbidden.length) {
+    const later = diffs.filter((x) => sig.revisionIndex !== null && x.revision > sig.revisionIndex);
+    const violations = later.flatMap((x) => x.violations.map((v) => ({ ...v, revision: x.revision })));
+    if (violations.length) {
       badSignature = true;
       a.findings.push({
         source: sigSrc,
-        finding: `${d} covers revision ${sig.revisionIndex} only; ${sig.bytesAfter} bytes were appended after signing and they change what was signed: ${forbidden.slice(0, 5).map((c) => c.what).join('; ')}${forbidden.length > 5 ? ` and ${forbidden.length - 5} more` : ''}`,
+        finding: `${d} covers revision ${sig.revisionIndex} only; ${sig.bytesAfter} bytes were appended after signing and they change what was signed: ${violations.slice(0, 5).map((v) => describeViolation(v, changesByRev)).join('; ')}${violations.length > 5 ? ` and ${violations.length - 5} more` : ''}`,
         authority: 0.9,
         flag: 'signature_forgery',
         severity: 0.85,
       });
     } else {
       goodSignature = true;
-      const others = later.filter((c) => c.kind === 'other').length;
+      const touched = later.reduce((n, x) => n + x.touched, 0);
+      const levels = [...new Set(later.map((x) => x.level))].filter((l) => l !== 'none');
       a.findings.push({
         source: sigSrc,
-        finding: `${d} covers revision ${sig.revisionIndex}${digest}; the ${sig.bytesAfter} bytes appended later hold only ${summariseChanges(later) || 'nothing'}${others ? ' (unclassified objects noted, no page content or form value among them)' : ''}, which a signed PDF may receive`,
+        finding: `${d} covers revision ${sig.revisionIndex}${digest}; the ${sig.bytesAfter} bytes appended later hold only ${levels.length ? levels.map(describeLevel).join(', ') : 'no change to the document'} (${touched} object(s), each explained by a permitted update${later.some((x) => x.docMdp !== null) ? `; DocMDP /P ${later.find((x) => x.docMdp !== null)!.docMdp}` : ''}), which a signed PDF may receive`,
         authority: 0.85,
-        severity: others ? 0.05 : 0,
+        severity: 0,
       });
     }
     if (sig.signingTime && infoCreated && Date.parse(sig.signingTime) + 60_000 < Date.parse(infoCreated))
