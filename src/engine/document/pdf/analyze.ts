@@ -15,6 +15,7 @@ import { describeLevel, diffRevisions, type RevisionDiff } from './diff-policy.j
 import { canonical, decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
 import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
 import { startPdfReading, type PdfReading } from '../extraction-thread.js';
+import { exceedsInflateCaps } from './bounded-inflate.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, type PdfStructure } from './structure.js';
 
@@ -89,6 +90,20 @@ function describeSignature(sig: SignatureCheck): string {
   return parts.join(', ');
 }
 
+/** The newest version of every stream pdf.js might decode for text and metadata (images excluded). */
+function* decodableStreams(bytes: Buffer, s: PdfStructure): Generator<{ raw: Buffer; flate: boolean }> {
+  for (const list of s.versions.values()) {
+    const o = list[list.length - 1]!;
+    if (!o.stream || !isDict(o.value)) continue;
+    const t = nameOf(o.value, 'Type');
+    if (nameOf(o.value, 'Subtype') === 'Image' || t === 'ObjStm' || t === 'XRef') continue;
+    const f = o.value.entries.get('Filter');
+    const first = Array.isArray(f) ? f[0] : f;
+    const flate = !!first && typeof first === 'object' && !Array.isArray(first) && first.kind === 'name' && first.name === 'FlateDecode';
+    yield { raw: bytes.subarray(o.stream.start, o.stream.end), flate };
+  }
+}
+
 /** Signature dictionaries whose /ByteRange is not four numbers (checkSignatures passes over them). */
 function oddByteRanges(s: PdfStructure): { num: number; range: string }[] {
   const out: { num: number; range: string }[] = [];
@@ -141,9 +156,8 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   const src = 'pdf_structure';
   // pdf.js starts first (on the extraction thread, extraction-thread.ts) and reads while the
   // structure reader and, through the hook, the embedded images' analysis run here.
-  const reading = startPdfReading(bytes, TEXT_PAGE_LIMIT);
-  const pdfjsWarnings: string[] = [];
-  const pdfjsRun = readWithPdfJs(reading, budget, pdfjsWarnings);
+  // The structure reader goes first: it measures what the streams inflate to (within the caps of
+  // INFLATE_LIMITS) before pdf.js, which has no output limit, is given the file.
   let s: PdfStructure | undefined;
   try {
     s = readPdfStructure(bytes);
@@ -151,6 +165,13 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   } catch (err) {
     a.warnings.push(`the file structure could not be read (${(err as Error).message}); only pdf.js results are reported`);
   }
+  const overCap = s && !s.encrypted ? exceedsInflateCaps(bytes, decodableStreams(bytes, s), s.inflateBudget) : s?.inflateBudget.exceeded;
+  const pdfjsWarnings: string[] = [];
+  let pdfjsRun: Promise<PdfJsReading | undefined>;
+  if (overCap) {
+    a.warnings.push(`decompression stopped: ${overCap}; text, Info/XMP metadata and page text were not read (pdf.js was not run), the file structure and signatures were analysed`);
+    pdfjsRun = Promise.resolve(undefined);
+  } else pdfjsRun = readWithPdfJs(startPdfReading(bytes, TEXT_PAGE_LIMIT), budget, pdfjsWarnings);
   if (s) {
     a.images = embeddedJpegs(bytes, s);
     hooks.onImages?.(a.images);

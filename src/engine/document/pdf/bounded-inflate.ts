@@ -29,3 +29,20 @@ export function inflateBounded(raw: Buffer, budget: InflateBudget): Inflated {
     return { data: undefined, capped: false };
   }
 }
+
+/**
+ * Inflates (and throws away) every stream pdf.js would decode to read text and metadata — all
+ * but images, which text extraction never decodes — until the budget runs out. pdf.js has no
+ * output limit of its own, so a document that would go past a cap is not handed to it at all.
+ * Returns the cap that was hit, or undefined when the document stays within the caps.
+ */
+export function exceedsInflateCaps(bytes: Buffer, streams: Iterable<{ raw: Buffer; flate: boolean }>, budget: InflateBudget): string | undefined {
+  void bytes;
+  if (budget.exceeded) return budget.exceeded;
+  for (const st of streams) {
+    if (!st.flate) continue;
+    inflateBounded(st.raw, budget);
+    if (budget.exceeded) return budget.exceeded;
+  }
+  return undefined;
+}
