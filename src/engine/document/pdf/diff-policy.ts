@@ -552,8 +552,10 @@ function checkPages(old: PdfState, next: PdfState, c: Ctx, before: Map<string, F
     if (!od || !nd) throw new Rejected(num, 'a page tree node was removed or replaced');
     if (isRef(oldNode) && isRef(newNode) && oldNode.num !== newNode.num) throw new Rejected(num, 'the page tree points to different objects');
     const type = nameOf(od, 'Type');
+    // The same object version in both states is the same dictionary: no need to compare it.
+    const unchanged = isRef(oldNode) && isRef(newNode) && oldNode.num === newNode.num && !c.changed(newNode.num);
     if (type === 'Pages' || (type !== 'Page' && od.entries.has('Kids'))) {
-      const diff = changedKeys(od, nd, new Set());
+      const diff = unchanged ? [] : changedKeys(od, nd, new Set());
       if (diff.length) throw new Rejected(num, `page tree node ${num}: ${diff.map((k) => `/${k}`).join(', ')} changed (pages added, removed or reordered)`);
       const kids = old.resolve(od.entries.get('Kids'));
       const newKids = next.resolve(nd.entries.get('Kids'));
@@ -561,6 +563,8 @@ function checkPages(old: PdfState, next: PdfState, c: Ctx, before: Map<string, F
       return;
     }
     // A page: only its /Annots may change.
+    const annotsRef = nd.entries.get('Annots');
+    if (unchanged && !(isRef(annotsRef) && c.changed(annotsRef.num))) return;
     const diff = changedKeys(od, nd, new Set(['Annots']));
     if (diff.length) throw new Rejected(num, `page ${num}: ${diff.map((k) => `/${k}`).join(', ')} changed`);
     const oldAnnotsRaw = od.entries.get('Annots');
