@@ -70,7 +70,7 @@ describe('PDF signatures', () => {
     expect(r.trust_score).toBeLessThan(0.3);
   });
 
-  it('allows an annotation added to a page after the signature', async () => {
+  it('flags an annotation added to a page after an approval signature (pyHanko\'s default policy; DocMDP /P 3 would allow it)', async () => {
     const signed = signPdf(await buildPdf());
     const n = nextObjectNumber(signed);
     const page = findObject(signed, /\/Type \/Page\b/);
@@ -79,8 +79,8 @@ describe('PDF signatures', () => {
       { num: page.num, body: page.body.replace(/>>\s*$/, ` /Annots [${n} 0 R] >>`) },
     ]);
     const r = await verify(withNote);
-    expect(r.manipulation_flags).not.toContain('signature_forgery');
-    expect(r.evidence.find((e) => e.source === 'pdf_signature')?.finding).toMatch(/hold only annotations/);
+    expect(r.manipulation_flags).toContain('signature_forgery');
+    expect(r.evidence.find((e) => e.source === 'pdf_signature')?.finding).toMatch(/annotation \(\/Text\) was added to page \d+, but no certification signature allows annotations/);
   });
 
   it('flags signature_forgery when signed bytes were altered (digest mismatch)', async () => {

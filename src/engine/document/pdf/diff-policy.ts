@@ -7,7 +7,8 @@
  * Permitted kinds, from least to most: LTA updates (DSS/VRI, document time-stamps, Info,
  * bookkeeping), form filling (field values, signing empty signature fields, their appearances),
  * annotations (new or edited markup annotations). DocMDP /P 1 allows LTA updates only, /P 2 adds
- * form filling, /P 3 annotations; without a certification signature annotations are allowed.
+ * form filling, /P 3 annotations; without a certification signature the default is pyHanko's:
+ * form filling and signing, no annotations.
  * A FieldMDP lock forbids value changes to the fields it names.
  */
 import { XMLValidator } from 'fast-xml-parser';
@@ -39,7 +40,7 @@ export interface RevisionDiff {
 const VALUE_UPDATE_KEYS = new Set(['AP', 'AS', 'V', 'F', 'DA', 'Q', 'Ff', 'Type']);
 /** Keys that may change even on a locked field. */
 const ALWAYS_MODIFIABLE = new Set(['Ff', 'Type']);
-const ACROFORM_FREE_KEYS = new Set(['Fields', 'DR', 'DA', 'Q', 'NeedAppearances', 'SigFlags']);
+const ACROFORM_FREE_KEYS = new Set(['Fields', 'DR', 'DA', 'Q', 'NeedAppearances']);
 const CATALOG_FREE_KEYS = new Set(['AcroForm', 'DSS', 'Extensions', 'Metadata', 'MarkInfo', 'Version']);
 const DSS_KEYS = new Set(['Type', 'VRI', 'Certs', 'CRLs', 'OCSPs']);
 const VRI_KEYS = new Set(['Type', 'TU', 'TS', 'Cert', 'CRL', 'OCSP']);
@@ -95,8 +96,9 @@ function isVisible(d: PdfDict, state: PdfState): boolean {
 }
 
 /** The form's terminal fields by fully qualified name (§12.7.3.2), with inherited /FT. */
-function fieldTree(state: PdfState): Map<string, FieldSpec> {
-  const out = new Map<string, FieldSpec>();
+function fieldTree(state: PdfState): Map<string, FieldSpec> & { duplicates: Set<string> } {
+  const duplicates = new Set<string>();
+  const out = Object.assign(new Map<string, FieldSpec>(), { duplicates });
   const acro = state.dict(state.root?.entries.get('AcroForm'));
   const fields = state.resolve(acro?.entries.get('Fields'));
   if (!Array.isArray(fields)) return out;
@@ -120,6 +122,7 @@ function fieldTree(state: PdfState): Map<string, FieldSpec> {
       return;
     }
     const widgets = kidList.filter(isRef).map((k) => k.num);
+    if (out.has(name)) duplicates.add(name);
     out.set(name, { name, num: isRef(v) ? v.num : undefined, dict: d, ft: myFt, widgets });
   };
   for (const f of fields) walk(f, undefined, undefined, 0);
@@ -173,8 +176,10 @@ function xmpAcceptable(data: Buffer | undefined): string | undefined {
   if (!data) return 'the metadata stream could not be decoded';
   const text = data.toString('utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) return 'the metadata declares a DTD or entities';
-  if (!/<x:xmpmeta|<rdf:RDF/.test(text)) return 'the metadata is not an XMP packet';
-  const body = text.replace(/<\?xpacket[^>]*\?>/g, '').trim();
+  const body = text.replace(/<\?xpacket[^>]*\?>/g, '').replace(/^\uFEFF/, '').trim();
+  // The root element must be x:xmpmeta (namespace adobe:ns:meta/), as XMP (ISO 16684-1 §7.3.3) writes it.
+  const rootEl = /^(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*<([\w.-]+:)?xmpmeta\b[^>]*xmlns(?::[\w.-]+)?="adobe:ns:meta\/"/.exec(body);
+  if (!rootEl) return 'the metadata is not an XMP packet (its root element is not x:xmpmeta)';
   const ok = XMLValidator.validate(body);
   return ok === true ? undefined : 'the metadata is not well-formed XML';
 }
@@ -237,7 +242,10 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
   const infoRef = next.trailer?.entries.get('Info');
   if (isRef(infoRef) && changed(infoRef.num)) {
     const info = next.dict(infoRef);
-    if (info && [...info.entries.values()].every((v) => !refsIn(v).length)) explain(infoRef.num, 'document information dictionary', 'lta_updates');
+    const oldInfo = old.trailer?.entries.get('Info');
+    const sameOrFresh = isNew(infoRef.num) || (isRef(oldInfo) && oldInfo.num === infoRef.num);
+    if (!sameOrFresh) reject(infoRef.num, `the trailer's /Info now points to object ${infoRef.num}, which the signed revision used for something else`);
+    else if (info && [...info.entries.values()].every((v) => !refsIn(v).length)) explain(infoRef.num, 'document information dictionary', 'lta_updates');
     else reject(infoRef.num, 'the document information dictionary was replaced by something other than a dictionary of strings');
   }
 
@@ -270,6 +278,8 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
     if (!changed(m.num) && canonical(m) === canonical(oldRoot?.entries.get('Metadata'))) return;
     const obj = next.get(m.num);
     if (!obj?.stream) throw new Rejected(m.num, 'the new /Metadata is not a stream');
+    const oldM = oldRoot?.entries.get('Metadata');
+    if (!isNew(m.num) && !(isRef(oldM) && oldM.num === m.num)) throw new Rejected(m.num, `the catalog /Metadata now points to object ${m.num}, which the signed revision used for something else`);
     if (!isNew(m.num) && old.usageCount(m.num) > 1) throw new Rejected(m.num, 'the metadata stream was rewritten in place while other objects use it');
     const problem = xmpAcceptable(decodeStream(bytes, obj, s.inflateBudget));
     if (problem) throw new Rejected(m.num, `XMP metadata replaced: ${problem}`);
@@ -296,11 +306,10 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
   // ---- new objects nothing refers to: no viewer reaches them, so they cannot change what was signed
   for (const o of rev.objects) if (isNew(o.num) && !explained.has(o.num) && !next.isReachable(o.num)) explain(o.num, 'new object nothing refers to', 'none');
 
-  // ---- freed objects: only what the signed revision no longer used
+  // ---- freed objects: never explained (as pyHanko's default policy): a permitted update adds, it does not delete
   for (const num of rev.freed) {
-    if (!old.has(num) || explained.has(num)) continue;
-    if (!old.isReachable(num) && next.usageCount(num) === 0) explain(num, 'unused object freed', 'none');
-    else reject(num, `object ${num} was freed while the signed revision used it`);
+    if (!old.has(num) || next.has(num)) continue;
+    reject(num, old.isReachable(num) ? `object ${num} was freed while the signed revision used it` : `object ${num} of the signed revision was freed`);
   }
 
   // ---- the policy: what the DocMDP level allows
@@ -446,6 +455,11 @@ function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
   const before = fieldTree(old);
   const after = fieldTree(next);
   for (const [name, f] of before) if (!after.has(name)) throw new Rejected(f.num ?? 0, `form field "${name}" was deleted`);
+  for (const name of after.duplicates) if (!before.duplicates.has(name)) throw new Rejected(after.get(name)?.num ?? 0, `two form fields are now named "${name}"`);
+  for (const [name, f] of after) {
+    const p = before.get(name);
+    if (p && p.ft !== f.ft) throw new Rejected(f.num ?? 0, `form field "${name}" changed type from /${p.ft ?? '?'} to /${f.ft ?? '?'}`);
+  }
   for (const [name, f] of after) {
     const prev = before.get(name);
     const fnum = f.num ?? 0;
@@ -539,7 +553,9 @@ function checkPages(old: PdfState, next: PdfState, c: Ctx, before: Map<string, F
       if (f.num !== undefined && f.dict.entries.get('Subtype') && nameOf(f.dict, 'Subtype') === 'Widget') newSigWidgets.add(f.num);
       for (const w of f.widgets) newSigWidgets.add(w);
     }
-  const annotsAllowed = c.docMdp === null || c.docMdp >= 3;
+  // Like pyHanko's default policy, only a certification that allows annotations (DocMDP /P 3) permits them.
+  const annotsAllowed = c.docMdp !== null && c.docMdp >= 3;
+  const notAllowed = c.docMdp === null ? 'no certification signature allows annotations (DocMDP /P 3)' : `the certification signature's DocMDP /P ${c.docMdp} does not allow annotations`;
   const walk = (oldNode: PdfValue | undefined, newNode: PdfValue | undefined, depth: number, seen: Set<number>): void => {
     if (depth > MAX_WALK_DEPTH) throw new Rejected(0, 'the page tree is nested too deeply to compare');
     const od = old.dict(oldNode);
@@ -583,7 +599,7 @@ function checkPages(old: PdfState, next: PdfState, c: Ctx, before: Map<string, F
       const ad = next.dict({ kind: 'ref', num: a, gen: 0 });
       if (!c.isNew(a)) throw new Rejected(a, `object ${a}, which the signed revision already used, was added to page ${num} as an annotation`);
       if (!ad || nameOf(ad, 'Subtype') === 'Widget') throw new Rejected(a, `a widget ${a} not belonging to a new signature field was added to page ${num}`);
-      if (!annotsAllowed) throw new Rejected(a, `an annotation (/${nameOf(ad, 'Subtype') ?? '?'}) was added to page ${num}, but the certification signature's DocMDP /P ${c.docMdp} does not allow annotations`);
+      if (!annotsAllowed) throw new Rejected(a, `an annotation (/${nameOf(ad, 'Subtype') ?? '?'}) was added to page ${num}, but ${notAllowed}`);
       c.explain(a, `new annotation (/${nameOf(ad, 'Subtype') ?? '?'}) on page ${num}`, 'annotations');
       c.explainNewDeps(ad, `new annotation on page ${num}`, 'annotations');
     }
@@ -593,7 +609,7 @@ function checkPages(old: PdfState, next: PdfState, c: Ctx, before: Map<string, F
       const o = old.dict({ kind: 'ref', num: a, gen: 0 });
       const n = next.dict({ kind: 'ref', num: a, gen: 0 });
       if (!o || !n || nameOf(o, 'Subtype') === 'Widget' || nameOf(o, 'Subtype') !== nameOf(n, 'Subtype')) continue;
-      if (!annotsAllowed) throw new Rejected(a, `annotation ${a} on page ${num} was edited, but the certification signature's DocMDP /P ${c.docMdp} does not allow annotations`);
+      if (!annotsAllowed) throw new Rejected(a, `annotation ${a} on page ${num} was edited, but ${notAllowed}`);
       c.explain(a, `annotation ${a} edited`, 'annotations');
       c.explainNewDeps(n, `annotation ${a} edited`, 'annotations');
     }
