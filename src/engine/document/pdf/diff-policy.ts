@@ -205,6 +205,20 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
     explained.set(num, why);
     bump(l);
   };
+  /**
+   * Explains an object reached through one path (/Root/AcroForm, …/Fields, /Root/DSS, a page's
+   * /Annots…). Rewritten in place, it is explained only when that path was its one use in the
+   * signed revision: a change made for one use must not silently change another (pyHanko's
+   * "not all paths cleared").
+   */
+  const explainPath = (num: number, why: string, l: ModificationLevel): void => {
+    if (!changed(num) || explained.has(num)) return;
+    if (!isNew(num) && !sameObject(bytes, old.get(num), next.get(num)) && old.usageCount(num) > 1) {
+      reject(num, `object ${num} (${why}) was rewritten in place, but the signed revision also uses it in ${old.usageCount(num) - 1} other place(s)`);
+      return;
+    }
+    explain(num, why, l);
+  };
   /** New objects a value depends on (transitively); existing objects are not explained this way. */
   const explainNewDeps = (v: PdfValue | undefined, why: string, l: ModificationLevel): void => {
     const queue = refsIn(v);
@@ -245,7 +259,7 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
     const oldInfo = old.trailer?.entries.get('Info');
     const sameOrFresh = isNew(infoRef.num) || (isRef(oldInfo) && oldInfo.num === infoRef.num);
     if (!sameOrFresh) reject(infoRef.num, `the trailer's /Info now points to object ${infoRef.num}, which the signed revision used for something else`);
-    else if (info && [...info.entries.values()].every((v) => !refsIn(v).length)) explain(infoRef.num, 'document information dictionary', 'lta_updates');
+    else if (info && [...info.entries.values()].every((v) => !refsIn(v).length)) explainPath(infoRef.num, 'document information dictionary', 'lta_updates');
     else reject(infoRef.num, 'the document information dictionary was replaced by something other than a dictionary of strings');
   }
 
@@ -272,9 +286,9 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
 
   // ---- XMP metadata
   guard(() => {
-    const m = newRoot?.entries.get('Metadata');
-    if (!m) return;
-    if (!isRef(m)) throw new Rejected(0, 'the catalog /Metadata is not a stream reference');
+    if (!newRoot?.entries.has('Metadata')) return;
+    const m = newRoot.entries.get('Metadata');
+    if (!isRef(m)) throw new Rejected(isRef(rootRef) ? rootRef.num : 0, 'the catalog /Metadata is not a stream reference');
     if (!changed(m.num) && canonical(m) === canonical(oldRoot?.entries.get('Metadata'))) return;
     const obj = next.get(m.num);
     if (!obj?.stream) throw new Rejected(m.num, 'the new /Metadata is not a stream');
@@ -287,13 +301,13 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
   });
 
   // ---- DSS (PAdES validation data)
-  guard(() => checkDss(old, next, changed, isNew, explain));
+  guard(() => checkDss(old, next, changed, isNew, explainPath));
 
   // ---- the form and its fields
-  guard(() => checkForm(bytes, old, next, { changed, isNew, explain, explainNewDeps, reject, docMdp, locks }));
+  guard(() => checkForm(bytes, old, next, { changed, isNew, explain, explainPath, explainNewDeps, reject, docMdp, locks }));
 
   // ---- pages and their annotations
-  guard(() => checkPages(old, next, { changed, isNew, explain, explainNewDeps, reject, docMdp, locks }, fieldTree(old), fieldTree(next)));
+  guard(() => checkPages(old, next, { changed, isNew, explain, explainPath, explainNewDeps, reject, docMdp, locks }, fieldTree(old), fieldTree(next)));
 
   // ---- a bare signature dictionary nothing refers to (signers that keep no field): it signs, it shows nothing
   for (const o of rev.objects) {
@@ -330,6 +344,8 @@ interface Ctx {
   changed(num: number): boolean;
   isNew(num: number): boolean;
   explain(num: number, why: string, l: ModificationLevel): void;
+  /** Like explain, but an object rewritten in place must have had this one use in the signed revision. */
+  explainPath(num: number, why: string, l: ModificationLevel): void;
   explainNewDeps(v: PdfValue | undefined, why: string, l: ModificationLevel): void;
   reject(num: number, reason: string): void;
   docMdp: number | null;
@@ -440,16 +456,16 @@ function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
     if (!c.isNew(raw.num) && !(isRef(oldRaw) && oldRaw.num === raw.num) && c.changed(raw.num)) throw new Rejected(raw.num, '/AcroForm reuses an object the signed revision used for something else');
     const diff = changedKeys(oldAcro, acro, ACROFORM_FREE_KEYS);
     if (diff.length) throw new Rejected(raw.num, `the form dictionary's ${diff.map((k) => `/${k}`).join(', ')} changed`);
-    c.explain(raw.num, 'form dictionary', 'lta_updates');
+    c.explainPath(raw.num, 'form dictionary', 'lta_updates');
   } else {
     const diff = changedKeys(oldAcro, acro, ACROFORM_FREE_KEYS);
     if (diff.length) throw new Rejected(0, `the form dictionary's ${diff.map((k) => `/${k}`).join(', ')} changed`);
   }
   const fieldsRaw = acro.entries.get('Fields');
-  if (isRef(fieldsRaw) && (c.isNew(fieldsRaw.num) || canonical(fieldsRaw) === canonical(oldAcro?.entries.get('Fields')))) c.explain(fieldsRaw.num, 'form field list', 'lta_updates');
+  if (isRef(fieldsRaw) && (c.isNew(fieldsRaw.num) || canonical(fieldsRaw) === canonical(oldAcro?.entries.get('Fields')))) c.explainPath(fieldsRaw.num, 'form field list', 'lta_updates');
   // Default resources: new fonts for new appearances.
   const dr = acro.entries.get('DR');
-  if (isRef(dr) && (c.isNew(dr.num) || old.usageCount(dr.num) <= 1)) c.explain(dr.num, 'form default resources', 'form_filling');
+  if (isRef(dr)) c.explainPath(dr.num, 'form default resources', 'form_filling');
   c.explainNewDeps(dr, 'form default resources', 'form_filling');
 
   const before = fieldTree(old);
@@ -615,7 +631,7 @@ function checkPages(old: PdfState, next: PdfState, c: Ctx, before: Map<string, F
     }
     const level: ModificationLevel = added.every((a) => newSigWidgets.has(a)) ? 'lta_updates' : 'annotations';
     if (isRef(newNode)) c.explain(newNode.num, `page ${num} /Annots updated`, level);
-    if (isRef(newAnnotsRaw) && (c.isNew(newAnnotsRaw.num) || (isRef(oldAnnotsRaw) && oldAnnotsRaw.num === newAnnotsRaw.num))) c.explain(newAnnotsRaw.num, `page ${num} /Annots array`, level);
+    if (isRef(newAnnotsRaw) && (c.isNew(newAnnotsRaw.num) || (isRef(oldAnnotsRaw) && oldAnnotsRaw.num === newAnnotsRaw.num))) c.explainPath(newAnnotsRaw.num, `page ${num} /Annots array`, level);
   };
   walk(old.root?.entries.get('Pages'), next.root?.entries.get('Pages'), 0, new Set());
 }

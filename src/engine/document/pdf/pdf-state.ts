@@ -3,7 +3,7 @@
  * (later versions and free entries taken into account), what the trailer said, and who referred
  * to whom. The difference analysis (diff-policy.ts) compares two such states.
  */
-import { isDict, isRef, type PdfDict, type PdfValue } from './objects.js';
+import { isDict, isRef, nameOf, type PdfDict, type PdfValue } from './objects.js';
 import type { IndirectObject, PdfStructure } from './structure.js';
 
 /** How deep reference walks go: hostile files nest or chain references without end. */
@@ -70,7 +70,8 @@ export class PdfState {
         for (const r of refsIn(v)) usage.set(r, (usage.get(r) ?? 0) + 1);
       };
       count(this.trailer);
-      for (const o of this.live.values()) count(o.value);
+      // Cross-reference stream dictionaries are trailers (of this or older sections): counted once, above.
+      for (const o of this.live.values()) if (!(isDict(o.value) && nameOf(o.value, 'Type') === 'XRef')) count(o.value);
       this.usage = usage;
     }
     return this.usage.get(num) ?? 0;
