@@ -170,4 +170,32 @@ describe('what may change after signing', () => {
     const two = `/ByteRange [0 ${m[1]}]`.padEnd(m[0].length, ' ');
     await expectForgery(Buffer.from(s.replace(m[0], two), 'latin1'), /non-standard coverage/);
   });
+
+  it('an edited signature dictionary, a removed signature and a catalog /Metadata set to null are forgeries', async () => {
+    const signed = signField(form, form.pdf, 'Sig1');
+    const sigNum = Number(/\/V\s+(\d+) 0 R/.exec(lastBody(signed, form.fields.Sig1!))![1]);
+    await expectForgery(appendRevision(signed, [{ num: sigNum, body: setEntries(lastBody(signed, sigNum), { Reason: '(edited)' }) }]), new RegExp(`signature dictionary ${sigNum} in revision 2 \\(not explained by any permitted update\\)`));
+    const twice = signField(form, signed, 'Sig2');
+    const unsigned = lastBody(twice, form.fields.Sig1!).replace(/\/V\s+\d+ 0 R/, '');
+    await expectForgery(appendRevision(twice, [{ num: form.fields.Sig1!, body: unsigned }]), /signature field "Sig1" was already signed and was changed afterwards/);
+    await expectForgery(appendRevision(signed, [{ num: form.catalog, body: setEntries(lastBody(signed, form.catalog), { Metadata: 'null' }) }]), /\/Metadata is not a stream reference/);
+  });
+
+  it('a new visible signature field after a certification signature is a forgery; after an approval signature it is not', async () => {
+    const addVisibleSig = (pdf: Buffer): Buffer => {
+      const n = nextNum(pdf);
+      const acro = Number(/\/AcroForm\s+(\d+) 0 R/.exec(lastBody(pdf, form.catalog))![1]);
+      const acroBody = lastBody(pdf, acro);
+      const fields = /\/Fields\s*\[([^\]]*)\]/.exec(acroBody)![1]!;
+      const page = lastBody(pdf, form.page);
+      const annots = /\/Annots\s*\[([^\]]*)\]/.exec(page)![1]!;
+      return appendRevision(pdf, [
+        { num: n, body: `<< /FT /Sig /T (SigNew) /Type /Annot /Subtype /Widget /F 132 /Rect [300 300 500 350] /P ${form.page} 0 R >>` },
+        { num: acro, body: setEntries(acroBody, { Fields: `[${fields.trim()} ${n} 0 R]` }) },
+        { num: form.page, body: setEntries(page, { Annots: `[${annots.trim()} ${n} 0 R]` }) },
+      ]);
+    };
+    await expectAccepted(addVisibleSig(signField(form, form.pdf, 'Sig1')));
+    await expectForgery(addVisibleSig(signField(form, form.pdf, 'Sig1', { certify: 2 })), /visible signature field "SigNew" was added after certification/);
+  });
 });
