@@ -17,7 +17,7 @@ import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures
 import { startPdfReading, type PdfReading } from '../extraction-thread.js';
 import { exceedsInflateCaps } from './bounded-inflate.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
-import { pageCountFromTree, readPdfStructure, resolveRef, type PdfStructure } from './structure.js';
+import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
 /** Text is extracted from at most this many pages: the detector reads at most 60,000 characters, and pdf.js text extraction costs ~30 ms a page. */
 export const TEXT_PAGE_LIMIT = 10;
@@ -102,6 +102,12 @@ function* decodableStreams(bytes: Buffer, s: PdfStructure): Generator<{ raw: Buf
     const flate = !!first && typeof first === 'object' && !Array.isArray(first) && first.kind === 'name' && first.name === 'FlateDecode';
     yield { raw: bytes.subarray(o.stream.start, o.stream.end), flate };
   }
+}
+
+/** Whether the catalog points to an XMP metadata stream. */
+function catalogNamesXmp(s: PdfStructure): boolean {
+  const root = resolveRef(s, refOf(s.trailer, 'Root'))?.value;
+  return isDict(root) && !!resolveValue(s, root.entries.get('Metadata'));
 }
 
 /** Signature dictionaries whose /ByteRange is not four numbers (checkSignatures passes over them). */
@@ -203,8 +209,10 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
 
   const metaSrc = 'pdf_metadata';
   const encryptedUnread = !!s?.encrypted && !pdfjs;
+  // pdf.js did not run (or failed) but the catalog names an XMP stream: unread is not absent.
+  const xmpUnread = !pdfjs && !!s && catalogNamesXmp(s);
   if (!encryptedUnread) {
-    if (infoFields.length === 0 && !xmp) {
+    if (infoFields.length === 0 && !xmp && !xmpUnread) {
       a.findings.push({ source: metaSrc, finding: 'the PDF has neither an Info dictionary nor an XMP packet: no producer, author or dates were recorded or they were removed', authority: 0.6, flag: 'metadata_stripped', severity: 0.35 });
     } else if (!xmp && infoFields.length === 1 && producer && SANITIZERS.some((r) => r.test(producer))) {
       a.findings.push({ source: metaSrc, finding: `the only metadata left is Producer "${producer}", a metadata-removal tool`, authority: 0.7, flag: 'metadata_stripped', severity: 0.35 });
