@@ -11,7 +11,7 @@ import { checkFuture, checkOrder, checkSame, checkTooEarly, humanDelta } from '.
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis, type Finding } from '../report.js';
 import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
 import { revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
-import { describeLevel, diffRevisions, type RevisionDiff } from './diff-policy.js';
+import { MAX_DIFF_REVISIONS, describeLevel, diffRevisions, type RevisionDiff } from './diff-policy.js';
 import { canonical, decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
 import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
 import { startPdfReading, type PdfReading } from '../extraction-thread.js';
@@ -286,6 +286,17 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     }
     const later = diffs.filter((x) => sig.revisionIndex !== null && x.revision > sig.revisionIndex);
     const violations = later.flatMap((x) => x.violations.map((v) => ({ ...v, revision: x.revision })));
+    const unanalysed = s.revisions.length - 1 - Math.max(sig.revisionIndex ?? 0, diffs.length);
+    if (!violations.length && unanalysed > 0) {
+      // The cap stopped the comparison: what the remaining revisions change is unknown, not allowed.
+      a.findings.push({
+        source: sigSrc,
+        finding: `${d} covers revision ${sig.revisionIndex}; ${unanalysed} later revision(s) were not compared (the difference analysis stops after ${MAX_DIFF_REVISIONS} revisions), so what they change after signing is unknown`,
+        authority: 0.6,
+        severity: 0.3,
+      });
+      continue;
+    }
     if (violations.length) {
       badSignature = true;
       a.findings.push({

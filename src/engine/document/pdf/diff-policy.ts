@@ -13,7 +13,7 @@
  */
 import { XMLValidator } from 'fast-xml-parser';
 import { canonical, decodeTextString, isDict, isRef, nameOf, numberOf, stringOf, type PdfDict, type PdfValue } from './objects.js';
-import { MAX_WALK_DEPTH, PdfState, refsIn } from './pdf-state.js';
+import { MAX_WALK_DEPTH, forEachRevisionPair, refsIn, type PdfState } from './pdf-state.js';
 import { decodeStream, type IndirectObject, type PdfStructure } from './structure.js';
 
 export type ModificationLevel = 'none' | 'lta_updates' | 'form_filling' | 'annotations';
@@ -95,8 +95,19 @@ function isVisible(d: PdfDict, state: PdfState): boolean {
   return Array.isArray(kids) && kids.some((k) => rectArea(state.dict(k)) > 0);
 }
 
-/** The form's terminal fields by fully qualified name (§12.7.3.2), with inherited /FT. */
-function fieldTree(state: PdfState): Map<string, FieldSpec> & { duplicates: Set<string> } {
+type FieldTree = Map<string, FieldSpec> & { duplicates: Set<string> };
+const fieldTrees = new WeakMap<PdfState, FieldTree>();
+
+/** The form's terminal fields by fully qualified name (§12.7.3.2), with inherited /FT; computed once per state. */
+function fieldTree(state: PdfState): FieldTree {
+  const known = fieldTrees.get(state);
+  if (known) return known;
+  const tree = readFieldTree(state);
+  fieldTrees.set(state, tree);
+  return tree;
+}
+
+function readFieldTree(state: PdfState): FieldTree {
   const duplicates = new Set<string>();
   const out = Object.assign(new Map<string, FieldSpec>(), { duplicates });
   const acro = state.dict(state.root?.entries.get('AcroForm'));
@@ -318,12 +329,22 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
   }
 
   // ---- new objects nothing refers to: no viewer reaches them, so they cannot change what was signed
-  for (const o of rev.objects) if (isNew(o.num) && !explained.has(o.num) && !next.isReachable(o.num)) explain(o.num, 'new object nothing refers to', 'none');
+  // (Reachable means: from the new trailer or a rewritten object, through objects of this revision.
+  // A new object that an older object already referred to fills a dangling reference: never an orphan.)
+  const reached = new Set<number>();
+  const queue = [...refsIn(next.trailer), ...rev.objects.filter((o) => old.has(o.num)).flatMap((o) => refsIn(next.get(o.num)?.value))];
+  while (queue.length) {
+    const n = queue.pop()!;
+    if (reached.has(n) || !touched.has(n)) continue;
+    reached.add(n);
+    queue.push(...refsIn(next.get(n)?.value));
+  }
+  for (const o of rev.objects) if (isNew(o.num) && !explained.has(o.num) && !reached.has(o.num) && old.usageCount(o.num) === 0) explain(o.num, 'new object nothing refers to', 'none');
 
   // ---- freed objects: never explained (as pyHanko's default policy): a permitted update adds, it does not delete
   for (const num of rev.freed) {
     if (!old.has(num) || next.has(num)) continue;
-    reject(num, old.isReachable(num) ? `object ${num} was freed while the signed revision used it` : `object ${num} of the signed revision was freed`);
+    reject(num, old.usageCount(num) > 0 ? `object ${num} was freed while the signed revision used it` : `object ${num} of the signed revision was freed`);
   }
 
   // ---- the policy: what the DocMDP level allows
@@ -637,10 +658,15 @@ function checkPages(old: PdfState, next: PdfState, c: Ctx, before: Map<string, F
 }
 
 /** Every revision after the first, explained against the one before it. */
+/** At most this many revisions are compared; the rest are reported as not analysed. */
+export const MAX_DIFF_REVISIONS = 1000;
+
+/** Every revision after the first, explained against the one before it (at most MAX_DIFF_REVISIONS). */
 export function diffRevisions(bytes: Buffer, s: PdfStructure): RevisionDiff[] {
-  const states = PdfState.all(s);
   const out: RevisionDiff[] = [];
-  for (let i = 1; i < states.length; i++) out.push(diffRevision(bytes, s, states[i - 1]!, states[i]!));
+  forEachRevisionPair(s, (old, next) => {
+    if (out.length < MAX_DIFF_REVISIONS) out.push(diffRevision(bytes, s, old, next));
+  });
   return out;
 }
 

@@ -1,7 +1,10 @@
 /**
  * The document as it stood at the end of one revision: which version of each object was live
- * (later versions and free entries taken into account), what the trailer said, and who referred
- * to whom. The difference analysis (diff-policy.ts) compares two such states.
+ * (later versions and free entries taken into account), what the trailer said, and how many
+ * places referred to each object. The difference analysis (diff-policy.ts) compares two such
+ * states. States are produced one after another and updated by each revision's changes only, so
+ * a file with thousands of revisions costs time in proportion to what the revisions hold, not
+ * revisions × objects.
  */
 import { isDict, isRef, nameOf, type PdfDict, type PdfValue } from './objects.js';
 import type { IndirectObject, PdfStructure } from './structure.js';
@@ -10,43 +13,25 @@ import type { IndirectObject, PdfStructure } from './structure.js';
 export const MAX_WALK_DEPTH = 64;
 
 export class PdfState {
-  private usage: Map<number, number> | undefined;
-  private reachable: Set<number> | undefined;
-
   constructor(
-    readonly s: PdfStructure,
     /** Index of the revision whose end this state is. */
     readonly revision: number,
-    private readonly live: Map<number, IndirectObject>,
     readonly trailer: PdfDict | undefined,
+    private readonly lookup: (num: number) => IndirectObject | undefined,
+    private readonly uses: (num: number) => number,
   ) {}
 
-  /** The states at the end of every revision. */
-  static all(s: PdfStructure): PdfState[] {
-    const out: PdfState[] = [];
-    const live = new Map<number, IndirectObject>();
-    for (const rev of s.revisions) {
-      for (const num of rev.freed) live.delete(num);
-      for (const o of rev.objects) live.set(o.num, o);
-      // The section of this revision holds its trailer; the newest section comes first.
-      const sec = s.sections.find((x) => x.offset >= rev.start && (x.offset < rev.end || rev.index === s.revisions.length - 1));
-      const trailer = sec?.trailer ?? (rev.index === s.revisions.length - 1 ? s.trailer : undefined) ?? out[out.length - 1]?.trailer;
-      out.push(new PdfState(s, rev.index, new Map(live), trailer));
-    }
-    return out;
-  }
-
   get(num: number): IndirectObject | undefined {
-    return this.live.get(num);
+    return this.lookup(num);
   }
 
   has(num: number): boolean {
-    return this.live.has(num);
+    return this.lookup(num) !== undefined;
   }
 
   /** Follows a reference (one step); direct values come back as they are. */
   resolve(v: PdfValue | undefined): PdfValue | undefined {
-    return isRef(v) ? this.live.get(v.num)?.value : v;
+    return isRef(v) ? this.lookup(v.num)?.value : v;
   }
 
   dict(v: PdfValue | undefined): PdfDict | undefined {
@@ -62,36 +47,9 @@ export class PdfState {
     return this.dict(this.rootRef);
   }
 
-  /** How many places (dictionary entries and array slots of live objects, and the trailer) refer to each object. */
+  /** How many places (dictionary entries and array slots of live objects, and the trailer) refer to an object. */
   usageCount(num: number): number {
-    if (!this.usage) {
-      const usage = new Map<number, number>();
-      const count = (v: PdfValue | undefined): void => {
-        for (const r of refsIn(v)) usage.set(r, (usage.get(r) ?? 0) + 1);
-      };
-      count(this.trailer);
-      // Cross-reference stream dictionaries are trailers (of this or older sections): counted once, above.
-      for (const o of this.live.values()) if (!(isDict(o.value) && nameOf(o.value, 'Type') === 'XRef')) count(o.value);
-      this.usage = usage;
-    }
-    return this.usage.get(num) ?? 0;
-  }
-
-  /** Whether the object can be reached from the trailer (Root, Info, …). */
-  isReachable(num: number): boolean {
-    if (!this.reachable) {
-      const seen = new Set<number>();
-      const queue = refsIn(this.trailer);
-      while (queue.length) {
-        const n = queue.pop()!;
-        if (seen.has(n)) continue;
-        seen.add(n);
-        const o = this.live.get(n);
-        if (o) for (const r of refsIn(o.value)) if (!seen.has(r)) queue.push(r);
-      }
-      this.reachable = seen;
-    }
-    return this.reachable.has(num);
+    return this.uses(num);
   }
 }
 
@@ -106,4 +64,65 @@ export function refsIn(v: PdfValue | undefined, depth = 0): number[] {
   };
   walk(v, depth);
   return out;
+}
+
+/** Cross-reference stream dictionaries are trailers: their references count once, as the trailer's. */
+const counts = (o: IndirectObject | undefined): boolean => !!o && !(isDict(o.value) && nameOf(o.value, 'Type') === 'XRef');
+
+/**
+ * Calls `visit(old, next)` for every pair of consecutive revisions (1 against 0, 2 against 1, …).
+ * Both states are valid only during the call.
+ */
+export function forEachRevisionPair(s: PdfStructure, visit: (old: PdfState, next: PdfState) => void): void {
+  const live = new Map<number, IndirectObject>();
+  const usage = new Map<number, number>();
+  const bump = (m: Map<number, number>, v: PdfValue | undefined, by: number): void => {
+    for (const r of refsIn(v)) m.set(r, (m.get(r) ?? 0) + by);
+  };
+  const trailerOf = (index: number, previous: PdfDict | undefined): PdfDict | undefined => {
+    const rev = s.revisions[index]!;
+    const last = index === s.revisions.length - 1;
+    const sec = s.sections.find((x) => x.offset >= rev.start && (x.offset < rev.end || last));
+    return sec?.trailer ?? (last ? s.trailer : undefined) ?? previous;
+  };
+  const first = s.revisions[0];
+  if (!first) return;
+  for (const o of first.objects) {
+    const prev = live.get(o.num);
+    if (counts(prev)) bump(usage, prev!.value, -1);
+    live.set(o.num, o);
+    if (counts(o)) bump(usage, o.value, 1);
+  }
+  let trailer = trailerOf(0, undefined);
+  bump(usage, trailer, 1);
+  for (let k = 1; k < s.revisions.length; k++) {
+    const rev = s.revisions[k]!;
+    // This revision's changes: null marks a freed object. A later definition in the same revision wins.
+    const changes = new Map<number, IndirectObject | null>();
+    for (const num of rev.freed) changes.set(num, null);
+    for (const o of rev.objects) changes.set(o.num, o);
+    const nextTrailer = trailerOf(k, trailer);
+    const delta = new Map<number, number>();
+    for (const [num, o] of changes) {
+      const prev = live.get(num);
+      if (counts(prev)) bump(delta, prev!.value, -1);
+      if (o && counts(o)) bump(delta, o.value, 1);
+    }
+    bump(delta, trailer, -1);
+    bump(delta, nextTrailer, 1);
+    const old = new PdfState(k - 1, trailer, (n) => live.get(n), (n) => usage.get(n) ?? 0);
+    const next = new PdfState(
+      k,
+      nextTrailer,
+      (n) => (changes.has(n) ? changes.get(n) ?? undefined : live.get(n)),
+      (n) => (usage.get(n) ?? 0) + (delta.get(n) ?? 0),
+    );
+    visit(old, next);
+    for (const [num, o] of changes) {
+      if (o) live.set(num, o);
+      else live.delete(num);
+    }
+    for (const [num, d] of delta) usage.set(num, (usage.get(num) ?? 0) + d);
+    trailer = nextTrailer;
+  }
 }

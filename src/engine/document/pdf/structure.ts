@@ -325,11 +325,16 @@ export function readPdfStructure(bytes: Buffer, inflateBudget: InflateBudget = n
     revisionEnds = [...new Set(sectionEnds)].sort((a, b) => a - b);
   } else {
     // Fallback: every %%EOF that closes new objects is a revision; a linearized file's first one is not.
+    // `all` is sorted by offset: one pointer walks it alongside the %%EOF markers (no revisions × objects scan).
     revisionEnds = [];
-    let last = 0;
+    let i = 0;
     for (const e of ends) {
-      if (all.some((o) => o.offset >= last && o.offset < e)) revisionEnds.push(e);
-      last = e;
+      let closesObjects = false;
+      while (i < all.length && all[i]!.offset < e) {
+        closesObjects = true;
+        i++;
+      }
+      if (closesObjects) revisionEnds.push(e);
     }
     if (linearized && revisionEnds.length >= 2) revisionEnds.shift();
     if (revisionEnds.length === 0) revisionEnds.push(src.length);
@@ -339,16 +344,18 @@ export function readPdfStructure(bytes: Buffer, inflateBudget: InflateBudget = n
   const tail = src.slice(lastEnd);
   const trailingBytes = tail.replace(/[\0\s]/g, '').length;
 
+  // Objects and xref sections are handed to revisions by one pass each over offset-sorted lists.
+  const sortedSections = [...sections].sort((x, y) => x.offset - y.offset);
+  let oi = 0;
+  let si = 0;
   const revisions: Revision[] = revisionEnds.map((end, index) => {
     const start = index === 0 ? 0 : revisionEnds[index - 1]!;
     const isLast = index === revisionEnds.length - 1;
-    return {
-      index,
-      start,
-      end,
-      objects: all.filter((o) => o.offset >= start && (o.offset < end || (isLast && o.offset >= end))),
-      freed: [...new Set(sections.filter((x) => x.offset >= start && (x.offset < end || isLast)).flatMap((x) => x.freed))],
-    };
+    const objects: IndirectObject[] = [];
+    while (oi < all.length && (isLast || all[oi]!.offset < end)) objects.push(all[oi++]!);
+    const freed = new Set<number>();
+    while (si < sortedSections.length && (isLast || sortedSections[si]!.offset < end)) for (const n of sortedSections[si++]!.freed) freed.add(n);
+    return { index, start, end, objects, freed: [...freed] };
   });
 
   const trailer = sections[0]?.trailer ?? findFallbackTrailer(src, all);
