@@ -266,6 +266,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   let badSignature = false;
   // What each later revision changed, explained object by object (diff-policy.ts).
   const diffs: RevisionDiff[] = sigs.some((x) => !x.coversWholeFile) ? diffRevisions(bytes, s) : [];
+  for (const note of new Set(diffs.flatMap((x) => x.notes))) a.warnings.push(`changes after signing: ${note}`);
   // A /ByteRange that is not four numbers is a signature whose coverage cannot be standard.
   for (const odd of oddByteRanges(s)) {
     badSignature = true;

@@ -34,6 +34,24 @@ export interface RevisionDiff {
   /** How many objects the revision defined or freed, and how many were explained. */
   touched: number;
   explained: Map<number, string>;
+  /** What this comparison could not check (encrypted strings). */
+  notes: string[];
+}
+
+/**
+ * In an encrypted file every string is ciphertext, and AES (with its random IV) gives a string a
+ * new ciphertext each time its object is rewritten: strings cannot be compared or read there.
+ * Set per analysis (the analysis is synchronous); see `diffRevision`.
+ */
+let encrypted = false;
+/** Canonical form for comparisons; in an encrypted file every string is the same placeholder. */
+const canon = (v: PdfValue | undefined): string => (encrypted ? canonical(blankStrings(v)) : canonical(v));
+function blankStrings(v: PdfValue | undefined, depth = 0): PdfValue | undefined {
+  if (v === null || v === undefined || typeof v !== 'object' || depth > MAX_WALK_DEPTH) return v;
+  if (Array.isArray(v)) return v.map((x) => blankStrings(x, depth + 1) as PdfValue);
+  if (v.kind === 'string') return { kind: 'string', bytes: '', hex: false };
+  if (v.kind === 'dict') return { kind: 'dict', entries: new Map([...v.entries].map(([k, x]) => [k, blankStrings(x, depth + 1) as PdfValue])) };
+  return v;
 }
 
 /** Keys a form field may change when it is filled (pyHanko's list, ISO 32000-1 §12.7.3). */
@@ -76,11 +94,11 @@ const keysOf = (d: PdfDict | undefined): Set<string> => new Set(d ? d.entries.ke
 /** Keys whose values differ between two dictionaries, apart from `ignore`. */
 function changedKeys(a: PdfDict | undefined, b: PdfDict | undefined, ignore: Set<string>): string[] {
   const keys = new Set([...keysOf(a), ...keysOf(b)]);
-  return [...keys].filter((k) => !ignore.has(k) && canonical(a?.entries.get(k)) !== canonical(b?.entries.get(k)));
+  return [...keys].filter((k) => !ignore.has(k) && canon(a?.entries.get(k)) !== canon(b?.entries.get(k)));
 }
 
 const sameObject = (bytes: Buffer, a: IndirectObject | undefined, b: IndirectObject | undefined): boolean =>
-  !!a && !!b && canonical(a.value) === canonical(b.value) && (!a.stream) === (!b.stream) && (!a.stream || bytes.subarray(a.stream.start, a.stream.end).equals(bytes.subarray(b.stream!.start, b.stream!.end)));
+  !!a && !!b && canon(a.value) === canon(b.value) && (!a.stream) === (!b.stream) && (!a.stream || bytes.subarray(a.stream.start, a.stream.end).equals(bytes.subarray(b.stream!.start, b.stream!.end)));
 
 function isVisible(d: PdfDict, state: PdfState): boolean {
   const rectArea = (x: PdfDict | undefined): number => {
@@ -122,7 +140,8 @@ function readFieldTree(state: PdfState): FieldTree {
     }
     const d = state.dict(v);
     if (!d) return;
-    const t = decodeTextString(stringOf(d, 'T'));
+    // Encrypted: the partial name is unreadable, so the field is named by its object number.
+    const t = encrypted ? (d.entries.has('T') ? `#${isRef(v) ? v.num : '?'}` : undefined) : decodeTextString(stringOf(d, 'T'));
     const name = t === undefined ? parent ?? '' : parent ? `${parent}.${t}` : t;
     const myFt = nameOf(d, 'FT') ?? ft;
     const kids = state.resolve(d.entries.get('Kids'));
@@ -178,6 +197,7 @@ function lockOf(state: PdfState, d: PdfDict, by: string): Lock {
 }
 
 function lockedBy(locks: Lock[], name: string): Lock | undefined {
+  if (encrypted) return undefined; // names unreadable: reported as not checked (RevisionDiff.notes)
   const listed = (l: Lock): boolean => l.fields.some((f) => name === f || name.startsWith(`${f}.`));
   return locks.find((l) => (l.action === 'All' ? true : l.action === 'Include' ? listed(l) : l.action === 'Exclude' ? !listed(l) : true));
 }
@@ -207,7 +227,10 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
   const bump = (l: ModificationLevel): void => {
     if (RANK[l] > RANK[level]) level = l;
   };
+  encrypted = s.encrypted;
+  const notes: string[] = [];
   const { docMdp, locks } = permissions(old);
+  if (encrypted) notes.push(`the file is encrypted: strings (field names, values, XMP text) were not compared${locks.length ? ', and FieldMDP locks, which name fields, could not be checked' : ''}`);
   const touched = new Set<number>([...rev.objects.map((o) => o.num), ...rev.freed.filter((n) => old.has(n))]);
   const changed = (num: number): boolean => touched.has(num);
   const isNew = (num: number): boolean => !old.has(num) && next.has(num);
@@ -287,7 +310,7 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
     for (const key of ['Extensions', 'MarkInfo']) {
       const v = newRoot.entries.get(key);
       if (isRef(v)) {
-        if (!isNew(v.num) && changed(v.num) && canonical(old.get(v.num)?.value) !== canonical(next.get(v.num)?.value) && old.usageCount(v.num) > 1)
+        if (!isNew(v.num) && changed(v.num) && canon(old.get(v.num)?.value) !== canon(next.get(v.num)?.value) && old.usageCount(v.num) > 1)
           throw new Rejected(v.num, `/${key} was rewritten in place while other objects use it`);
         explain(v.num, `catalog /${key}`, 'lta_updates');
       }
@@ -300,13 +323,14 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
     if (!newRoot?.entries.has('Metadata')) return;
     const m = newRoot.entries.get('Metadata');
     if (!isRef(m)) throw new Rejected(isRef(rootRef) ? rootRef.num : 0, 'the catalog /Metadata is not a stream reference');
-    if (!changed(m.num) && canonical(m) === canonical(oldRoot?.entries.get('Metadata'))) return;
+    if (!changed(m.num) && canon(m) === canon(oldRoot?.entries.get('Metadata'))) return;
     const obj = next.get(m.num);
     if (!obj?.stream) throw new Rejected(m.num, 'the new /Metadata is not a stream');
     const oldM = oldRoot?.entries.get('Metadata');
     if (!isNew(m.num) && !(isRef(oldM) && oldM.num === m.num)) throw new Rejected(m.num, `the catalog /Metadata now points to object ${m.num}, which the signed revision used for something else`);
     if (!isNew(m.num) && old.usageCount(m.num) > 1) throw new Rejected(m.num, 'the metadata stream was rewritten in place while other objects use it');
-    const problem = xmpAcceptable(decodeStream(bytes, obj, s.inflateBudget));
+    // Encrypted XMP (unless /EncryptMetadata false) cannot be read here; the note says so.
+    const problem = encrypted ? undefined : xmpAcceptable(decodeStream(bytes, obj, s.inflateBudget));
     if (problem) throw new Rejected(m.num, `XMP metadata replaced: ${problem}`);
     explain(m.num, 'XMP metadata replaced (well-formed, no DTD)', 'lta_updates');
   });
@@ -358,7 +382,7 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
     const what = !next.has(num) ? 'freed' : isNew(num) ? 'added' : 'changed';
     reject(num, `object ${num}${t ? ` (/${t})` : o?.stream ? ' (stream)' : ''} ${what} and not explained by any permitted update`);
   }
-  return { revision: next.revision, level, docMdp, violations, touched: touched.size, explained };
+  return { revision: next.revision, level, docMdp, violations, touched: touched.size, explained, notes };
 }
 
 interface Ctx {
@@ -394,7 +418,7 @@ function checkDss(old: PdfState, next: PdfState, changed: (n: number) => boolean
     if (v === undefined) return;
     const arr = next.resolve(v);
     if (!Array.isArray(arr) || !arr.every((x) => isRef(x) && next.get(x.num)?.stream)) throw new Rejected(isRef(v) ? v.num : 0, `${where} /${key} is not an array of stream references`);
-    if (isRef(v) && (isNew(v.num) || canonical(v) === canonical(old.dict(oldRaw)?.entries.get(key)))) explain(v.num, `${where} /${key} array`, 'lta_updates');
+    if (isRef(v) && (isNew(v.num) || canon(v) === canon(old.dict(oldRaw)?.entries.get(key)))) explain(v.num, `${where} /${key} array`, 'lta_updates');
     for (const x of arr) if (isRef(x) && isNew(x.num)) explain(x.num, `${where} /${key} entry`, 'lta_updates');
   };
   for (const k of ['Certs', 'CRLs', 'OCSPs']) streams(dss, k, 'DSS');
@@ -411,7 +435,7 @@ function checkDss(old: PdfState, next: PdfState, changed: (n: number) => boolean
     explain(vriRaw.num, 'DSS /VRI dictionary', 'lta_updates');
   }
   const oldVri = old.dict(old.dict(oldRaw)?.entries.get('VRI'));
-  for (const [k, v] of oldVri?.entries ?? []) if (canonical(vri.entries.get(k)) !== canonical(v)) throw new Rejected(isRef(vriRaw) ? vriRaw.num : 0, `VRI entry /${k} was modified or deleted`);
+  for (const [k, v] of oldVri?.entries ?? []) if (canon(vri.entries.get(k)) !== canon(v)) throw new Rejected(isRef(vriRaw) ? vriRaw.num : 0, `VRI entry /${k} was modified or deleted`);
   for (const [k, v] of vri.entries) {
     if (oldVri?.entries.has(k)) continue;
     if (!VRI_KEY_RE.test(k)) throw new Rejected(isRef(vriRaw) ? vriRaw.num : 0, `VRI key /${k} is not a SHA-1 hash in upper-case hex`);
@@ -434,7 +458,7 @@ function checkAppearance(num: number, oldD: PdfDict, newD: PdfDict, old: PdfStat
   const apNew = next.dict(newRaw);
   if (!apNew) throw new Rejected(num, `the /AP of field "${field}" is not a dictionary`);
   const apOld = old.dict(oldRaw);
-  const apChanged = canonical(oldRaw) !== canonical(newRaw) || (isRef(newRaw) && c.changed(newRaw.num));
+  const apChanged = canon(oldRaw) !== canon(newRaw) || (isRef(newRaw) && c.changed(newRaw.num));
   if (isRef(newRaw)) {
     if (c.changed(newRaw.num) && !c.isNew(newRaw.num) && old.usageCount(newRaw.num) > 1)
       throw new Rejected(newRaw.num, `appearance dictionary ${newRaw.num} of field "${field}" was rewritten in place, but other objects use it too`);
@@ -483,7 +507,7 @@ function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
     if (diff.length) throw new Rejected(0, `the form dictionary's ${diff.map((k) => `/${k}`).join(', ')} changed`);
   }
   const fieldsRaw = acro.entries.get('Fields');
-  if (isRef(fieldsRaw) && (c.isNew(fieldsRaw.num) || canonical(fieldsRaw) === canonical(oldAcro?.entries.get('Fields')))) c.explainPath(fieldsRaw.num, 'form field list', 'lta_updates');
+  if (isRef(fieldsRaw) && (c.isNew(fieldsRaw.num) || canon(fieldsRaw) === canon(oldAcro?.entries.get('Fields')))) c.explainPath(fieldsRaw.num, 'form field list', 'lta_updates');
   // Default resources: new fonts for new appearances.
   const dr = acro.entries.get('DR');
   if (isRef(dr)) c.explainPath(dr.num, 'form default resources', 'form_filling');
@@ -517,7 +541,7 @@ function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
       continue;
     }
     const parts = [...(f.num !== undefined ? [f.num] : []), ...f.widgets];
-    if (!parts.some((n) => c.changed(n)) && canonical(prev.dict) === canonical(f.dict)) continue;
+    if (!parts.some((n) => c.changed(n)) && canon(prev.dict) === canon(f.dict)) continue;
     // Compare the field (and each widget) with what was signed.
     const pairs: [number, PdfDict, PdfDict][] = [];
     pairs.push([fnum, prev.dict, f.dict]);
@@ -564,7 +588,7 @@ function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
       checkAppearance(num, od, nd, old, next, c, name);
       c.explain(num, `form field "${name}" filled in`, onlyAlwaysModifiable ? 'lta_updates' : 'form_filling');
     }
-    if (canonical(prev.dict.entries.get('V')) !== canonical(f.dict.entries.get('V'))) c.explainNewDeps(f.dict.entries.get('V'), `value of form field "${name}"`, 'form_filling');
+    if (canon(prev.dict.entries.get('V')) !== canon(f.dict.entries.get('V'))) c.explainNewDeps(f.dict.entries.get('V'), `value of form field "${name}"`, 'form_filling');
   }
 }
 
