@@ -198,4 +198,22 @@ describe('what may change after signing', () => {
     await expectAccepted(addVisibleSig(signField(form, form.pdf, 'Sig1')));
     await expectForgery(addVisibleSig(signField(form, form.pdf, 'Sig1', { certify: 2 })), /visible signature field "SigNew" was added after certification/);
   });
+
+  it('in an encrypted file, a field re-encrypted on fill is not read as renamed (strings are not compared, and the result says so)', () => {
+    // Marking the trailer /Encrypt is enough for the structure reader; the re-encryption of the
+    // field's name (AES with a fresh IV gives new ciphertext on every rewrite) is imitated.
+    const rewriteT = (pdf: Buffer): Buffer => {
+      const filled = fillField(form, pdf, 'name', 'Bob');
+      return appendRevision(filled, [{ num: form.fields.name!, body: setEntries(lastBody(filled, form.fields.name!), { T: '<8f1c2d3e4f5a6b7c>' }) }]);
+    };
+    const plain = rewriteT(signField(form, form.pdf, 'Sig1'));
+    expect(lastDiff(plain).violations[0]?.reason).toMatch(/form field "name" was deleted/);
+    const s = form.pdf.toString('latin1');
+    const at = s.lastIndexOf('/Root');
+    const encryptedBase = Buffer.from(`${s.slice(0, at)}/Encrypt 9999 0 R ${s.slice(at)}`, 'latin1');
+    const enc = rewriteT(signField(form, encryptedBase, 'Sig1'));
+    const diffs = diffRevisions(enc, readPdfStructure(enc));
+    expect(diffs.flatMap((d) => d.violations)).toEqual([]);
+    expect(diffs.at(-1)!.notes.join(' ')).toMatch(/encrypted: strings .* were not compared/);
+  });
 });
