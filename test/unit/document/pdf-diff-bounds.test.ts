@@ -6,10 +6,10 @@
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { InflateBudget, INFLATE_LIMITS } from '../../../src/engine/document/budget.js';
-import { inflateBounded } from '../../../src/engine/document/pdf/bounded-inflate.js';
+import { exceedsInflateCaps, inflateBounded, lzwDecodedLength, runLengthDecodedLength } from '../../../src/engine/document/pdf/bounded-inflate.js';
 import { createEngine } from '../../../src/engine/index.js';
 import { b64, testPorts } from './build.js';
-import { flateBombPdf, zeroBomb } from './pdf-diff-build.js';
+import { flateBombPdf, lzwEncode, lzwZeros, onePagePdf, zeroBomb } from './pdf-diff-build.js';
 
 const engine = createEngine(testPorts());
 
@@ -45,5 +45,45 @@ describe('bounded inflation', () => {
     // The structure was still read: one page, no signature, no forgery.
     expect(r.metadata.page_count).toBe(1);
     expect(r.manipulation_flags).not.toContain('signature_forgery');
+  });
+});
+
+describe('LZW and RunLength measured without decoding', () => {
+  it('counts what an LZW stream decodes to, for text and for a zero run', () => {
+    const text = Buffer.from(Array.from({ length: 4000 }, (_, i) => `line ${i} of the purchase order ${i % 7}`).join('\n'));
+    const enc = lzwEncode(text);
+    expect(enc.length).toBeLessThan(text.length);
+    expect(lzwDecodedLength(enc, Infinity)).toBe(text.length);
+    expect(lzwDecodedLength(lzwEncode(Buffer.alloc(300_000)), Infinity)).toBe(300_000);
+    expect(lzwDecodedLength(lzwZeros(5_000_000), Infinity)).toBe(5_000_000);
+  });
+
+  it('the test encoder writes LZW that pdf.js itself decodes (an independent check of the counter)', async () => {
+    const ops = Array.from({ length: 200 }, (_, i) => `BT /F1 10 Tf 40 ${780 - (i % 70) * 11} Td (Clause ${i} of the LZW purchase order) Tj ET`).join('\n');
+    const encoded = lzwEncode(Buffer.from(ops, 'latin1'));
+    expect(lzwDecodedLength(encoded, Infinity)).toBe(ops.length);
+    // pdf.js reads the text back, so the encoding (code widths, EarlyChange) is the one PDF readers use.
+    const { analyzePdf } = await import('../../../src/engine/document/pdf/analyze.js');
+    const { Budget } = await import('../../../src/engine/document/budget.js');
+    const a = await analyzePdf(onePagePdf([{ filter: 'LZWDecode', data: encoded }]), new Date('2025-06-01T12:00:00Z'), new Budget(20_000));
+    expect(a.warnings.some((w) => /pdf\.js could not|decompression/.test(w))).toBe(false);
+    expect(a.text).toContain('Clause 199 of the LZW purchase order');
+  });
+
+  it('refuses to hand pdf.js a page whose LZW stream decodes past the cap', async () => {
+    const r = await engine.verifyDocument({ source: 'upload', content: b64(onePagePdf([{ filter: 'LZWDecode', data: lzwZeros(100 * 1024 * 1024) }])), mime_type: 'application/pdf' });
+    expect(r.warnings?.some((w) => /64 MB per-stream decompression cap/.test(w))).toBe(true);
+  });
+
+  it('stops an LZW bomb at the cap: ~100 KB that decodes to 256 MB', () => {
+    const bomb = lzwZeros(256 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(200_000);
+    const budget = new InflateBudget();
+    expect(exceedsInflateCaps([{ raw: bomb, filter: 'LZWDecode' }], budget)).toMatch(/64 MB per-stream decompression cap/);
+  });
+
+  it('counts RunLength runs (up to 128 bytes from 2)', () => {
+    expect(runLengthDecodedLength(Buffer.from([2, 65, 66, 67, 255, 0, 128]), Infinity)).toBe(3 + 2);
+    expect(runLengthDecodedLength(Buffer.from([129, 7, 129, 7]), Infinity)).toBe(256);
   });
 });

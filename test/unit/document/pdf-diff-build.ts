@@ -257,3 +257,101 @@ export function fillField(f: FormPdf, pdf: Buffer, name: string, value: string):
 export function appearanceOf(pdf: Buffer, widget: number): number {
   return Number(/\/N\s+(\d+) 0 R/.exec(lastBody(pdf, widget))![1]);
 }
+
+// ---- LZW (§7.4.4, EarlyChange 1), written here to test the decoded-length counter
+
+class BitWriter {
+  private bytes: number[] = [];
+  private acc = 0;
+  private bits = 0;
+  write(code: number, width: number): void {
+    this.acc = (this.acc << width) | code;
+    this.bits += width;
+    while (this.bits >= 8) {
+      this.bytes.push((this.acc >>> (this.bits - 8)) & 0xff);
+      this.bits -= 8;
+      this.acc &= (1 << this.bits) - 1;
+    }
+  }
+  done(): Buffer {
+    if (this.bits > 0) this.bytes.push((this.acc << (8 - this.bits)) & 0xff);
+    return Buffer.from(this.bytes);
+  }
+}
+
+/** The code width the decoder expects when the encoder has `next` entries allocated. */
+const widthFor = (next: number): number => (next < 512 ? 9 : next < 1024 ? 10 : next < 2048 ? 11 : 12);
+
+/** A plain LZW encoder (no table resets: the table stays full at 4,096 entries). */
+export function lzwEncode(data: Buffer): Buffer {
+  const out = new BitWriter();
+  const dict = new Map<string, number>();
+  let next = 258;
+  out.write(256, 9);
+  let w = '';
+  for (const byte of data) {
+    const c = String.fromCharCode(byte);
+    const wc = w + c;
+    if (w === '' || dict.has(wc)) {
+      w = wc;
+      continue;
+    }
+    out.write(w.length === 1 ? w.charCodeAt(0) : dict.get(w)!, widthFor(next));
+    if (next < 4096) dict.set(wc, next++);
+    w = c;
+  }
+  if (w) out.write(w.length === 1 ? w.charCodeAt(0) : dict.get(w)!, widthFor(next));
+  out.write(257, widthFor(next));
+  return out.done();
+}
+
+/** LZW for `n` zero bytes without building strings: entry 258 + k holds k + 2 zeros. */
+export function lzwZeros(n: number): Buffer {
+  const out = new BitWriter();
+  let next = 258;
+  out.write(256, 9);
+  let left = n;
+  while (left > 0) {
+    // The longest entry so far (or the literal 0) that fits.
+    const longest = next > 258 ? next - 258 + 1 : 1; // entries 258..next-1 hold 2..next-256 zeros
+    const len = Math.min(longest, left);
+    out.write(len === 1 ? 0 : 258 + len - 2, widthFor(next));
+    if (next < 4096) next++;
+    left -= len;
+  }
+  out.write(257, widthFor(next));
+  return out.done();
+}
+
+/** A one-page PDF (Helvetica as /F1) whose content is the given streams, each with its filter. */
+export function onePagePdf(streams: { filter: string; data: Buffer }[]): Buffer {
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let size = 0;
+  const push = (b: Buffer | string): void => {
+    const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b;
+    parts.push(buf);
+    size += buf.length;
+  };
+  const obj = (num: number, body: string, stream?: Buffer): void => {
+    offsets[num] = size;
+    push(`${num} 0 obj\n${body}\n`);
+    if (stream) {
+      push('stream\n');
+      push(stream);
+      push('\nendstream\n');
+    }
+    push('endobj\n');
+  };
+  push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
+  obj(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
+  obj(3, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> /Contents [${streams.map((_, i) => `${4 + i} 0 R`).join(' ')}] >>`);
+  streams.forEach((st, i) => obj(4 + i, `<< /Length ${st.data.length} /Filter /${st.filter} >>`, st.data));
+  const count = 4 + streams.length;
+  const xrefAt = size;
+  let xref = `xref\n0 ${count}\n0000000000 65535 f \n`;
+  for (let i = 1; i < count; i++) xref += `${String(offsets[i]).padStart(10, '0')} 00000 n \n`;
+  push(`${xref}trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`);
+  return Buffer.concat(parts);
+}

@@ -15,7 +15,7 @@ import { MAX_DIFF_REVISIONS, describeLevel, diffRevisions, type RevisionDiff } f
 import { canonical, decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
 import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
 import { startPdfReading, type PdfReading } from '../extraction-thread.js';
-import { exceedsInflateCaps } from './bounded-inflate.js';
+import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
@@ -91,7 +91,7 @@ function describeSignature(sig: SignatureCheck): string {
 }
 
 /** The newest version of every stream pdf.js might decode for text and metadata (images excluded). */
-function* decodableStreams(bytes: Buffer, s: PdfStructure): Generator<{ raw: Buffer; flate: boolean }> {
+function* decodableStreams(bytes: Buffer, s: PdfStructure): Generator<MeasuredStream> {
   for (const list of s.versions.values()) {
     const o = list[list.length - 1]!;
     if (!o.stream || !isDict(o.value)) continue;
@@ -99,8 +99,8 @@ function* decodableStreams(bytes: Buffer, s: PdfStructure): Generator<{ raw: Buf
     if (nameOf(o.value, 'Subtype') === 'Image' || t === 'ObjStm' || t === 'XRef') continue;
     const f = o.value.entries.get('Filter');
     const first = Array.isArray(f) ? f[0] : f;
-    const flate = !!first && typeof first === 'object' && !Array.isArray(first) && first.kind === 'name' && first.name === 'FlateDecode';
-    yield { raw: bytes.subarray(o.stream.start, o.stream.end), flate };
+    const filter = first && typeof first === 'object' && !Array.isArray(first) && first.kind === 'name' ? first.name : undefined;
+    yield { raw: bytes.subarray(o.stream.start, o.stream.end), filter };
   }
 }
 
@@ -171,7 +171,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   } catch (err) {
     a.warnings.push(`the file structure could not be read (${(err as Error).message}); only pdf.js results are reported`);
   }
-  const overCap = s && !s.encrypted ? exceedsInflateCaps(bytes, decodableStreams(bytes, s), s.inflateBudget) : s?.inflateBudget.exceeded;
+  const overCap = s && !s.encrypted ? exceedsInflateCaps(decodableStreams(bytes, s), s.inflateBudget) : s?.inflateBudget.exceeded;
   const pdfjsWarnings: string[] = [];
   let pdfjsRun: Promise<PdfJsReading | undefined>;
   if (overCap) {

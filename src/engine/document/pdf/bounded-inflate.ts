@@ -31,17 +31,81 @@ export function inflateBounded(raw: Buffer, budget: InflateBudget): Inflated {
 }
 
 /**
- * Inflates (and throws away) every stream pdf.js would decode to read text and metadata — all
- * but images, which text extraction never decodes — until the budget runs out. pdf.js has no
- * output limit of its own, so a document that would go past a cap is not handed to it at all.
- * Returns the cap that was hit, or undefined when the document stays within the caps.
+ * How many bytes an LZWDecode stream (§7.4.4) decodes to, counted without producing them: only
+ * the length of each dictionary entry is kept. LZW expands up to ~2,700:1 once its 4,096-entry
+ * table is full, so it is measured like Flate. Stops counting at `cap`.
  */
-export function exceedsInflateCaps(bytes: Buffer, streams: Iterable<{ raw: Buffer; flate: boolean }>, budget: InflateBudget): string | undefined {
-  void bytes;
+export function lzwDecodedLength(raw: Buffer, cap: number, earlyChange = 1): number {
+  const lengths = new Uint32Array(4096);
+  let next = 258;
+  let width = 9;
+  let prev = -1;
+  let total = 0;
+  let bits = 0;
+  let acc = 0;
+  for (let i = 0; i < raw.length && total < cap; i++) {
+    acc = ((acc << 8) | raw[i]!) >>> 0;
+    bits += 8;
+    while (bits >= width && total < cap) {
+      const code = (acc >>> (bits - width)) & ((1 << width) - 1);
+      bits -= width;
+      acc &= (1 << bits) - 1;
+      if (code === 256) {
+        next = 258;
+        width = 9;
+        prev = -1;
+        continue;
+      }
+      if (code === 257) return total;
+      let len: number;
+      if (code < 256) len = 1;
+      else if (code < next && lengths[code]) len = lengths[code]!;
+      else if (code === next && prev >= 0) len = (prev < 256 ? 1 : lengths[prev]!) + 1;
+      else return total; // invalid code: pdf.js stops there too
+      total += len;
+      if (prev >= 0 && next < 4096) lengths[next++] = (prev < 256 ? 1 : lengths[prev]!) + 1;
+      prev = code;
+      if (next + earlyChange >= 1 << width && width < 12) width++;
+    }
+  }
+  return total;
+}
+
+/** How many bytes a RunLengthDecode stream (§7.4.5, up to 128 bytes from 2) decodes to; stops at `cap`. */
+export function runLengthDecodedLength(raw: Buffer, cap: number): number {
+  let total = 0;
+  let i = 0;
+  while (i < raw.length && total < cap) {
+    const n = raw[i]!;
+    if (n === 128) break;
+    if (n < 128) {
+      total += n + 1;
+      i += n + 2;
+    } else {
+      total += 257 - n;
+      i += 2;
+    }
+  }
+  return total;
+}
+
+export type MeasuredStream = { raw: Buffer; filter: string | undefined };
+
+/**
+ * Decodes (and throws away) every stream pdf.js would decode to read text and metadata — all but
+ * images, which text extraction never decodes — until the budget runs out: Flate by zlib with its
+ * output cap, LZW and RunLength by counting. pdf.js has no output limit of its own, so a document
+ * that would go past a cap is not handed to it at all. Returns the cap that was hit, or undefined.
+ */
+export function exceedsInflateCaps(streams: Iterable<MeasuredStream>, budget: InflateBudget): string | undefined {
   if (budget.exceeded) return budget.exceeded;
   for (const st of streams) {
-    if (!st.flate) continue;
-    inflateBounded(st.raw, budget);
+    if (st.filter === 'FlateDecode') inflateBounded(st.raw, budget);
+    else if (st.filter === 'LZWDecode' || st.filter === 'RunLengthDecode') {
+      const cap = budget.nextCap();
+      const n = st.filter === 'LZWDecode' ? lzwDecodedLength(st.raw, cap + 1) : runLengthDecodedLength(st.raw, cap + 1);
+      budget.note(Math.min(n, cap), n > cap, cap === budget.limits.perStreamBytes);
+    }
     if (budget.exceeded) return budget.exceeded;
   }
   return undefined;
