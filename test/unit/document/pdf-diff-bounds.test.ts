@@ -3,10 +3,10 @@
  * caps with a warning naming the cap and still answers; the caps are enforced by zlib as data
  * arrives. (Memory is measured in bench/document.mjs, not here.)
  */
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { InflateBudget, INFLATE_LIMITS } from '../../../src/engine/document/budget.js';
-import { exceedsInflateCaps, inflateBounded, lzwDecodedLength, runLengthDecodedLength } from '../../../src/engine/document/pdf/bounded-inflate.js';
+import { ascii85Decode, exceedsInflateCaps, inflateBounded, lzwDecodedLength, runLengthDecodedLength } from '../../../src/engine/document/pdf/bounded-inflate.js';
 import { createEngine } from '../../../src/engine/index.js';
 import { b64, testPorts } from './build.js';
 import { flateBombPdf, lzwEncode, lzwZeros, onePagePdf, zeroBomb } from './pdf-diff-build.js';
@@ -79,11 +79,25 @@ describe('LZW and RunLength measured without decoding', () => {
     const bomb = lzwZeros(256 * 1024 * 1024);
     expect(bomb.length).toBeLessThan(200_000);
     const budget = new InflateBudget();
-    expect(exceedsInflateCaps([{ raw: bomb, filter: 'LZWDecode' }], budget)).toMatch(/64 MB per-stream decompression cap/);
+    expect(exceedsInflateCaps([{ raw: bomb, filters: ['LZWDecode'] }], budget).exceeded).toMatch(/64 MB per-stream decompression cap/);
   });
 
   it('counts RunLength runs (up to 128 bytes from 2)', () => {
     expect(runLengthDecodedLength(Buffer.from([2, 65, 66, 67, 255, 0, 128]), Infinity)).toBe(3 + 2);
     expect(runLengthDecodedLength(Buffer.from([129, 7, 129, 7]), Infinity)).toBe(256);
+  });
+});
+
+describe('filter chains', () => {
+  it('decodes ASCII85 (checked against a known encoding) and measures Flate behind ASCIIHex, ASCII85 and another Flate', () => {
+    expect(ascii85Decode(Buffer.from('87cURD]i,"Ebo80~>')).toString('latin1')).toBe('Hello World!');
+    const bomb = zeroBomb(8);
+    const small = { perStreamBytes: 1024 * 1024, documentBytes: 64 * 1024 * 1024 };
+    const hex = Buffer.from(`${bomb.toString('hex')}>`);
+    expect(exceedsInflateCaps([{ raw: hex, filters: ['ASCIIHexDecode', 'FlateDecode'] }], new InflateBudget(small)).exceeded).toMatch(/per-stream/);
+    // Flate inside Flate: the outer layer is small, the inner one is the bomb.
+    const nested = deflateSync(zeroBomb(8));
+    expect(exceedsInflateCaps([{ raw: nested, filters: ['FlateDecode', 'FlateDecode'] }], new InflateBudget(small)).exceeded).toMatch(/per-stream/);
+    expect(exceedsInflateCaps([{ raw: Buffer.alloc(10), filters: ['DCTDecode', 'FlateDecode'] }], new InflateBudget(small)).unmeasured).toBe(1);
   });
 });

@@ -98,9 +98,9 @@ function* decodableStreams(bytes: Buffer, s: PdfStructure): Generator<MeasuredSt
     const t = nameOf(o.value, 'Type');
     if (nameOf(o.value, 'Subtype') === 'Image' || t === 'ObjStm' || t === 'XRef') continue;
     const f = o.value.entries.get('Filter');
-    const first = Array.isArray(f) ? f[0] : f;
-    const filter = first && typeof first === 'object' && !Array.isArray(first) && first.kind === 'name' ? first.name : undefined;
-    yield { raw: bytes.subarray(o.stream.start, o.stream.end), filter };
+    const chain = Array.isArray(f) ? f : f === undefined ? [] : [f];
+    const filters = chain.map((x) => (x && typeof x === 'object' && !Array.isArray(x) && x.kind === 'name' ? x.name : '?'));
+    yield { raw: bytes.subarray(o.stream.start, o.stream.end), filters };
   }
 }
 
@@ -171,7 +171,9 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   } catch (err) {
     a.warnings.push(`the file structure could not be read (${(err as Error).message}); only pdf.js results are reported`);
   }
-  const overCap = s && !s.encrypted ? exceedsInflateCaps(decodableStreams(bytes, s), s.inflateBudget) : s?.inflateBudget.exceeded;
+  const measured = s && !s.encrypted ? exceedsInflateCaps(decodableStreams(bytes, s), s.inflateBudget) : undefined;
+  const overCap = measured ? measured.exceeded : s?.inflateBudget.exceeded;
+  if (measured?.unmeasured) a.warnings.push(`${measured.unmeasured} stream(s) use a filter chain whose decoded size could not be measured before text extraction (not bounded by the decompression caps)`);
   const pdfjsWarnings: string[] = [];
   let pdfjsRun: Promise<PdfJsReading | undefined>;
   if (overCap) {

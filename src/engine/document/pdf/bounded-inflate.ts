@@ -89,24 +89,88 @@ export function runLengthDecodedLength(raw: Buffer, cap: number): number {
   return total;
 }
 
-export type MeasuredStream = { raw: Buffer; filter: string | undefined };
+/** ASCIIHexDecode (§7.4.2): it only shrinks its input. */
+export function asciiHexDecode(raw: Buffer): Buffer {
+  let hex = raw.toString('latin1');
+  const end = hex.indexOf('>');
+  if (end >= 0) hex = hex.slice(0, end);
+  hex = hex.replace(/[^0-9A-Fa-f]/g, '');
+  if (hex.length % 2) hex += '0';
+  return Buffer.from(hex, 'hex');
+}
+
+/** ASCII85Decode (§7.4.3): 5 characters → 4 bytes, `z` → 4 zero bytes; it only shrinks (by 4:5, or 4:1 with `z`). */
+export function ascii85Decode(raw: Buffer): Buffer {
+  const out: number[] = [];
+  let group: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === 0x7e /* ~ */) break;
+    if (c <= 0x20) continue;
+    if (c === 0x7a /* z */ && group.length === 0) {
+      out.push(0, 0, 0, 0);
+      continue;
+    }
+    if (c < 0x21 || c > 0x75) continue;
+    group.push(c - 33);
+    if (group.length === 5) {
+      let v = 0;
+      for (const d of group) v = v * 85 + d;
+      out.push((v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
+      group = [];
+    }
+  }
+  if (group.length > 1) {
+    const n = group.length;
+    while (group.length < 5) group.push(84);
+    let v = 0;
+    for (const d of group) v = v * 85 + d;
+    for (let k = 0; k < n - 1; k++) out.push((v >>> (24 - 8 * k)) & 0xff);
+  }
+  return Buffer.from(out);
+}
+
+export type MeasuredStream = { raw: Buffer; filters: string[] };
+
+/**
+ * Measures one stream's filter chain against the budget: ASCII filters are decoded (they only
+ * shrink), Flate is inflated within the cap (its output feeds the next filter), and the last
+ * expanding filter (Flate, LZW, RunLength) is measured. Returns false when the chain holds a
+ * filter that cannot be measured here (LZW or RunLength before another filter; image codecs).
+ */
+function measureChain(raw: Buffer, filters: string[], budget: InflateBudget): boolean {
+  let data = raw;
+  for (let i = 0; i < filters.length; i++) {
+    const f = filters[i]!;
+    const last = i === filters.length - 1;
+    if (f === 'ASCIIHexDecode' || f === 'AHx') data = asciiHexDecode(data);
+    else if (f === 'ASCII85Decode' || f === 'A85') data = ascii85Decode(data);
+    else if (f === 'FlateDecode' || f === 'Fl') {
+      const r = inflateBounded(data, budget);
+      if (!r.data) return true; // capped (budget says so) or not Flate data (pdf.js fails too)
+      data = r.data;
+    } else if ((f === 'LZWDecode' || f === 'LZW' || f === 'RunLengthDecode' || f === 'RL') && last) {
+      const cap = budget.nextCap();
+      const n = f.startsWith('L') ? lzwDecodedLength(data, cap + 1) : runLengthDecodedLength(data, cap + 1);
+      budget.note(Math.min(n, cap), n > cap, cap === budget.limits.perStreamBytes);
+    } else return false;
+  }
+  return true;
+}
 
 /**
  * Decodes (and throws away) every stream pdf.js would decode to read text and metadata — all but
  * images, which text extraction never decodes — until the budget runs out: Flate by zlib with its
- * output cap, LZW and RunLength by counting. pdf.js has no output limit of its own, so a document
- * that would go past a cap is not handed to it at all. Returns the cap that was hit, or undefined.
+ * output cap, LZW and RunLength by counting, ASCII filters decoded before them. pdf.js has no
+ * output limit of its own, so a document that would go past a cap is not handed to it at all.
+ * Returns the cap that was hit (or undefined) and how many streams could not be measured.
  */
-export function exceedsInflateCaps(streams: Iterable<MeasuredStream>, budget: InflateBudget): string | undefined {
-  if (budget.exceeded) return budget.exceeded;
+export function exceedsInflateCaps(streams: Iterable<MeasuredStream>, budget: InflateBudget): { exceeded: string | undefined; unmeasured: number } {
+  let unmeasured = 0;
+  if (budget.exceeded) return { exceeded: budget.exceeded, unmeasured };
   for (const st of streams) {
-    if (st.filter === 'FlateDecode') inflateBounded(st.raw, budget);
-    else if (st.filter === 'LZWDecode' || st.filter === 'RunLengthDecode') {
-      const cap = budget.nextCap();
-      const n = st.filter === 'LZWDecode' ? lzwDecodedLength(st.raw, cap + 1) : runLengthDecodedLength(st.raw, cap + 1);
-      budget.note(Math.min(n, cap), n > cap, cap === budget.limits.perStreamBytes);
-    }
-    if (budget.exceeded) return budget.exceeded;
+    if (st.filters.length && !measureChain(st.raw, st.filters, budget)) unmeasured++;
+    if (budget.exceeded) return { exceeded: budget.exceeded, unmeasured };
   }
-  return undefined;
+  return { exceeded: undefined, unmeasured };
 }
