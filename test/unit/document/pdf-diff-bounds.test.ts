@@ -101,3 +101,15 @@ describe('filter chains', () => {
     expect(exceedsInflateCaps([{ raw: Buffer.alloc(10), filters: ['DCTDecode', 'FlateDecode'] }], new InflateBudget(small)).unmeasured).toBe(1);
   });
 });
+
+describe('nesting depth in PDF objects', () => {
+  it('answers for a PDF whose catalog nests arrays 100,000 deep (no stack overflow)', async () => {
+    const pdf = onePagePdf([{ filter: 'FlateDecode', data: deflateSync(Buffer.from('BT /F1 12 Tf 50 700 Td (deep) Tj ET')) }]);
+    const s = pdf.toString('latin1');
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const withDeep = Buffer.from(s.replace('<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Catalog /Pages 2 0 R /Deep ${deep} >>`), 'latin1');
+    const r = await engine.verifyDocument({ source: 'upload', content: b64(withDeep), mime_type: 'application/pdf' });
+    expect(Array.isArray(r.manipulation_flags)).toBe(true);
+    expect(r.metadata.page_count).toBeGreaterThanOrEqual(0);
+  });
+});
