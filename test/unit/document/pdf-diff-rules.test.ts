@@ -216,4 +216,15 @@ describe('what may change after signing', () => {
     expect(diffs.flatMap((d) => d.violations)).toEqual([]);
     expect(diffs.at(-1)!.notes.join(' ')).toMatch(/encrypted: strings .* were not compared/);
   });
+
+  it('a FieldMDP lock binds the signature that set it: the earlier, unlocked signature stays valid', async () => {
+    const twice = signField(form, signField(form, form.pdf, 'Sig1'), 'Sig2', { lock: ['name'] });
+    const filled = fillField(form, twice, 'name', 'Mallory');
+    const findings = await sigFindings(filled);
+    expect(findings).toHaveLength(2);
+    const [first, second] = findings.sort((a, b) => Number(/ByteRange \[0 (\d+)/.exec(a)![1]) - Number(/ByteRange \[0 (\d+)/.exec(b)![1]));
+    expect(first).toMatch(/hold only form filling and signing/);
+    expect(second).toMatch(/signature field "Sig2" locks it/);
+    expect((await verify(filled)).manipulation_flags).toContain('signature_forgery');
+  });
 });

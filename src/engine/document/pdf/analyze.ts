@@ -288,7 +288,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
       continue;
     }
     const later = diffs.filter((x) => sig.revisionIndex !== null && x.revision > sig.revisionIndex);
-    const violations = later.flatMap((x) => x.violations.map((v) => ({ ...v, revision: x.revision })));
+    const violations = later.flatMap((x) => x.violations.filter((v) => v.onlyFor === undefined || v.onlyFor === sig.objNum).map((v) => ({ ...v, revision: x.revision })));
     const unanalysed = s.revisions.length - 1 - Math.max(sig.revisionIndex ?? 0, diffs.length);
     if (!violations.length && unanalysed > 0) {
       // The cap stopped the comparison: what the remaining revisions change is unknown, not allowed.

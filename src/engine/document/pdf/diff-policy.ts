@@ -23,6 +23,11 @@ export interface Violation {
   /** The object the finding is about (0 when it is about the file as a whole). */
   num: number;
   reason: string;
+  /**
+   * Set when only one signature is violated: a FieldMDP lock binds the signature that set it
+   * (pyHanko validates each signature with its own lock). The object number of its signature dictionary.
+   */
+  onlyFor?: number;
 }
 
 export interface RevisionDiff {
@@ -87,6 +92,8 @@ interface Lock {
   action: string;
   fields: string[];
   by: string;
+  /** Object number of the signature dictionary that set the lock (undefined: the certification's). */
+  sigNum: number | undefined;
 }
 
 const keysOf = (d: PdfDict | undefined): Set<string> => new Set(d ? d.entries.keys() : []);
@@ -163,7 +170,7 @@ function readFieldTree(state: PdfState): FieldTree {
 function permissions(state: PdfState): { docMdp: number | null; locks: Lock[] } {
   let docMdp: number | null = null;
   const locks: Lock[] = [];
-  const readRefs = (sig: PdfDict | undefined, by: string): void => {
+  const readRefs = (sig: PdfDict | undefined, by: string, sigNum: number | undefined): void => {
     const refs = state.resolve(sig?.entries.get('Reference'));
     if (!Array.isArray(refs)) return;
     for (const r of refs) {
@@ -173,27 +180,30 @@ function permissions(state: PdfState): { docMdp: number | null; locks: Lock[] } 
       if (method === 'DocMDP') {
         const p = numberOf(params, 'P') ?? 2;
         docMdp = docMdp === null ? p : Math.min(docMdp, p);
-      } else if (method === 'FieldMDP' && params) locks.push(lockOf(state, params, by));
+      } else if (method === 'FieldMDP' && params) locks.push(lockOf(state, params, by, sigNum));
     }
   };
   const perms = state.dict(state.root?.entries.get('Perms'));
-  readRefs(state.dict(perms?.entries.get('DocMDP')), 'the certification signature');
+  const certRef = perms?.entries.get('DocMDP');
+  readRefs(state.dict(certRef), 'the certification signature', isRef(certRef) ? certRef.num : undefined);
   for (const f of fieldTree(state).values()) {
     if (f.ft !== 'Sig') continue;
-    const sig = state.dict(f.dict.entries.get('V'));
+    const v = f.dict.entries.get('V');
+    const sig = state.dict(v);
     if (!sig) continue;
+    const sigNum = isRef(v) ? v.num : undefined;
     const before = locks.length;
-    readRefs(sig, `signature field "${f.name}"`);
+    readRefs(sig, `signature field "${f.name}"`, sigNum);
     const lock = state.dict(f.dict.entries.get('Lock'));
-    if (locks.length === before && lock) locks.push(lockOf(state, lock, `signature field "${f.name}"`));
+    if (locks.length === before && lock) locks.push(lockOf(state, lock, `signature field "${f.name}"`, sigNum));
   }
   return { docMdp, locks };
 }
 
-function lockOf(state: PdfState, d: PdfDict, by: string): Lock {
+function lockOf(state: PdfState, d: PdfDict, by: string, sigNum: number | undefined): Lock {
   const fields = state.resolve(d.entries.get('Fields'));
   const names = Array.isArray(fields) ? fields.map((f) => (f && typeof f === 'object' && !Array.isArray(f) && f.kind === 'string' ? decodeTextString(f) ?? '' : '')) : [];
-  return { action: nameOf(d, 'Action') ?? 'All', fields: names, by };
+  return { action: nameOf(d, 'Action') ?? 'All', fields: names, by, sigNum };
 }
 
 function lockedBy(locks: Lock[], name: string): Lock | undefined {
@@ -265,8 +275,8 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
       queue.push(...refsIn(next.get(n)?.value));
     }
   };
-  const reject = (num: number, reason: string): void => {
-    violations.push({ num, reason });
+  const reject = (num: number, reason: string, onlyFor?: number): void => {
+    violations.push(onlyFor === undefined ? { num, reason } : { num, reason, onlyFor });
   };
   const guard = (fn: () => void): void => {
     try {
@@ -392,7 +402,7 @@ interface Ctx {
   /** Like explain, but an object rewritten in place must have had this one use in the signed revision. */
   explainPath(num: number, why: string, l: ModificationLevel): void;
   explainNewDeps(v: PdfValue | undefined, why: string, l: ModificationLevel): void;
-  reject(num: number, reason: string): void;
+  reject(num: number, reason: string, onlyFor?: number): void;
   docMdp: number | null;
   locks: Lock[];
 }
@@ -581,8 +591,10 @@ function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
     // An ordinary field filled in.
     if (!onlyAlwaysModifiable) {
       if (c.docMdp === 1) throw new Rejected(fnum, `form field "${name}" was filled in, but the certification signature's DocMDP /P 1 allows no change`);
-      const lock = lockedBy(c.locks, name);
-      if (lock) throw new Rejected(fnum, `form field "${name}" was changed, but ${lock.by} locks it (FieldMDP /${lock.action})`);
+      // Every lock that covers the field is violated; each binds only the signature that set it, so
+      // the update is otherwise explained as form filling (other signatures may allow it).
+      for (const lock of c.locks.filter((l) => lockedBy([l], name)))
+        c.reject(fnum, `form field "${name}" was changed, but ${lock.by} locks it (FieldMDP /${lock.action})`, lock.sigNum);
     }
     for (const [num, od, nd] of pairs) {
       checkAppearance(num, od, nd, old, next, c, name);
