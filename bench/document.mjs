@@ -47,7 +47,9 @@ if (process.argv[2] === '--sigcheck') {
   const { diffRevisions } = await import(resolve(dist, 'engine/document/pdf/diff-policy.js'));
   const once = () => {
     const s = readPdfStructure(bytes);
-    return { sigs: checkSignatures(bytes, s), diffs: diffRevisions(bytes, s) };
+    const sigs = checkSignatures(bytes, s);
+    const bases = sigs.filter((x) => !x.coversWholeFile && x.revisionIndex !== null).map((x) => x.revisionIndex);
+    return { sigs, diffs: [...diffRevisions(bytes, s, bases).values()].flat() };
   };
   once(); // warm-up: module loading and JIT are not part of a validation
   const times = [];

@@ -267,8 +267,10 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   let goodSignature = false;
   let badSignature = false;
   // What each later revision changed, explained object by object (diff-policy.ts).
-  const diffs: RevisionDiff[] = sigs.some((x) => !x.coversWholeFile) ? diffRevisions(bytes, s) : [];
-  for (const note of new Set(diffs.flatMap((x) => x.notes))) a.warnings.push(`changes after signing: ${note}`);
+  // Each signed revision is the base every later revision is compared with (pyHanko's review).
+  const bases = sigs.filter((x) => !x.coversWholeFile && x.revisionIndex !== null).map((x) => x.revisionIndex!);
+  const diffsByBase: Map<number, RevisionDiff[]> = bases.length ? diffRevisions(bytes, s, bases) : new Map();
+  for (const note of new Set([...diffsByBase.values()].flat().flatMap((x) => x.notes))) a.warnings.push(`changes after signing: ${note}`);
   // A /ByteRange that is not four numbers is a signature whose coverage cannot be standard.
   for (const odd of oddByteRanges(s)) {
     badSignature = true;
@@ -287,14 +289,14 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
       a.findings.push({ source: sigSrc, finding: `${d} covers the whole file except its own /Contents${digest}`, authority: 0.9, severity: 0 });
       continue;
     }
-    const later = diffs.filter((x) => sig.revisionIndex !== null && x.revision > sig.revisionIndex);
+    const later = sig.revisionIndex === null ? [] : diffsByBase.get(sig.revisionIndex) ?? [];
     const violations = later.flatMap((x) => x.violations.filter((v) => v.onlyFor === undefined || v.onlyFor === sig.objNum).map((v) => ({ ...v, revision: x.revision })));
-    const unanalysed = s.revisions.length - 1 - Math.max(sig.revisionIndex ?? 0, diffs.length);
+    const unanalysed = s.revisions.length - 1 - (sig.revisionIndex ?? 0) - later.length;
     if (!violations.length && unanalysed > 0) {
       // The cap stopped the comparison: what the remaining revisions change is unknown, not allowed.
       a.findings.push({
         source: sigSrc,
-        finding: `${d} covers revision ${sig.revisionIndex}; ${unanalysed} later revision(s) were not compared (the difference analysis stops after ${MAX_DIFF_REVISIONS} revisions), so what they change after signing is unknown`,
+        finding: `${d} covers revision ${sig.revisionIndex}; ${unanalysed} later revision(s) were not compared (the difference analysis stops after ${MAX_DIFF_REVISIONS} comparisons), so what they change after signing is unknown`,
         authority: 0.6,
         severity: 0.3,
       });

@@ -13,7 +13,7 @@
  */
 import { XMLValidator } from 'fast-xml-parser';
 import { canonical, decodeTextString, isDict, isRef, nameOf, numberOf, stringOf, type PdfDict, type PdfValue } from './objects.js';
-import { MAX_WALK_DEPTH, forEachRevisionPair, refsIn, type PdfState } from './pdf-state.js';
+import { MAX_WALK_DEPTH, forEachLaterRevision, refsIn, type PdfState } from './pdf-state.js';
 import { decodeStream, type IndirectObject, type PdfStructure } from './structure.js';
 
 export type ModificationLevel = 'none' | 'lta_updates' | 'form_filling' | 'annotations';
@@ -226,8 +226,9 @@ function xmpAcceptable(data: Buffer | undefined): string | undefined {
 }
 
 /**
- * Explains one revision against the state before it. The rules register explained objects;
- * anything defined or freed in the revision that no rule explains becomes a violation.
+ * Explains one revision (`next`: the state at its end) against a signed state `old`. The rules
+ * register explained objects; anything the revision defines or frees that no rule explains
+ * becomes a violation.
  */
 export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next: PdfState): RevisionDiff {
   const rev = s.revisions[next.revision]!;
@@ -694,14 +695,24 @@ function checkPages(old: PdfState, next: PdfState, c: Ctx, before: Map<string, F
 }
 
 /** Every revision after the first, explained against the one before it. */
-/** At most this many revisions are compared; the rest are reported as not analysed. */
+/** At most this many (signed revision, later revision) comparisons are made; the rest are reported as not analysed. */
 export const MAX_DIFF_REVISIONS = 1000;
+/** At most this many signed revisions serve as bases; later signatures' changes are then reported as not analysed. */
+export const MAX_BASES = 100;
 
-/** Every revision after the first, explained against the one before it (at most MAX_DIFF_REVISIONS). */
-export function diffRevisions(bytes: Buffer, s: PdfStructure): RevisionDiff[] {
-  const out: RevisionDiff[] = [];
-  forEachRevisionPair(s, (old, next) => {
-    if (out.length < MAX_DIFF_REVISIONS) out.push(diffRevision(bytes, s, old, next));
+/**
+ * For each signed revision in `bases`, every later revision explained against it (pyHanko's
+ * review: each later revision is compared with the signed one, so a change is judged by what the
+ * signer saw). At most MAX_DIFF_REVISIONS comparisons in all.
+ */
+export function diffRevisions(bytes: Buffer, s: PdfStructure, bases: Iterable<number> = [0]): Map<number, RevisionDiff[]> {
+  const out = new Map<number, RevisionDiff[]>();
+  // Each base is a snapshot of the document: at most MAX_BASES of them (the earliest signatures).
+  const wanted = new Set([...new Set(bases)].filter((b) => b >= 0 && b < s.revisions.length - 1).sort((x, y) => x - y).slice(0, MAX_BASES));
+  for (const b of wanted) out.set(b, []);
+  let done = 0;
+  forEachLaterRevision(s, wanted, (base, next) => {
+    if (done++ < MAX_DIFF_REVISIONS) out.get(base.revision)!.push(diffRevision(bytes, s, base, next));
   });
   return out;
 }

@@ -4,7 +4,7 @@
  * places referred to each object. The difference analysis (diff-policy.ts) compares two such
  * states. States are produced one after another and updated by each revision's changes only, so
  * a file with thousands of revisions costs time in proportion to what the revisions hold, not
- * revisions × objects.
+ * revisions × objects (plus one snapshot per signed revision).
  */
 import { isDict, isRef, nameOf, type PdfDict, type PdfValue } from './objects.js';
 import type { IndirectObject, PdfStructure } from './structure.js';
@@ -70,59 +70,47 @@ export function refsIn(v: PdfValue | undefined, depth = 0): number[] {
 const counts = (o: IndirectObject | undefined): boolean => !!o && !(isDict(o.value) && nameOf(o.value, 'Type') === 'XRef');
 
 /**
- * Calls `visit(old, next)` for every pair of consecutive revisions (1 against 0, 2 against 1, …).
- * Both states are valid only during the call.
+ * Calls `visit(base, next)` for every base revision in `bases` and every later revision `next`
+ * (pyHanko's way: each later revision is compared with the signed one). States are built by
+ * applying each revision's changes to one running state; a base is a snapshot of it. Both states
+ * are valid only during the call.
  */
-export function forEachRevisionPair(s: PdfStructure, visit: (old: PdfState, next: PdfState) => void): void {
+export function forEachLaterRevision(s: PdfStructure, bases: ReadonlySet<number>, visit: (base: PdfState, next: PdfState) => void): void {
   const live = new Map<number, IndirectObject>();
   const usage = new Map<number, number>();
-  const bump = (m: Map<number, number>, v: PdfValue | undefined, by: number): void => {
-    for (const r of refsIn(v)) m.set(r, (m.get(r) ?? 0) + by);
+  const bump = (v: PdfValue | undefined, by: number): void => {
+    for (const r of refsIn(v)) usage.set(r, (usage.get(r) ?? 0) + by);
   };
-  const trailerOf = (index: number, previous: PdfDict | undefined): PdfDict | undefined => {
-    const rev = s.revisions[index]!;
-    const last = index === s.revisions.length - 1;
-    const sec = s.sections.find((x) => x.offset >= rev.start && (x.offset < rev.end || last));
-    return sec?.trailer ?? (last ? s.trailer : undefined) ?? previous;
-  };
-  const first = s.revisions[0];
-  if (!first) return;
-  for (const o of first.objects) {
-    const prev = live.get(o.num);
-    if (counts(prev)) bump(usage, prev!.value, -1);
-    live.set(o.num, o);
-    if (counts(o)) bump(usage, o.value, 1);
-  }
-  let trailer = trailerOf(0, undefined);
-  bump(usage, trailer, 1);
-  for (let k = 1; k < s.revisions.length; k++) {
+  const snapshots: PdfState[] = [];
+  let trailer: PdfDict | undefined;
+  for (let k = 0; k < s.revisions.length; k++) {
     const rev = s.revisions[k]!;
-    // This revision's changes: null marks a freed object. A later definition in the same revision wins.
+    const last = k === s.revisions.length - 1;
+    // This revision's changes: null marks a freed object; a later definition in the same revision wins.
     const changes = new Map<number, IndirectObject | null>();
     for (const num of rev.freed) changes.set(num, null);
     for (const o of rev.objects) changes.set(o.num, o);
-    const nextTrailer = trailerOf(k, trailer);
-    const delta = new Map<number, number>();
     for (const [num, o] of changes) {
       const prev = live.get(num);
-      if (counts(prev)) bump(delta, prev!.value, -1);
-      if (o && counts(o)) bump(delta, o.value, 1);
+      if (counts(prev)) bump(prev!.value, -1);
+      if (o) {
+        live.set(num, o);
+        if (counts(o)) bump(o.value, 1);
+      } else live.delete(num);
     }
-    bump(delta, trailer, -1);
-    bump(delta, nextTrailer, 1);
-    const old = new PdfState(k - 1, trailer, (n) => live.get(n), (n) => usage.get(n) ?? 0);
-    const next = new PdfState(
-      k,
-      nextTrailer,
-      (n) => (changes.has(n) ? changes.get(n) ?? undefined : live.get(n)),
-      (n) => (usage.get(n) ?? 0) + (delta.get(n) ?? 0),
-    );
-    visit(old, next);
-    for (const [num, o] of changes) {
-      if (o) live.set(num, o);
-      else live.delete(num);
-    }
-    for (const [num, d] of delta) usage.set(num, (usage.get(num) ?? 0) + d);
+    const sec = s.sections.find((x) => x.offset >= rev.start && (x.offset < rev.end || last));
+    const nextTrailer = sec?.trailer ?? (last ? s.trailer : undefined) ?? trailer;
+    bump(trailer, -1);
+    bump(nextTrailer, 1);
     trailer = nextTrailer;
+    if (k > 0 && snapshots.length) {
+      const next = new PdfState(k, trailer, (n) => live.get(n), (n) => usage.get(n) ?? 0);
+      for (const base of snapshots) visit(base, next);
+    }
+    if (bases.has(k)) {
+      const frozen = new Map(live);
+      const frozenUsage = new Map(usage);
+      snapshots.push(new PdfState(k, trailer, (n) => frozen.get(n), (n) => frozenUsage.get(n) ?? 0));
+    }
   }
 }
