@@ -350,7 +350,7 @@ export function diffRevision(bytes: Buffer, s: PdfStructure, old: PdfState, next
   guard(() => checkDss(old, next, changed, isNew, explainPath));
 
   // ---- the form and its fields
-  guard(() => checkForm(bytes, old, next, { changed, isNew, explain, explainPath, explainNewDeps, reject, docMdp, locks }));
+  guard(() => checkForm(old, next, { changed, isNew, explain, explainPath, explainNewDeps, reject, docMdp, locks }));
 
   // ---- pages and their annotations
   guard(() => checkPages(old, next, { changed, isNew, explain, explainPath, explainNewDeps, reject, docMdp, locks }, fieldTree(old), fieldTree(next)));
@@ -498,8 +498,7 @@ function checkAppearance(num: number, oldD: PdfDict, newD: PdfDict, old: PdfStat
   }
 }
 
-function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
-  void bytes;
+function checkForm(old: PdfState, next: PdfState, c: Ctx): void {
   const raw = next.root?.entries.get('AcroForm');
   const oldRaw = old.root?.entries.get('AcroForm');
   const acro = next.dict(raw);
@@ -548,7 +547,7 @@ function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
         if (c.isNew(w)) c.explain(w, `widget of new signature field "${name}"`, l);
         c.explainNewDeps(next.dict({ kind: 'ref', num: w, gen: 0 })?.entries.get('AP'), `widget of new signature field "${name}"`, 'form_filling');
       }
-      signatureValue(f, undefined, next, c, name);
+      signatureValue(f, next, c, name);
       continue;
     }
     const parts = [...(f.num !== undefined ? [f.num] : []), ...f.widgets];
@@ -586,7 +585,7 @@ function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
         checkAppearance(num, od, nd, old, next, c, name);
         c.explain(num, `signature field "${name}" signed`, 'lta_updates');
       }
-      signatureValue(f, prev, next, c, name);
+      signatureValue(f, next, c, name);
       continue;
     }
     // An ordinary field filled in.
@@ -606,7 +605,7 @@ function checkForm(bytes: Buffer, old: PdfState, next: PdfState, c: Ctx): void {
 }
 
 /** The /V of a newly signed field: a new signature dictionary (a document time-stamp when invisible counts as an LTA update). */
-function signatureValue(f: FieldSpec, prev: FieldSpec | undefined, next: PdfState, c: Ctx, name: string): void {
+function signatureValue(f: FieldSpec, next: PdfState, c: Ctx, name: string): void {
   const v = f.dict.entries.get('V');
   if (v === undefined) return;
   if (!isRef(v)) throw new Rejected(f.num ?? 0, `the value of signature field "${name}" is not an indirect reference`);
@@ -616,7 +615,6 @@ function signatureValue(f: FieldSpec, prev: FieldSpec | undefined, next: PdfStat
   const ts = nameOf(sig, 'Type') === 'DocTimeStamp' && !isVisible(f.dict, next);
   c.explain(v.num, ts ? `document time-stamp in "${name}"` : `signature in "${name}"`, ts ? 'lta_updates' : 'form_filling');
   c.explainNewDeps(sig, `signature in "${name}"`, ts ? 'lta_updates' : 'form_filling');
-  void prev;
 }
 
 function checkPages(old: PdfState, next: PdfState, c: Ctx, before: Map<string, FieldSpec>, after: Map<string, FieldSpec>): void {
