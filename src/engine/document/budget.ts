@@ -50,3 +50,38 @@ export class Budget {
     }
   }
 }
+
+/**
+ * Caps on decompressed bytes (issue 12: a 4 MB PDF whose streams inflate to 4 GB). Flate can
+ * expand ~1000:1, so the compressed size says nothing; every inflation is cut off by zlib itself
+ * once it has produced the cap (Node's `maxOutputLength`), never after the fact.
+ */
+export const INFLATE_LIMITS = {
+  /** One stream may inflate to at most this many bytes. */
+  perStreamBytes: 64 * 1024 * 1024,
+  /** All streams of one document together. */
+  documentBytes: 256 * 1024 * 1024,
+} as const;
+
+/** Counts what one document has inflated so far against INFLATE_LIMITS (or test-sized limits). */
+export class InflateBudget {
+  used = 0;
+  /** Set when a cap stopped an inflation: names the cap, for the warning. */
+  exceeded: string | undefined;
+  constructor(readonly limits: { perStreamBytes: number; documentBytes: number } = INFLATE_LIMITS) {}
+
+  /** The most the next stream may produce. */
+  nextCap(): number {
+    return Math.max(0, Math.min(this.limits.perStreamBytes, this.limits.documentBytes - this.used));
+  }
+
+  note(produced: number, capped: boolean, perStreamHit: boolean): void {
+    this.used += produced;
+    if (capped && !this.exceeded)
+      this.exceeded = perStreamHit
+        ? `a stream inflates past the ${mb(this.limits.perStreamBytes)} per-stream decompression cap`
+        : `the document's streams inflate past the ${mb(this.limits.documentBytes)} per-document decompression cap`;
+  }
+}
+
+const mb = (n: number): string => (n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${n} bytes`);

@@ -70,13 +70,17 @@ describe('PDF signatures', () => {
     expect(r.trust_score).toBeLessThan(0.3);
   });
 
-  it('allows an annotation added after the signature', async () => {
+  it('flags an annotation added to a page after an approval signature (pyHanko\'s default policy; DocMDP /P 3 would allow it)', async () => {
     const signed = signPdf(await buildPdf());
     const n = nextObjectNumber(signed);
-    const withNote = appendUpdate(signed, [{ num: n, body: '<< /Type /Annot /Subtype /Text /Rect [10 10 30 30] /Contents (approved) >>' }]);
+    const page = findObject(signed, /\/Type \/Page\b/);
+    const withNote = appendUpdate(signed, [
+      { num: n, body: '<< /Type /Annot /Subtype /Text /Rect [10 10 30 30] /Contents (approved) >>' },
+      { num: page.num, body: page.body.replace(/>>\s*$/, ` /Annots [${n} 0 R] >>`) },
+    ]);
     const r = await verify(withNote);
-    expect(r.manipulation_flags).not.toContain('signature_forgery');
-    expect(r.evidence.find((e) => e.source === 'pdf_signature')?.finding).toMatch(/hold only 1 annotation/);
+    expect(r.manipulation_flags).toContain('signature_forgery');
+    expect(r.evidence.find((e) => e.source === 'pdf_signature')?.finding).toMatch(/annotation \(\/Text\) was added to page \d+, but no certification signature allows annotations/);
   });
 
   it('flags signature_forgery when signed bytes were altered (digest mismatch)', async () => {

@@ -10,6 +10,7 @@ import type { Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkTooEarly, humanDelta, isoOrNull } from '../dates.js';
 import { startDocxText } from '../extraction-thread.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis } from '../report.js';
+import { MAX_XML_DEPTH, xmlDepth } from './xml-depth.js';
 
 /** Parts larger than this (uncompressed) are not read: a zip bomb must not exhaust memory. */
 const MAX_PART_BYTES = 64 * 1024 * 1024;
@@ -78,6 +79,16 @@ async function checkXmlSignatures(zip: Zip): Promise<{ signatures: number; check
   return { signatures: sigParts.length, checked, mismatched };
 }
 
+/** The first part mammoth would parse that nests past MAX_XML_DEPTH, or undefined. */
+async function deepestPart(zip: Zip): Promise<string | undefined> {
+  const parts = Object.keys(zip.files).filter((p) => /^(word\/[^/]+\.xml|word\/_rels\/[^/]+\.rels|_rels\/\.rels|\[Content_Types\]\.xml)$/.test(p));
+  for (const p of parts) {
+    const xml = await readPart(zip, p);
+    if (xml && xmlDepth(xml).exceeded) return p;
+  }
+  return undefined;
+}
+
 /** Lets the caller start work on parts of the package (embedded images) while the text is extracted. */
 export interface DocxAnalysisHooks {
   /** Called once, as soon as the package is open and its largest images are read. */
@@ -107,7 +118,11 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
 
   // Text extraction (mammoth, ~250 ms for a 1 MB document.xml, on the extraction thread) and the
   // embedded images' analysis start now and run while the properties, revisions and signatures are read.
-  const extraction = startDocxText(bytes);
+  // mammoth walks the XML recursively: a part nested thousands deep would overflow its stack, so
+  // the parts it reads are measured first (xml-depth.ts) and such a document's text is not extracted.
+  const tooDeep = await deepestPart(zip);
+  const extraction = tooDeep ? { text: Promise.resolve(''), cancel: () => undefined } : startDocxText(bytes);
+  if (tooDeep) a.warnings.push(`text was not extracted: ${tooDeep} nests elements more than ${MAX_XML_DEPTH} deep (the nesting cap); properties, revisions and signatures were read`);
   const textRun = budget.run(extraction.text);
   textRun.catch(() => undefined);
   const media = Object.keys(zip.files).filter((p) => /^word\/media\/.+\.(jpe?g|png)$/i.test(p));

@@ -10,12 +10,14 @@ import type { Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkSame, checkTooEarly, humanDelta } from '../dates.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis, type Finding } from '../report.js';
 import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
-import { ALLOWED_AFTER_SIGNATURE, revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
-import { decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
+import { revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
+import { MAX_DIFF_REVISIONS, describeLevel, diffRevisions, type RevisionDiff } from './diff-policy.js';
+import { canonical, decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
 import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
 import { startPdfReading, type PdfReading } from '../extraction-thread.js';
+import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
-import { pageCountFromTree, readPdfStructure, resolveRef, type PdfStructure } from './structure.js';
+import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
 /** Text is extracted from at most this many pages: the detector reads at most 60,000 characters, and pdf.js text extraction costs ~30 ms a page. */
 export const TEXT_PAGE_LIMIT = 10;
@@ -88,6 +90,52 @@ function describeSignature(sig: SignatureCheck): string {
   return parts.join(', ');
 }
 
+/** The newest version of every stream pdf.js might decode for text and metadata (images excluded). */
+function* decodableStreams(bytes: Buffer, s: PdfStructure): Generator<MeasuredStream> {
+  for (const list of s.versions.values()) {
+    const o = list[list.length - 1]!;
+    if (!o.stream || !isDict(o.value)) continue;
+    const t = nameOf(o.value, 'Type');
+    if (nameOf(o.value, 'Subtype') === 'Image' || t === 'ObjStm' || t === 'XRef') continue;
+    const f = o.value.entries.get('Filter');
+    const chain = Array.isArray(f) ? f : f === undefined ? [] : [f];
+    const filters = chain.map((x) => (x && typeof x === 'object' && !Array.isArray(x) && x.kind === 'name' ? x.name : '?'));
+    yield { raw: bytes.subarray(o.stream.start, o.stream.end), filters };
+  }
+}
+
+/** Whether the catalog points to an XMP metadata stream. */
+function catalogNamesXmp(s: PdfStructure): boolean {
+  const root = resolveRef(s, refOf(s.trailer, 'Root'))?.value;
+  return isDict(root) && !!resolveValue(s, root.entries.get('Metadata'));
+}
+
+/** Signature dictionaries whose /ByteRange is not four numbers (checkSignatures passes over them). */
+function oddByteRanges(s: PdfStructure): { num: number; range: string }[] {
+  const out: { num: number; range: string }[] = [];
+  const seen = new Set<string>();
+  for (const list of s.versions.values())
+    for (const o of list) {
+      const d = o.value;
+      if (!isDict(d) || !d.entries.has('ByteRange')) continue;
+      const t = nameOf(d, 'Type');
+      if (t !== 'Sig' && t !== 'DocTimeStamp' && !d.entries.has('Contents')) continue;
+      const br = d.entries.get('ByteRange');
+      if (Array.isArray(br) && br.length === 4 && br.every((x) => typeof x === 'number')) continue;
+      const range = canonical(br);
+      if (seen.has(`${o.num}:${range}`)) continue;
+      seen.add(`${o.num}:${range}`);
+      out.push({ num: o.num, range });
+    }
+  return out;
+}
+
+/** A violation in words; an object no rule explained is described by what it is (changes.ts). */
+function describeViolation(v: { num: number; reason: string; revision: number }, changesByRev: Map<number, ObjectChange[]>): string {
+  const what = /not explained by any permitted update$/.test(v.reason) ? changesByRev.get(v.revision)?.find((c) => c.num === v.num && c.kind !== 'other')?.what : undefined;
+  return what ? `${what} in revision ${v.revision} (not explained by any permitted update)` : `revision ${v.revision}: ${v.reason}`;
+}
+
 /** Lets the caller start work on parts of the file (embedded images) while pdf.js is still reading. */
 export interface PdfAnalysisHooks {
   /** Called once, as soon as the structure reader has listed the embedded JPEGs (not called when it could not read the file). */
@@ -114,9 +162,8 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   const src = 'pdf_structure';
   // pdf.js starts first (on the extraction thread, extraction-thread.ts) and reads while the
   // structure reader and, through the hook, the embedded images' analysis run here.
-  const reading = startPdfReading(bytes, TEXT_PAGE_LIMIT);
-  const pdfjsWarnings: string[] = [];
-  const pdfjsRun = readWithPdfJs(reading, budget, pdfjsWarnings);
+  // The structure reader goes first: it measures what the streams inflate to (within the caps of
+  // INFLATE_LIMITS) before pdf.js, which has no output limit, is given the file.
   let s: PdfStructure | undefined;
   try {
     s = readPdfStructure(bytes);
@@ -124,6 +171,15 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   } catch (err) {
     a.warnings.push(`the file structure could not be read (${(err as Error).message}); only pdf.js results are reported`);
   }
+  const measured = s && !s.encrypted ? exceedsInflateCaps(decodableStreams(bytes, s), s.inflateBudget) : undefined;
+  const overCap = measured ? measured.exceeded : s?.inflateBudget.exceeded;
+  if (measured?.unmeasured) a.warnings.push(`${measured.unmeasured} stream(s) use a filter chain whose decoded size could not be measured before text extraction (not bounded by the decompression caps)`);
+  const pdfjsWarnings: string[] = [];
+  let pdfjsRun: Promise<PdfJsReading | undefined>;
+  if (overCap) {
+    a.warnings.push(`decompression stopped: ${overCap}; text, Info/XMP metadata and page text were not read (pdf.js was not run), the file structure and signatures were analysed`);
+    pdfjsRun = Promise.resolve(undefined);
+  } else pdfjsRun = readWithPdfJs(startPdfReading(bytes, TEXT_PAGE_LIMIT), budget, pdfjsWarnings);
   if (s) {
     a.images = embeddedJpegs(bytes, s);
     hooks.onImages?.(a.images);
@@ -155,8 +211,10 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
 
   const metaSrc = 'pdf_metadata';
   const encryptedUnread = !!s?.encrypted && !pdfjs;
+  // pdf.js did not run (or failed) but the catalog names an XMP stream: unread is not absent.
+  const xmpUnread = !pdfjs && !!s && catalogNamesXmp(s);
   if (!encryptedUnread) {
-    if (infoFields.length === 0 && !xmp) {
+    if (infoFields.length === 0 && !xmp && !xmpUnread) {
       a.findings.push({ source: metaSrc, finding: 'the PDF has neither an Info dictionary nor an XMP packet: no producer, author or dates were recorded or they were removed', authority: 0.6, flag: 'metadata_stripped', severity: 0.35 });
     } else if (!xmp && infoFields.length === 1 && producer && SANITIZERS.some((r) => r.test(producer))) {
       a.findings.push({ source: metaSrc, finding: `the only metadata left is Producer "${producer}", a metadata-removal tool`, authority: 0.7, flag: 'metadata_stripped', severity: 0.35 });
@@ -208,6 +266,16 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   const sigSrc = 'pdf_signature';
   let goodSignature = false;
   let badSignature = false;
+  // What each later revision changed, explained object by object (diff-policy.ts).
+  // Each signed revision is the base every later revision is compared with (pyHanko's review).
+  const bases = sigs.filter((x) => !x.coversWholeFile && x.revisionIndex !== null).map((x) => x.revisionIndex!);
+  const diffsByBase: Map<number, RevisionDiff[]> = bases.length ? diffRevisions(bytes, s, bases) : new Map();
+  for (const note of new Set([...diffsByBase.values()].flat().flatMap((x) => x.notes))) a.warnings.push(`changes after signing: ${note}`);
+  // A /ByteRange that is not four numbers is a signature whose coverage cannot be standard.
+  for (const odd of oddByteRanges(s)) {
+    badSignature = true;
+    a.findings.push({ source: sigSrc, finding: `signature ${odd.num} 0 obj has /ByteRange ${odd.range}, not the four numbers [0 start-of-/Contents end-of-/Contents rest]: non-standard coverage, bytes outside it are unsigned`, authority: 0.9, flag: 'signature_forgery', severity: 0.8 });
+  }
   for (const sig of sigs) {
     const d = describeSignature(sig);
     if (sig.problems.length) {
@@ -221,25 +289,37 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
       a.findings.push({ source: sigSrc, finding: `${d} covers the whole file except its own /Contents${digest}`, authority: 0.9, severity: 0 });
       continue;
     }
-    const later = [...changesByRev].filter(([i]) => sig.revisionIndex !== null && i > sig.revisionIndex).flatMap(([, c]) => c);
-    const forbidden = later.filter((c) => !ALLOWED_AFTER_SIGNATURE.has(c.kind) && c.kind !== 'other');
-    if (forbidden.length) {
+    const later = sig.revisionIndex === null ? [] : diffsByBase.get(sig.revisionIndex) ?? [];
+    const violations = later.flatMap((x) => x.violations.filter((v) => v.onlyFor === undefined || v.onlyFor === sig.objNum).map((v) => ({ ...v, revision: x.revision })));
+    const unanalysed = s.revisions.length - 1 - (sig.revisionIndex ?? 0) - later.length;
+    if (!violations.length && unanalysed > 0) {
+      // The cap stopped the comparison: what the remaining revisions change is unknown, not allowed.
+      a.findings.push({
+        source: sigSrc,
+        finding: `${d} covers revision ${sig.revisionIndex}; ${unanalysed} later revision(s) were not compared (the difference analysis stops after ${MAX_DIFF_REVISIONS} comparisons), so what they change after signing is unknown`,
+        authority: 0.6,
+        severity: 0.3,
+      });
+      continue;
+    }
+    if (violations.length) {
       badSignature = true;
       a.findings.push({
         source: sigSrc,
-        finding: `${d} covers revision ${sig.revisionIndex} only; ${sig.bytesAfter} bytes were appended after signing and they change what was signed: ${forbidden.slice(0, 5).map((c) => c.what).join('; ')}${forbidden.length > 5 ? ` and ${forbidden.length - 5} more` : ''}`,
+        finding: `${d} covers revision ${sig.revisionIndex} only; ${sig.bytesAfter} bytes were appended after signing and they change what was signed: ${violations.slice(0, 5).map((v) => describeViolation(v, changesByRev)).join('; ')}${violations.length > 5 ? ` and ${violations.length - 5} more` : ''}`,
         authority: 0.9,
         flag: 'signature_forgery',
         severity: 0.85,
       });
     } else {
       goodSignature = true;
-      const others = later.filter((c) => c.kind === 'other').length;
+      const touched = later.reduce((n, x) => n + x.touched, 0);
+      const levels = [...new Set(later.map((x) => x.level))].filter((l) => l !== 'none');
       a.findings.push({
         source: sigSrc,
-        finding: `${d} covers revision ${sig.revisionIndex}${digest}; the ${sig.bytesAfter} bytes appended later hold only ${summariseChanges(later) || 'nothing'}${others ? ' (unclassified objects noted, no page content or form value among them)' : ''}, which a signed PDF may receive`,
+        finding: `${d} covers revision ${sig.revisionIndex}${digest}; the ${sig.bytesAfter} bytes appended later hold only ${levels.length ? levels.map(describeLevel).join(', ') : 'no change to the document'} (${touched} object(s), each explained by a permitted update${later.some((x) => x.docMdp !== null) ? `; DocMDP /P ${later.find((x) => x.docMdp !== null)!.docMdp}` : ''}), which a signed PDF may receive`,
         authority: 0.85,
-        severity: others ? 0.05 : 0,
+        severity: 0,
       });
     }
     if (sig.signingTime && infoCreated && Date.parse(sig.signingTime) + 60_000 < Date.parse(infoCreated))

@@ -1,8 +1,8 @@
 /**
- * What an incremental update changed. ISO 32000-1 §12.8.2.2 (DocMDP) and PAdES (ETSI EN 319 142)
- * allow a signed file to grow by later signatures, document time-stamps, DSS validation data and
- * annotations; a change to page content or to a form field's value is a modification of what was
- * signed. Each object an update defines is compared with its previous version to sort it.
+ * What an incremental update changed, in words: each object an update defines is compared with
+ * its previous version and sorted by kind. This describes updates (the evidence for unsigned files,
+ * and the names of objects in findings); whether a change after signing is permitted is decided
+ * object by object by the difference analysis (diff-policy.ts), never by these kinds.
  */
 import { canonical, isDict, nameOf, type PdfDict } from './objects.js';
 import { pageContentRefs, resolveRef, type IndirectObject, type PdfStructure, type Revision } from './structure.js';
@@ -18,9 +18,6 @@ export type ChangeKind =
   | 'form_value'
   | 'resource_replaced'
   | 'other';
-
-/** Changes a signed file may receive without invalidating what was signed. */
-export const ALLOWED_AFTER_SIGNATURE: ReadonlySet<ChangeKind> = new Set(['signature', 'validation_data', 'annotation', 'structure', 'metadata']);
 
 export interface ObjectChange {
   num: number;

@@ -7,7 +7,8 @@
  * Linearized files carry a first-page xref section and a second `%%EOF` near the start; hybrid
  * files carry an `/XRefStm` beside their table. Both are one revision, not an edit (§7.5.8.4, Annex F).
  */
-import { inflateSync, constants as zc } from 'node:zlib';
+import { InflateBudget } from '../budget.js';
+import { inflateBounded } from './bounded-inflate.js';
 import {
   PdfLexer,
   arrayOf,
@@ -36,6 +37,8 @@ export interface XrefSection {
   offset: number;
   kind: 'table' | 'stream';
   trailer: PdfDict | undefined;
+  /** Object numbers this section marks free (object 0, the free-list head, left out). */
+  freed: number[];
 }
 
 export interface Revision {
@@ -45,6 +48,8 @@ export interface Revision {
   /** Offset just past this revision's `%%EOF` (and its end-of-line). */
   end: number;
   objects: IndirectObject[];
+  /** Object numbers this revision's cross-reference section marks free. */
+  freed: number[];
 }
 
 export interface PdfStructure {
@@ -64,19 +69,11 @@ export interface PdfStructure {
   /** Bytes after the last `%%EOF` that are not whitespace. */
   trailingBytes: number;
   warnings: string[];
+  /** What this document has inflated so far; later readers (XMP, the diff analysis) draw on it too. */
+  inflateBudget: InflateBudget;
 }
 
 const OBJ_RE = /(\d{1,10})[\0\t\n\f\r ]+(\d{1,5})[\0\t\n\f\r ]+obj(?![A-Za-z])/g;
-/** Inflated object streams above this total are not unpacked (zip-bomb guard). */
-const MAX_INFLATED = 64 * 1024 * 1024;
-
-export function inflate(data: Buffer): Buffer | undefined {
-  try {
-    return inflateSync(data, { finishFlush: zc.Z_SYNC_FLUSH, maxOutputLength: MAX_INFLATED });
-  } catch {
-    return undefined;
-  }
-}
 
 /** Undoes the PNG predictors (§7.4.4.4) xref streams use: each row starts with a filter-type byte. */
 function unpredict(data: Buffer, columns: number, predictor: number): Buffer {
@@ -107,8 +104,11 @@ function unpredict(data: Buffer, columns: number, predictor: number): Buffer {
   return out;
 }
 
-/** The decoded data of a stream object (Flate only, plus unfiltered); undefined when not decodable here. */
-export function decodeStream(bytes: Buffer, obj: IndirectObject): Buffer | undefined {
+/**
+ * The decoded data of a stream object (Flate only, plus unfiltered); undefined when not decodable
+ * here or when the inflation budget (shared by the whole document) stops it.
+ */
+export function decodeStream(bytes: Buffer, obj: IndirectObject, budget: InflateBudget = new InflateBudget()): Buffer | undefined {
   if (!obj.stream || !isDict(obj.value)) return undefined;
   const raw = bytes.subarray(obj.stream.start, obj.stream.end);
   const filter = obj.value.entries.get('Filter');
@@ -116,7 +116,7 @@ export function decodeStream(bytes: Buffer, obj: IndirectObject): Buffer | undef
   const names = filters.map((f) => (f && typeof f === 'object' && !Array.isArray(f) && f.kind === 'name' ? f.name : '?'));
   if (names.length === 0) return raw;
   if (names.length !== 1 || names[0] !== 'FlateDecode') return undefined;
-  const out = inflate(raw);
+  const out = inflateBounded(raw, budget).data;
   if (!out) return undefined;
   const parms = obj.value.entries.get('DecodeParms');
   if (isDict(parms)) {
@@ -150,7 +150,7 @@ function findStreamData(src: string, lex: PdfLexer, dict: PdfDict): { start: num
   return { start: p, end: Math.max(p, end), next: e + 9 };
 }
 
-function scanObjects(src: string, bytes: Buffer, warnings: string[]): IndirectObject[] {
+function scanObjects(src: string, bytes: Buffer, warnings: string[], budget: InflateBudget): IndirectObject[] {
   const out: IndirectObject[] = [];
   OBJ_RE.lastIndex = 0;
   let m: RegExpExecArray | null;
@@ -170,17 +170,15 @@ function scanObjects(src: string, bytes: Buffer, warnings: string[]): IndirectOb
     } else OBJ_RE.lastIndex = Math.max(OBJ_RE.lastIndex, lex.pos);
     out.push(obj);
   }
-  let inflated = 0;
   const compressed: IndirectObject[] = [];
   let undecodable = 0;
   for (const obj of out) {
     if (!isDict(obj.value) || nameOf(obj.value, 'Type') !== 'ObjStm') continue;
-    const data = inflated < MAX_INFLATED ? decodeStream(bytes, obj) : undefined;
+    const data = decodeStream(bytes, obj, budget);
     if (!data) {
       undecodable++;
       continue;
     }
-    inflated += data.length;
     const n = numberOf(obj.value, 'N') ?? 0;
     const first = numberOf(obj.value, 'First') ?? 0;
     const s = data.toString('latin1');
@@ -193,25 +191,68 @@ function scanObjects(src: string, bytes: Buffer, warnings: string[]): IndirectOb
       compressed.push({ num, gen: 0, offset: obj.offset, value, inObjStm: obj.num });
     }
   }
-  if (undecodable) warnings.push(`${undecodable} object stream(s) could not be decoded (encrypted or damaged); objects inside them were not inspected`);
+  if (undecodable) warnings.push(`${undecodable} object stream(s) could not be decoded (${budget.exceeded ?? 'encrypted or damaged'}); objects inside them were not inspected`);
   return [...out, ...compressed].sort((a, b) => a.offset - b.offset);
 }
 
-function readSection(src: string, bytes: Buffer, offset: number, byOffset: Map<number, IndirectObject>): XrefSection | undefined {
+/** Free entries of an xref table (`nnnnnnnnnn ggggg f`), read subsection by subsection. */
+function tableFreed(src: string, from: number, to: number): number[] {
+  const out: number[] = [];
+  const lines = src.slice(from, to).split(/\r\n|\r|\n/);
+  let num = 0;
+  for (const line of lines) {
+    const sub = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
+    if (sub) {
+      num = Number(sub[1]);
+      continue;
+    }
+    const e = /^\s*(\d{10})\s+(\d{5})\s+([fn])/.exec(line);
+    if (!e) continue;
+    if (e[3] === 'f' && num !== 0) out.push(num);
+    num++;
+  }
+  return out;
+}
+
+/** Free (type 0) entries of an xref stream (§7.5.8.3). */
+function streamFreed(bytes: Buffer, obj: IndirectObject, budget: InflateBudget): number[] {
+  const d = obj.value;
+  if (!isDict(d)) return [];
+  const w = arrayOf(d, 'W');
+  const data = decodeStream(bytes, obj, budget);
+  if (!w || w.length !== 3 || !w.every((x) => typeof x === 'number' && x >= 0 && x <= 8) || !data) return [];
+  const [w0, w1, w2] = w as [number, number, number];
+  const rowLen = w0 + w1 + w2;
+  if (rowLen === 0) return [];
+  const size = numberOf(d, 'Size') ?? 0;
+  const index = arrayOf(d, 'Index') ?? [0, size];
+  const out: number[] = [];
+  let row = 0;
+  for (let i = 0; i + 1 < index.length; i += 2) {
+    const first = index[i], count = index[i + 1];
+    if (typeof first !== 'number' || typeof count !== 'number') break;
+    for (let k = 0; k < count && (row + 1) * rowLen <= data.length; k++, row++) {
+      const type = w0 === 0 ? 1 : data.readUIntBE(row * rowLen, Math.min(w0, 6));
+      if (type === 0 && first + k !== 0) out.push(first + k);
+    }
+  }
+  return out;
+}
+
+function readSection(src: string, bytes: Buffer, offset: number, byOffset: Map<number, IndirectObject>, budget: InflateBudget): XrefSection | undefined {
   if (offset < 0 || offset >= src.length) return undefined;
   const lex = new PdfLexer(src, offset);
   if (lex.peekWord() === 'xref') {
     const t = src.indexOf('trailer', offset);
-    if (t < 0) return { offset, kind: 'table', trailer: undefined };
+    if (t < 0) return { offset, kind: 'table', trailer: undefined, freed: [] };
     const trailer = new PdfLexer(src, t + 7).readValue();
-    return { offset, kind: 'table', trailer: isDict(trailer) ? trailer : undefined };
+    return { offset, kind: 'table', trailer: isDict(trailer) ? trailer : undefined, freed: tableFreed(src, lex.pos + 4, t) };
   }
   // An xref stream: `N G obj << /Type /XRef … >> stream`. Tolerate an offset a few bytes off.
   for (let d = 0; d <= 4; d++) {
     const obj = byOffset.get(offset + d) ?? byOffset.get(offset - d);
-    if (obj && isDict(obj.value) && nameOf(obj.value, 'Type') === 'XRef') return { offset: obj.offset, kind: 'stream', trailer: obj.value };
+    if (obj && isDict(obj.value) && nameOf(obj.value, 'Type') === 'XRef') return { offset: obj.offset, kind: 'stream', trailer: obj.value, freed: streamFreed(bytes, obj, budget) };
   }
-  void bytes;
   return undefined;
 }
 
@@ -228,11 +269,11 @@ function eofEnds(src: string): number[] {
   return ends;
 }
 
-export function readPdfStructure(bytes: Buffer): PdfStructure {
+export function readPdfStructure(bytes: Buffer, inflateBudget: InflateBudget = new InflateBudget()): PdfStructure {
   const src = bytes.toString('latin1');
   const warnings: string[] = [];
   const version = /%PDF-(\d\.\d)/.exec(src.slice(0, 1024))?.[1] ?? null;
-  const all = scanObjects(src, bytes, warnings);
+  const all = scanObjects(src, bytes, warnings, inflateBudget);
   const versions = new Map<number, IndirectObject[]>();
   const byOffset = new Map<number, IndirectObject>();
   for (const o of all) {
@@ -253,7 +294,7 @@ export function readPdfStructure(bytes: Buffer): PdfStructure {
   const seen = new Set<number>();
   while (next !== undefined && Number.isFinite(next) && !seen.has(next) && sections.length < 10_000) {
     seen.add(next);
-    const sec = readSection(src, bytes, next, byOffset);
+    const sec = readSection(src, bytes, next, byOffset, inflateBudget);
     if (!sec) break;
     sections.push(sec);
     if (sec.trailer?.entries.has('XRefStm')) hybridXref = true;
@@ -284,11 +325,16 @@ export function readPdfStructure(bytes: Buffer): PdfStructure {
     revisionEnds = [...new Set(sectionEnds)].sort((a, b) => a - b);
   } else {
     // Fallback: every %%EOF that closes new objects is a revision; a linearized file's first one is not.
+    // `all` is sorted by offset: one pointer walks it alongside the %%EOF markers (no revisions × objects scan).
     revisionEnds = [];
-    let last = 0;
+    let i = 0;
     for (const e of ends) {
-      if (all.some((o) => o.offset >= last && o.offset < e)) revisionEnds.push(e);
-      last = e;
+      let closesObjects = false;
+      while (i < all.length && all[i]!.offset < e) {
+        closesObjects = true;
+        i++;
+      }
+      if (closesObjects) revisionEnds.push(e);
     }
     if (linearized && revisionEnds.length >= 2) revisionEnds.shift();
     if (revisionEnds.length === 0) revisionEnds.push(src.length);
@@ -298,15 +344,18 @@ export function readPdfStructure(bytes: Buffer): PdfStructure {
   const tail = src.slice(lastEnd);
   const trailingBytes = tail.replace(/[\0\s]/g, '').length;
 
+  // Objects and xref sections are handed to revisions by one pass each over offset-sorted lists.
+  const sortedSections = [...sections].sort((x, y) => x.offset - y.offset);
+  let oi = 0;
+  let si = 0;
   const revisions: Revision[] = revisionEnds.map((end, index) => {
     const start = index === 0 ? 0 : revisionEnds[index - 1]!;
     const isLast = index === revisionEnds.length - 1;
-    return {
-      index,
-      start,
-      end,
-      objects: all.filter((o) => o.offset >= start && (o.offset < end || (isLast && o.offset >= end))),
-    };
+    const objects: IndirectObject[] = [];
+    while (oi < all.length && (isLast || all[oi]!.offset < end)) objects.push(all[oi++]!);
+    const freed = new Set<number>();
+    while (si < sortedSections.length && (isLast || sortedSections[si]!.offset < end)) for (const n of sortedSections[si++]!.freed) freed.add(n);
+    return { index, start, end, objects, freed: [...freed] };
   });
 
   const trailer = sections[0]?.trailer ?? findFallbackTrailer(src, all);
@@ -323,6 +372,7 @@ export function readPdfStructure(bytes: Buffer): PdfStructure {
     versions,
     trailingBytes,
     warnings,
+    inflateBudget,
   };
 }
 

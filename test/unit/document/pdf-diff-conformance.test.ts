@@ -1,0 +1,57 @@
+/**
+ * pyHanko's signed test PDFs (../shared/fixtures/pdf-signatures) with pyHanko's own verdicts:
+ * every file must come out as expected.json says — `signature_forgery` exactly where pyHanko
+ * rates the change after signing OTHER or the coverage non-standard, and malformed files must
+ * give a result or a clear error, never a crash.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { VerityError } from '../../../src/api/errors.js';
+import { createEngine } from '../../../src/engine/index.js';
+import { describeFixtures, fixture, haveFixtures } from '../../helpers/fixtures.js';
+import { b64, testPorts } from './build.js';
+
+const engine = createEngine(testPorts());
+
+/**
+ * Files whose only remaining difference is the cryptography, which issue 12's signature
+ * verification (pkijs) replaces: an RFC 3161 document time-stamp is hashed into its
+ * messageImprint, not its messageDigest (pades-lta-*), and SHAKE256 is not yet known
+ * (ed448-shake256-nolen). Until then these may be flagged, but only by the digest check — never
+ * by the difference analysis.
+ */
+const PENDING_ON_CRYPTO = new Set(['ed448-shake256-nolen.pdf', 'pades-lta-dss-indirect-arrs-test.pdf', 'pades-lta-dss-indirect-arrs-test-2.pdf']);
+
+interface Expectation {
+  expect: string;
+  pyhanko?: string;
+}
+
+describeFixtures('pyHanko signed-PDF conformance (pdf-signatures/expected.json)', () => {
+  const expected: Record<string, Expectation> = haveFixtures ? JSON.parse(readFileSync(fixture('pdf-signatures', 'expected.json'), 'utf8')) : {};
+  for (const [file, e] of Object.entries(expected)) {
+    it(`${file}: ${e.expect}${e.pyhanko ? ` (pyHanko: ${e.pyhanko})` : ''}`, async () => {
+      const content = b64(readFileSync(fixture('pdf-signatures', file)));
+      let flags: string[] | undefined;
+      try {
+        const r = await engine.verifyDocument({ source: 'upload', content, mime_type: 'application/pdf' });
+        flags = r.manipulation_flags;
+        if (PENDING_ON_CRYPTO.has(file) && flags.includes('signature_forgery')) {
+          const sigEvidence = r.evidence.filter((x) => x.source === 'pdf_signature').map((x) => x.finding);
+          expect(sigEvidence.some((f) => /digest of the signed bytes does not match/.test(f))).toBe(true);
+          // No finding of the difference analysis or the coverage checks.
+          for (const f of sigEvidence) expect(f).not.toMatch(/change what was signed|non-standard coverage|not exactly the signature/);
+          return;
+        }
+      } catch (err) {
+        // Only malformed files may end in an error, and then a catalogued one.
+        expect(e.expect).toMatch(/no crash/);
+        expect(err).toBeInstanceOf(VerityError);
+        return;
+      }
+      if (e.expect === 'signature_forgery') expect(flags).toContain('signature_forgery');
+      else if (e.expect === 'no signature_forgery') expect(flags).not.toContain('signature_forgery');
+      else expect(Array.isArray(flags)).toBe(true);
+    });
+  }
+});
