@@ -12,7 +12,8 @@ import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis, type Finding } fr
 import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
 import { ALLOWED_AFTER_SIGNATURE, revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
 import { decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
-import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
+import { checkSignatures, parsePdfDate, signatureProvenance, signatureSummary, signatureTrustFinding, type SignatureCheck } from './signatures.js';
+import type { TrustAnchors } from '../signing/trust-store.js';
 import { startPdfReading, type PdfReading } from '../extraction-thread.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, type PdfStructure } from './structure.js';
@@ -92,6 +93,8 @@ function describeSignature(sig: SignatureCheck): string {
 export interface PdfAnalysisHooks {
   /** Called once, as soon as the structure reader has listed the embedded JPEGs (not called when it could not read the file). */
   onImages?(images: { bytes: Buffer; label: string }[]): void;
+  /** `document.trust_anchors` for the signers' trust (and the warnings loading them produced). */
+  trustAnchors?: { anchors: TrustAnchors; warnings: string[] };
 }
 
 /** Embedded JPEG image XObjects (latest version of each object), largest first, at most IMAGE_LIMIT. */
@@ -204,8 +207,15 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   for (const r of s.revisions.slice(1)) changesByRev.set(r.index, revisionChanges(s, r));
 
   // ---- signatures
-  const sigs = checkSignatures(bytes, s);
+  const sigs = checkSignatures(bytes, s, { anchors: hooks.trustAnchors?.anchors, now });
   const sigSrc = 'pdf_signature';
+  if (sigs.length) {
+    // Integrity and trust per signature (signatures.ts); a broken one is also in sig.problems below.
+    a.signatures = sigs.map(signatureSummary);
+    a.findings.push(...sigs.map(signatureTrustFinding));
+    a.warnings.push(...(hooks.trustAnchors?.warnings ?? []));
+    for (const sig of sigs) if (sig.integrity === 'unknown') a.warnings.push(`signature ${sig.objNum} 0 obj could not be verified cryptographically: ${sig.notes[0] ?? 'unknown reason'}`);
+  }
   let goodSignature = false;
   let badSignature = false;
   for (const sig of sigs) {
@@ -263,7 +273,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
 
   // ---- provenance strength for `source_authority`
   const stripped = a.findings.some((f) => f.flag === 'metadata_stripped');
-  a.provenance = badSignature ? 0.1 : goodSignature ? 0.85 : stripped ? 0.25 : xmp && infoFields.length > 0 ? 0.6 : 0.5;
+  a.provenance = badSignature ? 0.1 : goodSignature ? signatureProvenance(sigs) : stripped ? 0.25 : xmp && infoFields.length > 0 ? 0.6 : 0.5;
 
   return a;
 }

@@ -368,3 +368,14 @@ export function signatureTrustFinding(sig: SignatureCheck): { source: string; fi
     severity: sig.trust === 'revoked' ? 0.3 : sig.trust === 'expired' ? 0.1 : 0,
   };
 }
+
+/**
+ * Provenance strength of intact signatures (the `source_authority` dimension): a signer that
+ * chains to a configured anchor counts most; a signature whose cryptography could not be checked
+ * counts little, because nothing was proven.
+ */
+export function signatureProvenance(sigs: readonly SignatureCheck[]): number {
+  if (sigs.some((x) => x.integrity === 'valid' && x.trust === 'trusted' && x.kind === 'signature')) return 0.95;
+  if (sigs.some((x) => x.integrity === 'valid')) return sigs.some((x) => x.trust === 'revoked') ? 0.5 : 0.85;
+  return 0.6;
+}

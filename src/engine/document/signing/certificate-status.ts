@@ -53,7 +53,14 @@ function issuedBy(child: X509Certificate, parent: X509Certificate): boolean {
   }
 }
 
-const isSelfSigned = (c: X509Certificate): boolean => issuedBy(c, c);
+/** Self-signed: issuer equals subject and its own key verifies it (OpenSSL's issuer check would also demand keyCertSign, which end-entity self-signed certificates lack). */
+function isSelfSigned(c: X509Certificate): boolean {
+  try {
+    return c.subject === c.issuer && c.verify(c.publicKey);
+  } catch {
+    return false;
+  }
+}
 
 const normSerial = (hex: string): string => hex.toLowerCase().replace(/^0+/, '') || '0';
 
@@ -90,7 +97,7 @@ function checkCrls(cert: X509Certificate, issuer: X509Certificate, crls: readonl
   for (const der of crls.slice(0, MAX_REVOCATION_ITEMS)) {
     let crl: CertificateRevocationList;
     try {
-      crl = CertificateRevocationList.fromBER(der);
+      crl = CertificateRevocationList.fromBER(new Uint8Array(der));
     } catch {
       continue;
     }
@@ -122,9 +129,9 @@ function checkOcsps(cert: X509Certificate, issuer: X509Certificate, ocsps: reado
   for (const der of ocsps.slice(0, MAX_REVOCATION_ITEMS)) {
     let basic: BasicOCSPResponse;
     try {
-      const resp = OCSPResponse.fromBER(der);
+      const resp = OCSPResponse.fromBER(new Uint8Array(der));
       if (!resp.responseBytes) continue;
-      basic = BasicOCSPResponse.fromBER(resp.responseBytes.response.valueBlock.valueHexView);
+      basic = BasicOCSPResponse.fromBER(new Uint8Array(resp.responseBytes.response.valueBlock.valueHexView));
     } catch {
       continue;
     }
@@ -227,7 +234,7 @@ export function evaluateTrust(i: TrustInput): TrustEvaluation {
       : trust === 'revoked'
         ? 'the signer\'s certificate chain includes a revoked certificate'
         : trust === 'expired'
-          ? `a certificate in the chain is outside its validity period at ${timeLabel}`
+          ? 'a certificate in the chain is outside its validity period'
           : !i.anchors.configured
             ? `no document.trust_anchors are configured, so the signer (${selfSigned ? 'self-signed' : `issued by ${subjectOf(chain[chain.length - 1]!).slice(0, 80)}`}) cannot be called trusted`
             : `the signer's certificate does not chain to a configured trust anchor${selfSigned ? ' (it is self-signed)' : ''}`;

@@ -154,7 +154,7 @@ export function verifyCms(der: Buffer, detached?: readonly Buffer[]): CmsVerific
   const r = emptyResult();
   let sd: SignedData;
   try {
-    const ci = ContentInfo.fromBER(der);
+    const ci = ContentInfo.fromBER(new Uint8Array(der));
     if (ci.contentType !== OID.signedData) {
       r.notes.push(`the signature is a CMS ${ci.contentType}, not SignedData`);
       return r;

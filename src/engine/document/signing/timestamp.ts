@@ -31,7 +31,7 @@ export function verifyTimestampToken(der: Buffer, stamped: readonly Buffer[]): T
   }
   let tst: TSTInfo;
   try {
-    tst = TSTInfo.fromBER(cms.eContent);
+    tst = TSTInfo.fromBER(new Uint8Array(cms.eContent));
   } catch {
     out.notes.push('the TSTInfo cannot be parsed');
     if (out.integrity === 'valid') out.integrity = 'unknown';
