@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as asn1js from 'asn1js';
-import { AlgorithmIdentifier, Attribute, Certificate, ContentInfo, EncapsulatedContentInfo, IssuerAndSerialNumber, SignedAndUnsignedAttributes, SignedData, SignerInfo } from 'pkijs';
+import { AlgorithmIdentifier, Attribute, Certificate, CertificateRevocationList, ContentInfo, EncapsulatedContentInfo, IssuerAndSerialNumber, SignedAndUnsignedAttributes, SignedData, SignerInfo } from 'pkijs';
 import { appendUpdate, nextObjectNumber } from './build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'verity-sig-'));
@@ -186,4 +186,21 @@ export function lastContents(pdf: Buffer): { der: Buffer; hexStart: number } {
   const at = s.lastIndexOf('/Contents <') + '/Contents <'.length;
   const endAt = s.indexOf('>', at);
   return { der: Buffer.from(s.slice(at, endAt), 'hex'), hexStart: at };
+}
+
+/** Revokes `s` at the test root and returns the root's CRL (DER) listing it (`openssl ca -revoke`, `-gencrl`). */
+export function revokeAndCrl(s: TestSigner): Buffer {
+  run(['ca', '-batch', '-config', p('ca.cnf'), '-revoke', s.cert, '-cert', ROOT_PEM_PATH, '-keyfile', p('root.key')]);
+  const id = `c${++n}`;
+  run(['ca', '-batch', '-config', p('ca.cnf'), '-gencrl', '-crldays', '30', '-cert', ROOT_PEM_PATH, '-keyfile', p('root.key'), '-out', p(`${id}.pem`)]);
+  run(['crl', '-in', p(`${id}.pem`), '-outform', 'DER', '-out', p(`${id}.der`)]);
+  return readFileSync(p(`${id}.der`));
+}
+
+/** Embeds a CRL in the CMS's SignedData.crls (outside the signed attributes: the signature stays valid). */
+export function addCrl(cms: Buffer, crl: Buffer): Buffer {
+  const ci = ContentInfo.fromBER(new Uint8Array(cms));
+  const sd = new SignedData({ schema: ci.content });
+  sd.crls = [CertificateRevocationList.fromBER(new Uint8Array(crl))];
+  return Buffer.from(new ContentInfo({ contentType: ci.contentType, content: sd.toSchema(true) }).toSchema().toBER(false));
 }

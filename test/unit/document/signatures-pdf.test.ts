@@ -6,7 +6,7 @@ import { checkSignatures } from '../../../src/engine/document/pdf/signatures.js'
 import { readPdfStructure } from '../../../src/engine/document/pdf/structure.js';
 import { NO_ANCHORS, parsePemBundle, type TrustAnchors } from '../../../src/engine/document/signing/trust-store.js';
 import { b64, buildPdf, testPorts } from './build.js';
-import { ROOT_PEM_PATH, addSignatureTimestamp, cmsSign, lastContents, makeSigner, signPdfWith, timestampToken, type KeyKind } from './signatures-build.js';
+import { ROOT_PEM_PATH, addCrl, addSignatureTimestamp, revokeAndCrl, cmsSign, lastContents, makeSigner, signPdfWith, timestampToken, type KeyKind } from './signatures-build.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const anchors: TrustAnchors = { certs: parsePemBundle(readFileSync(ROOT_PEM_PATH, 'utf8')), configured: true };
@@ -107,6 +107,25 @@ describe('trust, reported apart from integrity', () => {
     expect(sig!.integrity).toBe('valid');
     expect(sig!.trust).toBe('expired');
     expect(sig!.trustDetail).toMatch(/outside its validity period; validated at the claimed signing time 2025-01-01/);
+  });
+
+  it('revoked when an embedded CRL from the issuer lists the signer before the validation time; good otherwise', async () => {
+    const revoked = makeSigner('rsa');
+    const crl = revokeAndCrl(revoked);
+    // The CRL's revocation date is when the test ran, so the claimed signing time is put after it.
+    const pdf = signPdfWith(await buildPdf(), { m: 'D:20990101000000Z', sign: (d) => addCrl(cmsSign(d, revoked), crl) });
+    const [sig] = check(pdf);
+    expect(sig!.integrity).toBe('valid');
+    expect(sig!.trust).toBe('revoked');
+    expect(sig!.trustEvaluation?.revocation).toBe('revoked');
+    expect(sig!.notes.join(' ')).toMatch(/embedded CRL from CN=verity test root lists the certificate as revoked/);
+
+    const other = makeSigner('rsa');
+    const [ok] = check(signPdfWith(await buildPdf(), { sign: (d) => addCrl(cmsSign(d, other), crl) }));
+    expect(ok!.trust).toBe('trusted');
+    expect(ok!.trustEvaluation?.revocation).toBe('good');
+    const [noCrl] = check(signPdfWith(await buildPdf(), { sign: (d) => cmsSign(d, other) }));
+    expect(noCrl!.trustEvaluation?.revocation).toBe('unknown');
   });
 
   it('a missing anchor file is a warning, not a failure', async () => {
