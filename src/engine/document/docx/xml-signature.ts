@@ -30,6 +30,10 @@ const MAX_DEPTH = 64;
 const MAX_SIGNATURES = 16;
 const MAX_MANIFEST_REFERENCES = 2000;
 const MAX_PART_BYTES = 64 * 1024 * 1024;
+/** All parts re-hashed for one signature together: a manifest cannot make us inflate more than this. */
+const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+/** Parts that go through the DOM (relationship transform, C14N) must not nest deeper than this. */
+const MAX_PART_DEPTH = 256;
 
 const DIGESTS: Record<string, string> = {
   'http://www.w3.org/2000/09/xmldsig#sha1': 'sha1',
@@ -232,6 +236,7 @@ async function checkOne(zip: Zip, part: string, xml: string, anchors: TrustAncho
   const covered = new Set<string>([part]);
   const manifestRefs = descendants(sigEl, 'Manifest').flatMap((m) => children(m, 'Reference')).slice(0, MAX_MANIFEST_REFERENCES);
   let manifestUnknown = false;
+  let totalBytes = 0;
   for (const ref of manifestRefs) {
     const uri = ref.getAttribute('URI') ?? '';
     const p = partOf(uri);
@@ -249,7 +254,18 @@ async function checkOne(zip: Zip, part: string, xml: string, anchors: TrustAncho
       out.problems.push(`the signed part ${p} is missing from the package (or larger than ${MAX_PART_BYTES / 1048576} MB)`);
       continue;
     }
+    totalBytes += data.length;
+    if (totalBytes > MAX_TOTAL_BYTES) {
+      manifestUnknown = true;
+      out.notes.push(`the signed parts add up to more than ${MAX_TOTAL_BYTES / 1048576} MB; the rest were not re-hashed`);
+      break;
+    }
     const transforms = descendants(ref, 'Transform');
+    if (transforms.length && xmlDepth(data.toString('utf8'), MAX_PART_DEPTH) > MAX_PART_DEPTH) {
+      manifestUnknown = true;
+      out.notes.push(`${p} nests deeper than ${MAX_PART_DEPTH} elements; its transformed digest was not computed`);
+      continue;
+    }
     let input: Buffer | string = data;
     let unsupported = false;
     for (const tr of transforms) {

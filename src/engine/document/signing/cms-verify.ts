@@ -93,9 +93,26 @@ function octetsOf(v: unknown): Buffer | undefined {
 
 const attr = (list: Attribute[] | undefined, oid: string): Attribute | undefined => list?.find((a) => a.type === oid);
 
-/** DER of a pkijs certificate; the signed part keeps its original bytes (pkijs keeps tbsView). */
-function certDer(c: Certificate): Buffer {
-  return toBuf(c.toSchema(false).toBER(false));
+/**
+ * The certificates' original bytes, in SignedData order: the children of the `[0] IMPLICIT
+ * CertificateSet` of the parsed SignedData (re-encoding them with pkijs would cost far more).
+ */
+function rawCertificates(signedData: unknown): Buffer[] {
+  const seq = signedData as asn1js.Sequence;
+  const set = seq.valueBlock?.value?.find((v) => v.idBlock.tagClass === 3 && v.idBlock.tagNumber === 0) as asn1js.Constructed | undefined;
+  return (set?.valueBlock?.value ?? []).map((v) => toBuf(v.valueBeforeDecodeView));
+}
+
+/** The DER's own length (a PDF /Contents is zero-padded after the CMS). */
+function trimDer(der: Buffer): Buffer {
+  if (der.length < 2 || der[0] !== 0x30) return der;
+  const l = der[1]!;
+  if (l < 0x80) return der.subarray(0, 2 + l);
+  const n = l & 0x7f;
+  if (n === 0 || n > 4 || der.length < 2 + n) return der;
+  let len = 0;
+  for (let i = 0; i < n; i++) len = len * 256 + der[2 + i]!;
+  return der.subarray(0, Math.min(der.length, 2 + n + len));
 }
 
 function matchesSid(c: Certificate, si: SignerInfo): boolean {
@@ -153,13 +170,15 @@ function readRevocationArchival(a: Attribute, out: CmsVerification): void {
 export function verifyCms(der: Buffer, detached?: readonly Buffer[]): CmsVerification {
   const r = emptyResult();
   let sd: SignedData;
+  let raws: Buffer[];
   try {
-    const ci = ContentInfo.fromBER(new Uint8Array(der));
+    const ci = ContentInfo.fromBER(new Uint8Array(trimDer(der)));
     if (ci.contentType !== OID.signedData) {
       r.notes.push(`the signature is a CMS ${ci.contentType}, not SignedData`);
       return r;
     }
     sd = new SignedData({ schema: ci.content });
+    raws = rawCertificates(ci.content);
   } catch (err) {
     r.notes.push(`the CMS signature cannot be parsed (${(err as Error).message.slice(0, 100)})`);
     return r;
@@ -171,7 +190,10 @@ export function verifyCms(der: Buffer, detached?: readonly Buffer[]): CmsVerific
     const parts = eContent.idBlock.isConstructed ? eContent.valueBlock.value.map((p) => octetsOf(p) ?? Buffer.alloc(0)) : [toBuf(eContent.valueBlock.valueHexView)];
     r.eContent = Buffer.concat(parts);
   }
-  const pkCerts = (sd.certificates ?? []).filter((c): c is Certificate => c instanceof Certificate).slice(0, MAX_CERTS);
+  const pkCerts: { c: Certificate; raw: Buffer }[] = [];
+  (sd.certificates ?? []).forEach((c, i) => {
+    if (c instanceof Certificate && raws[i] && pkCerts.length < MAX_CERTS) pkCerts.push({ c, raw: raws[i]! });
+  });
   for (const c of (sd.crls ?? []).slice(0, MAX_CERTS)) {
     if (!(c instanceof CertificateRevocationList)) continue;
     try {
@@ -196,9 +218,9 @@ export function verifyCms(der: Buffer, detached?: readonly Buffer[]): CmsVerific
   if (archival) readRevocationArchival(archival, r);
 
   let signerCert: Certificate | undefined;
-  for (const c of pkCerts) {
+  for (const { c, raw } of pkCerts) {
     try {
-      const x = new X509Certificate(certDer(c));
+      const x = new X509Certificate(raw);
       if (!signerCert && matchesSid(c, si)) {
         signerCert = c;
         r.signer = x;
