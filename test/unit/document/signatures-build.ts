@@ -204,3 +204,34 @@ export function addCrl(cms: Buffer, crl: Buffer): Buffer {
   sd.crls = [CertificateRevocationList.fromBER(new Uint8Array(crl))];
   return Buffer.from(new ContentInfo({ contentType: ci.contentType, content: sd.toSchema(true) }).toSchema().toBER(false));
 }
+
+/** An OCSP response from the test root (as its own responder) about `s` (`openssl ocsp`, index from `openssl ca`). */
+export function ocspResponse(s: TestSigner): Buffer {
+  const id = `o${++n}`;
+  run(['ocsp', '-issuer', ROOT_PEM_PATH, '-cert', s.cert, '-reqout', p(`${id}.req`), '-no_nonce']);
+  run(['ocsp', '-index', p('index.txt'), '-rsigner', ROOT_PEM_PATH, '-rkey', p('root.key'), '-CA', ROOT_PEM_PATH, '-reqin', p(`${id}.req`), '-respout', p(`${id}.der`), '-ndays', '1']);
+  return readFileSync(p(`${id}.der`));
+}
+
+/** Appends a PAdES /DSS (ETSI EN 319 142-1 §5.4.2) with the given OCSP responses and CRLs. */
+export function addDss(pdf: Buffer, o: { ocsps?: Buffer[]; crls?: Buffer[] }): Buffer {
+  const s = pdf.toString('latin1');
+  const root = Number(/\/Root (\d+) 0 R/.exec(s.slice(s.lastIndexOf('trailer')))![1]);
+  const catalogBody = new RegExp(`(?:^|\\n)${root} 0 obj\\s*([\\s\\S]*?)endobj`).exec(s)![1]!.trim();
+  let num = nextObjectNumber(pdf);
+  const objects: { num: number; body: string }[] = [];
+  const streamRefs = (list: Buffer[] = []): string =>
+    list
+      .map((der) => {
+        const k = num++;
+        objects.push({ num: k, body: `<< /Length ${der.length} >>\nstream\n${der.toString('latin1')}\nendstream` });
+        return `${k} 0 R`;
+      })
+      .join(' ');
+  const ocsps = streamRefs(o.ocsps);
+  const crls = streamRefs(o.crls);
+  const dss = num++;
+  objects.push({ num: dss, body: `<< /OCSPs [${ocsps}] /CRLs [${crls}] >>` });
+  objects.push({ num: root, body: catalogBody.replace(/>>\s*$/, ` /DSS ${dss} 0 R >>`) });
+  return appendUpdate(pdf, objects);
+}

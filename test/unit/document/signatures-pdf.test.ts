@@ -6,7 +6,7 @@ import { checkSignatures } from '../../../src/engine/document/pdf/signatures.js'
 import { readPdfStructure } from '../../../src/engine/document/pdf/structure.js';
 import { NO_ANCHORS, parsePemBundle, type TrustAnchors } from '../../../src/engine/document/signing/trust-store.js';
 import { b64, buildPdf, testPorts } from './build.js';
-import { ROOT_PEM_PATH, addCrl, addSignatureTimestamp, revokeAndCrl, cmsSign, lastContents, makeSigner, signPdfWith, timestampToken, type KeyKind } from './signatures-build.js';
+import { ROOT_PEM_PATH, addCrl, addDss, addSignatureTimestamp, ocspResponse, revokeAndCrl, cmsSign, lastContents, makeSigner, signPdfWith, timestampToken, type KeyKind } from './signatures-build.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const anchors: TrustAnchors = { certs: parsePemBundle(readFileSync(ROOT_PEM_PATH, 'utf8')), configured: true };
@@ -126,6 +126,20 @@ describe('trust, reported apart from integrity', () => {
     expect(ok!.trustEvaluation?.revocation).toBe('good');
     const [noCrl] = check(signPdfWith(await buildPdf(), { sign: (d) => cmsSign(d, other) }));
     expect(noCrl!.trustEvaluation?.revocation).toBe('unknown');
+  });
+
+  it('OCSP responses in the /DSS decide revocation: good, then revoked', async () => {
+    const s = makeSigner('p256');
+    const signed = signPdfWith(await buildPdf(), { m: 'D:20990101000000Z', sign: (d) => cmsSign(d, s) });
+    const good = addDss(signed, { ocsps: [ocspResponse(s)] });
+    const [g] = check(good);
+    expect(g!.trustEvaluation?.revocation).toBe('good');
+    expect(g!.trust).toBe('expired'); // 2099 is past the certificate's 2030 end; revocation itself is fine
+    revokeAndCrl(s);
+    const [r] = check(addDss(signed, { ocsps: [ocspResponse(s)] }));
+    expect(r!.trust).toBe('revoked');
+    expect(r!.notes.join(' ')).toMatch(/embedded OCSP response says the certificate was revoked/);
+    expect(r!.integrity).toBe('valid');
   });
 
   it('a missing anchor file is a warning, not a failure', async () => {
