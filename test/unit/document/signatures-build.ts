@@ -88,6 +88,14 @@ export function cmsSign(data: Buffer, s: TestSigner, md = 'sha256'): Buffer {
   return readFileSync(p(`${id}.p7s`));
 }
 
+/** adbe.pkcs7.sha1: a CMS that encapsulates the SHA-1 of the signed bytes (ISO 32000-1 §12.8.3.3.1). */
+export function cmsSignSha1Encapsulated(data: Buffer, s: TestSigner): Buffer {
+  const id = `e${++n}`;
+  writeFileSync(p(id), createHash('sha1').update(data).digest());
+  run(['cms', '-sign', '-nodetach', '-binary', '-md', 'sha256', '-in', p(id), '-signer', s.cert, '-inkey', s.key, '-outform', 'DER', '-out', p(`${id}.p7s`)]);
+  return readFileSync(p(`${id}.p7s`));
+}
+
 const pemToDer = (pem: string): Buffer => Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
 const ab = (b: Uint8Array): ArrayBuffer => new Uint8Array(b).buffer;
 

@@ -6,7 +6,7 @@ import { checkSignatures } from '../../../src/engine/document/pdf/signatures.js'
 import { readPdfStructure } from '../../../src/engine/document/pdf/structure.js';
 import { NO_ANCHORS, parsePemBundle, type TrustAnchors } from '../../../src/engine/document/signing/trust-store.js';
 import { b64, buildPdf, testPorts } from './build.js';
-import { ROOT_PEM_PATH, addCrl, addDss, addSignatureTimestamp, ocspResponse, revokeAndCrl, cmsSign, lastContents, makeSigner, signPdfWith, timestampToken, type KeyKind } from './signatures-build.js';
+import { ROOT_PEM_PATH, cmsSignSha1Encapsulated, addCrl, addDss, addSignatureTimestamp, ocspResponse, revokeAndCrl, cmsSign, lastContents, makeSigner, signPdfWith, timestampToken, type KeyKind } from './signatures-build.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const anchors: TrustAnchors = { certs: parsePemBundle(readFileSync(ROOT_PEM_PATH, 'utf8')), configured: true };
@@ -60,6 +60,18 @@ describe('PDF CMS signatures: the algorithm read from the CMS, the signature val
     const r = await createEngine(testPorts()).verifyDocument({ source: 'upload', content: b64(forged), mime_type: 'application/pdf' });
     expect(r.manipulation_flags).toContain('signature_forgery');
     expect(r.signatures?.[0]?.integrity).toBe('broken');
+  });
+
+  it('adbe.pkcs7.sha1: the encapsulated SHA-1 is compared with the signed bytes and the CMS verified', async () => {
+    const s = makeSigner('rsa');
+    const signed = signPdfWith(await buildPdf(), { subFilter: 'adbe.pkcs7.sha1', sign: (d) => cmsSignSha1Encapsulated(d, s) });
+    const [sig] = check(signed);
+    expect(sig!).toMatchObject({ integrity: 'valid', digestAlgorithm: 'sha1', digestMatches: true, trust: 'trusted' });
+    const forged = Buffer.from(signed);
+    forged.write('T', forged.indexOf('verity-tests') + 'verity-tes'.length, 'latin1');
+    const [bad] = check(forged);
+    expect(bad!.integrity).toBe('broken');
+    expect(bad!.problems.join(' ')).toMatch(/SHA-1 digest the signature encapsulates does not match/);
   });
 
   it('an edited byte without a recomputed digest breaks the messageDigest', async () => {

@@ -107,7 +107,8 @@ export function checkSignatures(bytes: Buffer, s: PdfStructure, options: Signatu
       if (seen.has(key)) continue;
       seen.add(key);
       context ??= readContext(bytes, s);
-      out.push(checkOne(bytes, s, o.num, d, range, context, options));
+      // Past the cap a signature is still checked for its ByteRange, not cryptographically (bounded work).
+      out.push(checkOne(bytes, s, o.num, d, range, context, options, out.length < MAX_VERIFIED_SIGNATURES));
     }
   }
   return out.sort((a, b) => a.byteRange[2] + a.byteRange[3] - (b.byteRange[2] + b.byteRange[3]));
@@ -125,6 +126,8 @@ interface PdfContext {
 /** Bounds on what is read from /DSS (ETSI EN 319 142-1 §5.4.2): enough for any real LTV file. */
 const MAX_DSS_ITEMS = 64;
 const MAX_FIELD_DEPTH = 16;
+/** Signatures verified cryptographically per file (a real file has a handful; each costs a CMS parse). */
+export const MAX_VERIFIED_SIGNATURES = 50;
 
 function dssStreams(bytes: Buffer, s: PdfStructure, dss: PdfDict, key: string): Buffer[] {
   const out: Buffer[] = [];
@@ -180,7 +183,7 @@ function readContext(bytes: Buffer, s: PdfStructure): PdfContext {
 
 const subjectOf = (c: X509Certificate | null): string | null => (c ? c.subject.replace(/\n/g, ', ') : null);
 
-function checkOne(bytes: Buffer, s: PdfStructure, objNum: number, d: PdfDict, br: [number, number, number, number], ctx: PdfContext, options: SignatureCheckOptions): SignatureCheck {
+function checkOne(bytes: Buffer, s: PdfStructure, objNum: number, d: PdfDict, br: [number, number, number, number], ctx: PdfContext, options: SignatureCheckOptions, verify: boolean): SignatureCheck {
   const [a, b, c, len2] = br;
   const problems: string[] = [];
   const notes: string[] = [];
@@ -221,6 +224,14 @@ function checkOne(bytes: Buffer, s: PdfStructure, objNum: number, d: PdfDict, br
   };
 
   const contents = stringOf(d, 'Contents');
+  if (!verify) {
+    notes.push(`more than ${MAX_VERIFIED_SIGNATURES} signatures: this one was not verified cryptographically`);
+    return finish(out);
+  }
+  if (subFilter === 'adbe.x509.rsa_sha1') {
+    notes.push('SubFilter adbe.x509.rsa_sha1 (a bare PKCS#1 signature, deprecated in PDF 2.0) is not verified');
+    return finish(out);
+  }
   if (!contents || end > size || a !== 0 || a + b > size || c > size) {
     notes.push(contents ? 'the signed ranges lie outside the file: the signature was not checked' : 'the signature dictionary has no /Contents');
     return finish(out);

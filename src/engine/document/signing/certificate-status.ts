@@ -85,6 +85,37 @@ function buildChain(signer: X509Certificate, pool: readonly X509Certificate[], a
   return { chain, anchor: null };
 }
 
+/** Parsed CRLs/OCSP responses by buffer: a file's /DSS data is shared by all its signatures and chain links. */
+const parsedCrls = new WeakMap<Buffer, CertificateRevocationList | null>();
+const parsedOcsps = new WeakMap<Buffer, BasicOCSPResponse | null>();
+
+function parseCrl(der: Buffer): CertificateRevocationList | null {
+  let v = parsedCrls.get(der);
+  if (v === undefined) {
+    try {
+      v = CertificateRevocationList.fromBER(new Uint8Array(der));
+    } catch {
+      v = null;
+    }
+    parsedCrls.set(der, v);
+  }
+  return v;
+}
+
+function parseOcsp(der: Buffer): BasicOCSPResponse | null {
+  let v = parsedOcsps.get(der);
+  if (v === undefined) {
+    try {
+      const resp = OCSPResponse.fromBER(new Uint8Array(der));
+      v = resp.responseBytes ? BasicOCSPResponse.fromBER(new Uint8Array(resp.responseBytes.response.valueBlock.valueHexView)) : null;
+    } catch {
+      v = null;
+    }
+    parsedOcsps.set(der, v);
+  }
+  return v;
+}
+
 interface RevocationFinding {
   revokedAt?: string;
   good?: boolean;
@@ -95,12 +126,8 @@ function checkCrls(cert: X509Certificate, issuer: X509Certificate, crls: readonl
   const out: RevocationFinding = {};
   const serial = normSerial(cert.serialNumber);
   for (const der of crls.slice(0, MAX_REVOCATION_ITEMS)) {
-    let crl: CertificateRevocationList;
-    try {
-      crl = CertificateRevocationList.fromBER(new Uint8Array(der));
-    } catch {
-      continue;
-    }
+    const crl = parseCrl(der);
+    if (!crl) continue;
     const tbs = crl.tbsView;
     const check = verifySignature({
       algorithmOid: crl.signatureAlgorithm.algorithmId,
@@ -127,14 +154,8 @@ function checkOcsps(cert: X509Certificate, issuer: X509Certificate, ocsps: reado
   const out: RevocationFinding = {};
   const serial = normSerial(cert.serialNumber);
   for (const der of ocsps.slice(0, MAX_REVOCATION_ITEMS)) {
-    let basic: BasicOCSPResponse;
-    try {
-      const resp = OCSPResponse.fromBER(new Uint8Array(der));
-      if (!resp.responseBytes) continue;
-      basic = BasicOCSPResponse.fromBER(new Uint8Array(resp.responseBytes.response.valueBlock.valueHexView));
-    } catch {
-      continue;
-    }
+    const basic = parseOcsp(der);
+    if (!basic) continue;
     const responders = [issuer];
     for (const c of basic.certs ?? []) {
       try {
