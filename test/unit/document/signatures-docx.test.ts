@@ -23,7 +23,7 @@ function reference(uri: string, digest: string, transforms = ''): string {
   return `<Reference URI="${uri}">${transforms}<DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"></DigestMethod><DigestValue>${digest}</DigestValue></Reference>`;
 }
 
-async function signDocx(docx: Buffer, signer: TestSigner): Promise<Buffer> {
+async function signDocx(docx: Buffer, signer: TestSigner, o: { xadesCertDigestOf?: string } = {}): Promise<Buffer> {
   const zip = await JSZip.loadAsync(docx);
   const doc = await zip.file('word/document.xml')!.async('nodebuffer');
   const core = await zip.file('docProps/core.xml')!.async('nodebuffer');
@@ -35,14 +35,25 @@ async function signDocx(docx: Buffer, signer: TestSigner): Promise<Buffer> {
   const objectBody = `<Manifest>${manifest}</Manifest><SignatureProperties><SignatureProperty Id="idSignatureTime" Target="#idPackageSignature"><mdssi:SignatureTime xmlns:mdssi="${MDSSI}"><mdssi:Format>YYYY-MM-DDThh:mm:ssTZD</mdssi:Format><mdssi:Value>2025-01-01T12:00:00Z</mdssi:Value></mdssi:SignatureTime></SignatureProperty></SignatureProperties>`;
   // Inclusive C14N of the Object subtree renders the inherited default namespace on it.
   const objectCanonical = `<Object xmlns="${DSIG}" Id="idPackageObject">${objectBody}</Object>`;
+  // XAdES signed properties with the signing certificate's digest (ETSI EN 319 132-1 §5.2.2).
+  const XD = 'http://uri.etsi.org/01903/v1.3.2#';
+  const derOf = (pem: string): Buffer => Buffer.from(readFileSync(pem, 'utf8').replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  const propsBody = o.xadesCertDigestOf
+    ? `<xd:SignedSignatureProperties><xd:SigningTime>2025-01-01T12:00:00Z</xd:SigningTime><xd:SigningCertificate><xd:Cert><xd:CertDigest><DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"></DigestMethod><DigestValue>${sha256(derOf(o.xadesCertDigestOf))}</DigestValue></xd:CertDigest></xd:Cert></xd:SigningCertificate></xd:SignedSignatureProperties>`
+    : '';
+  const propsCanonical = `<xd:SignedProperties xmlns="${DSIG}" xmlns:xd="${XD}" Id="idSignedProperties">${propsBody}</xd:SignedProperties>`;
+  const propsRef = o.xadesCertDigestOf
+    ? `<Reference Type="http://uri.etsi.org/01903#SignedProperties" URI="#idSignedProperties"><Transforms><Transform Algorithm="http://www.w3.org/TR/2001/REC-xml-c14n-20010315"></Transform></Transforms><DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"></DigestMethod><DigestValue>${sha256(propsCanonical)}</DigestValue></Reference>`
+    : '';
+  const xadesObject = o.xadesCertDigestOf ? `<Object><xd:QualifyingProperties xmlns:xd="${XD}" Target="#idPackageSignature"><xd:SignedProperties Id="idSignedProperties">${propsBody}</xd:SignedProperties></xd:QualifyingProperties></Object>` : '';
   const ecdsa = signer.kind === 'p256';
   const method = ecdsa ? 'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256' : 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-  const signedInfoBody = `<CanonicalizationMethod Algorithm="http://www.w3.org/TR/2001/REC-xml-c14n-20010315"></CanonicalizationMethod><SignatureMethod Algorithm="${method}"></SignatureMethod><Reference Type="http://www.w3.org/2000/09/xmldsig#Object" URI="#idPackageObject"><DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"></DigestMethod><DigestValue>${sha256(objectCanonical)}</DigestValue></Reference>`;
+  const signedInfoBody = `<CanonicalizationMethod Algorithm="http://www.w3.org/TR/2001/REC-xml-c14n-20010315"></CanonicalizationMethod><SignatureMethod Algorithm="${method}"></SignatureMethod><Reference Type="http://www.w3.org/2000/09/xmldsig#Object" URI="#idPackageObject"><DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"></DigestMethod><DigestValue>${sha256(objectCanonical)}</DigestValue></Reference>${propsRef}`;
   const signedInfoCanonical = `<SignedInfo xmlns="${DSIG}">${signedInfoBody}</SignedInfo>`;
   const key = createPrivateKey(readFileSync(signer.key));
   const value = cryptoSign('sha256', Buffer.from(signedInfoCanonical), ecdsa ? { key, dsaEncoding: 'ieee-p1363' } : key).toString('base64');
   const certB64 = readFileSync(signer.cert, 'utf8').replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
-  const xml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Signature xmlns="${DSIG}" Id="idPackageSignature"><SignedInfo>${signedInfoBody}</SignedInfo><SignatureValue>${value}</SignatureValue><KeyInfo><X509Data><X509Certificate>${certB64}</X509Certificate></X509Data></KeyInfo><Object Id="idPackageObject">${objectBody}</Object></Signature>`;
+  const xml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Signature xmlns="${DSIG}" Id="idPackageSignature"><SignedInfo>${signedInfoBody}</SignedInfo><SignatureValue>${value}</SignatureValue><KeyInfo><X509Data><X509Certificate>${certB64}</X509Certificate></X509Data></KeyInfo><Object Id="idPackageObject">${objectBody}</Object>${xadesObject}</Signature>`;
   zip.file('_xmlsignatures/sig1.xml', xml);
   zip.file('_xmlsignatures/origin.sigs', '');
   zip.file('_xmlsignatures/_rels/origin.sigs.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/package/2006/relationships/digital-signature/signature" Target="sig1.xml"/></Relationships>');
@@ -74,6 +85,15 @@ describe('DOCX XML signatures', () => {
     const r = await verify(await signDocx(await buildDocx(), makeSigner('p256', { selfSigned: true })));
     expect(r.signatures?.[0]).toMatchObject({ integrity: 'valid', trust: 'untrusted', algorithm: 'ecdsa-sha256' });
     expect(r.manipulation_flags).not.toContain('signature_forgery');
+  });
+
+  it('XAdES signing certificate: the digest of the signer certificate verifies; another certificate\'s digest is broken', async () => {
+    const good = await verify(await signDocx(await buildDocx(), caSigner, { xadesCertDigestOf: caSigner.cert }));
+    expect(good.signatures?.[0]).toMatchObject({ integrity: 'valid', trust: 'trusted' });
+    const other = makeSigner('rsa');
+    const swapped = await verify(await signDocx(await buildDocx(), caSigner, { xadesCertDigestOf: other.cert }));
+    expect(swapped.signatures?.[0]?.integrity).toBe('broken');
+    expect(swapped.signatures?.[0]?.problems.join(' ')).toMatch(/XAdES signing-certificate digest names a different certificate/);
   });
 
   it('a signed part changed after signing is broken → signature_forgery', async () => {

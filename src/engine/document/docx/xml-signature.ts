@@ -232,6 +232,23 @@ async function checkOne(zip: Zip, part: string, xml: string, anchors: TrustAncho
     } else out.notes.push(`the signature could not be checked (${msg.slice(0, 120)})`);
   }
 
+  // XAdES (ETSI EN 319 132) SigningCertificate(V2), when the signed properties are signed: the
+  // CertDigest must be the digest of the certificate that verified the signature.
+  const xadesNs = ['http://uri.etsi.org/01903/v1.3.2#', 'http://uri.etsi.org/01903/v1.4.1#'];
+  const props = xadesNs.flatMap((ns) => descendants(doc, 'SignedProperties', ns))[0];
+  const propsId = props?.getAttribute('Id');
+  const propsSigned = !!propsId && !!signedInfo && children(signedInfo, 'Reference').some((r) => r.getAttribute('URI') === `#${propsId}`);
+  if (props && propsSigned) {
+    const certDigest = xadesNs.flatMap((ns) => descendants(props, 'CertDigest', ns))[0];
+    const alg = DIGESTS[children(certDigest ?? props, 'DigestMethod')[0]?.getAttribute('Algorithm') ?? ''];
+    const want = text(children(certDigest ?? props, 'DigestValue')[0]);
+    if (certDigest && alg && want) {
+      if (createHash(alg).update(cert.raw).digest('base64') !== want.replace(/\s+/g, '')) {
+        out.problems.push("the XAdES signing-certificate digest names a different certificate than the one that signed: the signer's certificate was substituted");
+      }
+    } else if (certDigest) out.notes.push('the XAdES signing-certificate digest uses an unsupported algorithm; not checked');
+  }
+
   // The Manifest's references to package parts (covered by the SignedInfo's #idPackageObject digest).
   const covered = new Set<string>([part]);
   const manifestRefs = descendants(sigEl, 'Manifest').flatMap((m) => children(m, 'Reference')).slice(0, MAX_MANIFEST_REFERENCES);
