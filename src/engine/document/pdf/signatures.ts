@@ -273,7 +273,8 @@ function checkOne(bytes: Buffer, s: PdfStructure, objNum: number, d: PdfDict, br
     notes.push(...cms.notes);
     out.integrity = cms.integrity;
     out.digestAlgorithm = cms.digestAlgorithm;
-    if (cms.integrity !== 'unknown' || cms.problems.length) out.digestMatches = !cms.problems.some((p) => p.includes('messageDigest'));
+    // With signed attributes the messageDigest says it; without, only a verified signature does.
+    out.digestMatches = cms.messageDigestMatches ?? (cms.integrity === 'valid' ? true : cms.integrity === 'broken' ? false : null);
   }
   out.signatureAlgorithm = cms.signatureAlgorithm;
   out.signer = subjectOf(cms.signer);

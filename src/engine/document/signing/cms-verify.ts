@@ -51,6 +51,8 @@ export interface CmsVerification {
   /** The signingTime signed attribute (claimed by the signer, not proven). */
   signingTime: string | null;
   signingCertificateAttribute: 'matches' | 'mismatch' | 'absent';
+  /** The messageDigest attribute equals the content's hash (null: no signed attributes, or not computable). */
+  messageDigestMatches: boolean | null;
   /** The SignerInfo's signature value (what a signature time-stamp's imprint covers). */
   signatureValue: Buffer | null;
   /** The encapsulated content (a TSTInfo for time-stamp tokens; the SHA-1 digest for adbe.pkcs7.sha1). */
@@ -77,6 +79,7 @@ function emptyResult(): CmsVerification {
     certificates: [],
     signingTime: null,
     signingCertificateAttribute: 'absent',
+    messageDigestMatches: null,
     signatureValue: null,
     eContentType: null,
     eContent: null,
@@ -256,7 +259,8 @@ export function verifyCms(der: Buffer, detached?: readonly Buffer[]): CmsVerific
       r.notes.push(`digest algorithm ${digestOid} is not supported; the signature could not be checked`);
       return r;
     }
-    if (!actual.equals(md)) r.problems.push(`the ${r.digestAlgorithm} digest of the signed content does not match the signature's messageDigest: the signed bytes were altered`);
+    r.messageDigestMatches = actual.equals(md);
+    if (!r.messageDigestMatches) r.problems.push(`the ${r.digestAlgorithm} digest of the signed content does not match the signature's messageDigest: the signed bytes were altered`);
     const ct = attr(signed, OID.contentType)?.values[0];
     if (ct instanceof asn1js.ObjectIdentifier && ct.valueBlock.toString() !== r.eContentType)
       r.problems.push(`the contentType attribute (${ct.valueBlock.toString()}) differs from the encapsulated content type (${r.eContentType})`);
