@@ -80,7 +80,7 @@ export function makeSigner(kind: KeyKind, o: { selfSigned?: boolean; from?: stri
 
 /** Detached CMS with signed attributes over `data`: openssl cms, or pkijs + node:crypto for Ed25519. */
 export function cmsSign(data: Buffer, s: TestSigner, md = 'sha256'): Buffer {
-  if (s.kind === 'ed25519') return ed25519Cms(data, s);
+  if (s.kind === 'ed25519') return ed25519Cms(data, s, false);
   const id = `d${++n}`;
   writeFileSync(p(id), data);
   const pss = s.kind === 'rsa-pss' ? ['-keyopt', 'rsa_padding_mode:pss', '-keyopt', 'rsa_pss_saltlen:32'] : [];
@@ -99,8 +99,11 @@ export function cmsSignSha1Encapsulated(data: Buffer, s: TestSigner): Buffer {
 const pemToDer = (pem: string): Buffer => Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
 const ab = (b: Uint8Array): ArrayBuffer => new Uint8Array(b).buffer;
 
-/** RFC 8419 CMS with Ed25519: SHA-512 messageDigest, the signature over the DER of the signed attributes. */
-function ed25519Cms(data: Buffer, s: TestSigner): Buffer {
+/**
+ * RFC 8419 CMS with Ed25519. `derSorted`: sign the DER (sorted) SET of the signed attributes but
+ * store them unsorted, as a signer that does not write DER does.
+ */
+export function ed25519Cms(data: Buffer, s: TestSigner, derSorted: boolean): Buffer {
   const cert = Certificate.fromBER(new Uint8Array(pemToDer(readFileSync(s.cert, 'utf8'))));
   const sha512 = '2.16.840.1.101.3.4.2.3';
   const attrs = [
@@ -108,7 +111,10 @@ function ed25519Cms(data: Buffer, s: TestSigner): Buffer {
     new Attribute({ type: '1.2.840.113549.1.9.5', values: [new asn1js.UTCTime({ valueDate: new Date('2025-01-01T12:00:00Z') })] }),
     new Attribute({ type: '1.2.840.113549.1.9.4', values: [new asn1js.OctetString({ valueHex: ab(createHash('sha512').update(data).digest()) })] }),
   ];
-  const setDer = Buffer.from(new asn1js.Set({ value: attrs.map((x) => x.toSchema()) }).toBER(false));
+  if (derSorted) attrs.reverse(); // stored out of DER order (DER sorts by encoding: shortest first here)
+  const encoded = attrs.map((x) => Buffer.from(x.toSchema().toBER(false)));
+  const signedOrder = derSorted ? [...encoded].sort(Buffer.compare) : encoded;
+  const setDer = Buffer.from(new asn1js.Set({ value: signedOrder.map((e) => asn1js.fromBER(new Uint8Array(e)).result) }).toBER(false));
   const signature = cryptoSign(null, setDer, createPrivateKey(readFileSync(s.key)));
   const si = new SignerInfo({
     version: 1,

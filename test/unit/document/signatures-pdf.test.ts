@@ -6,7 +6,7 @@ import { checkSignatures } from '../../../src/engine/document/pdf/signatures.js'
 import { readPdfStructure } from '../../../src/engine/document/pdf/structure.js';
 import { NO_ANCHORS, parsePemBundle, type TrustAnchors } from '../../../src/engine/document/signing/trust-store.js';
 import { b64, buildPdf, testPorts } from './build.js';
-import { ROOT_PEM_PATH, cmsSignSha1Encapsulated, addCrl, addDss, addSignatureTimestamp, ocspResponse, revokeAndCrl, cmsSign, lastContents, makeSigner, signPdfWith, timestampToken, type KeyKind } from './signatures-build.js';
+import { ROOT_PEM_PATH, cmsSignSha1Encapsulated, ed25519Cms, addCrl, addDss, addSignatureTimestamp, ocspResponse, revokeAndCrl, cmsSign, lastContents, makeSigner, signPdfWith, timestampToken, type KeyKind } from './signatures-build.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const anchors: TrustAnchors = { certs: parsePemBundle(readFileSync(ROOT_PEM_PATH, 'utf8')), configured: true };
@@ -72,6 +72,13 @@ describe('PDF CMS signatures: the algorithm read from the CMS, the signature val
     const [bad] = check(forged);
     expect(bad!.integrity).toBe('broken');
     expect(bad!.problems.join(' ')).toMatch(/SHA-1 digest the signature encapsulates does not match/);
+  });
+
+  it('signed attributes stored unsorted (not DER) verify over their DER form, with a note', async () => {
+    const s = makeSigner('ed25519');
+    const [sig] = check(signPdfWith(await buildPdf(), { sign: (d) => ed25519Cms(d, s, true) }));
+    expect(sig!.integrity).toBe('valid');
+    expect(sig!.notes.join(' ')).toMatch(/not DER-encoded in the file/);
   });
 
   it('an edited byte without a recomputed digest breaks the messageDigest', async () => {

@@ -283,14 +283,32 @@ export function verifyCms(der: Buffer, detached?: readonly Buffer[]): CmsVerific
     r.notes.push(`the signer's public key cannot be used (${(err as Error).message.slice(0, 80)})`);
     return r;
   }
-  const check = verifySignature({
+  const input = {
     algorithmOid: si.signatureAlgorithm.algorithmId,
     algorithmParams: si.signatureAlgorithm.algorithmParams as asn1js.AsnType | undefined,
     digestOid,
     key,
     data,
     signature: r.signatureValue,
-  });
+  };
+  let check = verifySignature(input);
+  if (check.outcome === 'invalid' && signed) {
+    // RFC 5652 §5.4: the signature covers the DER of the signed attributes. A signer that wrote
+    // them in BER (indefinite lengths) signed the DER form, which differs from the bytes in the file.
+    // DER sorts a SET OF by its elements' encodings; both orders are tried.
+    const parts = signed.map((a) => toBuf(a.toSchema().toBER(false)));
+    const sorted = [...parts].sort(Buffer.compare);
+    for (const order of [parts, sorted]) {
+      const der = toBuf(new asn1js.Set({ value: order.map((p) => asn1js.fromBER(new Uint8Array(p)).result) }).toBER(false));
+      if (der.equals(data)) continue;
+      const again = verifySignature({ ...input, data: der });
+      if (again.outcome === 'valid') {
+        check = again;
+        r.notes.push('the signed attributes are not DER-encoded in the file; the signature verifies over their DER form');
+        break;
+      }
+    }
+  }
   r.signatureAlgorithm = check.algorithm;
   // RFC 8419 §3: Ed25519 goes with SHA-512 and Ed448 with SHAKE256 for the messageDigest; other
   // pairings verify but are outside the profile (a remark, not a failure).
