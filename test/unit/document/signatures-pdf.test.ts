@@ -188,6 +188,19 @@ describe('RFC 3161 time-stamps', () => {
     expect(r.signatures?.map((x) => x.kind).sort()).toEqual(['document_timestamp', 'signature']);
   });
 
+  it('a covering document time-stamp is the validation time of a signature without its own (PAdES-LTA)', async () => {
+    // openssl ts stamps the wall-clock time, so the certificate runs to mid-2099; the claimed
+    // signing time, December 2099, alone would make it read expired.
+    const s = makeSigner('rsa', { to: '20990601000000Z' });
+    const signed = signPdfWith(await buildPdf(), { m: 'D:20991201000000Z', sign: (d) => cmsSign(d, s) });
+    expect(check(signed)[0]!.trust).toBe('expired');
+    const stamped = signPdfWith(signed, { docTimestamp: true, m: null, sign: (d) => timestampToken(d) });
+    const sig = check(stamped).find((x) => x.kind === 'signature')!;
+    expect(sig.trust).toBe('trusted');
+    expect(sig.trustEvaluation?.timeSource).toBe('timestamp');
+    expect(sig.trustDetail).toMatch(/document time-stamp \d+ 0 obj, which covers this signature/);
+  });
+
   it('a document time-stamp over other bytes is broken', async () => {
     const pdf = await buildPdf();
     const stamped = signPdfWith(pdf, { docTimestamp: true, m: null, sign: () => timestampToken(Buffer.from('something else')) });

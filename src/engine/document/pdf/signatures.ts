@@ -16,7 +16,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { digestByName } from '../signing/algorithms.js';
-import { evaluateTrust, type TimeSource, type TrustEvaluation, type TrustStatus } from '../signing/certificate-status.js';
+import { evaluateTrust, type TimeSource, type TrustEvaluation, type TrustInput, type TrustStatus } from '../signing/certificate-status.js';
 import { verifyCms, type CmsVerification, type Integrity } from '../signing/cms-verify.js';
 import { verifyTimestampToken, type TimestampVerification } from '../signing/timestamp.js';
 import { NO_ANCHORS, type TrustAnchors } from '../signing/trust-store.js';
@@ -111,7 +111,34 @@ export function checkSignatures(bytes: Buffer, s: PdfStructure, options: Signatu
       out.push(checkOne(bytes, s, o.num, d, range, context, options, out.length < MAX_VERIFIED_SIGNATURES));
     }
   }
-  return out.sort((a, b) => a.byteRange[2] + a.byteRange[3] - (b.byteRange[2] + b.byteRange[3]));
+  out.sort((a, b) => a.byteRange[2] + a.byteRange[3] - (b.byteRange[2] + b.byteRange[3]));
+  applyDocumentTimestamps(out);
+  return out;
+}
+
+/** What evaluateTrust needs to run again for a signature (kept off the exported result). */
+const trustInputs = new WeakMap<SignatureCheck, Omit<TrustInput, 'time'>>();
+
+/**
+ * PAdES-LTA (ETSI EN 319 142-1 §5.5): a valid document time-stamp proves that every signature it
+ * covers existed at its time. A signature without its own time-stamp is therefore validated at
+ * the earliest covering document time-stamp, a proven time, instead of the time it claims.
+ */
+function applyDocumentTimestamps(sigs: SignatureCheck[]): void {
+  const stamps = sigs.filter((x) => x.kind === 'document_timestamp' && x.integrity === 'valid' && x.signingTime);
+  if (!stamps.length) return;
+  const end = (x: SignatureCheck): number => x.byteRange[2] + x.byteRange[3];
+  for (const sig of sigs) {
+    const input = trustInputs.get(sig);
+    if (!input || sig.trustEvaluation?.timeSource === 'timestamp') continue;
+    const covering = stamps.filter((t) => t !== sig && end(t) > end(sig)).sort((a, b) => Date.parse(a.signingTime!) - Date.parse(b.signingTime!))[0];
+    if (!covering) continue;
+    const t = evaluateTrust({ ...input, time: { at: new Date(covering.signingTime!), source: 'timestamp' } });
+    sig.trust = t.trust;
+    sig.trustDetail = `${t.summary} (the time of document time-stamp ${covering.objNum} 0 obj, which covers this signature)`;
+    sig.trustEvaluation = t;
+    sig.notes.push(...t.notes);
+  }
 }
 
 /** What every signature of the file shares: the /DSS certificates and revocation data, and field names. */
@@ -297,6 +324,7 @@ function checkOne(bytes: Buffer, s: PdfStructure, objNum: number, d: PdfDict, br
   const revocation = { crls: [...cms.crls, ...ctx.dssCrls], ocsps: [...cms.ocsps, ...ctx.dssOcsps] };
   const time = validationTime(out, tsVerified, docStamp, options.now);
   if (cms.signer) {
+    trustInputs.set(out, { signer: cms.signer, pool, anchors, revocation });
     const t = evaluateTrust({ signer: cms.signer, pool, anchors, revocation, time });
     out.trust = t.trust;
     out.trustDetail = t.summary;
