@@ -159,6 +159,42 @@ export const DocumentMetadata = z.object({
   producer: z.string(),
   page_count: z.number().int().nonnegative(),
 });
+/**
+ * Additive extension (docs/document.md, Signatures): one entry per PDF signature, document
+ * time-stamp or DOCX package signature. `integrity` is the cryptography (broken → the
+ * `signature_forgery` flag); `trust` is who signed, decided apart from it (an untrusted or
+ * self-signed signer is not forgery).
+ */
+export const SignatureSummary = z.object({
+  /** PDF: the signature field's name; DOCX: the signature part's path. */
+  field: z.string().nullable(),
+  kind: z.enum(['signature', 'document_timestamp']),
+  /** Subject of the signer's (or time-stamping authority's) certificate. */
+  signer: z.string().nullable(),
+  /** The signing time: a document time-stamp's genTime, else the time the signer claims. */
+  signed_at: z.string().nullable(),
+  integrity: z.enum(['valid', 'broken', 'unknown']),
+  trust: z.enum(['trusted', 'untrusted', 'expired', 'revoked', 'unknown']),
+  algorithm: z.string().nullable(),
+  digest_algorithm: z.string().nullable(),
+  /** A signature time-stamp token (CMS unsigned attribute), when present. */
+  timestamp: z
+    .object({
+      time: z.string().nullable(),
+      integrity: z.enum(['valid', 'broken', 'unknown']),
+      authority: z.string().nullable(),
+      trust: z.enum(['trusted', 'untrusted', 'expired', 'revoked', 'unknown']),
+    })
+    .nullable(),
+  /** PDF: the signed ranges reach the end of the file (nothing was appended after signing). */
+  covers_whole_document: z.boolean(),
+  /** What failed (integrity broken), at most 5. */
+  problems: z.array(z.string()),
+  /** Why integrity or trust is unknown, and remarks that are not failures, at most 5. */
+  notes: z.array(z.string()),
+});
+export type SignatureSummary = z.infer<typeof SignatureSummary>;
+
 export const DocumentResult = z.object({
   id: idOf('doc'),
   ...common,
@@ -167,6 +203,8 @@ export const DocumentResult = z.object({
   watermark: Watermark.nullable(),
   metadata: DocumentMetadata,
   evidence: z.array(AnalysisEvidence),
+  /** Additive: present when the document carries signatures (SignatureSummary). */
+  signatures: z.array(SignatureSummary).optional(),
 });
 
 export type ClaimEvidence = z.infer<typeof ClaimEvidence>;

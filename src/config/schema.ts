@@ -57,6 +57,7 @@ export const ConfigFile = z
       .strict()
       .optional(),
     c2pa: z.object({ trust_anchors: z.string().optional() }).strict().optional(),
+    document: z.object({ trust_anchors: z.string().optional() }).strict().optional(),
   })
   .strict();
 export type ConfigFile = z.output<typeof ConfigFile>;

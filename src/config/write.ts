@@ -54,7 +54,7 @@ async function writeConfig(file: string, value: ConfigFile): Promise<void> {
   chmodSync(file, CONFIG_FILE_MODE);
 }
 
-/** Drops emptied optional sections (`sources.x`, `llm`, `c2pa`) so the file stays readable by hand. */
+/** Drops emptied optional sections (`sources.x`, `llm`, `c2pa`, `document`) so the file stays readable by hand. */
 function tidy(cfg: ConfigFile): ConfigFile {
   const out: ConfigFile = { ...cfg };
   const isEmpty = (o: object | undefined): boolean => !o || Object.values(o).every((x) => x === undefined);
@@ -65,5 +65,6 @@ function tidy(cfg: ConfigFile): ConfigFile {
   }
   if (isEmpty(out.llm)) delete out.llm;
   if (isEmpty(out.c2pa)) delete out.c2pa;
+  if (isEmpty(out.document)) delete out.document;
   return out;
 }

@@ -25,7 +25,7 @@ export interface Clock {
 }
 export const systemClock: Clock = { now: () => new Date() };
 
-/** Source credentials and settings (config file section `sources`, `llm`, `c2pa`). */
+/** Source credentials and settings (config file section `sources`, `llm`, `c2pa`, `document`). */
 export interface EngineConfig {
   /** Contact address for the User-Agent (Wikipedia, GDELT and SEC ask for one). */
   contact?: string;
@@ -43,6 +43,8 @@ export interface EngineConfig {
   /** An OpenAI-compatible server (`base_url`, `model`) or a local GGUF file (`model_path`). */
   llm?: { base_url?: string; model?: string; api_key?: string; model_path?: string };
   c2pa?: { trust_anchors?: string };
+  /** Document signatures: `trust_anchors` = comma-separated PEM bundle paths, PEM text, or `system` (docs/document.md). */
+  document?: { trust_anchors?: string | string[] };
 }
 
 export interface FetchedInput {

@@ -65,6 +65,7 @@ export const SETTINGS: Setting[] = [
   { path: 'llm.api_key', kind: 'text', description: 'API key for that server' },
   { path: 'llm.model_path', kind: 'path', description: 'local GGUF model file' },
   { path: 'c2pa.trust_anchors', kind: 'path', description: 'PEM bundle of trusted C2PA signers' },
+  { path: 'document.trust_anchors', kind: 'text', description: 'trusted signers of PDF/DOCX signatures: comma-separated PEM bundle paths, or system' },
 ];
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

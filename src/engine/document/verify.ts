@@ -39,9 +39,9 @@ async function analyseByKind(
   const now = ports.clock.now();
   switch (kind) {
     case 'pdf':
-      return (await import('./pdf/analyze.js')).analyzePdf(bytes, now, budget, { onImages: startImages });
+      return (await import('./pdf/analyze.js')).analyzePdf(bytes, now, budget, { onImages: startImages, trustAnchors: await documentTrustAnchors(ports) });
     case 'docx':
-      return (await import('./docx/analyze.js')).analyzeDocx(bytes, now, budget, { onImages: startImages });
+      return (await import('./docx/analyze.js')).analyzeDocx(bytes, now, budget, { onImages: startImages, trustAnchors: await documentTrustAnchors(ports) });
     case 'image':
       return (await import('./image.js')).analyzeImageDocument(bytes, ports, { checkDeepfakes: req.check_deepfakes, checkWatermarks: req.check_watermarks }, budget);
     default: {
@@ -52,6 +52,13 @@ async function analyseByKind(
       return a;
     }
   }
+}
+
+/** `document.trust_anchors`, read once per path (trust-store.ts); a bad entry is a warning, not a failure. */
+async function documentTrustAnchors(ports: EnginePorts): Promise<{ anchors: import('./signing/trust-store.js').TrustAnchors; warnings: string[] }> {
+  const warnings: string[] = [];
+  const { loadDocumentTrustAnchors } = await import('./signing/trust-store.js');
+  return { anchors: loadDocumentTrustAnchors(ports.config, warnings), warnings };
 }
 
 /** What the C2PA reading adds to the analysis; applied after the format's own findings, in that order. */
@@ -196,6 +203,7 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
     evidence,
     dimension_producers: producersOf(input.kind, a, ai.producer, !!truncation),
   };
+  if (a.signatures?.length) result.signatures = a.signatures;
   const warnings = [...new Set(a.warnings)];
   if (warnings.length) result.warnings = warnings;
   return result;

@@ -1,16 +1,18 @@
 /**
  * DOCX analysis (ECMA-376 / ISO/IEC 29500): package properties (docProps/core.xml, app.xml),
  * editing sessions (`w:rsids` in word/settings.xml: Word adds one revision-save id per editing
- * session), tracked changes and comments, and OPC XML signatures (part digests re-computed).
+ * session), tracked changes and comments, and OPC XML signatures (xml-signature.ts: signature value, every
+ * reference and signed part, and the signer's trust).
  * Text comes from mammoth for the AI-text detector (on the extraction thread, extraction-thread.ts).
  */
-import { createHash } from 'node:crypto';
 import { VerityError } from '../../../api/errors.js';
 import type { Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkTooEarly, humanDelta, isoOrNull } from '../dates.js';
 import { startDocxText } from '../extraction-thread.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis } from '../report.js';
 import { MAX_XML_DEPTH, xmlDepth } from './xml-depth.js';
+import type { TrustAnchors } from '../signing/trust-store.js';
+import { verifyPackageSignatures } from './xml-signature.js';
 
 /** Parts larger than this (uncompressed) are not read: a zip bomb must not exhaust memory. */
 const MAX_PART_BYTES = 64 * 1024 * 1024;
@@ -53,32 +55,6 @@ async function readPart(zip: Zip, path: string): Promise<string | null> {
   return f.async('string');
 }
 
-/** OPC signature check (ECMA-376 Part 2 §13): re-hash each referenced part that has no transform. */
-async function checkXmlSignatures(zip: Zip): Promise<{ signatures: number; checked: number; mismatched: string[] }> {
-  const sigParts = Object.keys(zip.files).filter((p) => /^_xmlsignatures\/.*\.xml$/i.test(p) && !p.includes('_rels'));
-  let checked = 0;
-  const mismatched: string[] = [];
-  for (const p of sigParts) {
-    const xml = (await readPart(zip, p)) ?? '';
-    const refRe = /<(?:\w+:)?Reference\b[^>]*URI="([^"]+)"[^>]*>([\s\S]*?)<\/(?:\w+:)?Reference>/g;
-    let m: RegExpExecArray | null;
-    while ((m = refRe.exec(xml))) {
-      const uri = m[1]!;
-      const body = m[2]!;
-      if (uri.startsWith('#') || /Transform\b/.test(body)) continue;
-      const part = decodeURIComponent(uri.replace(/\?.*$/, '').replace(/^\//, ''));
-      const alg = /DigestMethod[^>]*Algorithm="[^"]*#(sha1|sha256|sha384|sha512)"/.exec(body)?.[1];
-      const want = /<(?:\w+:)?DigestValue>([^<]+)</.exec(body)?.[1]?.trim();
-      const file = zip.file(part);
-      if (!alg || !want || !file) continue;
-      const data = await file.async('nodebuffer');
-      checked++;
-      if (createHash(alg).update(data).digest('base64') !== want) mismatched.push(part);
-    }
-  }
-  return { signatures: sigParts.length, checked, mismatched };
-}
-
 /** The first part mammoth would parse that nests past MAX_XML_DEPTH, or undefined. */
 async function deepestPart(zip: Zip): Promise<string | undefined> {
   const parts = Object.keys(zip.files).filter((p) => /^(word\/[^/]+\.xml|word\/_rels\/[^/]+\.rels|_rels\/\.rels|\[Content_Types\]\.xml)$/.test(p));
@@ -93,6 +69,8 @@ async function deepestPart(zip: Zip): Promise<string | undefined> {
 export interface DocxAnalysisHooks {
   /** Called once, as soon as the package is open and its largest images are read. */
   onImages?(images: { bytes: Buffer; label: string }[]): void;
+  /** `document.trust_anchors` for the signers' trust (and the warnings loading them produced). */
+  trustAnchors?: { anchors: TrustAnchors; warnings: string[] };
 }
 
 export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hooks: DocxAnalysisHooks = {}): Promise<FormatAnalysis> {
@@ -232,16 +210,37 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
     a.findings.push({ source: 'docx_comments', finding: `${nComments} comment(s) by ${authors.slice(0, 5).join(', ') || 'unnamed authors'}`, authority: 0.5, severity: 0 });
   }
 
-  // ---- XML signatures
-  const sig = await checkXmlSignatures(zip);
-  if (sig.signatures > 0) {
-    if (sig.mismatched.length) {
-      a.findings.push({ source: 'docx_signature', finding: `${sig.signatures} XML signature(s); ${sig.mismatched.length} of ${sig.checked} signed part digest(s) no longer match: ${sig.mismatched.slice(0, 5).join(', ')} changed after signing`, authority: 0.95, flag: 'signature_forgery', severity: 0.9 });
-      a.provenance = 0.1;
-    } else {
-      a.findings.push({ source: 'docx_signature', finding: `${sig.signatures} XML signature(s); all ${sig.checked} signed part digest(s) match (the signer's certificate is not validated here)`, authority: 0.85, severity: 0 });
-      a.provenance = sig.checked > 0 ? 0.8 : 0.6;
+  // ---- XML signatures (xml-signature.ts): broken → signature_forgery; an untrusted signer is reported, not flagged
+  const sigs = await verifyPackageSignatures(zip, { anchors: hooks.trustAnchors?.anchors, now });
+  if (sigs.length > 0) {
+    a.warnings.push(...(hooks.trustAnchors?.warnings ?? []));
+    a.signatures = sigs.map((x) => ({
+      field: x.part,
+      kind: 'signature' as const,
+      signer: x.signer,
+      signed_at: x.signedAt,
+      integrity: x.integrity,
+      trust: x.trust,
+      algorithm: x.algorithm,
+      digest_algorithm: x.digestAlgorithm,
+      timestamp: null,
+      covers_whole_document: x.integrity !== 'broken' && x.unsignedParts.length === 0,
+      problems: x.problems.slice(0, 5),
+      notes: x.notes.slice(0, 5),
+    }));
+    for (const x of sigs) {
+      const who = x.signer ? `signer "${x.signer.slice(0, 120)}"` : 'signer unknown';
+      if (x.integrity === 'broken')
+        a.findings.push({ source: 'docx_signature', finding: `XML signature ${x.part} (${who}) does not verify: ${x.problems.slice(0, 3).join('; ')}`, authority: 0.95, flag: 'signature_forgery', severity: 0.9 });
+      else {
+        const what = x.integrity === 'valid' ? `verifies: SignatureValue and ${x.partsChecked} signed part digest(s) match` : `could not be verified (${x.notes[0] ?? 'unknown reason'})`;
+        const unsigned = x.unsignedParts.length ? `; ${x.unsignedParts.length} part(s) are outside the signature (${x.unsignedParts.slice(0, 3).join(', ')})` : '';
+        a.findings.push({ source: 'docx_signature', finding: `XML signature ${x.part} (${who}) ${what}${unsigned}; trust ${x.trust}: ${x.trustDetail ?? 'not evaluated'}`, authority: 0.9, severity: x.trust === 'revoked' ? 0.3 : x.trust === 'expired' ? 0.1 : 0 });
+        if (x.integrity === 'unknown') a.warnings.push(`XML signature ${x.part} could not be verified cryptographically: ${x.notes[0] ?? 'unknown reason'}`);
+      }
     }
+    const valid = sigs.filter((x) => x.integrity === 'valid');
+    a.provenance = sigs.some((x) => x.integrity === 'broken') ? 0.1 : valid.some((x) => x.trust === 'trusted') ? 0.95 : valid.length ? 0.8 : 0.6;
   } else a.provenance = a.findings.some((f) => f.flag === 'metadata_stripped') ? 0.25 : core && app ? 0.55 : 0.45;
 
   // ---- text

@@ -13,7 +13,8 @@ import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
 import { revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
 import { MAX_DIFF_REVISIONS, describeLevel, diffRevisions, type RevisionDiff } from './diff-policy.js';
 import { canonical, decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
-import { checkSignatures, parsePdfDate, type SignatureCheck } from './signatures.js';
+import { checkSignatures, parsePdfDate, signatureProvenance, signatureSummary, signatureTrustFinding, type SignatureCheck } from './signatures.js';
+import type { TrustAnchors } from '../signing/trust-store.js';
 import { startPdfReading, type PdfReading } from '../extraction-thread.js';
 import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
@@ -140,6 +141,8 @@ function describeViolation(v: { num: number; reason: string; revision: number },
 export interface PdfAnalysisHooks {
   /** Called once, as soon as the structure reader has listed the embedded JPEGs (not called when it could not read the file). */
   onImages?(images: { bytes: Buffer; label: string }[]): void;
+  /** `document.trust_anchors` for the signers' trust (and the warnings loading them produced). */
+  trustAnchors?: { anchors: TrustAnchors; warnings: string[] };
 }
 
 /** Embedded JPEG image XObjects (latest version of each object), largest first, at most IMAGE_LIMIT. */
@@ -262,8 +265,15 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   for (const r of s.revisions.slice(1)) changesByRev.set(r.index, revisionChanges(s, r));
 
   // ---- signatures
-  const sigs = checkSignatures(bytes, s);
+  const sigs = checkSignatures(bytes, s, { anchors: hooks.trustAnchors?.anchors, now });
   const sigSrc = 'pdf_signature';
+  if (sigs.length) {
+    // Integrity and trust per signature (signatures.ts); a broken one is also in sig.problems below.
+    a.signatures = sigs.map(signatureSummary);
+    a.findings.push(...sigs.map(signatureTrustFinding));
+    a.warnings.push(...(hooks.trustAnchors?.warnings ?? []));
+    for (const sig of sigs) if (sig.integrity === 'unknown') a.warnings.push(`signature ${sig.objNum} 0 obj could not be verified cryptographically: ${sig.notes[0] ?? 'unknown reason'}`);
+  }
   let goodSignature = false;
   let badSignature = false;
   // What each later revision changed, explained object by object (diff-policy.ts).
@@ -343,7 +353,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
 
   // ---- provenance strength for `source_authority`
   const stripped = a.findings.some((f) => f.flag === 'metadata_stripped');
-  a.provenance = badSignature ? 0.1 : goodSignature ? 0.85 : stripped ? 0.25 : xmp && infoFields.length > 0 ? 0.6 : 0.5;
+  a.provenance = badSignature ? 0.1 : goodSignature ? signatureProvenance(sigs) : stripped ? 0.25 : xmp && infoFields.length > 0 ? 0.6 : 0.5;
 
   return a;
 }
