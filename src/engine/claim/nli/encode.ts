@@ -1,0 +1,65 @@
+/**
+ * Premise/hypothesis pairs → model inputs, with the model's own tokenizer (tokenizer.json, read
+ * by @huggingface/tokenizers) and a bounded length: the tokenizer library has no truncation, so
+ * the pair is cut here, premise first (claims are short; passages are what run long), and the
+ * special tokens ([CLS] … [SEP] … [SEP] or the model's template) are added afterwards by the
+ * tokenizer's own post-processor, exactly as it would for an uncut pair.
+ */
+import type { Tokenizer } from '@huggingface/tokenizers';
+import type { NliPair } from '../nli-port.js';
+
+export interface EncodedPair {
+  ids: number[];
+  typeIds: number[];
+}
+
+export interface PairEncoder {
+  encode(pair: NliPair): EncodedPair;
+  /** Tokens per pair at most, special tokens included. */
+  readonly maxLength: number;
+  readonly padId: number;
+}
+
+type PostProcess = (a: string[], b: string[] | null, addSpecial: boolean) => { tokens: string[]; token_type_ids?: number[] };
+
+export function createPairEncoder(tokenizer: Tokenizer, maxLength: number, padToken?: string): PairEncoder {
+  // Added tokens ([CLS], [SEP], <s>…) are not always in the model's vocabulary table.
+  const added = new Map<string, number>();
+  for (const [id, t] of tokenizer.get_added_tokens_decoder()) added.set(t.content, id);
+  const idOf = (t: string): number | undefined => added.get(t) ?? tokenizer.token_to_id(t);
+  const unk = (tokenizer.model as unknown as { unk_token_id?: number } | null)?.unk_token_id ?? 0;
+  const post = tokenizer.post_processor as unknown as PostProcess | null;
+  const assemble = (a: string[], b: string[]): { tokens: string[]; types: number[] } => {
+    if (!post) return { tokens: [...a, ...b], types: [...a.map(() => 0), ...b.map(() => 1)] };
+    const r = post(a, b, true);
+    return { tokens: r.tokens, types: r.token_type_ids ?? r.tokens.map(() => 0) };
+  };
+  // How many tokens the template adds around a pair, measured once on a one-token pair.
+  const specials = assemble(['a'], ['b']).tokens.length - 2;
+  const budget = maxLength - specials;
+  if (budget < 2) throw new Error(`maximum length ${maxLength} leaves no room for a pair`);
+  const padId = (padToken !== undefined ? idOf(padToken) : undefined) ?? idOf('[PAD]') ?? idOf('<pad>') ?? 0;
+
+  return {
+    maxLength,
+    padId,
+    encode({ premise, hypothesis }) {
+      let a = tokenizer.tokenize(premise);
+      let b = tokenizer.tokenize(hypothesis);
+      // Longest first: trim the longer side until the pair fits (what `truncation=True` does).
+      const over = a.length + b.length - budget;
+      if (over > 0) {
+        let la = a.length;
+        let lb = b.length;
+        for (let i = 0; i < over; i++) {
+          if (la >= lb) la--;
+          else lb--;
+        }
+        a = a.slice(0, la);
+        b = b.slice(0, lb);
+      }
+      const { tokens, types } = assemble(a, b);
+      return { ids: tokens.map((t) => idOf(t) ?? unk), typeIds: types };
+    },
+  };
+}
