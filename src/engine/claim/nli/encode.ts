@@ -1,7 +1,7 @@
 /**
  * Premise/hypothesis pairs → model inputs, with the model's own tokenizer (tokenizer.json, read
  * by @huggingface/tokenizers) and a bounded length: the tokenizer library has no truncation, so
- * the pair is cut here, premise first (claims are short; passages are what run long), and the
+ * the pair is cut here, the passage first (claims are short; passages are what run long), and the
  * special tokens ([CLS] … [SEP] … [SEP] or the model's template) are added afterwards by the
  * tokenizer's own post-processor, exactly as it would for an uncut pair.
  */
@@ -46,17 +46,12 @@ export function createPairEncoder(tokenizer: Tokenizer, maxLength: number, padTo
     encode({ premise, hypothesis }) {
       let a = tokenizer.tokenize(premise);
       let b = tokenizer.tokenize(hypothesis);
-      // Longest first: trim the longer side until the pair fits (what `truncation=True` does).
-      const over = a.length + b.length - budget;
-      if (over > 0) {
-        let la = a.length;
-        let lb = b.length;
-        for (let i = 0; i < over; i++) {
-          if (la >= lb) la--;
-          else lb--;
-        }
-        a = a.slice(0, la);
-        b = b.slice(0, lb);
+      // The claim (hypothesis) is what is being judged, so the passage gives way first; the
+      // claim is cut only when it alone would take more than half of the room.
+      if (a.length + b.length > budget) {
+        const keepB = Math.min(b.length, Math.max(budget - a.length, Math.ceil(budget / 2)));
+        b = b.slice(0, keepB);
+        a = a.slice(0, budget - b.length);
       }
       const { tokens, types } = assemble(a, b);
       return { ids: tokens.map((t) => idOf(t) ?? unk), typeIds: types };

@@ -48,3 +48,42 @@ export function readRecord(dir: string): ModelRecord | undefined {
     return undefined;
   }
 }
+
+export interface FolderCheck {
+  /** true: every recorded file has its recorded size and SHA-256; false: one does not; null: no record to check against. */
+  verified: boolean | null;
+  problems: string[];
+  /** Bytes of the model's files. */
+  size: number;
+}
+
+/** Hashes every recorded file (a few hundred ms for a quantised model) and compares. */
+export async function checkModelFolder(dir: string): Promise<FolderCheck> {
+  const { createHash } = await import('node:crypto');
+  const { createReadStream, statSync } = await import('node:fs');
+  const record = readRecord(dir);
+  const problems: string[] = [];
+  let size = 0;
+  const names = record ? Object.keys(record.files) : [...REQUIRED_FILES, MODEL_FILES.tokenizerConfig];
+  for (const name of names) {
+    const path = join(dir, name);
+    let st;
+    try {
+      st = statSync(path);
+    } catch {
+      if (record || (REQUIRED_FILES as readonly string[]).includes(name)) problems.push(`${name} is missing`);
+      continue;
+    }
+    size += st.size;
+    const want = record?.files[name];
+    if (!want) continue;
+    if (st.size !== want.size) {
+      problems.push(`${name} has ${st.size} bytes, the download had ${want.size}`);
+      continue;
+    }
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+    if (hash.digest('hex') !== want.sha256) problems.push(`${name} has changed since it was downloaded (SHA-256 differs)`);
+  }
+  return { verified: record ? problems.length === 0 : null, problems, size };
+}

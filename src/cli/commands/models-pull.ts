@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { VerityError } from '../../api/errors.js';
+import type { CliRuntime } from '../runtime.js';
+
+interface PullFlags {
+  model: string;
+  onnxFile: string;
+  from?: string;
+  force?: boolean;
+}
+
+export default async function modelsPull(rt: CliRuntime, cmd: Command): Promise<void> {
+  const flags = cmd.opts<PullFlags>();
+  const [{ isModelId, nliManifest, nliModelDir, nliModelsRoot }, { checkModelFolder, readRecord }, { pullModel, removeStalePulls }, { userAgent }] =
+    await Promise.all([
+      import('../../engine/claim/nli/manifest.js'),
+      import('../../engine/claim/nli/model-folder.js'),
+      import('../../sources/model-download.js'),
+      import('../../sources/ports.js'),
+    ]);
+  if (!isModelId(flags.model))
+    throw new VerityError('VALIDATION_FAILED', `--model must be a model id like owner/name, got "${flags.model}"`, {
+      details: [{ field: 'model', issue: 'expected owner/name' }],
+    });
+  if (!/^[A-Za-z0-9._/-]+\.onnx$/.test(flags.onnxFile) || flags.onnxFile.split('/').includes('..'))
+    throw new VerityError('VALIDATION_FAILED', `--onnx-file must be a relative .onnx path in the repository, got "${flags.onnxFile}"`, {
+      details: [{ field: 'onnx-file', issue: 'expected a path like onnx/model.onnx' }],
+    });
+  const dir = nliModelDir(rt.ctx.paths.dataDir, flags.model);
+  removeStalePulls(nliModelsRoot(rt.ctx.paths.dataDir));
+
+  if (!flags.force && readRecord(dir)) {
+    const check = await checkModelFolder(dir);
+    if (check.verified) {
+      const result = { id: flags.model, path: dir, size: check.size, verified: true, pulled: false };
+      if (rt.out.machine) return rt.out.json(result);
+      rt.out.success(`${flags.model} is already in ${dir} and matches its digests (--force downloads it again)`);
+      return;
+    }
+    rt.out.warn(`${flags.model} in ${dir} does not check out (${check.problems.join('; ')}); downloading it again`);
+  }
+
+  const bar = rt.out.progress(`Downloading ${flags.model}`);
+  let current = '';
+  const record = await pullModel({
+    manifest: nliManifest(flags.model, flags.onnxFile),
+    dir,
+    ...(flags.from !== undefined ? { from: flags.from } : {}),
+    userAgent: userAgent(rt.config().contact),
+    signal: rt.ctx.interrupted,
+    now: () => rt.ctx.clock.now(),
+    onProgress: (p) => {
+      if (p.file !== current) current = p.file;
+      bar.update(p.done, p.total, `${p.file} ${mb(p.done)}${p.total ? ` / ${mb(p.total)}` : ''}`);
+    },
+  }).finally(() => bar.done());
+
+  const size = Object.values(record.files).reduce((a, f) => a + f.size, 0);
+  const result = { id: record.id, path: dir, size, verified: true, pulled: true, integrity: record.integrity, files: record.files };
+  if (rt.out.machine) return rt.out.json(result);
+  rt.out.success(`${record.id}: ${Object.keys(record.files).length} files, ${mb(size)} in ${dir}`);
+  if (record.integrity !== 'pinned')
+    rt.out.info(
+      rt.out.errStyle.dim(
+        record.integrity === 'local'
+          ? 'Copied from a folder: its digests are recorded now and checked from here on.'
+          : 'verity has no pinned digests for this model: the digests of this download are recorded now and checked from here on.',
+      ),
+    );
+  if (rt.config().claim?.stance !== 'nli') rt.out.info(`Use it for claims with: verity config set claim.stance nli`);
+}
+
+const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
