@@ -180,7 +180,7 @@ describe('verity models list', () => {
     // Same size, one byte changed: only the digest can tell.
     const onnx = join(row.path, 'model.onnx');
     const bytes = readFileSync(onnx);
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 1) ^ 0xff, bytes.length - 1);
     writeFileSync(onnx, bytes);
     const [changed] = JSON.parse((await runCli(['models', 'list', '--json'], { home })).stdout);
     expect(changed.verified).toBe(false);
