@@ -71,14 +71,20 @@ try {
 
   const tokenizer = new Tokenizer(tiny.tinyTokenizerJson(), {});
   const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  // Wall time, and CPU time of the whole process (onnxruntime's threads included), which a
+  // busy shared machine inflates far less than wall time.
   const timePerPassage = async (fn) => {
     const times = [];
+    const cpu = [];
     for (let r = 0; r < RUNS; r++) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await fn();
       times.push((performance.now() - t0) / PASSAGES);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000 / PASSAGES);
     }
-    return median(times);
+    return { wall: median(times), cpu: median(cpu) };
   };
 
   const rows = [];
@@ -93,17 +99,19 @@ try {
       const ms = await timePerPassage(() => nli.classify(pairs));
       const pe = createPairEncoder(tokenizer, 512, '[PAD]');
       const anchor = await timePerPassage(async () => pairs.forEach((p) => pe.encode(p)));
-      rows.push({ model: label, tokens, ms, anchor, loadMs });
+      rows.push({ model: label, tokens, ms: ms.wall, cpu: ms.cpu, anchor: anchor.wall, loadMs });
     }
     await nli.close();
   }
 
   console.log(`NLI stance cost per passage (median of ${RUNS} runs of ${PASSAGES} passages, batches of 8, ${THREADS ?? 'default'} threads; Node ${process.version})`);
   console.log(`xsmall-size graph written in ${writeMs.toFixed(0)} ms`);
-  console.log('model                        | tokens/pair | ms/passage | tokenizing only | ratio | session load');
+  const { loadavg } = await import('node:os');
+  console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log('model                        | tokens/pair | ms/passage | CPU ms/passage | tokenizing only | ratio | session load');
   for (const r of rows)
     console.log(
-      `${r.model.padEnd(28)} | ${String(r.tokens).padStart(11)} | ${r.ms.toFixed(3).padStart(10)} | ${r.anchor.toFixed(3).padStart(15)} | ${(r.ms / r.anchor).toFixed(0).padStart(5)}× | ${r.loadMs.toFixed(0)} ms`,
+      `${r.model.padEnd(28)} | ${String(r.tokens).padStart(11)} | ${r.ms.toFixed(3).padStart(10)} | ${r.cpu.toFixed(3).padStart(14)} | ${r.anchor.toFixed(3).padStart(15)} | ${(r.ms / r.anchor).toFixed(0).padStart(5)}× | ${r.loadMs.toFixed(0)} ms`,
     );
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -11,7 +11,7 @@ interface PullFlags {
 
 export default async function modelsPull(rt: CliRuntime, cmd: Command): Promise<void> {
   const flags = cmd.opts<PullFlags>();
-  const [{ isModelId, nliManifest, nliModelDir, nliModelsRoot }, { checkModelFolder, readRecord }, { pullModel, removeStalePulls }, { userAgent }] =
+  const [{ DEFAULT_NLI_MODEL, isModelId, nliManifest, nliModelDir, nliModelsRoot }, { checkModelFolder, readRecord }, { pullModel, removeStalePulls }, { userAgent }] =
     await Promise.all([
       import('../../engine/claim/nli/manifest.js'),
       import('../../engine/claim/nli/model-folder.js'),
@@ -67,7 +67,11 @@ export default async function modelsPull(rt: CliRuntime, cmd: Command): Promise<
           : 'verity has no pinned digests for this model: the digests of this download are recorded now and checked from here on.',
       ),
     );
-  if (rt.config().claim?.stance !== 'nli') rt.out.info(`Use it for claims with: verity config set claim.stance nli`);
+  const claim = rt.config().claim;
+  const steps: string[] = [];
+  if (record.id !== (claim?.nli_model ?? DEFAULT_NLI_MODEL)) steps.push(`verity config set claim.nli_model ${record.id}`);
+  if (claim?.stance !== 'nli') steps.push('verity config set claim.stance nli');
+  if (steps.length) rt.out.info(`Use it for claims with: ${steps.join(' && ')}`);
 }
 
 const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
