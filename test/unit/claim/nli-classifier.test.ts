@@ -111,6 +111,9 @@ describe('NLI classifier on a tiny ONNX model', () => {
     expect(both.ids).toHaveLength(12);
     expect(both.ids.map((i) => TINY_VOCAB[i]).filter((t) => t === 'sky')).toHaveLength(1);
     expect(enc.padId).toBe(0);
+    // A megabyte of passage is cut before tokenizing and gives the same pair as a page would.
+    const huge = enc.encode({ premise: 'the sky is blue '.repeat(70_000), hypothesis: 'the tower is in paris' });
+    expect(huge.ids.map((i) => TINY_VOCAB[i])).toEqual(tokens);
     // The same through the classifier, with the default length and with a model limit of 16.
     const nli = createOnnxNliClassifier({ dir: modelDir({ maxPositions: 16 }) });
     const [s] = await nli.classify([long]);

@@ -44,8 +44,8 @@ export function createPairEncoder(tokenizer: Tokenizer, maxLength: number, padTo
     maxLength,
     padId,
     encode({ premise, hypothesis }) {
-      let a = tokenizer.tokenize(premise);
-      let b = tokenizer.tokenize(hypothesis);
+      let a = tokenizer.tokenize(clip(premise, maxLength));
+      let b = tokenizer.tokenize(clip(hypothesis, maxLength));
       // The claim (hypothesis) is what is being judged, so the passage gives way first; the
       // claim is cut only when it alone would take more than half of the room.
       if (a.length + b.length > budget) {
@@ -57,4 +57,16 @@ export function createPairEncoder(tokenizer: Tokenizer, maxLength: number, padTo
       return { ids: tokens.map((t) => idOf(t) ?? unk), typeIds: types };
     },
   };
+}
+
+/**
+ * Text far longer than the token budget is cut before tokenizing, so a megabyte of passage costs
+ * no more than a page: no subword token of these tokenizers spans 16 characters on average, so
+ * 16 characters per token keeps everything that can fit. Cut at a space, not inside a word.
+ */
+function clip(text: string, maxTokens: number): string {
+  const limit = maxTokens * 16;
+  if (text.length <= limit) return text;
+  const space = text.lastIndexOf(' ', limit);
+  return text.slice(0, space > limit / 2 ? space : limit);
 }
