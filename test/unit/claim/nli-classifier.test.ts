@@ -15,6 +15,7 @@ import { labelIndex } from '../../../src/engine/claim/nli/labels.js';
 import { nliModelDir } from '../../../src/engine/claim/nli/manifest.js';
 import { RECORD_FILE } from '../../../src/engine/claim/nli/model-folder.js';
 import type { NliScores } from '../../../src/engine/claim/nli-port.js';
+import { encodeModel, FLOAT, INT64 } from '../../helpers/onnx-writer.js';
 import { TINY_VOCAB, tinyTokenizerJson, writeTinyNliModel, type TinyModelOptions } from '../../helpers/tiny-nli-model.js';
 
 const dirs: string[] = [];
@@ -178,6 +179,22 @@ describe('NLI model: missing or broken files', () => {
       expect(e.message, file).toContain(join(dir, file));
       expect(e.message, file).toContain('verity models pull nli');
     }
+  });
+
+  it('a graph that is not a text cross-encoder (other inputs) is refused, naming its inputs', async () => {
+    const dir = modelDir();
+    const graph = encodeModel({
+      inputs: [
+        { name: 'input_ids', type: INT64, shape: ['b', 's'] },
+        { name: 'pixel_values', type: FLOAT, shape: ['b', 3] },
+      ],
+      outputs: [{ name: 'logits', type: FLOAT, shape: ['b', 3] }],
+      nodes: [{ op: 'Identity', inputs: ['pixel_values'], outputs: ['logits'] }],
+      initializers: [],
+    });
+    writeFileSync(join(dir, 'model.onnx'), graph);
+    const e = await errorOf(createOnnxNliClassifier({ dir }).load());
+    expect(e.message).toContain("the graph's inputs are input_ids, pixel_values");
   });
 
   it('a file shorter than its download record is caught before the runtime reads it', async () => {

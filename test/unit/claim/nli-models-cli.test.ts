@@ -34,6 +34,14 @@ beforeAll(async () => {
   server = createServer((req: IncomingMessage, res) => {
     requests.push({ url: req.url ?? '', ua: req.headers['user-agent'] });
     const url = req.url ?? '';
+    if (url.startsWith('/loop/')) {
+      res.writeHead(302, { location: url }).end();
+      return;
+    }
+    if (url.startsWith('/private/')) {
+      res.writeHead(401).end('Invalid credentials');
+      return;
+    }
     // The hub answers large files with a redirect to its CDN; so does this one.
     if (url.startsWith('/repo/onnx/')) {
       res.writeHead(302, { location: `/cdn/${url.slice('/repo/onnx/'.length)}` }).end();
@@ -124,6 +132,37 @@ describe('verity models pull nli', () => {
       // Nor a staging folder.
       expect(existsSync(modelsRoot(home)) ? readdirSync(modelsRoot(home)) : [], fault).toEqual([]);
     }
+  });
+
+  it('unreachable host, redirect loop, refused access, oversized file: clear codes, nothing kept; stale staging folders are cleared', async () => {
+    const home = tempHome();
+    const root = modelsRoot(home);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(root, '.pull-999-1'), { recursive: true });
+    const origin = base.replace(/\/repo$/, '');
+    // A port nothing listens on: bind one, note it, close it.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    for (const [from, code, text] of [
+      [`http://127.0.0.1:${deadPort}/repo`, 'UNAVAILABLE', 'could not be reached for config.json'],
+      [`${origin}/loop`, 'UNAVAILABLE', 'More than 5 redirects for config.json'],
+      [`${origin}/private`, 'FORBIDDEN', 'answered 401 for config.json'],
+    ] as const) {
+      const r = await runCli(['models', 'pull', 'nli', '--from', from, '--json'], { home });
+      const err = JSON.parse(r.stdout).error;
+      expect(err.code, from).toBe(code);
+      expect(err.message, from).toContain(text);
+      expect(readdirSync(root), from).toEqual([]);
+    }
+    // A server sending more than the pinned size is cut off at that size.
+    const manifest = nliManifest();
+    manifest.files[3] = { ...manifest.files[3]!, size: 10 };
+    const err = await pullModel({ manifest, dir: join(root, 'x'), from: base, userAgent: 'verity/test' }).catch((e: unknown) => e);
+    expect((err as VerityError).code).toBe('UNPROCESSABLE_CONTENT');
+    expect((err as VerityError).message).toContain('larger than 10 bytes');
+    expect(readdirSync(root)).toEqual([]);
   });
 
   it('a pinned digest that does not match refuses the file', async () => {
