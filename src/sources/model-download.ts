@@ -37,6 +37,8 @@ export interface PullOptions {
   dispatcher?: Dispatcher;
   /** Deadline for response headers and for any pause in the body (default 30 s). */
   idleTimeoutMs?: number;
+  /** Runs on the complete staging folder before it replaces the model's; throwing keeps nothing. */
+  check?: (dir: string) => Promise<void>;
 }
 
 const MAX_REDIRECTS = 5;
@@ -79,6 +81,7 @@ export async function pullModel(o: PullOptions): Promise<ModelRecord> {
     };
     writeFileSync(join(staging, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
     o.signal?.throwIfAborted();
+    await o.check?.(staging);
     // Swap in: the old folder (if any) goes only after the new one is complete.
     const old = existsSync(o.dir) ? `${staging}.old` : undefined;
     if (old) renameSync(o.dir, old);

@@ -49,6 +49,19 @@ export default async function modelsPull(rt: CliRuntime, cmd: Command): Promise<
     userAgent: userAgent(rt.config().contact),
     signal: rt.ctx.interrupted,
     now: () => rt.ctx.clock.now(),
+    // The files must also load and answer, or they do not replace what is there.
+    check: async (staging) => {
+      const { createOnnxNliClassifier } = await import('../../engine/claim/nli/classifier.js');
+      const nli = createOnnxNliClassifier({ dir: staging, id: flags.model, pullHint: 'verity models pull nli' });
+      try {
+        await nli.classify([{ premise: 'A man is playing a guitar on stage.', hypothesis: 'A person is making music.' }]);
+      } catch (err) {
+        if (err instanceof VerityError) throw new VerityError(err.code, `The downloaded model does not load: ${err.message.replace(staging, dir)}`);
+        throw err;
+      } finally {
+        await nli.close();
+      }
+    },
     onProgress: (p) => {
       if (p.file !== current) current = p.file;
       bar.update(p.done, p.total, `${p.file} ${mb(p.done)}${p.total ? ` / ${mb(p.total)}` : ''}`);
@@ -56,9 +69,9 @@ export default async function modelsPull(rt: CliRuntime, cmd: Command): Promise<
   }).finally(() => bar.done());
 
   const size = Object.values(record.files).reduce((a, f) => a + f.size, 0);
-  const result = { id: record.id, path: dir, size, verified: true, pulled: true, integrity: record.integrity, files: record.files };
+  const result = { id: record.id, path: dir, size, verified: true, loads: true, pulled: true, integrity: record.integrity, files: record.files };
   if (rt.out.machine) return rt.out.json(result);
-  rt.out.success(`${record.id}: ${Object.keys(record.files).length} files, ${mb(size)} in ${dir}`);
+  rt.out.success(`${record.id}: ${Object.keys(record.files).length} files, ${mb(size)} in ${dir}; it loads and answers`);
   if (record.integrity !== 'pinned')
     rt.out.info(
       rt.out.errStyle.dim(

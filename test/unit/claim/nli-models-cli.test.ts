@@ -82,7 +82,7 @@ describe('verity models pull nli', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     const dir = nliModelDir(join(home, 'data'));
-    expect(out).toMatchObject({ id: 'Xenova/nli-deberta-v3-xsmall', path: dir, pulled: true, verified: true, integrity: 'recorded' });
+    expect(out).toMatchObject({ id: 'Xenova/nli-deberta-v3-xsmall', path: dir, pulled: true, verified: true, loads: true, integrity: 'recorded' });
     expect(out.files['model.onnx']).toEqual({ size: files['model.onnx']!.length, sha256: sha(files['model.onnx']!) });
     expect(readFileSync(join(dir, 'model.onnx')).equals(files['model.onnx']!)).toBe(true);
     expect(requests.map((q) => q.url)).toEqual(['/repo/config.json', '/repo/tokenizer.json', '/repo/tokenizer_config.json', '/repo/onnx/model_quantized.onnx', '/cdn/model_quantized.onnx']);
@@ -163,6 +163,28 @@ describe('verity models pull nli', () => {
     expect((err as VerityError).code).toBe('UNPROCESSABLE_CONTENT');
     expect((err as VerityError).message).toContain('larger than 10 bytes');
     expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('files that arrive whole but do not load (garbage ONNX) replace nothing', async () => {
+    const home = tempHome();
+    expect((await runCli(['models', 'pull', 'nli', '--from', base], { home })).code).toBe(0);
+    const dir = nliModelDir(join(home, 'data'));
+    const good = readFileSync(join(dir, 'model.onnx'));
+    const saved = files['model.onnx']!;
+    files['model.onnx'] = Buffer.from('not an onnx file, but complete');
+    try {
+      const r = await runCli(['models', 'pull', 'nli', '--from', base, '--force', '--json'], { home });
+      expect(r.code).toBe(6);
+      const err = JSON.parse(r.stdout).error;
+      expect(err.code).toBe('UNAVAILABLE');
+      expect(err.message).toContain('The downloaded model does not load');
+      expect(err.message).toContain(join(dir, 'model.onnx'));
+    } finally {
+      files['model.onnx'] = saved;
+    }
+    // The previous, working model is still in place, and nothing else is left over.
+    expect(readFileSync(join(dir, 'model.onnx')).equals(good)).toBe(true);
+    expect(readdirSync(modelsRoot(home))).toEqual(['Xenova--nli-deberta-v3-xsmall']);
   });
 
   it('a pinned digest that does not match refuses the file', async () => {
