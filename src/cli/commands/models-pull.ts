@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { CliRuntime } from '../runtime.js';
@@ -25,6 +26,10 @@ export default async function modelsPull(rt: CliRuntime, cmd: Command): Promise<
   if (!/^[A-Za-z0-9._/-]+\.onnx$/.test(flags.onnxFile) || flags.onnxFile.split('/').includes('..'))
     throw new VerityError('VALIDATION_FAILED', `--onnx-file must be a relative .onnx path in the repository, got "${flags.onnxFile}"`, {
       details: [{ field: 'onnx-file', issue: 'expected a path like onnx/model.onnx' }],
+    });
+  if (flags.from !== undefined && !/^https?:\/\//i.test(flags.from) && !existsSync(flags.from))
+    throw new VerityError('NOT_FOUND', `--from ${flags.from} is neither an http(s) URL nor an existing folder`, {
+      details: [{ field: 'from', issue: 'not found' }],
     });
   const dir = nliModelDir(rt.ctx.paths.dataDir, flags.model);
   removeStalePulls(nliModelsRoot(rt.ctx.paths.dataDir));
