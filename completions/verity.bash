@@ -16,6 +16,7 @@ _verity_next() {
     '|admin') REPLY='admin' ;;
     '|webhooks') REPLY='webhooks' ;;
     '|listen') REPLY='listen' ;;
+    '|models') REPLY='models' ;;
     '|help') REPLY='help' ;;
     'verify|claim') REPLY='verify claim' ;;
     'verify|business') REPLY='verify business' ;;
@@ -59,13 +60,16 @@ _verity_next() {
     'webhooks|deliver') REPLY='webhooks deliver' ;;
     'webhooks|trigger') REPLY='webhooks trigger' ;;
     'webhooks|help') REPLY='webhooks help' ;;
+    'models|pull') REPLY='models pull' ;;
+    'models|list'|'models|ls') REPLY='models list' ;;
+    'models|help') REPLY='models help' ;;
   esac
 }
 
 _verity_data() {
   case "$1" in
     '')
-      subs='verify corpus data media keys config completion serve admin webhooks listen help'
+      subs='verify corpus data media keys config completion serve admin webhooks listen models help'
       opts='--version -V --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color --help -h'
       vals='--remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@none' ;;
@@ -334,6 +338,26 @@ _verity_data() {
       opts='--port --secret --secret-file --events --forward-to --log --max-age --tls-cert --tls-key --print-secret --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--port=@any --secret=@any --secret-file=@file --events=@any --forward-to=@any --log=@file --max-age=@any --tls-cert=@file --tls-key=@file --remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@none' ;;
+    'models')
+      subs='pull list ls help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'models pull')
+      subs=''
+      opts='--model --onnx-file --from --force --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--model=@any --onnx-file=@file --from=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='nli' ;;
+    'models list')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@none' ;;
+    'models help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      arg='@any' ;;
     'help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
@@ -345,7 +369,7 @@ _verity_data() {
 _verity() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valued=' --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
+  local valued=' --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --from --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi

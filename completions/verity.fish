@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook
+set -g __verity_valued --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --from --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -27,6 +27,8 @@ function __verity_next
             echo 'webhooks'
         case '|listen'
             echo 'listen'
+        case '|models'
+            echo 'models'
         case '|help'
             echo 'help'
         case 'verify|claim'
@@ -113,6 +115,12 @@ function __verity_next
             echo 'webhooks trigger'
         case 'webhooks|help'
             echo 'webhooks help'
+        case 'models|pull'
+            echo 'models pull'
+        case 'models|list' 'models|ls'
+            echo 'models list'
+        case 'models|help'
+            echo 'models help'
     end
 end
 
@@ -167,6 +175,7 @@ complete -c verity -n '__verity_at \'\'' -a 'serve' -d 'run the verification ser
 complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s accounts and API keys (the dashboard of SPEC 5.3), on the server\'s database'
 complete -c verity -n '__verity_at \'\'' -a 'webhooks' -d 'register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)'
 complete -c verity -n '__verity_at \'\'' -a 'listen' -d 'receive webhook events on loopback: check signatures, print each event, optionally forward to your app'
+complete -c verity -n '__verity_at \'\'' -a 'models' -d 'local models verity runs in-process (the claim NLI stance model)'
 complete -c verity -n '__verity_at \'\'' -a 'help' -d 'display help for command'
 complete -c verity -n '__verity_at \'\'' -l version -s V -d 'print the version'
 complete -c verity -n '__verity_at \'\'' -l help -s h -d 'display help for command'
@@ -394,4 +403,20 @@ complete -c verity -n '__verity_at \'listen\'' -l tls-cert -r -F -d 'serve HTTPS
 complete -c verity -n '__verity_at \'listen\'' -l tls-key -r -F -d 'PEM private key for --tls-cert'
 complete -c verity -n '__verity_at \'listen\'' -l print-secret -d 'print the local listener secret and exit'
 complete -c verity -n '__verity_at \'listen\'' -l help -s h -d 'display help for command'
+# verity models
+complete -c verity -n '__verity_at \'models\'' -a 'pull' -d 'download a model once into the data folder, checking sizes and SHA-256 digests'
+complete -c verity -n '__verity_at \'models\'' -a 'list' -d 'the models in the data folder: name, size, path, and whether their files still match their digests'
+complete -c verity -n '__verity_at \'models\'' -a 'ls' -d 'the models in the data folder: name, size, path, and whether their files still match their digests'
+complete -c verity -n '__verity_at \'models\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'models\'' -l help -s h -d 'display help for command'
+# verity models pull
+complete -c verity -n '__verity_at \'models pull\'' -l model -x -d 'Hugging Face model id (owner/name) with an ONNX export'
+complete -c verity -n '__verity_at \'models pull\'' -l onnx-file -r -F -d 'which ONNX file of the repository to use'
+complete -c verity -n '__verity_at \'models pull\'' -l from -x -d 'a mirror URL to fetch the files from, or a folder holding them'
+complete -c verity -n '__verity_at \'models pull\'' -l force -d 'download again even when a checked copy is present'
+complete -c verity -n '__verity_at \'models pull\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'models pull\'' -a 'nli'
+# verity models list
+complete -c verity -n '__verity_at \'models list\'' -l help -s h -d 'display help for command'
+# verity models help
 # verity help

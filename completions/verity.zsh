@@ -17,6 +17,7 @@ _verity_next() {
     '|admin') REPLY='admin' ;;
     '|webhooks') REPLY='webhooks' ;;
     '|listen') REPLY='listen' ;;
+    '|models') REPLY='models' ;;
     '|help') REPLY='help' ;;
     'verify|claim') REPLY='verify claim' ;;
     'verify|business') REPLY='verify business' ;;
@@ -60,13 +61,16 @@ _verity_next() {
     'webhooks|deliver') REPLY='webhooks deliver' ;;
     'webhooks|trigger') REPLY='webhooks trigger' ;;
     'webhooks|help') REPLY='webhooks help' ;;
+    'models|pull') REPLY='models pull' ;;
+    'models|list'|'models|ls') REPLY='models list' ;;
+    'models|help') REPLY='models help' ;;
   esac
 }
 
 _verity_data() {
   case "$1" in
     '')
-      subs=('verify:verify a claim, a company, an image/video or a document' 'corpus:your own evidence corpora for claim checks (`--sources local`)' 'data:offline bulk data for business verification' 'media:manage the known-media index used for provenance' 'keys:store, list, choose and remove API keys (kept in the config file, mode 0600)' 'config:read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)' 'completion:print the shell completion script for bash, zsh or fish' 'serve:run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz' 'admin:manage the service'\''s accounts and API keys (the dashboard of SPEC 5.3), on the server'\''s database' 'webhooks:register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)' 'listen:receive webhook events on loopback: check signatures, print each event, optionally forward to your app' 'help:display help for command')
+      subs=('verify:verify a claim, a company, an image/video or a document' 'corpus:your own evidence corpora for claim checks (`--sources local`)' 'data:offline bulk data for business verification' 'media:manage the known-media index used for provenance' 'keys:store, list, choose and remove API keys (kept in the config file, mode 0600)' 'config:read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)' 'completion:print the shell completion script for bash, zsh or fish' 'serve:run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz' 'admin:manage the service'\''s accounts and API keys (the dashboard of SPEC 5.3), on the server'\''s database' 'webhooks:register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)' 'listen:receive webhook events on loopback: check signatures, print each event, optionally forward to your app' 'models:local models verity runs in-process (the claim NLI stance model)' 'help:display help for command')
       opts=('--version:print the version' '-V:print the version' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)' '--help:display help for command' '-h:display help for command')
       vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
       arg='@none' ;;
@@ -335,6 +339,26 @@ _verity_data() {
       opts=('--port:port on 127.0.0.1 (0 = any free port)' '--secret:secret to check signatures with; repeat during a rotation (env VERITY_WEBHOOK_SECRET)' '--secret-file:read a secret from a file; repeatable' '--events:only handle these event types (comma-separated); others are acknowledged and skipped' '--forward-to:forward raw bytes and headers to your app; repeatable, type=url routes one type' '--log:append every event and refusal to FILE as NDJSON' '--max-age:refuse events created longer ago than this, as replays (default: retry horizon + 15 min = 446)' '--tls-cert:serve HTTPS with this PEM certificate (with --tls-key)' '--tls-key:PEM private key for --tls-cert' '--print-secret:print the local listener secret and exit' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
       vals=('--port=@any' '--secret=@any' '--secret-file=@file' '--events=@any' '--forward-to=@any' '--log=@file' '--max-age=@any' '--tls-cert=@file' '--tls-key=@file' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
       arg='@none' ;;
+    'models')
+      subs=('pull:download a model once into the data folder, checking sizes and SHA-256 digests' 'list:the models in the data folder: name, size, path, and whether their files still match their digests' 'ls:the models in the data folder: name, size, path, and whether their files still match their digests' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'models pull')
+      subs=()
+      opts=('--model:Hugging Face model id (owner/name) with an ONNX export' '--onnx-file:which ONNX file of the repository to use' '--from:a mirror URL to fetch the files from, or a folder holding them' '--force:download again even when a checked copy is present' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--model=@any' '--onnx-file=@file' '--from=@any' '--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='nli' ;;
+    'models list')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@none' ;;
+    'models help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@any' '--key-file=@file' '--profile=@any')
+      arg='@any' ;;
     'help')
       subs=()
       opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
@@ -346,7 +370,7 @@ _verity_data() {
 _verity() {
   local cmdpath= w i skip=0 arg= kind= v
   local -a subs opts vals
-  local valued=' --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --name --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
+  local valued=' --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --from --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
   for ((i = 2; i < CURRENT; i++)); do
     w=${words[i]}
     if ((skip)); then skip=0; continue; fi

@@ -22,6 +22,7 @@ const srcDir = fileURLToPath(new URL('../src', import.meta.url));
 const external = [
   'better-sqlite3', 'sharp', '@contentauth/c2pa-wasm', 'pdf-parse', 'pdfjs-dist', 'fastify', 'pino', 'mammoth',
   'jszip', 'exifr', 'file-type', 'undici', 'conf', 'ora', '@inquirer/prompts', 'csv-parse', 'fast-xml-parser', 'pdf-lib',
+  'onnxruntime-node', '@huggingface/tokenizers',
 ];
 await build({
   entryPoints: ['src/cli/main.ts'],

@@ -186,6 +186,12 @@ export class CliRuntime {
       ssrfGuard: false,
       clock: this.ctx.clock,
     });
+    const claim = this.config().claim;
+    if (claim?.stance === 'nli') {
+      // The ONNX runtime itself loads on the first claim that needs it, not here.
+      const { configuredNliClassifier } = await import('../engine/claim/nli/configured.js');
+      ports.nli = configuredNliClassifier(this.ctx.paths.dataDir, claim.nli_model);
+    }
     return { engine: createEngine(ports), connection, close: () => ports.closeStore() };
   }
 }

@@ -58,6 +58,8 @@ export const ConfigFile = z
       .optional(),
     c2pa: z.object({ trust_anchors: z.string().optional() }).strict().optional(),
     document: z.object({ trust_anchors: z.string().optional() }).strict().optional(),
+    /** Claim stance: `local` (the built-in model, default) or `nli` (an NLI model pulled with `verity models pull nli`). */
+    claim: z.object({ stance: z.enum(['local', 'nli']).optional(), nli_model: z.string().optional() }).strict().optional(),
   })
   .strict();
 export type ConfigFile = z.output<typeof ConfigFile>;

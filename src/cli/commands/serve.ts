@@ -17,7 +17,9 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
   const store = await openStore(o.db ?? rt.ctx.paths.storeFile);
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
-    const engines = createServerEngines({ config: rt.engineConfig(), store, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock });
+    const claim = rt.config().claim;
+    const nli = claim?.stance === 'nli' ? (await import('../../engine/claim/nli/configured.js')).configuredNliClassifier(rt.ctx.paths.dataDir, claim.nli_model) : undefined;
+    const engines = createServerEngines({ config: rt.engineConfig(), store, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock, ...(nli ? { nli } : {}) });
     const webhooks = (await import('../../webhooks/server-plugin.js')).webhookServerHooks({ db: store.db, clock: rt.ctx.clock });
     const app = await buildServer({ db: store.db, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, ...webhooks });
     running = await startServer(app, {

@@ -15,6 +15,7 @@ import { registerServe } from './serve.js';
 import { registerAdmin } from './admin.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerListen } from './listen.js';
+import { registerModels } from './models.js';
 
 export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerVerify,
@@ -27,4 +28,5 @@ export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerAdmin,
   registerWebhooks,
   registerListen,
+  registerModels,
 ];
