@@ -65,6 +65,12 @@ export interface ImageAnalysis {
   warnings: string[];
   incomplete: string | null;
   pixels: PixelCoverage;
+  /**
+   * True when the pixels were not analysed only because this build has no decoder for their codec
+   * (e.g. HEVC in HEIC), not because the file is damaged: a valid C2PA hard binding can then still
+   * vouch for the bytes (verify.ts `judge`).
+   */
+  codecMissing?: boolean;
 }
 
 export type PixelCoverage = 'full' | 'partial' | 'none';
@@ -163,6 +169,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   let perceptualHash: string | null = null;
   let pixels: PixelCoverage = 'none';
   let incomplete: string | null = null;
+  let codecMissing = false;
   try {
     const decoded = await decodedP;
     signal.throwIfAborted();
@@ -201,6 +208,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     if (err instanceof VerityError && err.code !== 'UNPROCESSABLE_CONTENT' && err.code !== 'UNSUPPORTED_MEDIA_TYPE') throw err;
     if (!(err instanceof VerityError)) throw err;
     pixels = 'none';
+    codecMissing = err.code === 'UNSUPPORTED_MEDIA_TYPE' && !incomplete;
     incomplete ??= `the pixels could not be decoded (${err.message}): editing and generation traces in the pixels were not checked`;
     // Metadata and C2PA may still be readable from a file whose pixels are not (e.g. HEVC-coded
     // HEIC without a decoder, or truncated data): report what we have and say what is missing.
@@ -220,6 +228,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     warnings,
     incomplete,
     pixels,
+    codecMissing,
   });
 }
 
@@ -245,7 +254,7 @@ export function decodedRows(plane: LumaPlane): LumaPlane {
 
 /** Scores the signals and packages an analysis; images and videos (verify.ts) both end here. */
 export function assembleAnalysis(
-  parts: Pick<ImageAnalysis, 'metadata' | 'details' | 'mime' | 'watermark' | 'signals' | 'perceptualHash' | 'warnings' | 'incomplete' | 'pixels'>,
+  parts: Pick<ImageAnalysis, 'metadata' | 'details' | 'mime' | 'watermark' | 'signals' | 'perceptualHash' | 'warnings' | 'incomplete' | 'pixels' | 'codecMissing'>,
 ): ImageAnalysis {
   const scores = combineImageScores(parts.signals, parts.watermark);
   return {

@@ -105,10 +105,14 @@ export interface MediaJudgement {
   /** What produced each dimension's number (the additive `dimension_producers` field). */
   producers: DimensionProducers;
   reason: string;
+  /** Pixels not analysed only for a missing codec, with a valid C2PA hard binding over the bytes. */
+  boundByC2pa: boolean;
 }
 
 /** Highest trust an analysis that could not run in full may give (issue 13). */
 export const INCOMPLETE_TRUST_CAP = 0.4;
+/** Trust cap when only a missing codec stopped pixel analysis and a valid C2PA binding covers the bytes. */
+export const CODEC_MISSING_TRUST_CAP = 0.6;
 
 /** `manipulation` at or above this makes a file `suspicious`; every weak heuristic alone stays below it. */
 export const SUSPICIOUS_MANIPULATION = 0.3;
@@ -161,7 +165,18 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
 
   // An analysis that could not run never raises trust: a broken, undecodable or too-small input
   // is at best `suspicious`, with trust at most 0.4, whatever its metadata or manifest says.
-  if (a.incomplete) {
+  // One exception: the pixels are intact but this build lacks their codec (HEVC in HEIC), and a
+  // valid C2PA manifest's hard binding covers those very bytes. The signer vouches for what we
+  // could not look at, so the file is not "broken"; it stays at most likely_authentic with trust
+  // capped at CODEC_MISSING_TRUST_CAP, and the warning still says what was not checked.
+  const boundByC2pa = a.codecMissing && (w?.validation_state === 'valid' || w?.validation_state === 'trusted') && !(v?.failures.length);
+  if (a.incomplete && boundByC2pa) {
+    trust = Math.min(trust, CODEC_MISSING_TRUST_CAP);
+    if (authenticity === 'authentic') {
+      authenticity = 'likely_authentic';
+      reason = `valid C2PA manifest whose hard binding covers the pixels, which this build cannot decode: ${a.incomplete}`;
+    }
+  } else if (a.incomplete) {
     trust = Math.min(trust, INCOMPLETE_TRUST_CAP);
     if (authenticity === 'authentic' || authenticity === 'likely_authentic') {
       authenticity = 'suspicious';
@@ -196,7 +211,7 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
     recency: tsSig ? 'metadata timestamp consistency' : hasDates ? 'capture or signing date present' : 'no dated metadata (default)',
     llm_analysis: forensic,
   };
-  return { authenticity, trust: round3(clamp01(trust)), dimensions, producers, reason };
+  return { authenticity, trust: round3(clamp01(trust)), dimensions, producers, reason, boundByC2pa: !!(a.incomplete && boundByC2pa) };
 }
 
 export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<MediaResult>> {
@@ -232,7 +247,12 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
     evidence.push({ source: 'input', finding: `Downloaded from ${input.origin}`, authority_score: 0.2 });
 
   const j = judge(analysis, matches, req.check_provenance && !!ports.store);
-  if (analysis.incomplete) warnings.unshift(`Not checked: ${analysis.incomplete}; trust is capped at ${INCOMPLETE_TRUST_CAP} and the verdict at suspicious`);
+  if (analysis.incomplete)
+    warnings.unshift(
+      j.boundByC2pa
+        ? `Not checked: ${analysis.incomplete}; a valid C2PA hard binding covers these bytes, so trust is capped at ${CODEC_MISSING_TRUST_CAP} and the verdict at likely_authentic`
+        : `Not checked: ${analysis.incomplete}; trust is capped at ${INCOMPLETE_TRUST_CAP} and the verdict at suspicious`,
+    );
   evidence.unshift({
     source: 'verdict',
     finding: `${j.authenticity}: ${j.reason}; manipulation probability ${analysis.manipulationScore}, deepfake probability ${analysis.deepfakeScore}`,
