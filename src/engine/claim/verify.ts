@@ -87,7 +87,13 @@ export async function verifyClaim(req: ClaimRequest, ports: EnginePorts, opts: V
 
   let llm: { truth: number; verdict: JudgeOutput['verdict']; model: string } | undefined;
   if (!llmConfigured(ports.config)) {
-    warnings.push(`no LLM configured: llm_analysis is the ${stanceProducer === 'local stance model' ? 'local stance model' : stanceProducer}'s reading`);
+    const reader =
+      stanceProducer === 'local stance model'
+        ? "the local stance model's reading"
+        : stanceProducer === ports.nli?.name
+          ? `${stanceProducer}'s reading`
+          : '0.5 (nothing could judge this language)';
+    warnings.push(`no LLM configured: llm_analysis is ${reader}`);
   } else if (scored.length > 0) {
     const order = strongest(scored, LLM_PASSAGES);
     try {

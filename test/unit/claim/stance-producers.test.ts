@@ -74,6 +74,7 @@ describe('NLI classifier as the stance producer', () => {
     expect(r.trust_score).toBeLessThan(0.4);
     expect(r.dimension_producers?.llm_analysis).toBe('NLI model (test classifier)');
     expect(r.dimensions.llm_analysis).toBeLessThan(0.2);
+    expect(r.warnings).toContain("no LLM configured: llm_analysis is NLI model (test classifier)'s reading");
   });
   it('a failing classifier is a warning, and the local model stands in', async () => {
     const broken: NliClassifier = { name: 'NLI model (broken)', classify: async () => Promise.reject(new Error('model file truncated')) };
@@ -100,6 +101,8 @@ describe('bad input: unverifiable with a warning, never a confident verdict from
     const r = ClaimResult.parse(await createEngine(await corpusPorts()).verifyClaim({ claim: 'Эйфелева башня находится в Париже', sources: ['local'] }));
     expect(r.verdict).toBe('unverifiable');
     expect(r.warnings?.some((w) => w.startsWith('the local stance model reads English only'))).toBe(true);
+    expect(r.warnings).toContain('no LLM configured: llm_analysis is 0.5 (nothing could judge this language)');
+    expect(r.dimension_producers?.llm_analysis).toBe('none (local stance model reads English only)');
   });
   it('a language without a stemmer says so', async () => {
     const r = ClaimResult.parse(await createEngine(await corpusPorts()).verifyClaim({ claim: 'Umbhoshongo i-Eiffel useParis', language: 'zu', sources: ['local'] }));
