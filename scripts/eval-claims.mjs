@@ -41,7 +41,8 @@
  *      (verdict.ts CONFIDENCE = 0.6) is a stated policy, not fitted.
  * Measures, per domain: accuracy, macro-F1 (over the labels the domain has), the always-majority
  * baseline, precision of `true` and of `false` verdicts, share answered `unverifiable` (all claims
- * and NEI claims), and retrieval recall@5/@10 of the gold sentences.
+ * and NEI claims), retrieval recall@5/@10 of the gold sentences, and how well trust_score reads as
+ * P(true) on the true/false claims (Brier score, expected calibration error over 10 bins).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -294,19 +295,38 @@ function metrics(gold, pred) {
 }
 
 function evaluate(d, model, params) {
+  const sr = d.claims.map((c) => srOf(c, model));
   return measure(
     d.claims,
-    d.claims.map((c) => {
-      const [S, R] = srOf(c, model);
-      return decideVerdict(S, R, params);
-    }),
+    sr.map(([S, R]) => decideVerdict(S, R, params)),
+    sr.map(([S, R]) => truthProbability(S, R, params)),
   );
 }
 
-function measure(claims, pred) {
+/**
+ * How well trust_score reads as P(true) on the claims that are true or false: Brier score and
+ * expected calibration error (10 equal-width bins).
+ */
+function calibration(gold, trust) {
+  const pts = gold.map((g, i) => [trust[i], g === 'true' ? 1 : g === 'false' ? 0 : null]).filter(([, y]) => y !== null);
+  if (!pts.length) return { brier: null, ece: null };
+  const brier = pts.reduce((a, [p, y]) => a + (p - y) ** 2, 0) / pts.length;
+  const bins = Array.from({ length: 10 }, () => ({ n: 0, p: 0, y: 0 }));
+  for (const [p, y] of pts) {
+    const b = bins[Math.min(9, Math.floor(p * 10))];
+    b.n++;
+    b.p += p;
+    b.y += y;
+  }
+  const ece = bins.reduce((a, b) => a + (b.n ? (b.n / pts.length) * Math.abs(b.p / b.n - b.y / b.n) : 0), 0);
+  return { brier, ece };
+}
+
+function measure(claims, pred, trust) {
   const d = { claims };
   const gold = d.claims.map((c) => c.gold);
   const m = metrics(gold, pred);
+  const cal = calibration(gold, trust);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, gold.filter((g) => g === v).length]));
   const majority = VERDICTS.reduce((a, v) => (counts[v] > counts[a] ? v : a), VERDICTS[0]);
   const nei = d.claims.map((c, i) => (c.gold === 'unverifiable' ? i : -1)).filter((i) => i >= 0);
@@ -323,6 +343,8 @@ function measure(claims, pred) {
     predicted: Object.fromEntries(VERDICTS.map((v) => [v, m.per[v].predicted])),
     unverifiableShare: m.per.unverifiable.predicted / gold.length,
     unverifiableOnNei: nei.length ? nei.filter((i) => pred[i] === 'unverifiable').length / nei.length : null,
+    brier: cal.brier,
+    ece: cal.ece,
     recall5: mean(withGold.map((c) => c.recall5)),
     recall10: mean(withGold.map((c) => c.recall10)),
   };
@@ -331,10 +353,10 @@ function measure(claims, pred) {
 const f3 = (x) => (x === null || x === undefined ? '    –' : x.toFixed(3).padStart(5));
 function table(title, rows) {
   console.log(`\n${title}`);
-  console.log(`  ${'domain'.padEnd(14)} ${'n'.padStart(5)}  majority  accuracy  macroF1  P(true)  P(false)  unverif.  unverif.|NEI  recall@5  recall@10`);
+  console.log(`  ${'domain'.padEnd(14)} ${'n'.padStart(5)}  majority  accuracy  macroF1  P(true)  P(false)  unverif.  unverif.|NEI  recall@5  recall@10  Brier    ECE`);
   for (const [name, r] of rows)
     console.log(
-      `  ${name.padEnd(14)} ${String(r.n).padStart(5)}     ${f3(r.majorityAccuracy)}     ${f3(r.accuracy)}    ${f3(r.macroF1)}    ${f3(r.precisionTrue)}     ${f3(r.precisionFalse)}     ${f3(r.unverifiableShare)}         ${f3(r.unverifiableOnNei)}     ${f3(r.recall5)}      ${f3(r.recall10)}`,
+      `  ${name.padEnd(14)} ${String(r.n).padStart(5)}     ${f3(r.majorityAccuracy)}     ${f3(r.accuracy)}    ${f3(r.macroF1)}    ${f3(r.precisionTrue)}     ${f3(r.precisionFalse)}     ${f3(r.unverifiableShare)}         ${f3(r.unverifiableOnNei)}     ${f3(r.recall5)}      ${f3(r.recall10)}  ${f3(r.brier)}  ${f3(r.ece)}`,
     );
 }
 
@@ -361,6 +383,7 @@ if (legacyAt >= 0) {
       rmSync(tmp, { recursive: true, force: true });
       db = store.db;
     }
+    const trust = [];
     const pred = d.claims.map((c) => {
       const hits = db ? oldCorpus.searchCorpus(db, old.buildQuery(c.claim, 'en'), 10) : c.hits;
       const deduped = old.dedupeHits(hits);
@@ -375,10 +398,12 @@ if (legacyAt >= 0) {
         c.recall5 = found(5);
         c.recall10 = found(10);
       }
-      return old.conclude(old.scoreHits(c.claim, deduped), { now: NOW, retrievedAt: NOW.toISOString(), maxEvidence: 20, claim: c.claim }).verdict;
+      const r = old.conclude(old.scoreHits(c.claim, deduped), { now: NOW, retrievedAt: NOW.toISOString(), maxEvidence: 20, claim: c.claim });
+      trust.push(r.trust_score);
+      return r.verdict;
     });
     store?.close();
-    rows.push([d.name, measure(d.claims, pred)]);
+    rows.push([d.name, measure(d.claims, pred, trust)]);
     process.stderr.write(`legacy ${d.name} done (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
   }
   table(`Earlier build at ${dir} (before issue 11), same data and measures`, rows);
