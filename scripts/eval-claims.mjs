@@ -17,11 +17,12 @@
  *                (one row per sentence, its page's URL), searched like `--sources local`;
  *                SUPPORTS / REFUTES → true / false; gold sentences from `gold_evidence`.
  *
- *   node scripts/eval-claims.mjs          evaluate the shipped weights (claim-weights.ts)
- *   node scripts/eval-claims.mjs --fit    leave-one-domain-out: for each domain, fit the stance
+ *   node scripts/eval-claims.mjs          leave-one-domain-out: for each domain, fit the stance
  *                                         model and the verdict parameters on the other two and
- *                                         measure on it; then fit on all three and rewrite
+ *                                         measure on it; then the shipped weights on all three
+ *   node scripts/eval-claims.mjs --fit    the same, then fit on all three and rewrite
  *                                         src/engine/claim/claim-weights.ts (rebuild after)
+ *   --no-lodo                             skip the leave-one-domain-out fits (shipped weights only)
  *   --json                                also print the figures as JSON
  *   --legacy DIR                          measure an earlier build instead (DIR holds its dist/; the
  *                                         pipeline before issue 11, commit e7aaad8): same data, same
@@ -431,7 +432,7 @@ if (cached?.codeKey === codeKey) {
 }
 
 const out = { shipped: {}, lodo: {}, params: {} };
-if (FIT) {
+if (FIT || !args.includes('--no-lodo')) {
   const rows = [];
   for (const held of domains) {
     const train = domains.filter((d) => d !== held);
@@ -443,6 +444,8 @@ if (FIT) {
     process.stderr.write(`held out ${held.name}: ${JSON.stringify(params)}\n`);
   }
   table('Leave-one-domain-out (stance model and verdict parameters fitted on the other two domains)', rows);
+}
+if (FIT) {
   const model = fitStance(domains);
   const params = fitVerdict(domains, model);
   const all = domains.map((d) => [d.name, evaluate(d, model, params)]);
@@ -486,7 +489,7 @@ export const WEIGHTS_PROVENANCE = ${JSON.stringify(provenance)};
 } else {
   console.log(`weights: ${WEIGHTS_PROVENANCE}`);
   const rows = domains.map((d) => [d.name, (out.shipped[d.name] = evaluate(d, STANCE_MODEL, VERDICT_PARAMS))]);
-  table('Shipped weights (claim-weights.ts; in-sample for every domain — held-out figures: --fit)', rows);
+  table('Shipped weights (claim-weights.ts, fitted on all three domains: in-sample for each)', rows);
   for (const [name, r] of rows) console.log(`  ${name}: verdicts ${VERDICTS.map((v) => `${v} ${r.predicted[v]}`).join(', ')}`);
 }
 if (args.includes('--json')) console.log(JSON.stringify(out));
