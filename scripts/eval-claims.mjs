@@ -1,376 +1,495 @@
 #!/usr/bin/env node
 /**
- * Offline evaluation of the claim engine's stance and verdict stages on AVeriTeC dev
- * (../shared/fixtures/claims/averitec-dev.json, 500 fact-checked claims, CC BY-NC 4.0).
- * Each claim's question/answer pairs play the part of retrieved evidence from the `local` corpus
- * (authority from the answer's source domain, as in live mode); labels map to verdicts
- * Supported→true, Refuted→false, Not Enough Evidence→unverifiable, Conflicting…→conflicting.
+ * Evaluation (and fitting) of the claim engine across three domains, through the BUILT engine
+ * (dist/; `npm run eval:claims` builds first):
  *
- *   node scripts/eval-claims.mjs           evaluate the shipped weights (dist/ must be built)
- *   node scripts/eval-claims.mjs --fit     5-fold cross-validated fit (folds by claim, seeded
- *                                          shuffle), report held-out figures for the first
- *                                          model's method and the current one, then fit on all
- *                                          500 and rewrite src/engine/claim/stance-weights.ts
- *                                          (rebuild after)
- * Options: --data PATH (default ../shared/fixtures/claims/averitec-dev.json), --json,
- *          --seed N (fold shuffle, default 7), --alpha A (class rebalancing of the verdict
- *          model, 0 = natural prior, 1 = balanced; default 0.5), --prior fitted|uniform
+ *   averitec     ../shared/fixtures/claims/averitec-dev.json — 500 fact-checked claims (MichSchli/AVeriTeC
+ *                data/dev.json, commit 7c62d1ec, CC BY-NC 4.0); each claim's question/answer pairs
+ *                play the retrieved items. Labels Supported / Refuted / Not Enough Evidence /
+ *                Conflicting → true / false / unverifiable / conflicting.
+ *   check-covid  ../shared/fixtures/claims/check-covid/ — 1,504 news claims (posuer/Check-COVID, commit
+ *                3ae70f8c, MIT) against its 347 abstracts, imported as a local corpus and searched
+ *                like `--sources local`; SUPPORT / REFUTE / NOTENOUGHINFO → true / false /
+ *                unverifiable; gold sentences from `evidence_set`.
+ *   fool-me-twice ../shared/fixtures/claims/fool-me-twice/{dev,test}.jsonl — 2,549 claims
+ *                (google-research/fool-me-twice, commit d9db753e, Apache-2.0, evidence CC BY-SA);
+ *                every gold and retrieved Wikipedia sentence of both files forms one local corpus
+ *                (one row per sentence, its page's URL), searched like `--sources local`;
+ *                SUPPORTS / REFUTES → true / false; gold sentences from `gold_evidence`.
  *
- * Two stages are fitted, both multinomial logistic regression by full-batch gradient descent:
- *   1. the stance model, per answer, on weak labels (the claim's label; "No answer could be found"
- *      → neutral; conflicting claims left out), L2 toward the hand-set prior (stance-prior.ts);
- *   2. the verdict model, per claim, on set-level summaries of stage 1's stances (verdict-model.ts),
- *      L2 toward zero, class weights (N / (K n_c))^alpha.
+ *   node scripts/eval-claims.mjs          leave-one-domain-out: for each domain, fit the stance
+ *                                         model and the verdict parameters on the other two and
+ *                                         measure on it; then the shipped weights on all three
+ *   node scripts/eval-claims.mjs --fit    the same, then fit on all three and rewrite
+ *                                         src/engine/claim/claim-weights.ts (rebuild after)
+ *   --no-lodo                             skip the leave-one-domain-out fits (shipped weights only)
+ *   --json                                also print the figures as JSON
+ *   --legacy DIR                          measure an earlier build instead (DIR holds its dist/; the
+ *                                         pipeline before issue 11, commit e7aaad8): same data, same
+ *                                         measures, its own retrieval (FTS top 10, URL de-dup)
+ *   --l2 X, --iters N                     stance fit: L2 strength toward the prior (default 0.05), steps (400)
+ *   --cache FILE                          keep the retrieved passages and their features in FILE
+ *                                         (reused while the retrieval/stance code is unchanged)
+ *
+ * Fitting, both stages on the training domains only, each domain weighing the same:
+ *   1. stance model: multinomial logistic regression over the local stance features (stance.ts),
+ *      L2 toward the hand-set prior (stance-prior.ts), class-balanced within each domain. Passage
+ *      labels: a gold sentence takes its claim's label (supports/refutes; an NEI claim's → neutral),
+ *      other retrieved sentences are neutral; AVeriTeC answers take their claim's label (weak).
+ *   2. verdict: the slope of P(true) = σ(a (S − R)) by log-loss on the true/false claims; then
+ *      minEvidence and conflictFloor (verdict.ts) by grid search maximizing the mean over training
+ *      domains of macro-F1 over the labels each domain has. The confidence a verdict needs
+ *      (verdict.ts CONFIDENCE = 0.6) is a stated policy, not fitted.
+ * Measures, per domain: accuracy, macro-F1 (over the labels the domain has), the always-majority
+ * baseline, precision of `true` and of `false` verdicts, share answered `unverifiable` (all claims
+ * and NEI claims), retrieval recall@5/@10 of the gold sentences, and how well trust_score reads as
+ * P(true) on the true/false claims (Brier score, expected calibration error over 10 bins).
  */
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const opt = (name) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
+const FIT = args.includes('--fit');
 const fixturesDir = process.env.VERITY_FIXTURES ?? resolve(root, '..', 'shared', 'fixtures');
-const dataPath = resolve(opt('--data') ?? resolve(fixturesDir, 'claims', 'averitec-dev.json'));
-if (!existsSync(dataPath)) {
-  console.error(`eval-claims: dataset not found at ${dataPath} (the shared fixtures live beside the repo)`);
+const claimsDir = resolve(fixturesDir, 'claims');
+if (!existsSync(claimsDir)) {
+  console.error(`eval-claims: fixtures not found at ${claimsDir} (the shared fixtures live beside the repo)`);
   process.exit(2);
 }
-const dist = (p) => new URL(`../dist/${p}`, import.meta.url).href;
 if (!existsSync(resolve(root, 'dist/engine/claim/assess.js'))) {
-  console.error('eval-claims: dist/ is not built; run `npx tsc -p tsconfig.build.json` (or npm run build) first');
+  console.error('eval-claims: dist/ is not built; run `npm run build` (or npx tsc -p tsconfig.build.json) first');
   process.exit(2);
 }
-const { scoreHits, conclude, claimVerdictFeatures } = await import(dist('engine/claim/assess.js'));
-const { FEATURES, STANCES } = await import(dist('engine/claim/stance.js'));
-const { VERDICT_FEATURES, VERDICTS: MODEL_VERDICTS } = await import(dist('engine/claim/verdict-model.js'));
-const { VERDICT_THRESHOLDS, WEIGHTS_PROVENANCE } = await import(dist('engine/claim/stance-weights.js'));
-const { STANCE_PRIOR } = await import(dist('engine/claim/stance-prior.js'));
-const L2 = Number(opt('--l2') ?? 0.1);
-const L2_VERDICT = Number(opt('--l2-verdict') ?? 0.01);
-const SEED = Number(opt('--seed') ?? 7);
-const ALPHA = Number(opt('--alpha') ?? 0.5);
-const PRIOR = opt('--prior') ?? 'fitted';
-/** The first model's 15 features: refitting with only these reproduces it under the same folds. */
-const V1_FEATURES = STANCE_PRIOR.features.slice(0, 15);
+const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
+const { scoreHits, dedupeHits } = await dist('engine/claim/assess.js');
+const { rankPassages } = await dist('engine/claim/passages.js');
+const { FEATURES, STANCES, predictStance } = await dist('engine/claim/stance.js');
+const { STANCE_PRIOR } = await dist('engine/claim/stance-prior.js');
+const { STANCE_MODEL, VERDICT_PARAMS, WEIGHTS_PROVENANCE } = await dist('engine/claim/claim-weights.js');
+const { decideVerdict, truthProbability } = await dist('engine/claim/verdict.js');
+const { aggregate } = await dist('engine/claim/aggregate.js');
+const { buildQuery } = await dist('engine/claim/query.js');
+const { SOURCE_LIMITS } = await dist('engine/claim/retrieve.js');
+const { passageKey } = await dist('engine/claim/text.js');
+const { importCorpus, searchCorpus } = await dist('sources/local-corpus.js');
+const { openStore } = await dist('store/database.js');
 
-const LABELS = { Supported: 'true', Refuted: 'false', 'Not Enough Evidence': 'unverifiable', 'Conflicting Evidence/Cherrypicking': 'conflicting' };
 const VERDICTS = ['true', 'false', 'unverifiable', 'conflicting'];
-const data = JSON.parse(readFileSync(dataPath, 'utf8'));
-
-/** The answers as retrieved items: question + answer (+ the explanation of a yes/no answer). */
-function hitsOf(claim) {
-  const hits = [];
-  for (const q of claim.questions ?? []) {
-    for (const a of q.answers ?? []) {
-      const parts = [q.question.trim().replace(/\?*$/, '?'), a.answer.trim()];
-      if (a.answer_type === 'Boolean' && a.boolean_explanation) parts.push(a.boolean_explanation.trim());
-      hits.push({
-        source: 'local',
-        url: a.source_url ?? '',
-        title: q.question,
-        // One sentence-ish block: passage selection should not split the answer from its question.
-        text: parts.join(' ').replace(/\s+/g, ' '),
-        published_at: null,
-        publisher: null,
-        declared_authority: null,
-      });
-    }
-  }
-  return hits;
-}
-
-const claims = data.map((c, i) => ({ i, claim: c.claim, gold: LABELS[c.label], hits: hitsOf(c) }));
 const NOW = new Date('2021-01-01T00:00:00Z');
+const sha = (p) => createHash('sha256').update(readFileSync(p)).digest('hex').slice(0, 12);
+const jsonl = (p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 
-/** Verdicts through the engine's own code path (assess.ts): passages, stances, aggregation, verdict. */
-function predict(items, { stance, thresholds, verdictModel, prior } = {}) {
-  return items.map((c) => {
-    const scored = scoreHits(c.claim, c.hits, stance);
-    return conclude(scored, { now: NOW, retrievedAt: NOW.toISOString(), maxEvidence: 20, claim: c.claim, thresholds, verdictModel, prior }).verdict;
+// ---- data
+function loadAveritec() {
+  const path = resolve(claimsDir, 'averitec-dev.json');
+  const LABELS = { Supported: 'true', Refuted: 'false', 'Not Enough Evidence': 'unverifiable', 'Conflicting Evidence/Cherrypicking': 'conflicting' };
+  const claims = JSON.parse(readFileSync(path, 'utf8')).map((c) => ({
+    claim: c.claim,
+    gold: LABELS[c.label],
+    hits: (c.questions ?? []).flatMap((q) =>
+      (q.answers ?? []).map((a) => {
+        const parts = [q.question.trim().replace(/\?*$/, '?'), a.answer.trim()];
+        if (a.answer_type === 'Boolean' && a.boolean_explanation) parts.push(a.boolean_explanation.trim());
+        return { source: 'local', url: a.source_url ?? '', title: q.question, text: parts.join(' ').replace(/\s+/g, ' '), published_at: null, publisher: null, declared_authority: null };
+      }),
+    ),
+  }));
+  return { name: 'averitec', files: [`averitec-dev.json (sha256 ${sha(path)}…)`], claims, corpus: null };
+}
+
+function loadCheckCovid() {
+  const dir = resolve(claimsDir, 'check-covid');
+  const LABELS = { SUPPORT: 'true', REFUTE: 'false', NOTENOUGHINFO: 'unverifiable' };
+  const abstracts = new Map(jsonl(resolve(dir, 'corpus.json')).map((d) => [d.cord_id, d]));
+  const corpus = [...abstracts.values()].map((d) => ({
+    // One sentence a line, so sentence splitting keeps the corpus's own sentence boundaries.
+    text: [d.title, ...d.abstract].join('\n'),
+    url: `https://cord19.example/${d.cord_id}`,
+    source: 'CORD-19',
+  }));
+  const claims = jsonl(resolve(dir, 'Check-COVID_all.json')).map((c) => {
+    const abs = abstracts.get(c.cord_id);
+    const gold = LABELS[c.label];
+    const goldKeys = gold === 'unverifiable' || !abs ? [] : (c.evidence_set ?? []).map((e) => abs.abstract[e.sent_index]).filter(Boolean).map(passageKey);
+    return { claim: c.claim.trim(), gold, goldKeys };
   });
+  return { name: 'check-covid', files: ['Check-COVID_all.json', 'corpus.json'].map((f) => `${f} (sha256 ${sha(resolve(dir, f))}…)`), claims, corpus };
 }
 
-/** mulberry32: a small seeded PRNG, so the folds are the same on every run and machine. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function foldsOf(n, k, seed) {
-  const order = Array.from({ length: n }, (_, i) => i);
-  const r = rng(seed);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  const fold = new Array(n);
-  order.forEach((idx, pos) => (fold[idx] = pos % k));
-  return fold;
-}
-
-function metrics(gold, pred) {
-  const cm = Object.fromEntries(VERDICTS.map((g) => [g, Object.fromEntries(VERDICTS.map((p) => [p, 0]))]));
-  gold.forEach((g, i) => cm[g][pred[i]]++);
-  const per = {};
-  for (const v of VERDICTS) {
-    const tp = cm[v][v];
-    const fp = VERDICTS.reduce((a, g) => a + (g !== v ? cm[g][v] : 0), 0);
-    const fn = VERDICTS.reduce((a, p) => a + (p !== v ? cm[v][p] : 0), 0);
-    const P = tp + fp ? tp / (tp + fp) : 0;
-    const R = tp + fn ? tp / (tp + fn) : 0;
-    per[v] = { precision: P, recall: R, f1: P + R ? (2 * P * R) / (P + R) : 0, support: tp + fn };
-  }
-  const accuracy = gold.filter((g, i) => g === pred[i]).length / gold.length;
-  const macroF1 = VERDICTS.reduce((a, v) => a + per[v].f1, 0) / VERDICTS.length;
-  return { accuracy, macroF1, per, cm };
-}
-
-// ---- fitting
-/** Per-answer stance examples: features of every answer, its claim's label as a weak label. */
-function stanceExamples(items, features) {
-  const xs = [];
-  const ys = [];
-  for (const c of items) {
-    const target = { true: 'supports', false: 'refutes', unverifiable: 'neutral' }[c.gold];
-    if (!target) continue; // conflicting claims have answers on both sides: no per-answer label
-    const scored = scoreHits(c.claim, c.hits);
-    for (const s of scored) {
-      const x = s.stance.features;
-      xs.push(features.map((f) => x[f]));
-      ys.push(STANCES.indexOf(/no answer could be found/i.test(s.hit.text) ? 'neutral' : target));
+function loadFoolMeTwice() {
+  const dir = resolve(claimsDir, 'fool-me-twice');
+  const rows = [...jsonl(resolve(dir, 'dev.jsonl')), ...jsonl(resolve(dir, 'test.jsonl'))];
+  const LABELS = { SUPPORTS: 'true', REFUTES: 'false' };
+  const seen = new Set();
+  const corpus = [];
+  for (const r of rows) {
+    const url = `https://en.wikipedia.org/wiki/${encodeURIComponent(String(r.wikipedia_page).replace(/ /g, '_'))}`;
+    for (const e of [...(r.gold_evidence ?? []), ...(r.retrieved_evidence ?? [])]) {
+      const key = `${url}\u0000${e.text}`;
+      if (!e.text?.trim() || seen.has(key)) continue;
+      seen.add(key);
+      corpus.push({ text: e.text, url, source: 'Wikipedia' });
     }
   }
-  return { xs, ys };
+  const claims = rows.map((r) => ({ claim: r.text, gold: LABELS[r.label], goldKeys: (r.gold_evidence ?? []).map((e) => passageKey(e.text)) }));
+  return { name: 'fool-me-twice', files: ['dev.jsonl', 'test.jsonl'].map((f) => `${f} (sha256 ${sha(resolve(dir, f))}…)`), claims, corpus };
 }
 
-/**
- * Multinomial logistic regression, MAP with a Gaussian prior centred on W0 (the bias column is
- * not penalized), class weights cw; full-batch gradient descent.
- */
-function fitSoftmax({ xs, ys }, { K, F, W0, cw, l2, iters = 1500, lr = 0.5 }) {
+/** Retrieval through the real local-corpus path: import into an in-memory store, search per claim. */
+async function retrieveAll(domain) {
+  if (!domain.corpus) return;
+  const tmp = mkdtempSync(join(tmpdir(), 'verity-eval-'));
+  const file = join(tmp, `${domain.name}.jsonl`);
+  writeFileSync(file, domain.corpus.map((r) => JSON.stringify(r)).join('\n'));
+  const store = await openStore(':memory:');
+  await importCorpus(store, file, { now: () => NOW });
+  rmSync(tmp, { recursive: true, force: true });
+  for (const c of domain.claims) {
+    c.hits = searchCorpus(store.db, buildQuery(c.claim, 'en'), SOURCE_LIMITS.local);
+    if (c.goldKeys?.length) {
+      const ranked = rankPassages(c.claim, c.hits.map((h) => h.text), { limit: 10 }).map((p) => passageKey(p.text));
+      const gold = new Set(c.goldKeys);
+      c.recall5 = ranked.slice(0, 5).filter((k) => gold.has(k)).length / gold.size;
+      c.recall10 = ranked.slice(0, 10).filter((k) => gold.has(k)).length / gold.size;
+    }
+  }
+  store.close();
+}
+
+/** Per claim: its passages' stance features, relevance, authority, and a training label each. */
+function featurize(domain) {
+  for (const c of domain.claims) {
+    const scored = scoreHits(c.claim, dedupeHits(c.hits), { limit: 20 });
+    const gold = new Set(c.goldKeys ?? []);
+    const target = { true: 'supports', false: 'refutes' }[c.gold] ?? 'neutral';
+    c.passages = scored.map((s) => {
+      let label;
+      if (domain.name === 'averitec') label = /no answer could be found/i.test(s.hit.text) ? 'neutral' : c.gold === 'conflicting' ? null : target;
+      else label = gold.has(passageKey(s.passage)) ? target : 'neutral';
+      return { x: FEATURES.map((f) => s.stance.features[f]), relevance: s.relevance, authority: s.authority, publisher: s.hit.url, label };
+    });
+  }
+}
+
+// ---- model pieces
+const toX = (v) => Object.fromEntries(FEATURES.map((f, i) => [f, v[i]]));
+function srOf(c, model) {
+  const items = c.passages.map((p) => ({ stance: predictStance(toX(p.x), model), relevance: p.relevance, authority: p.authority, publisher: p.publisher, published_at: null }));
+  const a = aggregate(items, { now: NOW });
+  return [a.support, a.refute];
+}
+
+/** Multinomial logistic regression, MAP with a Gaussian prior centred on W0; per-example weights. */
+const opt = (name, d) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
+const L2 = opt('--l2', 0.05);
+const ITERS = opt('--iters', 400);
+function fitSoftmax(xs, ys, ws, W0, { l2 = L2, iters = ITERS, lr = 1 } = {}) {
+  const K = W0.length;
+  const F = W0[0].length;
   const W = W0.map((w) => [...w]);
+  const wsum = ws.reduce((a, b) => a + b, 0);
   for (let it = 0; it < iters; it++) {
     const G = Array.from({ length: K }, () => new Array(F).fill(0));
-    let wsum = 0;
     for (let n = 0; n < xs.length; n++) {
       const x = xs[n];
       const z = W.map((w) => w.reduce((a, wi, i) => a + wi * x[i], 0));
       const m = Math.max(...z);
       const e = z.map((v) => Math.exp(v - m));
       const s = e.reduce((a, b) => a + b, 0);
-      const c = cw[ys[n]];
-      wsum += c;
       for (let k = 0; k < K; k++) {
-        const g = (e[k] / s - (ys[n] === k ? 1 : 0)) * c;
-        for (let i = 0; i < F; i++) G[k][i] += g * x[i];
+        const g = (e[k] / s - (ys[n] === k ? 1 : 0)) * ws[n];
+        if (g !== 0) for (let i = 0; i < F; i++) G[k][i] += g * x[i];
       }
     }
     for (let k = 0; k < K; k++) for (let i = 0; i < F; i++) W[k][i] -= lr * (G[k][i] / wsum + (i === 0 ? 0 : l2 * (W[k][i] - W0[k][i])));
   }
   return W.map((w) => w.map((v) => Math.round(v * 1000) / 1000));
 }
-const classWeights = (ys, K, alpha) => {
-  const counts = new Array(K).fill(0);
-  ys.forEach((y) => counts[y]++);
-  return counts.map((n) => (n ? (ys.length / (K * n)) ** alpha : 0));
-};
 
-/** Stage 1. `features` is FEATURES (current model) or V1_FEATURES (the first model, for "before"). */
-function fitStance(items, features = FEATURES) {
-  const ex = stanceExamples(items, features);
-  const W0 = STANCES.map((c) => features.map((f) => STANCE_PRIOR.weights[STANCE_PRIOR.classes.indexOf(c)][STANCE_PRIOR.features.indexOf(f)] ?? 0));
-  // Balanced class weights: the answers' weak labels are 2:1 refutes, and neutral is rare.
-  const W = fitSoftmax(ex, { K: STANCES.length, F: features.length, W0, cw: classWeights(ex.ys, STANCES.length, 1), l2: L2 });
-  return { features: [...features], classes: [...STANCES], weights: W };
-}
-
-/** Stage 2: the verdict model on the training claims' stance summaries. */
-function fitVerdict(items, stance, alpha = ALPHA) {
+/** Neutral passages kept per claim for fitting (the best-ranked: the hard negatives). */
+const NEUTRAL_PER_CLAIM = 4;
+function fitStance(domains) {
   const xs = [];
   const ys = [];
-  for (const c of items) {
-    const scored = scoreHits(c.claim, c.hits, stance);
-    const r = conclude(scored, { now: NOW, retrievedAt: NOW.toISOString(), maxEvidence: 20, thresholds: VERDICT_THRESHOLDS });
-    const f = claimVerdictFeatures(c.claim, scored, r.support, r.refute);
-    xs.push(VERDICT_FEATURES.map((k) => f[k]));
-    ys.push(MODEL_VERDICTS.indexOf(c.gold));
-  }
-  const K = MODEL_VERDICTS.length;
-  const F = VERDICT_FEATURES.length;
-  const cw = classWeights(ys, K, alpha);
-  const W = fitSoftmax({ xs, ys }, { K, F, W0: Array.from({ length: K }, () => new Array(F).fill(0)), cw, l2: L2_VERDICT, iters: 3000, lr: 1 });
-  // The prior the bias terms now encode: training frequencies times class weights.
-  const counts = new Array(K).fill(0);
-  ys.forEach((y) => counts[y]++);
-  const eff = counts.map((n, k) => n * cw[k]);
-  const tot = eff.reduce((a, b) => a + b, 0);
-  return { features: [...VERDICT_FEATURES], classes: [...MODEL_VERDICTS], weights: W, prior: eff.map((e) => Math.round((e / tot) * 1e4) / 1e4) };
-}
-
-/** The first model's verdict stage: thresholds on S and R by grid search (macro-F1, then accuracy). */
-function tuneThresholds(items, stance) {
-  const sr = items.map((c) => {
-    const r = conclude(scoreHits(c.claim, c.hits, stance), { now: NOW, retrievedAt: NOW.toISOString(), maxEvidence: 20, thresholds: VERDICT_THRESHOLDS });
-    return [r.support, r.refute];
-  });
-  const gold = items.map((c) => c.gold);
-  let best = { score: -1, t: VERDICT_THRESHOLDS };
-  const grid = (a, b, s) => Array.from({ length: Math.round((b - a) / s) + 1 }, (_, i) => Math.round((a + i * s) * 1000) / 1000);
-  for (const minEvidence of grid(0.05, 0.6, 0.025))
-    for (const conflictFloor of grid(0.1, 0.9, 0.05))
-      for (const conflictRatio of grid(0.5, 1.0, 0.05)) {
-        const t = { minEvidence, conflictFloor, conflictRatio };
-        const m = metrics(gold, sr.map(([S, R]) => decide(S, R, t)));
-        const score = m.macroF1 + 0.25 * m.accuracy;
-        if (score > best.score) best = { score, t };
+  const ws = [];
+  for (const d of domains) {
+    const ex = [];
+    for (const c of d.claims) {
+      let neutral = 0;
+      for (const p of c.passages) {
+        if (!p.label) continue;
+        if (p.label === 'neutral' && neutral++ >= NEUTRAL_PER_CLAIM) continue;
+        ex.push(p);
       }
-  return best.t;
-}
-function decide(S, R, t) {
-  const hi = Math.max(S, R);
-  const lo = Math.min(S, R);
-  if (hi < t.minEvidence) return 'unverifiable';
-  if (lo >= t.conflictFloor && lo >= t.conflictRatio * hi) return 'conflicting';
-  return S >= R ? 'true' : 'false';
+    }
+    // Balanced classes within the domain, and every domain the same total weight.
+    const counts = Object.fromEntries(STANCES.map((s) => [s, ex.filter((p) => p.label === s).length]));
+    const present = STANCES.filter((s) => counts[s] > 0).length;
+    for (const p of ex) {
+      xs.push(p.x);
+      ys.push(STANCES.indexOf(p.label));
+      ws.push(1 / (present * counts[p.label]));
+    }
+  }
+  const W0 = STANCES.map((c) => FEATURES.map((f) => STANCE_PRIOR.weights[STANCE_PRIOR.classes.indexOf(c)][STANCE_PRIOR.features.indexOf(f)] ?? 0));
+  return { features: [...FEATURES], classes: [...STANCES], weights: fitSoftmax(xs, ys, ws, W0) };
 }
 
-// ---- reporting
-const pct = (x) => (100 * x).toFixed(1).padStart(5);
-function report(title, gold, pred) {
-  const m = metrics(gold, pred);
-  console.log(`\n${title}`);
-  console.log(`  accuracy ${pct(m.accuracy)} %   macro-F1 ${m.macroF1.toFixed(3)}`);
-  console.log('  class          precision  recall     F1   support');
+const grid = (a, b, s) => Array.from({ length: Math.round((b - a) / s) + 1 }, (_, i) => Math.round((a + i * s) * 1000) / 1000);
+function fitVerdict(domains, model) {
+  const sets = domains.map((d) => ({ gold: d.claims.map((c) => c.gold), sr: d.claims.map((c) => srOf(c, model)) }));
+  // Calibration slope first: log-loss of σ(a (S − R)) on the true/false claims, domains weighted alike.
+  let bestA = { loss: Infinity, a: 1 };
+  for (const a of grid(0.25, 30, 0.25)) {
+    let loss = 0;
+    for (const s of sets) {
+      let l = 0;
+      let n = 0;
+      s.sr.forEach(([S, R], i) => {
+        const g = s.gold[i];
+        if (g !== 'true' && g !== 'false') return;
+        const q = Math.min(1 - 1e-6, Math.max(1e-6, truthProbability(S, R, { calibration: a })));
+        l -= g === 'true' ? Math.log(q) : Math.log(1 - q);
+        n++;
+      });
+      loss += n ? l / n : 0;
+    }
+    if (loss < bestA.loss) bestA = { loss, a };
+  }
+  // Then the evidence floor and the conflict floor, on mean macro-F1 over the training domains.
+  let best = { score: -1, p: null };
+  for (const minEvidence of grid(0.05, 0.9, 0.025))
+    for (const conflictFloor of [...grid(0.3, 0.95, 0.05), 1.01]) {
+      const p = { minEvidence, conflictFloor, calibration: bestA.a };
+      let score = 0;
+      for (const s of sets) score += metrics(s.gold, s.sr.map(([S, R]) => decideVerdict(S, R, p))).macroF1;
+      score /= sets.length;
+      if (score > best.score + 1e-9) best = { score, p };
+    }
+  return best.p;
+}
+
+// ---- measures
+function metrics(gold, pred) {
+  const labels = VERDICTS.filter((v) => gold.includes(v));
+  const per = {};
   for (const v of VERDICTS) {
-    const p = m.per[v];
-    console.log(`  ${v.padEnd(14)} ${p.precision.toFixed(3).padStart(9)} ${p.recall.toFixed(3).padStart(7)} ${p.f1.toFixed(3).padStart(6)} ${String(p.support).padStart(9)}`);
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    gold.forEach((g, i) => {
+      if (pred[i] === v && g === v) tp++;
+      else if (pred[i] === v) fp++;
+      else if (g === v) fn++;
+    });
+    const P = tp + fp ? tp / (tp + fp) : 0;
+    const R = tp + fn ? tp / (tp + fn) : 0;
+    per[v] = { precision: P, recall: R, f1: P + R ? (2 * P * R) / (P + R) : 0, predicted: tp + fp, support: tp + fn };
   }
-  console.log('  confusion (rows gold, columns predicted)');
-  console.log(`  ${''.padEnd(14)}${VERDICTS.map((v) => v.slice(0, 12).padStart(13)).join('')}`);
-  for (const g of VERDICTS) console.log(`  ${g.padEnd(14)}${VERDICTS.map((p) => String(m.cm[g][p]).padStart(13)).join('')}`);
-  return m;
+  const accuracy = gold.filter((g, i) => g === pred[i]).length / gold.length;
+  const macroF1 = labels.reduce((a, v) => a + per[v].f1, 0) / labels.length;
+  return { accuracy, macroF1, per };
 }
 
-const gold = claims.map((c) => c.gold);
-const counts = Object.fromEntries(VERDICTS.map((v) => [v, gold.filter((g) => g === v).length]));
-const majority = VERDICTS.reduce((a, v) => (counts[v] > counts[a] ? v : a), VERDICTS[0]);
-console.log(`AVeriTeC dev: ${claims.length} claims (${VERDICTS.map((v) => `${v} ${counts[v]}`).join(', ')}), ${claims.reduce((a, c) => a + c.hits.length, 0)} answers as evidence`);
-const base = report(`Majority-class baseline (always "${majority}")`, gold, gold.map(() => majority));
-
-const summary = [];
-const summarize = (name, m) => summary.push({ name, accuracy: m.accuracy, macroF1: m.macroF1, f1: VERDICTS.map((v) => m.per[v].f1) });
-summarize(`majority class (always "${majority}")`, base);
-const dataSha = createHash('sha256').update(readFileSync(dataPath)).digest('hex').slice(0, 16);
-
-function printSummary() {
-  console.log('\nSummary (rows as above)');
-  console.log(`  ${'method'.padEnd(58)} acc %  macroF1   F1: ${VERDICTS.map((v) => v.slice(0, 6).padStart(6)).join(' ')}`);
-  for (const r of summary) console.log(`  ${r.name.padEnd(58)} ${pct(r.accuracy)}  ${r.macroF1.toFixed(3).padStart(7)}       ${r.f1.map((f) => f.toFixed(3).padStart(6)).join(' ')}`);
+function evaluate(d, model, params) {
+  const sr = d.claims.map((c) => srOf(c, model));
+  return measure(
+    d.claims,
+    sr.map(([S, R]) => decideVerdict(S, R, params)),
+    sr.map(([S, R]) => truthProbability(S, R, params)),
+  );
 }
 
-if (args.includes('--fit')) {
-  // K-fold cross-validation by claim (seeded shuffle): every claim is predicted by models that
-  // never saw it, stance and verdict stages both refitted inside each fold. Then one fit on all.
-  const K = 5;
-  const folds = foldsOf(claims.length, K, SEED);
-  const variants = {
-    v1: { name: 'first model refit: 15 features, threshold rules', pred: [] },
-    rules: { name: 'v2 stance features, threshold rules', pred: [] },
-    a0: { name: 'v2 + verdict model, natural prior (alpha 0)', pred: [] },
-    a25: { name: 'v2 + verdict model, alpha 0.25', pred: [] },
-    ship: { name: `v2 + verdict model, alpha ${ALPHA} (shipped)`, pred: [] },
-    shipUniform: { name: `v2 + verdict model, alpha ${ALPHA}, prior divided out`, pred: [] },
-    a1: { name: 'v2 + verdict model, balanced (alpha 1)', pred: [] },
+/**
+ * How well trust_score reads as P(true) on the claims that are true or false: Brier score and
+ * expected calibration error (10 equal-width bins).
+ */
+function calibration(gold, trust) {
+  const pts = gold.map((g, i) => [trust[i], g === 'true' ? 1 : g === 'false' ? 0 : null]).filter(([, y]) => y !== null);
+  if (!pts.length) return { brier: null, ece: null };
+  const brier = pts.reduce((a, [p, y]) => a + (p - y) ** 2, 0) / pts.length;
+  const bins = Array.from({ length: 10 }, () => ({ n: 0, p: 0, y: 0 }));
+  for (const [p, y] of pts) {
+    const b = bins[Math.min(9, Math.floor(p * 10))];
+    b.n++;
+    b.p += p;
+    b.y += y;
+  }
+  const ece = bins.reduce((a, b) => a + (b.n ? (b.n / pts.length) * Math.abs(b.p / b.n - b.y / b.n) : 0), 0);
+  return { brier, ece };
+}
+
+function measure(claims, pred, trust) {
+  const d = { claims };
+  const gold = d.claims.map((c) => c.gold);
+  const m = metrics(gold, pred);
+  const cal = calibration(gold, trust);
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, gold.filter((g) => g === v).length]));
+  const majority = VERDICTS.reduce((a, v) => (counts[v] > counts[a] ? v : a), VERDICTS[0]);
+  const nei = d.claims.map((c, i) => (c.gold === 'unverifiable' ? i : -1)).filter((i) => i >= 0);
+  const withGold = d.claims.filter((c) => c.recall5 !== undefined);
+  const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+  return {
+    n: gold.length,
+    majority,
+    majorityAccuracy: counts[majority] / gold.length,
+    accuracy: m.accuracy,
+    macroF1: m.macroF1,
+    precisionTrue: m.per.true.predicted ? m.per.true.precision : null,
+    precisionFalse: m.per.false.predicted ? m.per.false.precision : null,
+    predicted: Object.fromEntries(VERDICTS.map((v) => [v, m.per[v].predicted])),
+    unverifiableShare: m.per.unverifiable.predicted / gold.length,
+    unverifiableOnNei: nei.length ? nei.filter((i) => pred[i] === 'unverifiable').length / nei.length : null,
+    brier: cal.brier,
+    ece: cal.ece,
+    recall5: mean(withGold.map((c) => c.recall5)),
+    recall10: mean(withGold.map((c) => c.recall10)),
   };
-  for (let k = 0; k < K; k++) {
-    const train = claims.filter((_, i) => folds[i] !== k);
-    const test = claims.filter((_, i) => folds[i] === k);
-    const put = (v, preds) => preds.forEach((p, j) => (variants[v].pred[test[j].i] = p));
-    const s1 = fitStance(train, V1_FEATURES);
-    put('v1', predict(test, { stance: s1, thresholds: tuneThresholds(train, s1) }));
-    const s2 = fitStance(train);
-    put('rules', predict(test, { stance: s2, thresholds: tuneThresholds(train, s2) }));
-    put('a0', predict(test, { stance: s2, verdictModel: fitVerdict(train, s2, 0) }));
-    put('a25', predict(test, { stance: s2, verdictModel: fitVerdict(train, s2, 0.25) }));
-    const vm = fitVerdict(train, s2, ALPHA);
-    put('ship', predict(test, { stance: s2, verdictModel: vm }));
-    put('shipUniform', predict(test, { stance: s2, verdictModel: vm, prior: 'uniform' }));
-    put('a1', predict(test, { stance: s2, verdictModel: fitVerdict(train, s2, 1) }));
-    process.stderr.write(`fold ${k + 1}/${K} done\n`);
+}
+
+const f3 = (x) => (x === null || x === undefined ? '    –' : x.toFixed(3).padStart(5));
+function table(title, rows) {
+  console.log(`\n${title}`);
+  console.log(`  ${'domain'.padEnd(14)} ${'n'.padStart(5)}  majority  accuracy  macroF1  P(true)  P(false)  unverif.  unverif.|NEI  recall@5  recall@10  Brier    ECE`);
+  for (const [name, r] of rows)
+    console.log(
+      `  ${name.padEnd(14)} ${String(r.n).padStart(5)}     ${f3(r.majorityAccuracy)}     ${f3(r.accuracy)}    ${f3(r.macroF1)}    ${f3(r.precisionTrue)}     ${f3(r.precisionFalse)}     ${f3(r.unverifiableShare)}         ${f3(r.unverifiableOnNei)}     ${f3(r.recall5)}      ${f3(r.recall10)}  ${f3(r.brier)}  ${f3(r.ece)}`,
+    );
+}
+
+// ---- run
+const t0 = Date.now();
+const domains = [loadAveritec(), loadCheckCovid(), loadFoolMeTwice()];
+const legacyAt = args.indexOf('--legacy');
+if (legacyAt >= 0) {
+  const dir = resolve(args[legacyAt + 1]);
+  const L = async (p) => import(new URL(`file://${dir}/dist/${p}`).href);
+  const old = { ...(await L('engine/claim/assess.js')), ...(await L('engine/claim/query.js')), ...(await L('engine/claim/passages.js')) };
+  const oldCorpus = await L('sources/local-corpus.js');
+  const oldStore = await L('store/database.js');
+  const rows = [];
+  for (const d of domains) {
+    let db = null;
+    let store = null;
+    if (d.corpus) {
+      const tmp = mkdtempSync(join(tmpdir(), 'verity-eval-'));
+      const file = join(tmp, `${d.name}.jsonl`);
+      writeFileSync(file, d.corpus.map((r) => JSON.stringify(r)).join('\n'));
+      store = await oldStore.openStore(':memory:');
+      await oldCorpus.importCorpus(store, file, { now: () => NOW });
+      rmSync(tmp, { recursive: true, force: true });
+      db = store.db;
+    }
+    const trust = [];
+    const pred = d.claims.map((c) => {
+      const hits = db ? oldCorpus.searchCorpus(db, old.buildQuery(c.claim, 'en'), 10) : c.hits;
+      const deduped = old.dedupeHits(hits);
+      if (c.goldKeys?.length) {
+        // What the old pipeline read first: the chosen sentences of the first 5 and 10 items.
+        const passages = old.selectPassages(c.claim, deduped.map((h) => h.text));
+        const gold = new Set(c.goldKeys);
+        const found = (k) => {
+          const text = passages.slice(0, k).map((p) => passageKey(p.text)).join(' | ');
+          return [...gold].filter((g) => text.includes(g)).length / gold.size;
+        };
+        c.recall5 = found(5);
+        c.recall10 = found(10);
+      }
+      const r = old.conclude(old.scoreHits(c.claim, deduped), { now: NOW, retrievedAt: NOW.toISOString(), maxEvidence: 20, claim: c.claim });
+      trust.push(r.trust_score);
+      return r.verdict;
+    });
+    store?.close();
+    rows.push([d.name, measure(d.claims, pred, trust)]);
+    process.stderr.write(`legacy ${d.name} done (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
   }
-  const cv = {};
-  for (const [key, v] of Object.entries(variants)) {
-    cv[key] = report(`${v.name} — ${K}-fold held out (seed ${SEED})`, gold, v.pred);
-    summarize(`${v.name}, held out`, cv[key]);
+  table(`Earlier build at ${dir} (before issue 11), same data and measures`, rows);
+  for (const [name, r] of rows) console.log(`  ${name}: verdicts ${VERDICTS.map((v) => `${v} ${r.predicted[v]}`).join(', ')}`);
+  if (args.includes('--json')) console.log(JSON.stringify(Object.fromEntries(rows)));
+  process.exit(0);
+}
+const cacheAt = args.indexOf('--cache');
+const cacheFile = cacheAt >= 0 ? resolve(args[cacheAt + 1]) : null;
+const codeKey = createHash('sha256')
+  .update(['engine/claim/stance.js', 'engine/claim/text.js', 'engine/claim/passages.js', 'engine/claim/query.js', 'engine/claim/assess.js', 'sources/local-corpus.js', 'engine/claim/retrieve.js'].map((f) => readFileSync(resolve(root, 'dist', f), 'utf8')).join('\u0000'))
+  .digest('hex');
+const cached = cacheFile && existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : null;
+if (cached?.codeKey === codeKey) {
+  for (const d of domains) d.claims = cached.domains[d.name];
+  process.stderr.write(`passages and features from ${cacheFile}\n`);
+} else {
+  for (const d of domains) {
+    await retrieveAll(d);
+    featurize(d);
+    for (const c of d.claims) delete c.hits;
+    process.stderr.write(`${d.name}: ${d.claims.length} claims, ${d.claims.reduce((a, c) => a + c.passages.length, 0)} passages (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
   }
-  const stance = fitStance(claims);
-  const verdictModel = fitVerdict(claims, stance, ALPHA);
-  const fitted = report('Shipped model fitted on all 500 (in-sample)', gold, predict(claims, { stance, verdictModel }));
-  summarize('shipped model, in-sample (all 500)', fitted);
-  printSummary();
-  const f = (m) => `accuracy ${(m.accuracy * 100).toFixed(1)} %, macro-F1 ${m.macroF1.toFixed(3)}`;
-  const date = new Date().toISOString().slice(0, 10);
+  if (cacheFile) writeFileSync(cacheFile, JSON.stringify({ codeKey, domains: Object.fromEntries(domains.map((d) => [d.name, d.claims])) }));
+}
+
+const out = { shipped: {}, lodo: {}, params: {} };
+if (FIT || !args.includes('--no-lodo')) {
+  const rows = [];
+  for (const held of domains) {
+    const train = domains.filter((d) => d !== held);
+    const model = fitStance(train);
+    const params = fitVerdict(train, model);
+    out.lodo[held.name] = evaluate(held, model, params);
+    out.params[held.name] = params;
+    rows.push([held.name, out.lodo[held.name]]);
+    process.stderr.write(`held out ${held.name}: ${JSON.stringify(params)}\n`);
+  }
+  table('Leave-one-domain-out (stance model and verdict parameters fitted on the other two domains)', rows);
+}
+if (FIT) {
+  const model = fitStance(domains);
+  const params = fitVerdict(domains, model);
+  const all = domains.map((d) => [d.name, evaluate(d, model, params)]);
+  table('Fitted on all three domains (in-sample; these weights ship)', all);
+  const f = (r) => `acc ${r.accuracy.toFixed(3)}, macro-F1 ${r.macroF1.toFixed(3)}, P(true) ${f3(r.precisionTrue).trim()}, P(false) ${f3(r.precisionFalse).trim()}`;
   const provenance =
-    `fitted by scripts/eval-claims.mjs --fit (seed ${SEED}, alpha ${ALPHA}, L2 ${L2}/${L2_VERDICT}) on ${date} on AVeriTeC dev ` +
-    `(${claims.length} claims, ${stanceExamples(claims, FEATURES).xs.length} answers; MichSchli/AVeriTeC data/dev.json, commit 7c62d1ec, ` +
-    `sha256 ${dataSha}…, CC BY-NC 4.0). Stage 1: balanced multinomial logistic stance model over ${FEATURES.length} features, ` +
-    `L2 toward the hand-set prior (stance-prior.ts), 1500 full-batch steps. Stage 2: multinomial logistic verdict model over ` +
-    `${VERDICT_FEATURES.length} claim-level features, class weights (N/(K n_c))^${ALPHA}, 3000 steps. ${K}-fold held out: ${f(cv.ship)} ` +
-    `(prior divided out: ${f(cv.shipUniform)}); first model under the same folds: ${f(cv.v1)}; in-sample: ${f(fitted)}; ` +
-    `majority baseline: ${f(base)}.`;
-  const file = resolve(root, 'src/engine/claim/stance-weights.ts');
+    `fitted by scripts/eval-claims.mjs --fit on ${new Date().toISOString().slice(0, 10)} on three domains weighted alike: ` +
+    domains.map((d) => `${d.name} (${d.claims.length} claims; ${d.files.join(', ')})`).join('; ') +
+    `. Stance: ${FEATURES.length}-feature multinomial logistic model, L2 ${L2} toward stance-prior.ts, ${ITERS} steps, class-balanced per domain. ` +
+    `Verdict: calibration slope ${params.calibration} by log-loss; minEvidence ${params.minEvidence}, conflictFloor ${params.conflictFloor} by grid search on mean macro-F1. ` +
+    `Leave-one-domain-out: ` +
+    domains.map((d) => `${d.name} ${f(out.lodo[d.name])}`).join('; ') +
+    '.';
+  const file = resolve(root, 'src/engine/claim/claim-weights.ts');
   writeFileSync(
     file,
     `/**
- * Weights of the local stance model and the verdict model, and the first model's verdict
- * thresholds. GENERATED by \`node scripts/eval-claims.mjs --fit\` (do not edit by hand; re-run).
+ * Weights of the local stance model and the verdict decision's parameters.
+ * GENERATED by \`node scripts/eval-claims.mjs --fit\` (do not edit by hand; re-run).
  *
  * Provenance: ${provenance.replace(/(.{1,96})(\s|$)/g, '$1\n * ').trimEnd()}
  */
 import type { StanceModel } from './stance.js';
-import type { VerdictModel } from './verdict-model.js';
+import type { VerdictParams } from './verdict.js';
 
 export const STANCE_MODEL: StanceModel = {
-  features: ${JSON.stringify(stance.features)},
-  classes: ${JSON.stringify(stance.classes)},
+  features: ${JSON.stringify(model.features)},
+  classes: ${JSON.stringify(model.classes)},
   weights: [
-${stance.weights.map((w) => `    ${JSON.stringify(w)},`).join('\n')}
+${model.weights.map((w) => `    ${JSON.stringify(w)},`).join('\n')}
   ],
 };
 
-export const VERDICT_MODEL: VerdictModel = {
-  features: ${JSON.stringify(verdictModel.features)},
-  classes: ${JSON.stringify(verdictModel.classes)},
-  weights: [
-${verdictModel.weights.map((w) => `    ${JSON.stringify(w)},`).join('\n')}
-  ],
-  prior: ${JSON.stringify(verdictModel.prior)},
-};
-
-/**
- * Threshold rules on the noisy-OR support S and refutation R (aggregate.ts decideVerdict): used
- * only when a caller asks for them (ConcludeOptions.thresholds); the first model's values.
- */
-export const VERDICT_THRESHOLDS = ${JSON.stringify(VERDICT_THRESHOLDS)};
+export const VERDICT_PARAMS: VerdictParams = ${JSON.stringify(params)};
 
 export const WEIGHTS_PROVENANCE = ${JSON.stringify(provenance)};
 `,
   );
-  console.log(`\nwrote ${file}\nrebuild (npx tsc -p tsconfig.build.json) and run without --fit to check`);
+  out.params.all = params;
+  console.log(`\nwrote ${file}\nrebuild (npm run build) and run without --fit to check the shipped weights`);
 } else {
-  console.log(`\nweights: ${WEIGHTS_PROVENANCE}`);
-  const m = report(`Shipped stance + verdict model (in-sample), prior ${PRIOR}`, gold, predict(claims, { prior: PRIOR }));
-  summarize(`shipped model, in-sample, prior ${PRIOR}`, m);
-  printSummary();
-  console.log('\nheld-out figures: node scripts/eval-claims.mjs --fit (refits; also rewrites the weights)');
-  if (args.includes('--json')) console.log(JSON.stringify({ baseline: { accuracy: base.accuracy, macroF1: base.macroF1 }, model: { accuracy: m.accuracy, macroF1: m.macroF1, per: m.per, cm: m.cm } }));
+  console.log(`weights: ${WEIGHTS_PROVENANCE}`);
+  const rows = domains.map((d) => [d.name, (out.shipped[d.name] = evaluate(d, STANCE_MODEL, VERDICT_PARAMS))]);
+  table('Shipped weights (claim-weights.ts, fitted on all three domains: in-sample for each)', rows);
+  for (const [name, r] of rows) console.log(`  ${name}: verdicts ${VERDICTS.map((v) => `${v} ${r.predicted[v]}`).join(', ')}`);
 }
+if (args.includes('--json')) console.log(JSON.stringify(out));

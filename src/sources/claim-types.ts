@@ -2,6 +2,7 @@
  * What every claim source client returns, so the claim engine treats Wikipedia, a fact-check
  * review, a paper, a news article, a web page and a local corpus row alike.
  */
+import { getDomain } from 'tldts';
 import type { ClaimSource } from '../api/requests.js';
 import { UpstreamError, type HttpClient, type HttpRequest, type HttpResponse } from './http.js';
 
@@ -40,6 +41,11 @@ export interface ClaimQuery {
   keywords: string;
   /** Individual key terms in order of importance (for engines that need plain words). */
   terms: string[];
+  /**
+   * Every content word of the claim (stop words removed), as written and stemmed: what a full-text
+   * index (the local corpus) matches on, so no claim term is dropped for brevity.
+   */
+  content?: { words: string[]; stems: string[] };
   language: string;
 }
 
@@ -67,6 +73,18 @@ export const hostOf = (url: string): string => {
   } catch {
     return url;
   }
+};
+
+/**
+ * The independent publisher behind a URL: its registrable domain (eTLD+1 by the Public Suffix
+ * List, via tldts), so news.bbc.co.uk and www.bbc.co.uk are one publisher and two blogs on
+ * github.io are two. '' when the URL has no usable host (then callers fall back to the
+ * publisher's name).
+ */
+export const registrableDomainOf = (url: string): string => {
+  const host = hostnameOf(url);
+  if (!host) return '';
+  return getDomain(host, { allowPrivateDomains: true }) ?? host;
 };
 
 export const hostnameOf = (url: string): string => {

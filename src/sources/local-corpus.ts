@@ -194,16 +194,29 @@ export function corpusSize(db: Database): number {
 }
 
 /** An FTS5 query that ORs the quoted terms, so no user text is read as FTS syntax. */
-export function ftsQuery(terms: readonly string[]): string {
+export function ftsQuery(terms: readonly string[], prefixes: readonly string[] = []): string {
   const words = new Set<string>();
   for (const t of terms) for (const w of t.split(/[^\p{L}\p{N}]+/u)) if (w.length >= 2) words.add(w.toLowerCase());
-  return [...words].slice(0, 24).map((w) => `"${w}"`).join(' OR ');
+  const parts = [...words].slice(0, 48).map((w) => `"${w}"`);
+  // A stem as a prefix query ("identifi"* finds identifies, identified): the index is not stemmed
+  // (the corpus has no declared language), so inflected forms are matched this way. Stems shorter
+  // than 4 letters would match too much.
+  for (const p of prefixes) {
+    const w = p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    if (w.length >= 4 && !words.has(w)) parts.push(`"${w}"*`);
+  }
+  return parts.slice(0, 64).join(' OR ');
 }
+
+/** Candidates asked of the index: BM25 over the claim's passages then picks the best of these. */
+export const CORPUS_CANDIDATES = 50;
 
 /** Best-matching rows by FTS5 bm25. */
 export function searchCorpus(db: Database, query: ClaimQuery, limit: number): ClaimHit[] {
   if (corpusSize(db) === 0) return [];
-  const match = ftsQuery(query.terms.length ? query.terms : [query.claim]);
+  const match = query.content
+    ? ftsQuery(query.content.words, query.content.stems)
+    : ftsQuery(query.terms.length ? query.terms : [query.claim]);
   if (!match) return [];
   const rows = db
     .prepare(

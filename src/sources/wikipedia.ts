@@ -1,6 +1,8 @@
 /**
  * Wikipedia through the MediaWiki Action API: one request that searches (generator=search) and
- * returns each page's plain-text introduction (TextExtracts) and canonical URL, `formatversion=2`,
+ * returns each page's plain-text introduction (TextExtracts), canonical URL and the timestamp of its
+ * latest revision (prop=revisions, rvprop=timestamp: in multi-page mode MediaWiki returns the
+ * latest revision of each page), `formatversion=2`,
  * in the request's language edition. Wikimedia asks clients for a User-Agent with a contact
  * address; the shared HTTP layer sends it.
  * https://www.mediawiki.org/wiki/API:Search · https://www.mediawiki.org/wiki/Extension:TextExtracts
@@ -18,7 +20,8 @@ interface Page {
   index?: number;
   extract?: string;
   fullurl?: string;
-  touched?: string;
+  /** prop=revisions with formatversion=2: the latest revision only, `timestamp` in ISO 8601. */
+  revisions?: { timestamp?: string }[];
   missing?: boolean;
 }
 interface QueryResponse {
@@ -41,7 +44,8 @@ export async function searchWikipedia(query: ClaimQuery, config: EngineConfig, c
   p.set('gsrsearch', query.keywords);
   p.set('gsrlimit', String(Math.min(10, ctx.limit)));
   p.set('gsrnamespace', '0');
-  p.set('prop', 'extracts|info');
+  p.set('prop', 'extracts|info|revisions');
+  p.set('rvprop', 'timestamp');
   p.set('exintro', '1');
   p.set('explaintext', '1');
   p.set('exlimit', 'max');
@@ -65,8 +69,9 @@ export async function searchWikipedia(query: ClaimQuery, config: EngineConfig, c
     url: str(pg.fullurl) ?? `https://${query.language}.wikipedia.org/wiki/${encodeURIComponent((pg.title ?? '').replace(/ /g, '_'))}`,
     title: pg.title ?? '',
     text: pg.extract ?? '',
-    // `touched` is the last edit/purge: the freshness of the text we read.
-    published_at: str(pg.touched),
+    // The latest revision's timestamp: when the text we read was last edited. (`touched` is a
+    // cache-invalidation time that moves on purges and template edits, not an edit date.)
+    published_at: str(pg.revisions?.[0]?.timestamp),
     publisher: 'Wikipedia',
   }));
 }

@@ -1,18 +1,23 @@
 /**
- * From retrieved items to a verdict, without any I/O: passages, authority, stance (rating or local
- * model, optionally overridden by the LLM judge), aggregation, and the evidence chain. verify.ts
- * calls it for live claims; scripts/eval-claims.mjs calls it on the AVeriTeC answers.
+ * From retrieved items to a verdict, without I/O of its own: passages (BM25 over all items'
+ * sentences), authority, stance (a fact-checker's rating, else the local model; verify.ts may
+ * replace stances with an NLI classifier's or the LLM judge's), aggregation, the verdict and the
+ * evidence chain. verify.ts calls it for live claims; scripts/eval-claims.mjs calls it offline.
  */
-import type { ClaimEvidence, Dimensions, Verdict } from '../../api/results.js';
+import type { ClaimEvidence, DimensionProducers, Dimensions, Verdict } from '../../api/results.js';
 import { authorityFor } from '../../sources/authority.js';
-import { hostnameOf, type ClaimHit } from '../../sources/claim-types.js';
+import { registrableDomainOf, type ClaimHit } from '../../sources/claim-types.js';
 import { round3 } from '../scoring.js';
-import { aggregate, decideVerdict, itemWeight, type Thresholds } from './aggregate.js';
+import { aggregate, UNDATED_RECENCY } from './aggregate.js';
+import { VERDICT_PARAMS } from './claim-weights.js';
 import type { JudgeOutput } from './llm-judge.js';
-import { selectPassages } from './passages.js';
-import { localStance, ratingStance, type Stance, type StanceModel, type StanceProbs } from './stance.js';
-import { VERDICT_MODEL } from './stance-weights.js';
-import { predictVerdict, verdictFeatures, verdictOf, type PriorChoice, type VerdictFeatureVector, type VerdictModel, type VerdictProbs } from './verdict-model.js';
+import type { NliScores } from './nli-port.js';
+import { rankPassages } from './passages.js';
+import { localStance, makeStance, ratingStance, type Stance, type StanceModel } from './stance.js';
+import { ENGLISH, passageKey, type Lang } from './text.js';
+import { decideVerdict, truthProbability, type VerdictParams } from './verdict.js';
+
+export type StanceProducer = 'rating' | 'local' | 'nli' | 'llm';
 
 export interface ScoredHit {
   hit: ClaimHit;
@@ -21,14 +26,17 @@ export interface ScoredHit {
   authority: number;
   authorityBasis: string;
   stance: Stance;
-  judgedBy: 'rating' | 'local' | 'llm';
+  judgedBy: StanceProducer;
 }
 
-/** Same URL from two sources (or twice from one) is one piece of evidence. */
+/**
+ * The same text from two sources (or twice from one) is one piece of evidence; two different
+ * texts behind one URL (two sentences of one article) are two.
+ */
 export function dedupeHits(hits: readonly ClaimHit[]): ClaimHit[] {
   const seen = new Map<string, ClaimHit>();
   for (const h of hits) {
-    const key = h.url.replace(/^https?:\/\/(www\.)?/, '').replace(/[#?].*$/, '').replace(/\/$/, '') || `${h.source}:${h.title}:${h.text.slice(0, 80)}`;
+    const key = passageKey(h.text) || `${h.source}:${h.url}:${passageKey(h.title)}`;
     const prev = seen.get(key);
     // Keep the rated copy of a fact-check, else the first seen.
     if (!prev || (!prev.rating && h.rating)) seen.set(key, h);
@@ -36,23 +44,61 @@ export function dedupeHits(hits: readonly ClaimHit[]): ClaimHit[] {
   return [...seen.values()];
 }
 
-export function scoreHits(claim: string, hits: readonly ClaimHit[], model?: StanceModel): ScoredHit[] {
-  const passages = selectPassages(claim, hits.map((h) => h.text));
-  return hits.map((hit, i) => {
-    const { text, relevance } = passages[i]!;
+export interface ScoreOptions {
+  lang?: Lang;
+  model?: StanceModel;
+  /** Passages kept for stance (default 20). */
+  limit?: number;
+  /** false: every non-rated passage is neutral (the local model cannot read this language). */
+  localReads?: boolean;
+}
+
+/**
+ * Ranks the passages of all hits against the claim and gives each a stance. A rated fact-check is
+ * always kept (its rating is the fact-checker's verdict, whatever BM25 thinks of its wording).
+ */
+export function scoreHits(claim: string, hits: readonly ClaimHit[], opts: ScoreOptions = {}): ScoredHit[] {
+  const lang = opts.lang ?? ENGLISH;
+  const passages = rankPassages(claim, hits.map((h) => h.text), { lang, limit: opts.limit ?? 20 });
+  const chosen = new Map<number, { text: string; relevance: number }[]>();
+  for (const p of passages) chosen.set(p.item, [...(chosen.get(p.item) ?? []), { text: p.text, relevance: p.relevance }]);
+  const out: ScoredHit[] = [];
+  hits.forEach((hit, i) => {
     const auth = authorityFor({ source: hit.source, url: hit.url, citation_count: hit.citation_count, declared_authority: hit.declared_authority });
     const rated = hit.rating && hit.rating.stance !== 'neutral';
-    const stance = rated ? ratingStance(claim, hit.reviewed_claim ?? hit.text, hit.rating!) : localStance(claim, text, relevance, model);
-    return {
-      hit,
-      // A rated item's passage always shows the rating, whichever sentence BM25 preferred.
-      passage: rated && !text.includes(hit.rating!.text) ? `${text} Rating: ${hit.rating!.text}.`.trim() : text,
-      relevance,
-      authority: auth.score,
-      authorityBasis: auth.basis,
-      stance,
-      judgedBy: rated ? 'rating' : 'local',
-    };
+    const ps = chosen.get(i) ?? (rated ? [{ text: hit.text, relevance: 0 }] : []);
+    if (rated) {
+      const best = ps[0]!;
+      out.push({
+        hit,
+        passage: best.text.includes(hit.rating!.text) ? best.text : `${best.text} Rating: ${hit.rating!.text}.`.trim(),
+        relevance: best.relevance,
+        authority: auth.score,
+        authorityBasis: auth.basis,
+        stance: ratingStance(claim, hit.reviewed_claim ?? hit.text, hit.rating!),
+        judgedBy: 'rating',
+      });
+      return;
+    }
+    for (const p of ps) {
+      const stance =
+        opts.localReads === false
+          ? makeStance({ supports: 0, refutes: 0, neutral: 1 }, ['the local stance model does not read this language'])
+          : localStance(claim, p.text, p.relevance, { lang, factCheck: hit.source === 'google_fact_check' }, opts.model);
+      out.push({ hit, passage: p.text, relevance: p.relevance, authority: auth.score, authorityBasis: auth.basis, stance, judgedBy: 'local' });
+    }
+  });
+  return out;
+}
+
+/** Replaces the non-rated passages' stances with an NLI classifier's, in order (see nli-stance.ts). */
+export function applyNli(scored: ScoredHit[], judged: readonly number[], scores: readonly NliScores[], name: string): void {
+  judged.forEach((idx, k) => {
+    const s = scored[idx];
+    const r = scores[k];
+    if (!s || !r || s.judgedBy === 'rating') return;
+    s.stance = makeStance({ supports: r.entailment, refutes: r.contradiction, neutral: r.neutral }, [`${name}: entailment ${r.entailment.toFixed(2)}, contradiction ${r.contradiction.toFixed(2)}`]);
+    s.judgedBy = 'nli';
   });
 }
 
@@ -64,9 +110,9 @@ export function applyJudge(scored: ScoredHit[], judged: readonly number[], out: 
     if (!s || !j || s.judgedBy === 'rating') return;
     const c = Math.min(1, Math.max(1 / 3, j.confidence));
     const rest = (1 - c) / 2;
-    const p: StanceProbs = { supports: rest, refutes: rest, neutral: rest };
+    const p = { supports: rest, refutes: rest, neutral: rest };
     p[j.stance] = c;
-    s.stance = { ...p, label: j.stance, confidence: c, reasons: [`LLM judge (${out.model})`] };
+    s.stance = makeStance(p, [`LLM judge (${out.model})`]);
     s.judgedBy = 'llm';
   });
 }
@@ -75,68 +121,52 @@ export interface Conclusion {
   verdict: Verdict;
   trust_score: number;
   dimensions: Dimensions;
+  producers: DimensionProducers;
   evidence: ClaimEvidence[];
   support: number;
   refute: number;
-  /** The verdict model's probabilities; null when the threshold rules decided. */
-  verdictProbs: VerdictProbs | null;
+  warnings: string[];
 }
 
 export interface ConcludeOptions {
   now: Date;
   retrievedAt: string;
   maxEvidence: number;
-  llmTruth?: number;
-  /** The claim as checked; the verdict model reads its wording (absolutes, numbers, quotes). */
-  claim?: string;
-  /** Decide by the S/R threshold rules instead of the verdict model (the first model's method). */
-  thresholds?: Thresholds;
-  /** Verdict model to use (default: the fitted one in stance-weights.ts). */
-  verdictModel?: VerdictModel;
-  /** Keep the fitted class prior (default) or divide it out; see verdict-model.ts. */
-  prior?: PriorChoice;
-}
-
-/** The verdict model's input for one claim (also used by scripts/eval-claims.mjs to fit it). */
-export const claimVerdictFeatures = (claim: string, scored: readonly ScoredHit[], S: number, R: number): VerdictFeatureVector =>
-  verdictFeatures(claim, scored.map((s) => ({ stance: s.stance, relevance: s.relevance, weight: itemWeight(s), features: s.stance.features })), S, R);
-
-/**
- * The verdict: "no relevant evidence → unverifiable" first (no item shares a single term with the
- * claim, so the model is not asked to extrapolate from nothing), then the verdict model, or the
- * threshold rules when asked for them. The floor is zero on purpose: relevance is measured within
- * the claim's own small pool of sentences, and a higher floor (0.1) wrongly silenced 53 of the 500
- * AVeriTeC claims whose answers are on topic but paraphrase it.
- */
-function decide(scored: readonly ScoredHit[], S: number, R: number, opts: ConcludeOptions): { verdict: Verdict; probs: VerdictProbs | null } {
-  if (opts.thresholds) return { verdict: decideVerdict(S, R, opts.thresholds), probs: null };
-  if (!scored.some((s) => s.relevance > 0)) return { verdict: 'unverifiable', probs: null };
-  const model = opts.verdictModel ?? VERDICT_MODEL;
-  const f = claimVerdictFeatures(opts.claim ?? '', scored, S, R);
-  const probs = predictVerdict(f, model, opts.prior);
-  return { verdict: verdictOf(probs), probs };
+  /** The LLM judge's whole-claim reading, when one answered. */
+  llm?: { truth: number; verdict?: Verdict; model: string };
+  /** What judged the stances that are not ratings: shown as llm_analysis's producer. */
+  stanceProducer?: string;
+  params?: VerdictParams;
 }
 
 export function conclude(scored: readonly ScoredHit[], opts: ConcludeOptions): Conclusion {
+  const params = opts.params ?? VERDICT_PARAMS;
   const agg = aggregate(
     scored.map((s) => ({
       stance: s.stance,
       relevance: s.relevance,
       authority: s.authority,
-      publisher: hostnameOf(s.hit.url) || s.hit.publisher || s.hit.source,
+      publisher: registrableDomainOf(s.hit.url) || s.hit.publisher || s.hit.source,
       published_at: s.hit.published_at,
     })),
-    { now: opts.now, llmTruth: opts.llmTruth, thresholds: opts.thresholds },
+    { now: opts.now, llmTruth: opts.llm?.truth },
   );
-  const { verdict, probs } = decide(scored, agg.support, agg.refute, opts);
-  // With the verdict model, the trust score is its expected truth: P(true) plus half of the
-  // undecided verdicts, averaged with the LLM's truth probability when one answered.
-  let trust = agg.trust_score;
-  if (probs) {
-    const expected = probs.true + 0.5 * (probs.unverifiable + probs.conflicting);
-    trust = opts.llmTruth === undefined ? expected : (expected + opts.llmTruth) / 2;
+  let S = agg.support;
+  let R = agg.refute;
+  // The LLM's whole-claim truth probability counts as one more item of evidence, on its side.
+  if (opts.llm) {
+    S = 1 - (1 - S) * (1 - Math.max(0, 2 * opts.llm.truth - 1));
+    R = 1 - (1 - R) * (1 - Math.max(0, 1 - 2 * opts.llm.truth));
   }
-  // The evidence chain holds the items that take a side, strongest first.
+  let verdict = decideVerdict(S, R, params);
+  // The LLM tells "the passages disagree" from "the passages do not say": believe it only when
+  // both sides have some evidence.
+  if (opts.llm?.verdict === 'conflicting' && Math.min(S, R) > 0.1 && verdict !== 'conflicting') verdict = 'conflicting';
+  const calibrated = truthProbability(S, R, params);
+  const trust = opts.llm ? (calibrated + opts.llm.truth) / 2 : calibrated;
+
+  const warnings: string[] = [];
+  if (agg.dated === 0) warnings.push(`no dated evidence: recency is ${UNDATED_RECENCY} (unknown)`);
   const evidence = scored
     .map((s, i) => ({ s, w: agg.itemWeights[i]! }))
     .filter(({ s }) => s.stance.label !== 'neutral')
@@ -150,6 +180,12 @@ export function conclude(scored: readonly ScoredHit[], opts: ConcludeOptions): C
       authority_score: round3(s.authority),
       retrieved_at: opts.retrievedAt,
     }));
+  const producers: DimensionProducers = {
+    source_authority: 'authority table (domain, source, citations)',
+    cross_reference: 'independent publishers (registrable domains)',
+    recency: agg.dated === 0 ? `no dated evidence (${UNDATED_RECENCY})` : `publication dates (${agg.dated} of ${agg.taking} dated)`,
+    llm_analysis: opts.llm ? `LLM (${opts.llm.model})`.slice(0, 80) : (opts.stanceProducer ?? 'local stance model').slice(0, 80),
+  };
   return {
     verdict,
     trust_score: round3(trust),
@@ -159,9 +195,10 @@ export function conclude(scored: readonly ScoredHit[], opts: ConcludeOptions): C
       recency: round3(agg.dimensions.recency),
       llm_analysis: round3(agg.dimensions.llm_analysis),
     },
+    producers,
     evidence,
-    support: agg.support,
-    refute: agg.refute,
-    verdictProbs: probs,
+    support: S,
+    refute: R,
+    warnings,
   };
 }

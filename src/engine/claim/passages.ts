@@ -1,65 +1,98 @@
 /**
- * Passage selection: the sentences of each retrieved item that bear on this claim, ranked with
- * Okapi BM25 (Robertson & Zaragoza 2009; k1 = 1.2, b = 0.75) over the pool of all sentences
- * retrieved for the claim, and a relevance score in 0..1: the IDF-weighted share of the claim's
- * terms the passage contains.
+ * Passage retrieval within what the sources returned: every retrieved item is cut into sentences
+ * (Intl.Segmenter), all sentences of all items form one pool, and each is ranked against the
+ * claim with Okapi BM25 (Robertson & Zaragoza 2009; k1 = 1.2, b = 0.75) over all of the claim's
+ * stemmed content terms. Passages are de-duplicated by their text (the same sentence from two
+ * mirrors is one passage; two sentences from one article are two), and the best `limit` are kept.
+ *
+ * A short item (a search snippet, a headline, a question with its answer: ≤ SNIPPET_CHARS) is one
+ * passage as a whole: cutting it drops the sentences that carry the stance ("No.", "However, …"),
+ * which rarely repeat the claim's terms.
  */
-import { sentences, terms } from './text.js';
+import { ENGLISH, passageKey, sentences, terms, type Lang } from './text.js';
 
 export interface Passage {
-  /** The chosen sentences, in their original order, joined. */
+  /** Index of the item (hit) the passage comes from. */
+  item: number;
   text: string;
-  /** IDF-weighted coverage of the claim's terms, 0..1. */
+  /** BM25 score within the pool. */
+  score: number;
+  /** IDF-weighted share of the claim's terms the passage contains, 0..1. */
   relevance: number;
 }
 
 const K1 = 1.2;
 const B = 0.75;
-const MAX_SENTENCES_PER_ITEM = 80;
-const SNIPPET_CHARS = 420;
+const MAX_SENTENCES_PER_ITEM = 200;
+export const SNIPPET_CHARS = 420;
 
-export interface PassageOptions {
-  /** Sentences kept per item (default 2). */
+export interface RankOptions {
+  lang?: Lang;
+  /** Passages kept (default 20). */
+  limit?: number;
+  /** At most this many passages from one item (default 4), so one long article cannot fill the list. */
   perItem?: number;
 }
 
-/** One passage per text, in input order. */
-export function selectPassages(claim: string, texts: readonly string[], opts: PassageOptions = {}): Passage[] {
-  const perItem = opts.perItem ?? 2;
-  const claimTerms = [...new Set(terms(claim))];
-  const docs = texts.map((t) => sentences(t).slice(0, MAX_SENTENCES_PER_ITEM).map((s) => ({ s, toks: terms(s) })));
-  const pool = docs.flat();
-  const N = pool.length || 1;
-  const df = new Map<string, number>();
-  for (const { toks } of pool) for (const t of new Set(toks)) df.set(t, (df.get(t) ?? 0) + 1);
-  const avgLen = pool.reduce((a, d) => a + d.toks.length, 0) / N || 1;
-  // BM25's IDF, floored at a small positive value so very common claim terms still count a little.
-  const idf = (t: string): number => Math.max(0.05, Math.log(1 + (N - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5)));
-  const claimWeight = claimTerms.reduce((a, t) => a + idf(t), 0) || 1;
-
-  return docs.map((sents) => {
-    if (!sents.length) return { text: '', relevance: 0 };
-    const scored = sents.map((d, i) => {
-      const tf = new Map<string, number>();
-      for (const t of d.toks) tf.set(t, (tf.get(t) ?? 0) + 1);
-      let score = 0;
-      for (const t of claimTerms) {
-        const f = tf.get(t) ?? 0;
-        if (f) score += (idf(t) * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.toks.length) / avgLen));
-      }
-      return { i, s: d.s, toks: d.toks, score };
-    });
-    // A short result (a search snippet, a headline, a question and its answer) is already a
-    // passage: cutting it to its best-matching sentences drops exactly the sentences that carry the
-    // stance ("No.", "No answer could be found.", "However, …"), which rarely repeat the claim's terms.
-    const whole = scored.reduce((a, x) => a + x.s.length + 1, 0) <= SNIPPET_CHARS;
-    const best = whole ? scored : [...scored].sort((a, b) => b.score - a.score || a.i - b.i).slice(0, perItem);
-    // Keep the best sentence; add the runner-up only when it matches something.
-    const chosen = whole ? scored : best.filter((x, k) => k === 0 || x.score > 0).sort((a, b) => a.i - b.i);
-    let text = chosen.map((c) => c.s).join(' ');
-    if (text.length > SNIPPET_CHARS) text = text.slice(0, SNIPPET_CHARS - 1).replace(/\s+\S*$/, '') + '…';
-    const present = new Set(chosen.flatMap((c) => c.toks));
-    const covered = claimTerms.reduce((a, t) => a + (present.has(t) ? idf(t) : 0), 0);
-    return { text, relevance: claimTerms.length ? covered / claimWeight : 0 };
-  });
+interface Unit {
+  item: number;
+  text: string;
+  toks: string[];
 }
+
+/** All passages of all items, ranked by BM25 against the claim; de-duplicated by text. */
+export function rankPassages(claim: string, texts: readonly string[], opts: RankOptions = {}): Passage[] {
+  const lang = opts.lang ?? ENGLISH;
+  const limit = opts.limit ?? 20;
+  const perItem = opts.perItem ?? 4;
+  const claimTerms = [...new Set(terms(claim, lang))];
+  const seen = new Set<string>();
+  const units: Unit[] = [];
+  texts.forEach((t, item) => {
+    const whole = t.replace(/\s+/g, ' ').trim();
+    if (!whole) return;
+    const parts = whole.length <= SNIPPET_CHARS ? [whole] : sentences(t, lang.code).slice(0, MAX_SENTENCES_PER_ITEM);
+    for (const text of parts) {
+      const key = passageKey(text);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      units.push({ item, text, toks: terms(text, lang) });
+    }
+  });
+  if (!units.length || !claimTerms.length) return [];
+  const N = units.length;
+  const df = new Map<string, number>();
+  const claimSet = new Set(claimTerms);
+  for (const u of units) for (const t of new Set(u.toks)) if (claimSet.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  const avgLen = units.reduce((a, u) => a + u.toks.length, 0) / N || 1;
+  // BM25's IDF (the +1 form, never negative), floored so a term in every passage still counts a little.
+  const idf = new Map(claimTerms.map((t) => [t, Math.max(0.05, Math.log(1 + (N - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5)))]));
+  const claimWeight = claimTerms.reduce((a, t) => a + idf.get(t)!, 0) || 1;
+  const scored = units.map((u) => {
+    const tf = new Map<string, number>();
+    for (const t of u.toks) if (claimSet.has(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+    let score = 0;
+    let covered = 0;
+    for (const [t, f] of tf) {
+      const w = idf.get(t)!;
+      score += (w * f * (K1 + 1)) / (f + K1 * (1 - B + (B * u.toks.length) / avgLen));
+      covered += w;
+    }
+    return { item: u.item, text: u.text, score, relevance: covered / claimWeight };
+  });
+  scored.sort((a, b) => b.score - a.score || a.item - b.item);
+  const out: Passage[] = [];
+  const perItemCount = new Map<number, number>();
+  for (const s of scored) {
+    if (out.length >= limit) break;
+    if (s.score <= 0) break;
+    const n = perItemCount.get(s.item) ?? 0;
+    if (n >= perItem) continue;
+    perItemCount.set(s.item, n + 1);
+    out.push(s);
+  }
+  return out;
+}
+
+/** The claim's content terms under a language (empty: nothing to search or match on). */
+export const claimTerms = (claim: string, lang: Lang = ENGLISH): string[] => [...new Set(terms(claim, lang))];

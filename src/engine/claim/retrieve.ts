@@ -21,7 +21,7 @@ export const SOURCE_LIMITS: Record<ClaimSource, number> = {
   semantic_scholar: 5,
   gdelt: 10,
   web: 8,
-  local: 10,
+  local: 50, // candidates for BM25 over their sentences (CORPUS_CANDIDATES)
 };
 
 type Searcher = (q: ClaimQuery, ports: EnginePorts, ctx: SearchContext) => Promise<ClaimHit[]>;

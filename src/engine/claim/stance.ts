@@ -1,15 +1,25 @@
 /**
- * The local stance model: does a passage support the claim, refute it, or neither?
+ * Stance: does a passage support the claim, refute it, or neither?
  *
- * Interpretable features (negation, refuting and supporting cue words, antonyms, numeric and date
- * agreement or mismatch, entity overlap, hedging, "nothing was found") feed a three-class
- * multinomial logistic model. Its weights are in stance-weights.ts, fitted by
- * `node scripts/eval-claims.mjs --fit` on the AVeriTeC dev claims (provenance recorded there).
- * A fact-checker's rating, when the item has one, decides the stance instead (ratingStance).
+ * Three producers, in order of preference per item: a fact-checker's own rating (ratingStance),
+ * an NLI classifier when one is plugged in (EnginePorts.nli, see nli-stance.ts), else the local
+ * stance model here: interpretable cues feeding a three-class logistic model whose weights are in
+ * claim-weights.ts (fitted across three domains by scripts/eval-claims.mjs --fit).
+ *
+ * The cues read what the passage says about the claim's own terms:
+ * - negation counts only when it scopes (same clause, within NEGATION_SCOPE words) a claim term
+ *   the passage also states, and only when the claim states that term the other way round;
+ * - numbers conflict only when they measure the same thing (same unit or the same counted noun);
+ *   years only when the clause holding the year speaks of the claim's terms;
+ * - refuting/supporting cue words ("false", "hoax", "confirmed") count only in fact-check
+ *   discourse (a fact-check source, or a passage that talks about claims, posts and ratings):
+ *   "false positive" in an abstract is not a verdict.
+ * The cue lists are English; for other languages the local model has nothing but term overlap to
+ * read, so verify.ts does not let it decide (see `localStanceReads`).
  */
 import type { NormalizedRating } from '../../sources/claim-types.js';
-import { STANCE_MODEL } from './stance-weights.js';
-import { entities, numbers, sameNumber, stem, STOPWORDS, terms, words, years } from './text.js';
+import { STANCE_MODEL } from './claim-weights.js';
+import { ENGLISH, entities, quantities, sameNumber, terms, words, years, type Lang } from './text.js';
 
 export const STANCES = ['supports', 'refutes', 'neutral'] as const;
 export type StanceLabel = (typeof STANCES)[number];
@@ -25,216 +35,211 @@ export interface Stance extends StanceProbs {
   confidence: number;
   /** Which cues fired, for the evidence chain and debugging. */
   reasons: string[];
-  /** The local model's features (only when the local model judged the item); the verdict model reads them. */
+  /** The local model's features (only when the local model judged the item). */
   features?: FeatureVector;
 }
 
 export const FEATURES = [
   'bias',
   'relevance',
-  'negation_mismatch',
-  'refute_cues',
-  'support_cues',
-  'leading_yes',
-  'leading_no',
-  'number_match',
-  'number_mismatch',
+  'full_coverage',
+  'negated_claim_term',
+  'negation_contradicted',
+  'negation_agrees',
+  'quantity_match',
+  'quantity_mismatch',
   'year_match',
   'year_mismatch',
   'antonym',
-  'entity_overlap',
-  'hedging',
-  'not_found',
-  // Added in the second model (see docs/claim.md, "Stance model v2").
-  'negated_claim_term',
-  'contrast',
-  'no_evidence',
-  'debunk_context',
+  'entity_missing',
+  'refute_cues',
+  'support_cues',
   'yes_relevant',
   'no_relevant',
+  'not_found',
+  'hedging',
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
+export type FeatureVector = Record<FeatureName, number>;
 
-const NEGATIONS = new Set([
-  'not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'cannot', "can't", "don't", "doesn't", "didn't",
-  "isn't", "wasn't", "aren't", "weren't", "won't", "wouldn't", "hasn't", "haven't", "hadn't", 'without', 'denied', 'denies',
+const NEGATORS = new Set([
+  'not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'cannot', 'without', 'denied', 'denies', 'deny', 'false',
 ]);
+const isNegator = (w: string): boolean => NEGATORS.has(w) || /n['’]t$/.test(w);
+/** Words after a negator that it governs, within the same clause. */
+const NEGATION_SCOPE = 5;
+/** Clause boundaries: punctuation and the conjunctions that turn to a new statement. */
+const CLAUSE_SPLIT = /[;:,.!?()\[\]—–]|\b(?:but|however|whereas|although|though|while|yet|instead)\b/i;
+
+/** Fact-check discourse: the passage talks about a claim, a post, a rating. */
+const FACT_CHECK_DISCOURSE =
+  /\b(fact.?check\w*|claims?|claimed|viral|posts?|posted|shared|circulat\w+|rumou?rs?|hoax\w*|debunk\w*|misleading|misinformation|rated|rating|social media|facebook|whatsapp|twitter|tiktok|meme)\b/;
 const REFUTE_CUES = [
-  /\bfalse(ly)?\b/, /\bfake\b/, /\bhoax/, /\bdebunk/, /\bmislead/, /\bfabricat/, /\bsatir/, /\bparody\b/, /\bincorrect/,
-  /\binaccura/, /\bwrong(ly)?\b/, /\buntrue\b/, /\bbaseless\b/, /\bunfounded\b/, /\bmyth\b/, /\bdoctored\b/, /\baltered\b/,
-  /\bphotoshop/, /\bmisattribut/, /\bconspiracy\b/, /\brumou?rs?\b/, /\bno evidence\b/, /\bnot true\b/, /\brefut/,
-  /\bden(y|ied|ies)\b/, /\bmisrepresent/, /\bexaggerat/, /\bout of context\b/, /\bmanipulated\b/, /\bscam\b/,
-  /\bimaginary\b/, /\bfictional\b/, /\bnever\b/, /\bcontrary\b/, /\bdid not\b|\bdidn't\b/, /\bno record\b/,
+  /\bfalse(ly)?\b/, /\bfake\b/, /\bhoax/, /\bdebunk/, /\bmislead/, /\bfabricat/, /\bsatir/, /\bincorrect/, /\binaccura/,
+  /\buntrue\b/, /\bbaseless\b/, /\bunfounded\b/, /\bmyth\b/, /\bdoctored\b/, /\bmisattribut/, /\bno evidence\b/, /\bnot true\b/,
+  /\brefut/, /\bmisrepresent/, /\bexaggerat/, /\bout of context\b/, /\bmanipulated\b/, /\bpants on fire\b/,
 ];
-const SUPPORT_CUES = [
-  /\bconfirm/, /\btrue\b/, /\bcorrect\b/, /\baccurate\b/, /\bindeed\b/, /\bverified\b/, /\bofficial(ly)?\b/, /\bannounc/,
-  /\bapproved\b/, /\bsigned\b/, /\bpassed\b/, /\bdid\b/, /\bwas\b.*\b(elected|appointed|awarded|arrested|charged|convicted)\b/,
-  /\bstud(y|ies) (show|found)/, /\bdata (show|indicate)/, /\brecord(ed|s) show/,
-];
+const SUPPORT_CUES = [/\bconfirm/, /\btrue\b/, /\bcorrect\b/, /\baccurate\b/, /\bverified\b/, /\bgenuine\b/, /\bauthentic\b/];
 const HEDGES = [
   /\bmay\b/, /\bmight\b/, /\bcould\b/, /\bpossibl/, /\bperhaps\b/, /\breportedly\b/, /\balleged/, /\bunclear\b/,
-  /\bunconfirmed\b/, /\bsuggest/, /\blikely\b/, /\bunlikely\b/, /\bappears?\b/, /\bseems?\b/, /\bpartly\b/, /\bpartially\b/,
-];
-/** "However", "in fact": the passage sets something against what came before (often the claim). */
-const CONTRAST = [
-  /\bhowever\b/, /\bbut\b/, /\balthough\b/, /\bactually\b/, /\bin fact\b/, /\binstead\b/, /\brather than\b/, /\bdespite\b/,
-  /\bwhereas\b/, /\bonly\b/, /\bnot\b.{1,40}\bbut\b/,
-];
-/** Absence of support stated outright: weaker than a refutation, stronger than silence. */
-const NO_EVIDENCE = [
-  /\bno (evidence|proof|record|indication|data|sign|credible)\b/, /\bthere (is|was|are|were) no\b/, /\bunsupported\b/,
-  /\bnot supported\b/, /\bnothing (to )?(suggest|indicate|show)/, /\bno such\b/, /\bnot (been )?(proven|established)\b/,
-];
-/**
- * How fact-checks talk about the thing they debunk: a post that went viral, an image that
- * circulated, a site that publishes satire. Passages that discuss a claim's spread rather than its
- * substance are, in fact-checked material, mostly rebuttals.
- */
-const DEBUNK_CONTEXT = [
-  /\bviral\b/, /\bsocial media\b/, /\b(facebook|whatsapp|twitter|instagram|tiktok)\b/, /\bcirculat/, /\bmisinformation\b/,
-  /\bdisinformation\b/, /\bfact.?check/, /\bthe (post|meme|image|photo|video|picture|screenshot)\b/, /\bfirst (published|posted|appeared|shared)\b/,
-  /\b(joke|humou?r|comedy)\b/, /\bclickbait\b/,
+  /\bunconfirmed\b/, /\bsuggest/, /\blikely\b/, /\bunlikely\b/,
 ];
 const NOT_FOUND = [
   /no answer could be found/, /could not (be )?f(i|ou)nd/, /\bno information\b/, /\bunable to (find|locate|verify)\b/,
-  /\bno (such )?reports?\b/, /\bnot found\b/, /\bno mention\b/, /\bno results?\b/,
+  /\bnot found\b/, /\bno mention\b/, /\bno results?\b/,
 ];
-/** Opposites: if the claim says one and the passage the other (and not the first), that is a cue. */
+/** Opposites: the claim says one and the passage the other (and not the first). */
 const ANTONYMS: ReadonlyArray<readonly [string, string]> = [
   ['increase', 'decrease'], ['rise', 'fall'], ['rose', 'fell'], ['higher', 'lower'], ['more', 'less'], ['more', 'fewer'],
-  ['gain', 'loss'], ['won', 'lost'], ['win', 'lose'], ['alive', 'dead'], ['legal', 'illegal'], ['true', 'false'],
-  ['allow', 'ban'], ['allowed', 'banned'], ['approve', 'reject'], ['approved', 'rejected'], ['support', 'oppose'],
-  ['largest', 'smallest'], ['highest', 'lowest'], ['maximum', 'minimum'], ['above', 'below'], ['majority', 'minority'],
-  ['safe', 'dangerous'], ['effective', 'ineffective'], ['guilty', 'innocent'], ['open', 'closed'], ['start', 'end'],
-  ['first', 'last'], ['before', 'after'], ['accept', 'refuse'], ['increased', 'decreased'], ['cut', 'raised'],
-  ['positive', 'negative'], ['cheaper', 'expensive'], ['real', 'fake'], ['genuine', 'fake'], ['private', 'public'],
+  ['gain', 'loss'], ['won', 'lost'], ['win', 'lose'], ['alive', 'dead'], ['legal', 'illegal'], ['allowed', 'banned'],
+  ['approved', 'rejected'], ['largest', 'smallest'], ['highest', 'lowest'], ['maximum', 'minimum'], ['majority', 'minority'],
+  ['safe', 'dangerous'], ['effective', 'ineffective'], ['guilty', 'innocent'], ['first', 'last'], ['before', 'after'],
+  ['increased', 'decreased'], ['positive', 'negative'], ['private', 'public'], ['male', 'female'], ['north', 'south'],
+  ['east', 'west'], ['born', 'died'], ['older', 'younger'], ['early', 'late'], ['reduce', 'increase'], ['reduced', 'increased'],
 ];
 
-/** Tokens after a negator that it governs ("did not *sign*", "no *vaccine*"): a small fixed window. */
-const NEGATION_SCOPE = 4;
-const NEGATORS = new Set([...NEGATIONS, 'no', 'false', 'neither', 'nor']);
-
-/**
- * How many of the claim's content terms the passage negates (a negator within NEGATION_SCOPE
- * tokens before the term) while the claim itself states them positively. Catches "Fauci is not a
- * registered Democrat" against "Fauci is a Democrat" where a whole-sentence negation flag only
- * says that both texts differ somewhere.
- */
-function negatedClaimTerms(claimWords: readonly string[], passageWords: readonly string[]): number {
-  const claimStems = new Set(claimWords.filter((w) => w.length > 2 && !STOPWORDS.has(w) && !NEGATORS.has(w)).map(stem));
-  const claimNegated = new Set<string>();
-  claimWords.forEach((w, i) => {
-    if (NEGATORS.has(w) || w.endsWith("n't")) for (const v of claimWords.slice(i + 1, i + 1 + NEGATION_SCOPE)) claimNegated.add(stem(v));
-  });
-  const hit = new Set<string>();
-  passageWords.forEach((w, i) => {
-    if (!(NEGATORS.has(w) || w.endsWith("n't"))) return;
-    for (const v of passageWords.slice(i + 1, i + 1 + NEGATION_SCOPE)) {
-      const sv = stem(v);
-      if (claimStems.has(sv) && !claimNegated.has(sv)) hit.add(sv);
+interface Polarity {
+  pos: Set<string>;
+  neg: Set<string>;
+}
+/** Per stemmed term: stated positively somewhere, and/or inside a negation's scope somewhere. */
+function polarity(text: string, lang: Lang): Polarity {
+  const pos = new Set<string>();
+  const neg = new Set<string>();
+  for (const clause of text.toLowerCase().split(CLAUSE_SPLIT)) {
+    if (!clause) continue;
+    const ws = words(clause, lang.code);
+    let scopeLeft = 0;
+    for (const w of ws) {
+      if (isNegator(w)) {
+        scopeLeft = NEGATION_SCOPE;
+        continue;
+      }
+      const t = terms(w, lang)[0];
+      if (t !== undefined) (scopeLeft > 0 ? neg : pos).add(t);
+      if (scopeLeft > 0) scopeLeft--;
     }
-  });
-  return hit.size;
+  }
+  return { pos, neg };
 }
 
-const countCues = (text: string, cues: readonly RegExp[]): number => cues.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
-const hasNegation = (ws: readonly string[]): boolean => ws.some((w) => NEGATIONS.has(w) || w.endsWith("n't"));
+export interface StanceContext {
+  lang?: Lang;
+  /** The item comes from a fact-check source: refute/support cue words are read as verdicts. */
+  factCheck?: boolean;
+}
 
-export type FeatureVector = Record<FeatureName, number>;
-
-/** Features of (claim, passage); `relevance` comes from passage selection. */
-export function stanceFeatures(claim: string, passage: string, relevance: number): { x: FeatureVector; reasons: string[] } {
+/** Features of (claim, passage); `relevance` comes from passage ranking. */
+export function stanceFeatures(claim: string, passage: string, relevance: number, ctx: StanceContext = {}): { x: FeatureVector; reasons: string[] } {
+  const lang = ctx.lang ?? ENGLISH;
   const reasons: string[] = [];
   const c = claim.toLowerCase();
   const p = passage.toLowerCase();
-  const cw = words(c);
-  const pw = words(p);
   const x = Object.fromEntries(FEATURES.map((f) => [f, 0])) as FeatureVector;
   x.bias = 1;
   x.relevance = Math.min(1, Math.max(0, relevance));
+  x.full_coverage = relevance >= 0.999 ? 1 : 0;
 
-  if (hasNegation(cw) !== hasNegation(pw)) {
-    x.negation_mismatch = 1;
-    reasons.push('negation differs');
+  // Negation, term by term: only terms both texts state count.
+  const cp = polarity(claim, lang);
+  const pp = polarity(passage, lang);
+  const claimTerms = new Set(terms(claim, lang));
+  let negatedInPassage = 0;
+  let contradicted = 0;
+  let agrees = 0;
+  for (const t of claimTerms) {
+    const claimNeg = cp.neg.has(t) && !cp.pos.has(t);
+    const pNeg = pp.neg.has(t);
+    const pPos = pp.pos.has(t);
+    if (!claimNeg && pNeg && !pPos) negatedInPassage++;
+    else if (claimNeg && pPos && !pNeg) contradicted++;
+    else if (claimNeg && pNeg) agrees++;
   }
-  // Cues already present in the claim itself ("X falsely claimed …") say nothing about the passage.
-  const refute = REFUTE_CUES.filter((re) => re.test(p) && !re.test(c)).length;
-  const support = SUPPORT_CUES.filter((re) => re.test(p) && !re.test(c)).length;
-  x.refute_cues = Math.min(refute, 3) / 3;
-  x.support_cues = Math.min(support, 3) / 3;
-  if (refute) reasons.push(`${refute} refuting cue${refute > 1 ? 's' : ''}`);
-  if (support) reasons.push(`${support} supporting cue${support > 1 ? 's' : ''}`);
+  if (negatedInPassage) {
+    x.negated_claim_term = Math.min(negatedInPassage, 2) / 2;
+    reasons.push(`negates ${negatedInPassage} claim term${negatedInPassage > 1 ? 's' : ''}`);
+  }
+  if (contradicted) {
+    x.negation_contradicted = Math.min(contradicted, 2) / 2;
+    reasons.push('states what the claim denies');
+  }
+  if (agrees) {
+    x.negation_agrees = 1;
+    reasons.push('denies what the claim denies');
+  }
 
-  // A sentence that answers with "Yes"/"No" (answers to a question derived from the claim).
-  // "No answer could be found" / "no information" is silence, not a "No".
-  const lead = p.match(/(?:^|[?:]\s*)(yes|no)\b(?!\s+(answer|information|results?|data)\b)/);
-  if (lead?.[1] === 'yes') x.leading_yes = 1;
-  if (lead?.[1] === 'no') x.leading_no = 1;
-  // A yes/no counts for as much as the question it answers matches the claim: "Is X a Democrat? No"
-  // decides the claim, "Have there been other trials? Yes" does not.
-  x.yes_relevant = x.leading_yes * x.relevance;
-  x.no_relevant = x.leading_no * x.relevance;
-
-  const cn = numbers(claim);
-  const pn = numbers(passage);
-  if (cn.length && pn.length) {
-    if (cn.some((a) => pn.some((b) => sameNumber(a, b)))) {
-      x.number_match = 1;
+  // Quantities: a conflict needs the same unit (or counted noun) on both sides.
+  const cq = quantities(claim, lang);
+  const pq = quantities(passage, lang);
+  if (cq.length && pq.length) {
+    const match = cq.some((a) => pq.some((b) => sameNumber(a.value, b.value) && (a.unit === b.unit || !a.unit || !b.unit)));
+    const sameUnit = cq.filter((a) => a.unit && pq.some((b) => b.unit === a.unit));
+    if (match) {
+      x.quantity_match = 1;
       reasons.push('numbers agree');
-    } else {
-      x.number_mismatch = 1;
-      reasons.push('numbers differ');
+    } else if (sameUnit.length) {
+      x.quantity_mismatch = 1;
+      reasons.push(`numbers differ (${sameUnit[0]!.unit})`);
     }
   }
+  // Years: a different year conflicts only when its clause is about the claim's terms.
   const cy = years(claim);
-  const py = years(passage);
-  if (cy.length && py.length) {
-    if (cy.some((y) => py.includes(y))) x.year_match = 1;
-    else {
-      x.year_mismatch = 1;
-      reasons.push('dates differ');
+  if (cy.length) {
+    const clausesWithYear = p.split(CLAUSE_SPLIT).filter((cl) => years(cl).length);
+    const onTopic = clausesWithYear.filter((cl) => terms(cl, lang).some((t) => claimTerms.has(t) && !/^\d{4}$/.test(t)));
+    const py = onTopic.flatMap((cl) => years(cl));
+    if (py.length) {
+      if (cy.some((y) => py.includes(y))) x.year_match = 1;
+      else if (x.relevance >= 0.4) {
+        x.year_mismatch = 1;
+        reasons.push('dates differ');
+      }
     }
   }
 
-  const cStems = new Set(cw.map(stem));
-  const pStems = new Set(pw.map(stem));
-  for (const [a, b] of ANTONYMS) {
-    const sa = stem(a);
-    const sb = stem(b);
-    if ((cStems.has(sa) && pStems.has(sb) && !pStems.has(sa)) || (cStems.has(sb) && pStems.has(sa) && !pStems.has(sb))) {
-      x.antonym = 1;
-      reasons.push(`antonym ${a}/${b}`);
-      break;
+  if (x.relevance >= 0.3) {
+    const cw = new Set(words(c, lang.code));
+    const pw = new Set(words(p, lang.code));
+    for (const [a, b] of ANTONYMS) {
+      if ((cw.has(a) && pw.has(b) && !pw.has(a)) || (cw.has(b) && pw.has(a) && !pw.has(b))) {
+        x.antonym = 1;
+        reasons.push(`antonym ${a}/${b}`);
+        break;
+      }
     }
   }
 
-  const ents = entities(claim).map((e) => e.toLowerCase());
-  if (ents.length) x.entity_overlap = ents.filter((e) => p.includes(e)).length / ents.length;
-  else {
-    const ct = new Set(terms(claim));
-    const pt = new Set(terms(passage));
-    x.entity_overlap = ct.size ? [...ct].filter((t) => pt.has(t)).length / ct.size : 0;
+  // A passage on the claim's topic that does not name one of the claim's names (people, places,
+  // works): the claim may have swapped one in.
+  if (x.relevance >= 0.3) {
+    const ents = entities(claim).map((e) => e.toLowerCase());
+    if (ents.length) {
+      const missing = ents.filter((e) => !p.includes(e)).length;
+      x.entity_missing = missing / ents.length;
+      if (missing) reasons.push(`${missing} of the claim's names not in the passage`);
+    }
   }
 
-  const negated = negatedClaimTerms(cw, pw);
-  if (negated) {
-    x.negated_claim_term = Math.min(negated, 2) / 2;
-    reasons.push(`negates ${negated} claim term${negated > 1 ? 's' : ''}`);
+  // Verdict words only where a verdict is being given: fact-check discourse.
+  if (ctx.factCheck || FACT_CHECK_DISCOURSE.test(p)) {
+    const refute = REFUTE_CUES.filter((re) => re.test(p) && !re.test(c)).length;
+    const support = SUPPORT_CUES.filter((re) => re.test(p) && !re.test(c)).length;
+    x.refute_cues = Math.min(refute, 2) / 2;
+    x.support_cues = Math.min(support, 2) / 2;
+    if (refute) reasons.push(`${refute} refuting cue${refute > 1 ? 's' : ''} (fact-check wording)`);
+    if (support) reasons.push(`${support} supporting cue${support > 1 ? 's' : ''} (fact-check wording)`);
   }
-  x.contrast = Math.min(countCues(p, CONTRAST.filter((re) => !re.test(c))), 2) / 2;
-  if (NO_EVIDENCE.some((re) => re.test(p) && !re.test(c))) {
-    x.no_evidence = 1;
-    reasons.push('no evidence stated');
-  }
-  const debunk = DEBUNK_CONTEXT.filter((re) => re.test(p) && !re.test(c)).length;
-  x.debunk_context = Math.min(debunk, 2) / 2;
-  if (debunk) reasons.push('discusses the claim\'s spread');
 
-  x.hedging = Math.min(countCues(p, HEDGES), 3) / 3;
-  if (countCues(p, NOT_FOUND)) {
+  // A question answered "Yes"/"No" decides the claim as much as the question matches it.
+  const lead = p.match(/(?:^|[?:]\s*)(yes|no)\b(?!\s+(answer|information|results?|data|evidence)\b)/);
+  if (lead?.[1] === 'yes') x.yes_relevant = x.relevance;
+  if (lead?.[1] === 'no') x.no_relevant = x.relevance;
+
+  if (NOT_FOUND.some((re) => re.test(p))) {
     x.not_found = 1;
     reasons.push('nothing found');
   }
+  x.hedging = Math.min(HEDGES.filter((re) => re.test(p)).length, 2) / 2;
   return { x, reasons };
 }
 
@@ -261,15 +266,23 @@ export function predictStance(x: FeatureVector, model: StanceModel = STANCE_MODE
   return out;
 }
 
-const labelOf = (p: StanceProbs): StanceLabel =>
+export const labelOf = (p: StanceProbs): StanceLabel =>
   p.supports >= p.refutes && p.supports >= p.neutral ? 'supports' : p.refutes >= p.neutral ? 'refutes' : 'neutral';
 
-export function localStance(claim: string, passage: string, relevance: number, model: StanceModel = STANCE_MODEL): Stance {
-  const { x, reasons } = stanceFeatures(claim, passage, relevance);
-  const p = predictStance(x, model);
+export function makeStance(p: StanceProbs, reasons: string[], features?: FeatureVector): Stance {
   const label = labelOf(p);
-  return { ...p, label, confidence: p[label], reasons, features: x };
+  return { ...p, label, confidence: p[label], reasons, ...(features ? { features } : {}) };
 }
+
+export function localStance(claim: string, passage: string, relevance: number, ctx: StanceContext = {}, model: StanceModel = STANCE_MODEL): Stance {
+  const { x, reasons } = stanceFeatures(claim, passage, relevance, ctx);
+  return makeStance(predictStance(x, model), reasons, x);
+}
+
+/** The local model reads English cue words only: in another language it would judge by overlap alone. */
+export const localStanceReads = (lang: string): boolean => lang === 'en';
+
+const claimNegated = (s: string): boolean => words(s).some(isNegator);
 
 /**
  * Stance from a fact-checker's rating. The rating judges the claim as the fact-checker worded it;
@@ -277,7 +290,7 @@ export function localStance(claim: string, passage: string, relevance: number, m
  */
 export function ratingStance(claim: string, reviewedClaim: string, rating: NormalizedRating): Stance {
   let { stance } = rating;
-  const flipped = hasNegation(words(claim.toLowerCase())) !== hasNegation(words(reviewedClaim.toLowerCase()));
+  const flipped = claimNegated(claim) !== claimNegated(reviewedClaim);
   if (flipped && stance === 'supports') stance = 'refutes';
   else if (flipped && stance === 'refutes') stance = 'supports';
   const s = rating.strength;
@@ -286,6 +299,5 @@ export function ratingStance(claim: string, reviewedClaim: string, rating: Norma
   else if (stance === 'refutes') p = { supports: 0, refutes: 0.5 + 0.5 * s, neutral: 0.5 - 0.5 * s };
   else if (stance === 'mixed') p = { supports: 0.4, refutes: 0.4, neutral: 0.2 };
   else p = { supports: 0, refutes: 0, neutral: 1 };
-  const label = labelOf(p);
-  return { ...p, label, confidence: p[label], reasons: [`rated "${rating.text}"${flipped ? ' (negated wording)' : ''}`] };
+  return makeStance(p, [`rated "${rating.text}"${flipped ? ' (negated wording)' : ''}`]);
 }

@@ -71,8 +71,8 @@ describe('--sources local', () => {
     ClaimResult.parse(r);
     expect(r.verdict).toBe('true');
     expect(r.evidence[0]).toMatchObject({ source: 'local', url: 'https://council.example.gov/minutes/2023-03', supports_claim: true, authority_score: 0.95 });
-    // Nothing was fetched over the network.
-    expect(r.warnings).toBeUndefined();
+    // Nothing was fetched over the network; the only missing input is an LLM.
+    expect(r.warnings).toEqual(["no LLM configured: llm_analysis is the local stance model's reading"]);
   });
 
   it('is included in the default sources only when the corpus has rows', async () => {

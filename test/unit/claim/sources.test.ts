@@ -40,7 +40,10 @@ describe('wikipedia client', () => {
     const r = fake.requests[0]!;
     expect(r.url.pathname).toBe('/fr/w/api.php');
     expect(r.url.searchParams.get('formatversion')).toBe('2');
-    expect(r.url.searchParams.get('prop')).toBe('extracts|info');
+    expect(r.url.searchParams.get('prop')).toBe('extracts|info|revisions');
+    expect(r.url.searchParams.get('rvprop')).toBe('timestamp');
+    // The date is the latest revision's timestamp, not page_touched (a later cache time).
+    expect(hits[0]!.published_at).toBe('2024-05-01T10:00:00Z');
     expect(r.url.searchParams.get('explaintext')).toBe('1');
     expect(r.url.searchParams.get('gsrsearch')).toContain('Eiffel Tower');
     expect(r.headers['user-agent']).toBe(USER_AGENT);
