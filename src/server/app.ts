@@ -66,8 +66,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // A body (or headers) not received in time is answered 400 in our shape (clientErrorHandler);
     // the check interval is tightened so the timeout holds to within a quarter of itself.
     requestTimeout,
-    http: { connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))) },
+    // (Node enforces requestTimeout only when headersTimeout is not longer than it.)
+    http: { connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))), headersTimeout: requestTimeout },
     clientErrorHandler: writeClientError,
+    // Router-level refusals (a path parameter over 100 characters, bad percent-encoding) in our shape.
+    frameworkErrors: (err, request, reply) => void sendError(err, request, reply),
     bodyLimit: LIMITS.jsonBodyBytes,
     logger: {
       level: deps.logLevel ?? 'info',
@@ -81,7 +84,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
+      // A key pasted as a request id would be logged on every line of the request: not taken.
+      return typeof given === 'string' && REQUEST_ID.test(given) && !/vty_/i.test(given) ? given : nextRequestId();
     },
     // Requests that reached us before shutdown are served to the end, not answered 503.
     return503OnClosing: false,

@@ -100,6 +100,8 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
     else out.print(line(r));
   };
 
+  // Listening for SIGTERM before the ready line: a stop right after it must be graceful.
+  const stopped = untilStopped(rt.ctx);
   const listener = await startListener({
     secrets,
     port,
@@ -118,7 +120,7 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
       '; Ctrl-C to stop',
   );
 
-  await untilStopped(rt.ctx);
+  await stopped;
   await listener.close();
   out.info('listener stopped');
 }
