@@ -47,7 +47,7 @@ export function toCliError(err: unknown): VerityError {
   if (!(err instanceof VerityError) && cause) {
     const where = typeof e?.path === 'string' ? ` ${e.path}` : '';
     const verb = e?.syscall === 'open' || e?.syscall === 'scandir' || e?.syscall === 'stat' ? 'open' : 'write';
-    return new VerityError('INTERNAL_ERROR', `Cannot ${verb}${where || ' the store'}: ${cause} (${code})`, { cause: err });
+    return new VerityError('INTERNAL_ERROR', `Cannot ${verb}${where || ' to disk'}: ${cause} (${code})`, { cause: err });
   }
   return toVerityError(err);
 }

@@ -393,13 +393,15 @@ describe('faults become honest answers', () => {
     try {
       const k = h.key('full', 'test', 'pro');
       expect((await h.post('/v1/verify/claim', { claim: 'Before the disk fills' }, bearer(k))).status).toBe(200);
-      // SQLite's own page cap: every write that needs a new page now fails with SQLITE_FULL.
+      // SQLite's own page cap on a file with no free pages: every write that needs a new page now
+      // fails with SQLITE_FULL, as on a full disk. Idempotency records hold the whole answer, so a
+      // few requests fill the last pages (bounded below the test key's 100 requests an hour).
+      h.store.db.exec('VACUUM');
       const pages = h.store.db.pragma('page_count', { simple: true }) as number;
       h.store.db.pragma(`max_page_count = ${pages}`);
       let full: Awaited<ReturnType<typeof h.post>> | undefined;
-      // Each answered request adds usage rows; within a few dozen the file needs a new page.
-      for (let i = 0; i < 200; i++) {
-        full = await h.post('/v1/verify/claim', { claim: `Claim ${i} ${'x'.repeat(1500)}` }, bearer(k));
+      for (let i = 0; i < 80; i++) {
+        full = await h.post('/v1/verify/claim', { claim: `Claim number ${i} about the disk` }, { ...bearer(k), 'idempotency-key': `fill-${i}-${'k'.repeat(200)}` });
         if (full.status !== 200) break;
       }
       expect(full!.status).toBe(503);
