@@ -160,6 +160,9 @@ describe('verity serve + remote mode', () => {
 
 describe('graceful shutdown', () => {
   it('finishes a request that is in flight at SIGTERM, records its usage, and refuses new connections', async () => {
+    // One serve per database: the suite's server stops first.
+    served.proc.kill('SIGTERM');
+    expect((await served.proc).exitCode).toBe(0);
     const s = await startServe(['--log-level', 'debug']);
     const { port, hostname } = new URL(s.url);
     const body = JSON.stringify({ claim: 'In flight at shutdown' });
