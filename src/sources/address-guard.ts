@@ -71,7 +71,7 @@ export function forbiddenAddressRule(address: string): string | undefined {
   const inner = embeddedV4(v6);
   if (inner) {
     const rule = v4Rule(inner.v4);
-    return rule ? `${inner.form} embedding a ${rule} address` : undefined;
+    return rule ? `${inner.form} embedding a ${rule}` : undefined;
   }
   const range = v6.range();
   return range === 'unicast' ? undefined : (RULE_NAMES[range] ?? range);
