@@ -191,7 +191,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const health = createStorageHealth(deps.db);
   app.setErrorHandler((err, request, reply) => sendError(err, request, reply, health.noteFault));
   app.setNotFoundHandler((request, reply) =>
-    sendError(new VerityError('NOT_FOUND', `No route ${request.method} ${redactUrl(request.url)}`), request, reply),
+    sendError(new VerityError('NOT_FOUND', `No route ${request.method} ${redactUrl(request.url.split("?")[0]!)}`), request, reply),
   );
 
   app.get('/healthz', async (_request, reply) => {
