@@ -2,7 +2,7 @@
 // Entry point: keep this file tiny. `--version` is answered without loading the CLI at all;
 // everything else runs the bundled CLI (dist/verity.cjs) through a V8 code cache, because Node 20
 // has no module compile cache (module.enableCompileCache arrived in Node 22.1).
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,13 +43,19 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   if (!cachedData || script.cachedDataRejected) {
     // Written at exit, so the functions this run compiled are in the cache too.
     process.once('exit', () => {
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
         mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, cacheFile);
       } catch {
-        // No writable cache folder: every start is simply uncached.
+        // No writable cache folder (or a full disk): every start is simply uncached. A partly
+        // written temporary file must not stay behind.
+        try {
+          unlinkSync(tmp);
+        } catch {
+          // never created
+        }
       }
     });
   }

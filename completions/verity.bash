@@ -235,7 +235,7 @@ _verity_data() {
       arg='bash,zsh,fish' ;;
     'serve')
       subs=''
-      opts='--host --port --db --log-level --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      opts='--host --port --db --allow-private-webhooks --log-level --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--host=@any --port=@any --db=@file --log-level=fatal,error,warn,info,debug,trace,silent --remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@none' ;;
     'admin')

@@ -314,6 +314,7 @@ complete -c verity -n '__verity_at \'completion\'' -a 'bash zsh fish'
 complete -c verity -n '__verity_at \'serve\'' -l host -x -d 'address to listen on'
 complete -c verity -n '__verity_at \'serve\'' -l port -x -d 'port to listen on (0 = any free port)'
 complete -c verity -n '__verity_at \'serve\'' -l db -r -F -d 'SQLite database of accounts, keys and usage (default: the embedded store)'
+complete -c verity -n '__verity_at \'serve\'' -l allow-private-webhooks -d 'development only: let webhooks target http, loopback and private addresses (logged at start-up)'
 complete -c verity -n '__verity_at \'serve\'' -l log-level -x -a 'fatal error warn info debug trace silent' -d 'request log level (JSON lines on stderr)'
 complete -c verity -n '__verity_at \'serve\'' -l help -s h -d 'display help for command'
 # verity admin

@@ -7,6 +7,9 @@ export { EVENT_TYPES } from './enums.js';
 export type { EventType } from './enums.js';
 
 export const WEBHOOK_SECRET_MIN = 32;
+/** Caps (issue 19): a registration is small, so a caller cannot store megabytes per webhook. */
+export const WEBHOOK_SECRET_MAX = 256;
+export const WEBHOOK_URL_MAX = 2048;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 export function isLoopbackHost(hostname: string): boolean {
@@ -16,7 +19,7 @@ export function isLoopbackHost(hostname: string): boolean {
 /** SPEC 2.6; https required, except http to loopback so `verity listen` works (DESIGN.md). */
 export const WebhookConfig = z
   .object({
-    url: z.string().refine((s) => {
+    url: z.string().max(WEBHOOK_URL_MAX, `must be at most ${WEBHOOK_URL_MAX} characters`).refine((s) => {
       try {
         const u = new URL(s);
         return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopbackHost(u.hostname));
@@ -24,8 +27,16 @@ export const WebhookConfig = z
         return false;
       }
     }, 'must be an https URL (http only for loopback hosts)'),
-    events: z.array(z.enum(EVENT_TYPES)).min(1, 'must subscribe to at least one event type'),
-    secret: z.string().min(WEBHOOK_SECRET_MIN, `must be at least ${WEBHOOK_SECRET_MIN} characters`).optional(),
+    events: z
+      .array(z.enum(EVENT_TYPES))
+      .min(1, 'must subscribe to at least one event type')
+      .max(EVENT_TYPES.length, `lists at most the ${EVENT_TYPES.length} event types`)
+      .refine((a) => new Set(a).size === a.length, 'must not list an event type twice'),
+    secret: z
+      .string()
+      .min(WEBHOOK_SECRET_MIN, `must be at least ${WEBHOOK_SECRET_MIN} characters`)
+      .max(WEBHOOK_SECRET_MAX, `must be at most ${WEBHOOK_SECRET_MAX} characters`)
+      .optional(),
   })
   .strict();
 export type WebhookConfigInput = z.input<typeof WebhookConfig>;

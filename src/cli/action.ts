@@ -3,9 +3,8 @@
  * (2) every failure is reported once, in the right format, and becomes an exit code.
  */
 import type { Command } from 'commander';
-import { toVerityError } from '../api/errors.js';
 import type { CliContext } from './context.js';
-import { EXIT, ExitError, GateFailure, hintFor } from './errors.js';
+import { EXIT, ExitError, GateFailure, hintFor, toCliError } from './errors.js';
 import { CliRuntime, type Connection, type GlobalOptions } from './runtime.js';
 
 export interface CommandModule {
@@ -28,7 +27,7 @@ export function lazyAction(ctx: CliContext, load: ActionLoader) {
         throw new ExitError(EXIT.gate);
       }
       if (ctx.interrupted.aborted) throw new ExitError(EXIT.interrupted);
-      const e = toVerityError(err);
+      const e = toCliError(err);
       let connection: Connection | undefined;
       try {
         connection = await rt.connection();

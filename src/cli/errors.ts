@@ -18,10 +18,44 @@ export class GateFailure extends Error {
   }
 }
 
+/** File-system and SQLite causes the CLI names plainly (no --verbose needed). */
+const FS_CAUSES: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOSPC: 'no space left on the device (disk full)',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'the file system is read-only',
+  EIO: 'input/output error',
+  SQLITE_FULL: 'the database or disk is full',
+  SQLITE_READONLY: 'the database is read-only',
+  SQLITE_CANTOPEN: 'the database file cannot be opened',
+  SQLITE_IOERR: 'a disk I/O error',
+  SQLITE_BUSY: 'the database is locked by another process',
+  SQLITE_PERM: 'permission denied',
+};
+
+/**
+ * An error from the file system or the store, as a message naming the cause and the path
+ * (`Cannot write /var/lib/verity/verity.db: the file system is read-only (EROFS)`), exit 1.
+ * Everything else goes through the API catalogue unchanged.
+ */
+export function toCliError(err: unknown): VerityError {
+  const e = err as { code?: unknown; path?: unknown; syscall?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  const base = code?.startsWith('SQLITE_') ? code.replace(/^(SQLITE_[A-Z]+?)(_[A-Z_]+)?$/, '$1') : code;
+  const cause = base ? FS_CAUSES[base] : undefined;
+  if (!(err instanceof VerityError) && cause) {
+    const where = typeof e?.path === 'string' ? ` ${e.path}` : '';
+    const verb = e?.syscall === 'open' || e?.syscall === 'scandir' || e?.syscall === 'stat' ? 'open' : 'write';
+    return new VerityError('INTERNAL_ERROR', `Cannot ${verb}${where || ' to disk'}: ${cause} (${code})`, { cause: err });
+  }
+  return toVerityError(err);
+}
+
 export function exitCodeFor(err: unknown): number {
   if (err instanceof ExitError) return err.exitCode;
   if (err instanceof GateFailure) return EXIT.gate;
-  return toVerityError(err).exitCode;
+  return toCliError(err).exitCode;
 }
 
 /** A next step a person can act on, per error code. */

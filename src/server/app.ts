@@ -11,7 +11,9 @@ import { systemClock } from '../engine/types.js';
 import { VERSION } from '../version.js';
 import { migrateServer } from './accounts.js';
 import { createAuthenticator } from './auth.js';
-import { sendError } from './error-handler.js';
+import { sendError, toHttpError } from './error-handler.js';
+import { redactUrl } from './redact.js';
+import { createStorageHealth } from './storage-health.js';
 import { createGroupCommit } from './group-commit.js';
 import { createIdempotencyStore } from './idempotency.js';
 import { buildOpenApi } from './openapi.js';
@@ -34,13 +36,41 @@ function requestIds(): () => string {
   return () => `${base}${(++n).toString(36)}`;
 }
 
+/**
+ * Errors Node's HTTP parser raises before fastify sees a request (a lying Content-Length, a bad
+ * method, oversized headers, a body not received in time) answered in the API's error shape.
+ */
+function writeClientError(err: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  const e =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new VerityError('PAYLOAD_TOO_LARGE', 'The request headers are too large')
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new VerityError('INVALID_REQUEST', 'The request was not received in time')
+        : toHttpError(Object.assign(new Error('Malformed request'), { statusCode: 400 }));
+  const body = JSON.stringify(e.toBody());
+  socket.end(
+    `HTTP/1.1 ${e.status} ${e.status === 413 ? 'Payload Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { default: Fastify, LogController } = await import('fastify');
   const clock = deps.clock ?? systemClock;
   migrateServer(deps.db);
   const nextRequestId = requestIds();
+  const requestTimeout = deps.requestTimeoutMs ?? 30_000;
 
   const app = Fastify({
+    // A body (or headers) not received in time is answered 400 in our shape (clientErrorHandler);
+    // the check interval is tightened so the timeout holds to within a quarter of itself.
+    requestTimeout,
+    // (Node enforces requestTimeout only when headersTimeout is not longer than it.)
+    http: { connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))), headersTimeout: requestTimeout },
+    clientErrorHandler: writeClientError,
+    // Router-level refusals (a path parameter over 100 characters, bad percent-encoding) in our shape.
+    frameworkErrors: (err, request, reply) => void sendError(err, request, reply),
     bodyLimit: LIMITS.jsonBodyBytes,
     logger: {
       level: deps.logLevel ?? 'info',
@@ -54,7 +84,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
+      // A key pasted as a request id would be logged on every line of the request: not taken.
+      return typeof given === 'string' && REQUEST_ID.test(given) && !/vty_/i.test(given) ? given : nextRequestId();
     },
     // Requests that reached us before shutdown are served to the end, not answered 503.
     return503OnClosing: false,
@@ -62,6 +93,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   // JSON only: without this, a text/plain body would reach the handlers as a string (→ 415 now).
   app.removeContentTypeParser('text/plain');
+  // GET/DELETE with `Content-Type: application/json` and no body are fine (clients send the header
+  // on every request); on other methods an empty body is still "the body is empty".
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && (request.method === 'GET' || request.method === 'DELETE' || request.method === 'HEAD' || request.method === 'OPTIONS'))
+      return done(null, undefined);
+    jsonParser(request, body as string, done);
+  });
 
   // One commit for all the request-path writes of an event-loop turn (usage, idempotency records,
   // webhook outbox, last-used times); each caller still waits for its own write to be committed.
@@ -90,9 +129,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       });
     }
   }
+  const idempotency = createIdempotencyStore(deps.db, clock);
   const context: ServerContext = {
     db: deps.db,
     clock,
+    idempotency,
     async requireAuth(request) {
       authenticate(request);
     },
@@ -110,7 +151,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const logInfo = levels.isLevelEnabled('info');
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    if (logDebug) request.log.debug({ method: request.method, url: request.url }, 'incoming request');
+    if (logDebug) request.log.debug({ method: request.method, url: redactUrl(request.url) }, 'incoming request');
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -118,7 +159,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     request.log.info(
       {
         method: request.method,
-        url: request.url,
+        // Path only, with anything key-shaped masked: a key sent in a query string or a path
+        // (by mistake or by an attacker's probe) must never land in the log.
+        url: redactUrl(request.url),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         key: request.auth?.keyPrefix,
@@ -145,18 +188,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     auth.close();
     done();
   });
-  app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
+  const health = createStorageHealth(deps.db);
+  app.setErrorHandler((err, request, reply) => sendError(err, request, reply, health.noteFault));
   app.setNotFoundHandler((request, reply) =>
-    sendError(new VerityError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`), request, reply),
+    sendError(new VerityError('NOT_FOUND', `No route ${request.method} ${redactUrl(request.url.split("?")[0]!)}`), request, reply),
   );
 
-  const ping = deps.db.prepare('SELECT 1');
   app.get('/healthz', async (_request, reply) => {
-    try {
-      ping.get();
-    } catch {
-      throw new VerityError('UNAVAILABLE', 'The store is not available', { retryAfter: 5 });
-    }
+    const fault = health.check();
+    if (fault) throw new VerityError('UNAVAILABLE', `The store cannot take writes (${fault})`, { retryAfter: 30 });
     return reply.send({ status: 'ok', version: VERSION });
   });
   let openapi: string | undefined;
@@ -165,7 +205,6 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return reply.type('application/json; charset=utf-8').send(openapi);
   });
 
-  const idempotency = createIdempotencyStore(deps.db, clock);
   const ledger = createLedger(deps.db, clock, idempotency, deps, writes);
   registerVerifyRoutes(app, {
     engines: deps.engines,

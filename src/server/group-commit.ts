@@ -51,6 +51,10 @@ export function createGroupCommit(db: Database, onError: (err: unknown) => void 
           try {
             outcomes.push({ ok: true, value: db.transaction(item.fn)() });
           } catch (err) {
+            // Some errors (SQLITE_FULL, SQLITE_IOERR, …) make SQLite roll back the WHOLE
+            // transaction, not just the savepoint: the rest of the batch would then run in
+            // autocommit and be stored while its callers are told it failed. Fail the batch.
+            if (!db.inTransaction) throw err;
             outcomes.push({ ok: false, err });
           }
         }

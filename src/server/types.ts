@@ -9,6 +9,7 @@ import type { VerificationKind } from '../api/ids.js';
 import type { VerificationResult } from '../api/results.js';
 import type { Clock, Engine } from '../engine/types.js';
 import type { Database } from '../store/database.js';
+import type { IdempotencyStore } from './idempotency.js';
 
 export type KeyEnvironment = 'live' | 'test';
 
@@ -83,12 +84,16 @@ export interface ServerDeps {
   afterFailure?: (db: Database, info: VerificationFailedInfo) => void;
   /** Started after listen, stopped during graceful shutdown (before the store closes). */
   background?: BackgroundTask;
+  /** A request (headers and body) must arrive within this time (default 30 s), else 400. */
+  requestTimeoutMs?: number;
 }
 
 /** Decorated on the root instance as `app.verity`, visible to every plugin. */
 export interface ServerContext {
   db: Database;
   clock: Clock;
+  /** Idempotency-Key records (24 h per account), shared with the verify routes. */
+  idempotency: IdempotencyStore;
   /** Authenticates the Bearer key and sets `request.auth`; replies 401 otherwise. */
   requireAuth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Applies the key's rate limit (after requireAuth); replies 429 when over. */

@@ -20,15 +20,28 @@ export interface Store {
 /** Opens (creating if needed) the SQLite file. better-sqlite3 is loaded here, not at start-up. */
 export async function openStore(path: string): Promise<Store> {
   const { default: Sqlite } = await import('better-sqlite3');
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const db = new Sqlite(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL'); // durable across application crashes in WAL mode
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    component TEXT NOT NULL, version INTEGER NOT NULL, applied_at TEXT NOT NULL,
-    PRIMARY KEY (component, version))`);
+  let db: Database;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    db = new Sqlite(path);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL'); // durable across application crashes in WAL mode
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        component TEXT NOT NULL, version INTEGER NOT NULL, applied_at TEXT NOT NULL,
+        PRIMARY KEY (component, version))`);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  } catch (err) {
+    // SQLite's errors do not say which file; the CLI names cause and path (src/cli/errors.ts).
+    const e = err as { path?: string };
+    if (e && typeof e === 'object' && !e.path) e.path = path;
+    throw err;
+  }
   let closed = false;
   return {
     db,

@@ -10,10 +10,12 @@
  *   the same event id and body (at-least-once).
  * - All time comes from the injected WorkerClock, so tests run the 7-hour schedule instantly.
  */
+import { STATUS_CODES } from 'node:http';
 import type { Database } from '../store/database.js';
 import { claimDelivery, dueDeliveries, nextDueAt, recordAttempt, type Claim } from './repository.js';
 import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from './schedule.js';
-import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
+import { ForbiddenTargetError, guardedLookup, literalTargetProblem, type TargetPolicy } from './target-guard.js';
 
 export interface WorkerClock {
   now(): number;
@@ -36,31 +38,38 @@ export interface SendRequest {
   signal: AbortSignal;
 }
 export interface SendResponse {
+  /** Only the status: a receiver's reply body is never read into attempt records (it could be
+   *  an internal service's data handed back to whoever registered the URL). */
   status: number;
-  /** The first bytes of the answer, for the attempt log. */
-  bodyStart: string;
 }
 export type Sender = (req: SendRequest) => Promise<SendResponse>;
 
-/** Real HTTP via undici, with the response deadline as a hard timeout. */
-export function httpSender(userAgent: string): Sender {
+/**
+ * Real HTTP via undici, with the response deadline as a hard timeout. With a `policy`, every
+ * attempt is checked at connect time (src/webhooks/target-guard.ts); redirects are not followed.
+ */
+export function httpSender(userAgent: string, policy?: TargetPolicy): Sender {
+  let dispatcher: import('undici').Dispatcher | undefined;
   return async ({ url, headers, body, signal }) => {
-    const { request } = await import('undici');
+    const { Agent, request } = await import('undici');
+    if (policy) {
+      const problem = literalTargetProblem(url, policy);
+      if (problem) throw new ForbiddenTargetError(problem);
+      dispatcher ??= new Agent({ connect: { lookup: guardedLookup(policy) as never } });
+    }
     const res = await request(url, {
       method: 'POST',
       headers: { ...headers, 'user-agent': userAgent },
       body,
+      dispatcher,
       signal: AbortSignal.any([signal, AbortSignal.timeout(RESPONSE_DEADLINE_MS)]),
       headersTimeout: RESPONSE_DEADLINE_MS,
       bodyTimeout: RESPONSE_DEADLINE_MS,
     });
-    let bodyStart = '';
-    for await (const chunk of res.body) {
-      bodyStart += Buffer.from(chunk as Uint8Array).toString('utf8');
-      if (bodyStart.length >= 200) break;
-    }
+    // The body is discarded unread (the error a destroyed body emits is expected, not a fault).
+    res.body.on('error', () => undefined);
     if (!res.body.destroyed) res.body.destroy();
-    return { status: res.statusCode, bodyStart: bodyStart.slice(0, 200) };
+    return { status: res.statusCode };
   };
 }
 
@@ -93,6 +102,8 @@ export interface WorkerOptions {
   rateWindowMs?: number;
   maxInFlightPerEndpoint?: number;
   onAttempt?: (r: AttemptReport) => void;
+  /** Connect-time address guard for every attempt (serve); absent: none (embedded mode). */
+  targetPolicy?: TargetPolicy;
   /** Storage errors (e.g. SQLITE_BUSY) are reported, never thrown out of a timer. */
   onError?: (err: unknown) => void;
 }
@@ -121,16 +132,18 @@ const describe = (err: unknown): string => {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
     return `no answer within ${RESPONSE_DEADLINE_MS / 1000} s`;
+  const forbidden = err instanceof ForbiddenTargetError ? err : (err as { cause?: unknown })?.cause instanceof ForbiddenTargetError ? (err as { cause: ForbiddenTargetError }).cause : undefined;
+  if (forbidden) return forbidden.reason;
   const code = e?.code ?? e?.cause?.code;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND') return 'host not found';
-  if (code) return `network error (${code})`;
-  return `network error (${e?.message ?? String(err)})`;
+  // A code only: messages can carry a peer's words (TLS alerts, proxies), never worth echoing.
+  return code ? `network error (${code})` : 'network error';
 };
 
 export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
   const clock = o.clock ?? systemWorkerClock;
-  const send = o.send ?? httpSender(o.userAgent ?? 'verity-webhooks');
+  const send = o.send ?? httpSender(o.userAgent ?? 'verity-webhooks', o.targetPolicy);
   const pollMs = o.pollMs ?? 1000;
   const leaseMs = o.leaseMs ?? LEASE_MS;
   const minGap = o.minGapMs ?? MIN_GAP_MS;
@@ -254,13 +267,14 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       [EVENT_ID_HEADER]: claim.event_id,
       [EVENT_TYPE_HEADER]: claim.event_type,
       [ATTEMPT_HEADER]: String(claim.attempt),
+      ...(claim.replay ? { [REPLAY_HEADER]: '1' } : {}),
     };
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
       const res = await send({ url: claim.url, headers, body: claim.body, signal: aborter.signal });
       statusCode = res.status;
-      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}${res.bodyStart ? `: ${res.bodyStart.slice(0, 120)}` : ''}`;
+      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}${STATUS_CODES[res.status] ? ` ${STATUS_CODES[res.status]}` : ''}`;
     } catch (err) {
       if (aborter.signal.aborted) return; // shutting down: the lease will bring it back
       error = describe(err);

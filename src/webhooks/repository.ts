@@ -69,6 +69,8 @@ const MIGRATIONS = [
   // The worker's per-endpoint look-ups (dueDeliveries) and the next-due probe stay index-only.
   `CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, status, next_attempt_at);
    CREATE INDEX webhook_deliveries_leases ON webhook_deliveries (status, lease_until);`,
+  // Deliveries made by a replay carry the replay header (src/webhooks/signature.ts).
+  `ALTER TABLE webhook_deliveries ADD COLUMN replay INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export function ensureWebhookSchema(db: Database): void {
@@ -233,11 +235,11 @@ export function replayEvent(db: Database, accountId: string, eventIdValue: strin
   ).filter((w) => (webhook ? w.id === webhook : (JSON.parse(w.events) as string[]).includes(ev.type)));
   if (!targets.length) throw new VerityError('NOT_FOUND', `No current webhook subscribes to ${ev.type}; nothing to replay ${ev.id} to`);
   const upsert = db.prepare(
-    `INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, updated_at)
-     VALUES (?, ?, 'pending', 0, ?, ?)
+    `INSERT INTO webhook_deliveries (event_id, webhook_id, status, attempts, next_attempt_at, updated_at, replay)
+     VALUES (?, ?, 'pending', 0, ?, ?, 1)
      ON CONFLICT (event_id, webhook_id) DO UPDATE SET
        status = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at, lease_until = NULL,
-       last_error = NULL, updated_at = excluded.updated_at
+       last_error = NULL, updated_at = excluded.updated_at, replay = 1
      WHERE status != 'delivering'`,
   );
   let n = 0;
@@ -350,6 +352,8 @@ export interface Claim {
   secret: string;
   body: string;
   attempt: number;
+  /** Sent again by a replay: the attempt carries the replay header. */
+  replay: boolean;
 }
 
 /**
@@ -362,12 +366,12 @@ export function claimDelivery(db: Database, id: number, nowMs: number, leaseMs: 
   return db.transaction((): Claim | undefined => {
     const d = db
       .prepare(
-        `SELECT d.id, d.event_id, d.webhook_id, d.status, d.attempts, d.lease_until, e.type AS event_type, e.body, w.url, w.secret
+        `SELECT d.id, d.event_id, d.webhook_id, d.status, d.attempts, d.lease_until, d.replay, e.type AS event_type, e.body, w.url, w.secret
          FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.webhook_id
          WHERE d.id = @id AND ((d.status = 'pending' AND d.next_attempt_at <= @now) OR (d.status = 'delivering' AND d.lease_until <= @now))`,
       )
       .get({ id, now: nowMs }) as
-      | { id: number; event_id: string; webhook_id: string; status: string; attempts: number; lease_until: number | null; event_type: string; body: string; url: string; secret: string }
+      | { id: number; event_id: string; webhook_id: string; status: string; attempts: number; lease_until: number | null; replay: number; event_type: string; body: string; url: string; secret: string }
       | undefined;
     if (!d) return undefined;
     if (d.status === 'delivering') {
@@ -390,7 +394,7 @@ export function claimDelivery(db: Database, id: number, nowMs: number, leaseMs: 
       nowMs,
       d.id,
     );
-    return { id: d.id, event_id: d.event_id, event_type: d.event_type, webhook_id: d.webhook_id, url: d.url, secret: d.secret, body: d.body, attempt };
+    return { id: d.id, event_id: d.event_id, event_type: d.event_type, webhook_id: d.webhook_id, url: d.url, secret: d.secret, body: d.body, attempt, replay: d.replay === 1 };
   })();
 }
 

@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { VerityError, validationError } from '../api/errors.js';
+import { WebhookConfig } from '../api/webhooks.js';
 import type { Clock } from '../engine/types.js';
 import type { AuthInfo, BackgroundTask, ServerPlugin, VerificationFailedInfo, VerificationRecordedInfo } from '../server/types.js';
 import type { Database } from '../store/database.js';
@@ -28,6 +29,11 @@ import {
 } from './repository.js';
 import { AttemptWaiter, enqueueTestEvent, parseEventType, toTestResult } from './service.js';
 import { RESPONSE_DEADLINE_MS } from './schedule.js';
+import { checkTargetUrl, type TargetPolicy } from './target-guard.js';
+import { checkIdempotencyKey, requestHash } from '../server/idempotency.js';
+
+/** Webhook requests are small JSON objects; anything bigger is refused before it is buffered. */
+const WEBHOOK_BODY_LIMIT = 16 * 1024;
 
 export interface WebhookServerOptions {
   db: Database;
@@ -37,6 +43,12 @@ export interface WebhookServerOptions {
   userAgent?: string;
   onAttempt?: (r: AttemptReport) => void;
   onError?: (err: unknown) => void;
+  /**
+   * Where deliveries may go. Default: public https targets only, checked at registration and at
+   * connect time on every attempt. `{ allowPrivate: true }` is the development switch
+   * (`verity serve --allow-private-webhooks`); tests inject `lookup` to resolve names offline.
+   */
+  targetPolicy?: TargetPolicy;
 }
 
 export interface WebhookServerHooks {
@@ -54,6 +66,11 @@ const TestBody = z.object({ type: z.string().optional() }).strict();
 const ReplayBody = z.object({ webhook_id: z.string().optional() }).strict();
 const DeliveriesQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).optional() });
 
+/** The registration schema alone (caps, known events), before the address policy is applied. */
+function createWebhookCheck(body: unknown): void {
+  WebhookConfig.parse(body ?? {});
+}
+
 function parse<T>(schema: z.ZodType<T>, value: unknown, prefix = ''): T {
   const r = schema.safeParse(value ?? {});
   if (!r.success) throw validationError(r.error, prefix);
@@ -70,10 +87,12 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
   const clock = o.clock ?? { now: () => new Date() };
   const timers: WorkerClock = o.workerClock ?? { now: () => clock.now().getTime(), setTimer: systemWorkerClock.setTimer };
   const waiter = new AttemptWaiter();
+  const policy: TargetPolicy = o.targetPolicy ?? { allowPrivate: false };
   const worker = createDeliveryWorker({
     db: o.db,
     clock: timers,
     userAgent: o.userAgent,
+    targetPolicy: policy,
     onAttempt: (r) => {
       waiter.onAttempt(r);
       o.onAttempt?.(r);
@@ -84,18 +103,47 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
   let running = false;
 
   const plugin: ServerPlugin = async (app: FastifyInstance) => {
-    const guard = { preHandler: [app.verity.requireAuth, app.verity.rateLimit] };
+    // Authentication and the rate limit run on onRequest, before the body is read: a caller
+    // without a valid key never gets a byte parsed (a 29 MB body, malformed JSON → 401).
+    const guard = { onRequest: [app.verity.requireAuth, app.verity.rateLimit], bodyLimit: WEBHOOK_BODY_LIMIT };
 
-    app.post('/v1/webhooks', guard, async (request, reply) => {
-      const scope = scopeOf(authOf(request));
+    const create = (scope: string, body: unknown): { status: number; body: string } => {
       let created;
       try {
-        created = createWebhook(o.db, scope, request.body ?? {}, clock.now());
+        const url = (body as { url?: unknown } | null)?.url;
+        // Shape first (caps, events), then the address policy, so each 400 names its rule.
+        createWebhookCheck(body);
+        if (typeof url === 'string') checkTargetUrl(url, policy);
+        created = createWebhook(o.db, scope, body ?? {}, clock.now());
       } catch (err) {
         if (err instanceof z.ZodError) throw validationError(err);
         throw err;
       }
-      return reply.code(201).send(created);
+      return { status: 201, body: JSON.stringify(created) };
+    };
+
+    app.post('/v1/webhooks', guard, async (request, reply) => {
+      const auth = authOf(request);
+      const scope = scopeOf(auth);
+      const header = request.headers['idempotency-key'];
+      let out: { status: number; body: string; replayed?: boolean };
+      if (typeof header === 'string') {
+        // As on the verify routes: a retried create returns the first answer, not a second webhook.
+        checkIdempotencyKey(header);
+        const store = app.verity.idempotency;
+        const hash = requestHash('POST', '/v1/webhooks', request.body);
+        out = await store.exclusive(auth.accountId, header, async () => {
+          const stored = store.lookup(auth.accountId, header, hash);
+          if (stored) return { ...stored, replayed: true };
+          return o.db.transaction(() => {
+            const r = create(scope, request.body);
+            store.save(auth.accountId, header, hash, r);
+            return r;
+          })();
+        });
+      } else out = create(scope, request.body);
+      if (out.replayed) reply.header('idempotent-replayed', 'true');
+      return reply.code(out.status).type('application/json; charset=utf-8').send(out.body);
     });
 
     app.get('/v1/webhooks', guard, async (request) => ({ data: listWebhooks(o.db, scopeOf(authOf(request))) }));

@@ -12,6 +12,13 @@ export const SIGNATURE_HEADER = 'x-service-signature';
 export const EVENT_ID_HEADER = 'x-service-event-id';
 export const EVENT_TYPE_HEADER = 'x-service-event-type';
 export const ATTEMPT_HEADER = 'x-service-attempt';
+/**
+ * `1` on deliveries of a replay (`verity webhooks replay`, POST /v1/events/{id}/replay), so a
+ * receiver that deduplicates by event id can still hand a deliberate resend to its app. It is not
+ * covered by the signature (the body is the original, byte for byte): it can only make a
+ * receiver re-process a genuine, fresh, signed event, never accept a forged one.
+ */
+export const REPLAY_HEADER = 'x-service-replay';
 const PREFIX = 'sha256=';
 
 export function hmacHex(secret: string, body: Uint8Array | string): string {

@@ -86,6 +86,7 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
     const what = r.request_id || r.verdict ? [r.request_id ?? '—', r.verdict ?? '—', score] : [];
     const parts = [time, r.type, r.event_id, ...what, r.detail ?? '', `attempt ${r.attempt ?? '?'}`].filter((x) => x !== '');
     let text = parts.join('  ');
+    if (r.replay) text += `  ${s.cyan('replay')}`;
     if (r.outcome === 'duplicate') text += `  ${s.yellow('duplicate (already received; acknowledged)')}`;
     for (const f of r.forwards ?? [])
       text += `\n    → ${f.url}  ${f.status === null ? s.red(f.error ?? 'failed') : f.status < 300 ? s.green(String(f.status)) : s.red(String(f.status))}  ${f.latency_ms} ms${f.body_start ? `  ${s.dim(JSON.stringify(f.body_start.slice(0, 60)))}` : ''}`;
@@ -99,6 +100,8 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
     else out.print(line(r));
   };
 
+  // Listening for SIGTERM before the ready line: a stop right after it must be graceful.
+  const stopped = untilStopped(rt.ctx);
   const listener = await startListener({
     secrets,
     port,
@@ -117,7 +120,7 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
       '; Ctrl-C to stop',
   );
 
-  await untilStopped(rt.ctx);
+  await stopped;
   await listener.close();
   out.info('listener stopped');
 }

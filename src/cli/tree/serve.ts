@@ -9,6 +9,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
     .option('--db <path>', 'SQLite database of accounts, keys and usage (default: the embedded store)')
+    .option('--allow-private-webhooks', 'development only: let webhooks target http, loopback and private addresses (logged at start-up)')
     .addOption(
       new Option('--log-level <level>', 'request log level (JSON lines on stderr)')
         .choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -20,6 +21,9 @@ export function registerServe(program: Command, ctx: CliContext): void {
 Prints one line "Listening on http://HOST:PORT" on stderr when ready; SIGTERM or Ctrl-C stops it
 gracefully (in-flight requests finish, the store is flushed). Test keys run the sandbox engine,
 live keys the real one. Create keys with \`verity admin keys create\` on the same --db.
+One serve per database: a second one on the same --db refuses to start (lock file <db>.serve.lock).
+Webhook targets must be public https URLs (checked at registration and on every delivery);
+--allow-private-webhooks lifts that for local development with \`verity listen\`.
 
 Examples:
   $ verity admin keys create --name ci --env test --plan pro

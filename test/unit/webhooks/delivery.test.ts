@@ -100,7 +100,7 @@ describe('delivery worker', () => {
     expect(ep.received.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
     expect(new Set(ep.received.map((r) => r.body)).size).toBe(1); // byte-identical every time
     expect(ep.received.every((r) => r.signatureOk && r.headers['x-service-event-id'] === ev.id)).toBe(true);
-    expect(reports.at(-1)).toMatchObject({ ok: false, attempt: 6, nextAt: undefined, error: 'HTTP 500: ok' });
+    expect(reports.at(-1)).toMatchObject({ ok: false, attempt: 6, nextAt: undefined, error: 'HTTP 500 Internal Server Error' });
     expect(outstandingCount(s.db)).toBe(0);
     const log = deliveryLog(s.db, ACCOUNT, hook.id);
     expect(log.data).toHaveLength(6);

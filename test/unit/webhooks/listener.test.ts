@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseForwardRoute, startListener, type ListenRecord, type RunningListener } from '../../../src/webhooks/listener.js';
+import { createServer } from 'node:http';
+import { parseForwardRoute, SeenIds, startListener, type ListenRecord, type RunningListener } from '../../../src/webhooks/listener.js';
 import { sign } from '../../../src/webhooks/signature.js';
 
 const SECRET = 'listener-unit-secret-0123456789-abcdefgh';
@@ -80,5 +81,40 @@ describe('startListener', () => {
     expect(parseForwardRoute('http://localhost:3000/h')).toEqual({ url: 'http://localhost:3000/h' });
     expect(parseForwardRoute('credit.threshold=http://localhost:3000/c')).toEqual({ type: 'credit.threshold', url: 'http://localhost:3000/c' });
     expect(() => parseForwardRoute('ftp://x')).toThrow(/forward-to/);
+  });
+
+  it('forgets the oldest ids first, keeping exactly the last `capacity`', () => {
+    const seen = new SeenIds(3);
+    for (const id of ['a', 'b', 'c', 'd']) seen.add(id);
+    expect([seen.has('a'), seen.has('b'), seen.has('c'), seen.has('d')]).toEqual([false, true, true, true]);
+    seen.add('c'); // already there: no new slot, nothing evicted
+    expect(seen.size).toBe(3);
+    seen.add('e');
+    expect([seen.has('b'), seen.has('c'), seen.has('e')]).toEqual([false, true, true]);
+  });
+
+  it('forwards a replay (x-service-replay: 1) even when its id was seen, and marks it; a plain repeat is a duplicate', async () => {
+    const got: string[] = [];
+    const app = createServer((req, res) => {
+      got.push(String(req.headers['x-service-replay'] ?? ''));
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    try {
+      const port = (app.address() as { port: number }).port;
+      const { l, records } = await start({ forward: [{ url: `http://127.0.0.1:${port}/hook` }] });
+      const body = ev('verification.completed', T0, 'wh_ReplayMe1');
+      expect((await send(l.url, body)).status).toBe(200);
+      expect((await send(l.url, body)).json).toEqual({ received: true, duplicate: true });
+      const res = await request(l.url, { method: 'POST', body, headers: { 'x-service-signature': sign(SECRET, body), 'x-service-replay': '1' } });
+      expect(res.statusCode).toBe(200);
+      await res.body.dump();
+      expect(got).toEqual(['', '1']);
+      expect(records.map((r) => [r.outcome, r.replay ?? false])).toEqual([['accepted', false], ['duplicate', false], ['accepted', true]]);
+    } finally {
+      app.closeAllConnections();
+      await new Promise<void>((r) => app.close(() => r()));
+    }
   });
 });

@@ -83,6 +83,8 @@ async function harness(): Promise<{ h: Harness; hooks: ReturnType<typeof webhook
     db: store.db,
     clock: { now: () => clock.now() },
     workerClock: systemWorkerClock,
+    // The receivers here are on loopback: the development switch (the guard has its own tests).
+    targetPolicy: { allowPrivate: true },
   });
   const engines = createServerEngines({ config: {}, store, cacheDir: join(dir, 'cache'), clock });
   const app = await buildServer({ logLevel: 'silent', db: store.db, engines, clock, ...hooks });

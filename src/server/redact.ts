@@ -1,0 +1,21 @@
+/**
+ * What of a request URL may be logged: the path, with the query string dropped and anything
+ * shaped like an API key masked (a key pasted into a path must not reach the log either).
+ */
+const KEY_SHAPED = /vty_(live|test)_[0-9A-Za-z]*/g;
+/** Long opaque tokens of another shape (someone else's key, a session) are masked too. */
+const LONG_TOKEN = /[0-9A-Za-z_-]{40,}/g;
+
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  let out = path;
+  try {
+    // Percent-encoded keys (%76ty_live_…) are decoded first so they cannot slip past.
+    out = decodeURIComponent(path);
+  } catch {
+    // bad encoding: mask the raw form
+  }
+  out = out.replace(KEY_SHAPED, 'vty_$1_[redacted]').replace(LONG_TOKEN, '[redacted]');
+  return q === -1 ? out : `${out}?[redacted]`;
+}
