@@ -28,8 +28,14 @@
  *                                         pipeline before issue 11, commit e7aaad8): same data, same
  *                                         measures, its own retrieval (FTS top 10, URL de-dup)
  *   --l2 X, --iters N                     stance fit: L2 strength toward the prior (default 0.05), steps (400)
- *   --cache FILE                          keep the retrieved passages and their features in FILE
- *                                         (reused while the retrieval/stance code is unchanged)
+ *   --neutral-weight X                    stance fit: weight of the neutral class against supports
+ *                                         and refutes (default 1; an experiment knob)
+ *   --two-stage                           experiment, measured only (not with --fit): the 3-class
+ *                                         model says whether a passage takes a side, a binary model
+ *                                         fitted on gold supports/refutes pairs says which side
+ *   --cache FILE                          keep the retrieved, ranked passages in FILE (reused while
+ *                                         the retrieval/ranking code is unchanged); stance features
+ *                                         are recomputed on every run
  *
  * Fitting, both stages on the training domains only, each domain weighing the same:
  *   1. stance model: multinomial logistic regression over the local stance features (stance.ts),
@@ -43,7 +49,9 @@
  * Measures, per domain: accuracy, macro-F1 (over the labels the domain has), the always-majority
  * baseline, precision of `true` and of `false` verdicts, share answered `unverifiable` (all claims
  * and NEI claims), retrieval recall@5/@10 of the gold sentences, and how well trust_score reads as
- * P(true) on the true/false claims (Brier score, expected calibration error over 10 bins).
+ * P(true) on the true/false claims (Brier score, expected calibration error over 10 bins), and how
+ * well it ranks them whatever the thresholds (AUC: the chance that a true claim scores above a
+ * false one; 0.5 = no discrimination).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,6 +62,10 @@ import { createHash } from 'node:crypto';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const FIT = args.includes('--fit');
+if (FIT && args.includes('--two-stage')) {
+  console.error('eval-claims: --two-stage is a measured experiment; claim-weights.ts has no place for its direction model, so it cannot be combined with --fit');
+  process.exit(2);
+}
 const fixturesDir = process.env.VERITY_FIXTURES ?? resolve(root, '..', 'shared', 'fixtures');
 const claimsDir = resolve(fixturesDir, 'claims');
 if (!existsSync(claimsDir)) {
@@ -67,7 +79,7 @@ if (!existsSync(resolve(root, 'dist/engine/claim/assess.js'))) {
 const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
 const { scoreHits, dedupeHits } = await dist('engine/claim/assess.js');
 const { rankPassages } = await dist('engine/claim/passages.js');
-const { FEATURES, STANCES, predictStance } = await dist('engine/claim/stance.js');
+const { FEATURES, STANCES, predictStance, stanceFeatures } = await dist('engine/claim/stance.js');
 const { STANCE_PRIOR } = await dist('engine/claim/stance-prior.js');
 const { STANCE_MODEL, VERDICT_PARAMS, WEIGHTS_PROVENANCE } = await dist('engine/claim/claim-weights.js');
 const { decideVerdict, truthProbability } = await dist('engine/claim/verdict.js');
@@ -170,15 +182,24 @@ function featurize(domain) {
       let label;
       if (domain.name === 'averitec') label = /no answer could be found/i.test(s.hit.text) ? 'neutral' : c.gold === 'conflicting' ? null : target;
       else label = gold.has(passageKey(s.passage)) ? target : 'neutral';
-      return { x: FEATURES.map((f) => s.stance.features[f]), relevance: s.relevance, authority: s.authority, publisher: s.hit.url, label };
+      return { text: s.passage, relevance: s.relevance, authority: s.authority, publisher: s.hit.url, label };
     });
   }
 }
 
 // ---- model pieces
 const toX = (v) => Object.fromEntries(FEATURES.map((f, i) => [f, v[i]]));
+/** Experimental (--two-stage): the 3-class model says whether a passage takes a side, a binary
+ *  model fitted on gold supports/refutes pairs only says which side. */
+function stanceOf(x, model) {
+  if (!model.direction) return predictStance(toX(x), model);
+  const p = predictStance(toX(x), model);
+  const d = predictStance(toX(x), model.direction);
+  const side = 1 - p.neutral;
+  return { supports: side * d.supports, refutes: side * d.refutes, neutral: p.neutral };
+}
 function srOf(c, model) {
-  const items = c.passages.map((p) => ({ stance: predictStance(toX(p.x), model), relevance: p.relevance, authority: p.authority, publisher: p.publisher, published_at: null }));
+  const items = c.passages.map((p) => ({ stance: stanceOf(p.x, model), relevance: p.relevance, authority: p.authority, publisher: p.publisher, published_at: null }));
   const a = aggregate(items, { now: NOW });
   return [a.support, a.refute];
 }
@@ -212,6 +233,8 @@ function fitSoftmax(xs, ys, ws, W0, { l2 = L2, iters = ITERS, lr = 1 } = {}) {
 
 /** Neutral passages kept per claim for fitting (the best-ranked: the hard negatives). */
 const NEUTRAL_PER_CLAIM = 4;
+/** Weight of the neutral class relative to supports/refutes in the stance fit (--neutral-weight). */
+const NEUTRAL_WEIGHT = opt('--neutral-weight', 1);
 function fitStance(domains) {
   const xs = [];
   const ys = [];
@@ -232,11 +255,22 @@ function fitStance(domains) {
     for (const p of ex) {
       xs.push(p.x);
       ys.push(STANCES.indexOf(p.label));
-      ws.push(1 / (present * counts[p.label]));
+      ws.push((p.label === 'neutral' ? NEUTRAL_WEIGHT : 1) / (present * counts[p.label]));
     }
   }
   const W0 = STANCES.map((c) => FEATURES.map((f) => STANCE_PRIOR.weights[STANCE_PRIOR.classes.indexOf(c)][STANCE_PRIOR.features.indexOf(f)] ?? 0));
-  return { features: [...FEATURES], classes: [...STANCES], weights: fitSoftmax(xs, ys, ws, W0) };
+  const tri = { features: [...FEATURES], classes: [...STANCES], weights: fitSoftmax(xs, ys, ws, W0) };
+  if (!args.includes('--two-stage')) return tri;
+  // Direction: gold supports vs refutes pairs only, balanced within each domain.
+  const dx = [], dy = [], dw = [];
+  for (const d of domains) {
+    const ex = d.claims.flatMap((c) => c.passages.filter((p) => p.label === 'supports' || p.label === 'refutes'));
+    const n = { supports: ex.filter((p) => p.label === 'supports').length, refutes: ex.filter((p) => p.label === 'refutes').length };
+    for (const p of ex) { dx.push(p.x); dy.push(p.label === 'supports' ? 0 : 1); dw.push(1 / (2 * n[p.label])); }
+  }
+  const D0 = [W0[0], W0[1]];
+  tri.direction = { features: [...FEATURES], classes: ['supports', 'refutes'], weights: fitSoftmax(dx, dy, dw, D0) };
+  return tri;
 }
 
 const grid = (a, b, s) => Array.from({ length: Math.round((b - a) / s) + 1 }, (_, i) => Math.round((a + i * s) * 1000) / 1000);
@@ -310,7 +344,7 @@ function evaluate(d, model, params) {
  */
 function calibration(gold, trust) {
   const pts = gold.map((g, i) => [trust[i], g === 'true' ? 1 : g === 'false' ? 0 : null]).filter(([, y]) => y !== null);
-  if (!pts.length) return { brier: null, ece: null };
+  if (!pts.length) return { brier: null, ece: null, auc: null };
   const brier = pts.reduce((a, [p, y]) => a + (p - y) ** 2, 0) / pts.length;
   const bins = Array.from({ length: 10 }, () => ({ n: 0, p: 0, y: 0 }));
   for (const [p, y] of pts) {
@@ -320,7 +354,17 @@ function calibration(gold, trust) {
     b.y += y;
   }
   const ece = bins.reduce((a, b) => a + (b.n ? (b.n / pts.length) * Math.abs(b.p / b.n - b.y / b.n) : 0), 0);
-  return { brier, ece };
+  // AUC: the chance that a true claim gets a higher trust_score than a false one (ties count half);
+  // 0.5 is no discrimination, whatever the thresholds.
+  const pos = pts.filter(([, y]) => y === 1).map(([p]) => p);
+  const neg = pts.filter(([, y]) => y === 0).map(([p]) => p);
+  let wins = 0;
+  const sorted = [...neg].sort((a, b) => a - b);
+  const below = (v) => { let lo = 0, hi = sorted.length; while (lo < hi) { const m = (lo + hi) >> 1; if (sorted[m] < v) lo = m + 1; else hi = m; } return lo; };
+  const atOrBelow = (v) => { let lo = 0, hi = sorted.length; while (lo < hi) { const m = (lo + hi) >> 1; if (sorted[m] <= v) lo = m + 1; else hi = m; } return lo; };
+  for (const v of pos) wins += below(v) + (atOrBelow(v) - below(v)) / 2;
+  const auc = pos.length && neg.length ? wins / (pos.length * neg.length) : null;
+  return { brier, ece, auc };
 }
 
 function measure(claims, pred, trust) {
@@ -346,6 +390,7 @@ function measure(claims, pred, trust) {
     unverifiableOnNei: nei.length ? nei.filter((i) => pred[i] === 'unverifiable').length / nei.length : null,
     brier: cal.brier,
     ece: cal.ece,
+    auc: cal.auc,
     recall5: mean(withGold.map((c) => c.recall5)),
     recall10: mean(withGold.map((c) => c.recall10)),
   };
@@ -354,10 +399,10 @@ function measure(claims, pred, trust) {
 const f3 = (x) => (x === null || x === undefined ? '    –' : x.toFixed(3).padStart(5));
 function table(title, rows) {
   console.log(`\n${title}`);
-  console.log(`  ${'domain'.padEnd(14)} ${'n'.padStart(5)}  majority  accuracy  macroF1  P(true)  P(false)  unverif.  unverif.|NEI  recall@5  recall@10  Brier    ECE`);
+  console.log(`  ${'domain'.padEnd(14)} ${'n'.padStart(5)}  majority  accuracy  macroF1  P(true)  P(false)  unverif.  unverif.|NEI  recall@5  recall@10  Brier    ECE    AUC`);
   for (const [name, r] of rows)
     console.log(
-      `  ${name.padEnd(14)} ${String(r.n).padStart(5)}     ${f3(r.majorityAccuracy)}     ${f3(r.accuracy)}    ${f3(r.macroF1)}    ${f3(r.precisionTrue)}     ${f3(r.precisionFalse)}     ${f3(r.unverifiableShare)}         ${f3(r.unverifiableOnNei)}     ${f3(r.recall5)}      ${f3(r.recall10)}  ${f3(r.brier)}  ${f3(r.ece)}`,
+      `  ${name.padEnd(14)} ${String(r.n).padStart(5)}     ${f3(r.majorityAccuracy)}     ${f3(r.accuracy)}    ${f3(r.macroF1)}    ${f3(r.precisionTrue)}     ${f3(r.precisionFalse)}     ${f3(r.unverifiableShare)}         ${f3(r.unverifiableOnNei)}     ${f3(r.recall5)}      ${f3(r.recall10)}  ${f3(r.brier)}  ${f3(r.ece)}  ${f3(r.auc)}`,
     );
 }
 
@@ -415,7 +460,7 @@ if (legacyAt >= 0) {
 const cacheAt = args.indexOf('--cache');
 const cacheFile = cacheAt >= 0 ? resolve(args[cacheAt + 1]) : null;
 const codeKey = createHash('sha256')
-  .update(['engine/claim/stance.js', 'engine/claim/text.js', 'engine/claim/passages.js', 'engine/claim/query.js', 'engine/claim/assess.js', 'sources/local-corpus.js', 'engine/claim/retrieve.js'].map((f) => readFileSync(resolve(root, 'dist', f), 'utf8')).join('\u0000'))
+  .update(['engine/claim/text.js', 'engine/claim/passages.js', 'engine/claim/query.js', 'engine/claim/assess.js', 'sources/local-corpus.js', 'engine/claim/retrieve.js'].map((f) => readFileSync(resolve(root, 'dist', f), 'utf8')).join('\u0000'))
   .digest('hex');
 const cached = cacheFile && existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : null;
 if (cached?.codeKey === codeKey) {
@@ -430,6 +475,13 @@ if (cached?.codeKey === codeKey) {
   }
   if (cacheFile) writeFileSync(cacheFile, JSON.stringify({ codeKey, domains: Object.fromEntries(domains.map((d) => [d.name, d.claims])) }));
 }
+// Stance features are computed here, not cached: the cache holds what retrieval and ranking found.
+for (const d of domains)
+  for (const c of d.claims)
+    for (const p of c.passages) {
+      const { x } = stanceFeatures(c.claim, p.text, p.relevance);
+      p.x = FEATURES.map((f) => x[f]);
+    }
 
 const out = { shipped: {}, lodo: {}, params: {} };
 if (FIT || !args.includes('--no-lodo')) {
