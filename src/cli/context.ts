@@ -20,9 +20,14 @@ export interface CliContext extends CliStreams {
   isInteractive(): boolean;
   /** Resolves when the user interrupts (Ctrl-C); commands that wait listen to it. */
   interrupted: AbortSignal;
+  /**
+   * What a command has kept so far, said in one line if the user interrupts it (main.ts prints
+   * it with the exit). Commands that write (imports) set it; the default says nothing was kept.
+   */
+  keptOnInterrupt?: { note?: () => string };
 }
 
-export function processContext(interrupted: AbortSignal): CliContext {
+export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}): CliContext {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -33,6 +38,7 @@ export function processContext(interrupted: AbortSignal): CliContext {
     paths: resolvePaths(process.env),
     isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
     interrupted,
+    keptOnInterrupt,
   };
 }
 

@@ -126,7 +126,9 @@ export class Output {
   async spinner(text: string): Promise<Spinner> {
     if (this.machine || this.opts.quiet || !this.ctx.stderr.isTTY || this.ctx.env.CI) return silentSpinner;
     const { default: ora } = await import('ora');
-    const s = ora({ text, stream: this.ctx.stderr as NodeJS.WriteStream, color: 'cyan' }).start();
+    // discardStdin would put the terminal in raw mode, where Ctrl-C is a keypress instead of
+    // SIGINT: interrupts must reach main.ts (DESIGN.md: Ctrl-C ends any command within 0.5 s).
+    const s = ora({ text, stream: this.ctx.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
     return {
       update: (t) => void (s.text = t),
       succeed: (t) => void s.succeed(t),

@@ -1,8 +1,6 @@
 /** What the four `verify` commands share: input reading, the engine call, output and gates. */
-import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
-import { LIMITS } from '../../api/requests.js';
 import type { Engine } from '../../engine/types.js';
 import type { Output } from '../../output/output.js';
 import { checkGates, parseGates, type GateOptions } from '../gates.js';
@@ -24,21 +22,7 @@ export const numberFlag = (s: string | undefined): number | string | undefined =
 
 export const isUrl = (s: string): boolean => /^https?:\/\//i.test(s);
 
-/** Reads a file argument; a missing file is a usage error (exit 2), not a crash. */
-export async function readInputFile(path: string, field: string): Promise<Buffer> {
-  let size: number;
-  try {
-    const st = await stat(path);
-    if (!st.isFile()) throw new Error('not a file');
-    size = st.size;
-  } catch {
-    throw new VerityError('VALIDATION_FAILED', `No such file: ${path}`, { details: [{ field, issue: 'file not found or not readable' }] });
-  }
-  if (size === 0) throw new VerityError('UNPROCESSABLE_CONTENT', `${path} is empty (0 bytes): there is nothing to analyse`);
-  if (size > LIMITS.fileBytes)
-    throw new VerityError('PAYLOAD_TOO_LARGE', `${path} is ${(size / 1048576).toFixed(1)} MB; the limit is ${LIMITS.fileBytes / 1048576} MB`);
-  return readFile(path);
-}
+export { readInputFile, requireFile } from '../input-files.js';
 
 /** Runs one verification with a spinner, prints it, then applies the caller's gates. */
 export async function runVerification<T extends object>(

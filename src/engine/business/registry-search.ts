@@ -32,6 +32,8 @@ export interface SourceOutcome {
   candidates: Candidate[];
   /** Why skipped/failed, or a remark about a partial answer: becomes a result warning. */
   warning?: string;
+  /** What was searched when it was not the source's API, e.g. "Companies House bulk data of 2026-11-01". */
+  searchedAs?: string;
 }
 
 export interface SearchContext {
@@ -126,12 +128,21 @@ export async function searchCompaniesHouse(ctx: SearchContext): Promise<SourceOu
     if (ranked.length) return outcome('companies_house', ranked.map((c) => ({ ...c, record: attachDetails(c.record) })));
   }
   if (!client)
-    return {
-      source: 'companies_house',
-      state: 'skipped',
-      candidates: [],
-      warning: 'companies_house: skipped, no API key configured (sources.companies_house.api_key)',
-    };
+    return asOf
+      ? {
+          // The imported register was searched: a miss there is an answer, not a skip.
+          source: 'companies_house',
+          state: 'no_match',
+          candidates: [],
+          searchedAs: `Companies House bulk data of ${asOf.slice(0, 10)}`,
+          warning: `companies_house: no match in the Companies House bulk data of ${asOf.slice(0, 10)}; the API, which also knows dissolved companies, was not asked (no API key configured: sources.companies_house.api_key)`,
+        }
+      : {
+          source: 'companies_house',
+          state: 'skipped',
+          candidates: [],
+          warning: 'companies_house: skipped, no API key configured (sources.companies_house.api_key)',
+        };
   const nowIso = ctx.now.toISOString();
   try {
     if (number) {

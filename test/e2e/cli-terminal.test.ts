@@ -1,0 +1,89 @@
+/**
+ * The CLI in a real terminal (tmux): Ctrl-C while a spinner shows and during an import, and
+ * layout at 80 and 200 columns. Skips with a visible message when tmux is missing (`.ci/run`
+ * installs it).
+ */
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeServer, type FakeServer } from '../fakes/claim-fake-server.js';
+import { newHome, verity } from './run-cli.js';
+import { hasTmux, startInTmux, type Pane } from './tmux.js';
+
+if (!hasTmux) console.warn('cli-terminal tests skipped: tmux is not installed (apt-get install tmux)');
+
+const panes: Pane[] = [];
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  for (const p of panes.splice(0)) p.kill();
+  for (const s of servers.splice(0)) await s.close();
+});
+
+const open = (...a: Parameters<typeof startInTmux>): Pane => {
+  const p = startInTmux(...a);
+  panes.push(p);
+  return p;
+};
+
+describe.skipIf(!hasTmux)('Ctrl-C', () => {
+  it('ends a live claim check while the spinner shows: exit 130 and a note, not a wait for the upstream', async () => {
+    // A Wikipedia that accepts the connection and never answers: only an interrupt ends the wait.
+    const wiki = await startFakeServer(() => ({ status: 200, body: {} }), { mode: 'hang' });
+    servers.push(wiki);
+    const home = newHome();
+    writeFileSync(
+      join(home, 'config.json'),
+      JSON.stringify({ contact: 'e2e@example.com', sources: { wikipedia: { base_url: `${wiki.url}/w/api.php` } } }),
+    );
+    const pane = open(['verify', 'claim', 'The Eiffel Tower is in Paris', '--live', '--sources', 'wikipedia'], { cols: 100, home });
+    await pane.waitFor(/Checking the claim/, 'the spinner');
+    // The request reached the upstream: the command is waiting on the network, as in the report.
+    for (let i = 0; i < 400 && wiki.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(wiki.requests.length).toBeGreaterThan(0);
+    const pressed = Date.now();
+    pane.keys('C-c');
+    const status = await pane.exitStatus(5_000);
+    const elapsed = Date.now() - pressed;
+    expect(status).toBe(130);
+    expect(pane.screen()).toMatch(/interrupted: /);
+    // DESIGN.md's 0.5 s, with room for a loaded CI machine polling the pane every 25 ms.
+    expect(elapsed).toBeLessThan(1_500);
+  });
+
+  it('ends a data import, says how many rows were kept and how to resume; a later look-up says the data is incomplete', async () => {
+    const home = newHome();
+    const dir = newHome();
+    const fifo = join(dir, 'companies.csv');
+    execFileSync('mkfifo', [fifo]);
+    const pane = open(['data', 'import', 'companies-house', fifo], { cols: 120, home });
+    // The file arrives through a pipe a piece at a time, the way a slow download does.
+    const writer = createWriteStream(fifo);
+    writer.write('CompanyName, CompanyNumber,CompanyCategory,CompanyStatus,DissolutionDate,IncorporationDate\n');
+    writer.write('"ACME WIDGETS LTD","01234567","Private Limited Company","Active","","01/02/2003"\n');
+    let n = 1;
+    const deadline = Date.now() + 20_000;
+    // Until the first commit (about a second of rows) shows in the progress line.
+    while (!/[\d,]+ rows/.test(pane.screen())) {
+      if (Date.now() > deadline) throw new Error(`no progress shown; screen:\n${pane.screen()}`);
+      let chunk = '';
+      for (let i = 0; i < 200; i++, n++) chunk += `"COMPANY ${n} LTD","${String(10_000_000 + n)}","Private Limited Company","Active","","01/02/2003"\n`;
+      writer.write(chunk);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    pane.keys('C-c');
+    expect(await pane.exitStatus(5_000)).toBe(130);
+    writer.destroy();
+    const screen = pane.screen().replace(/\n/g, ' ');
+    const committed = Number(/interrupted: ([\d,]+) rows of companies-house were committed/.exec(screen)?.[1]?.replace(/,/g, ''));
+    expect(committed).toBeGreaterThan(0);
+    expect(screen).toContain(`verity data import companies-house ${fifo}`);
+
+    // The register now holds part of the file: a look-up answers from it, and says so.
+    const r = await verity(['verify', 'business', 'Acme Widgets Ltd', '--jurisdiction', 'gb', '--sources', 'companies_house', '--live', '--json'], { home });
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as { legal_name: string; warnings?: string[] };
+    expect(result.legal_name).toBe('ACME WIDGETS LTD');
+    expect(result.warnings?.join('\n')).toMatch(/local companies-house data is incomplete: its import of .* was interrupted after [\d,]+ rows/);
+  });
+});
