@@ -182,7 +182,7 @@ complete -c verity -n '__verity_at \'verify claim\'' -l claim -x -d 'the claim, 
 complete -c verity -n '__verity_at \'verify claim\'' -l sources -x -d 'comma-separated: web, wikipedia, google_fact_check, semantic_scholar, gdelt, local (default: all)'
 complete -c verity -n '__verity_at \'verify claim\'' -l language -x -d 'ISO 639-1 language of the claim and sources'
 complete -c verity -n '__verity_at \'verify claim\'' -l max-evidence -x -d 'evidence items to return, 1 to 20'
-complete -c verity -n '__verity_at \'verify claim\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify claim\'' -l fail-on -x -d 'exit 3 when the verdict is any of (comma-separated): true, false, unverifiable, conflicting'
 complete -c verity -n '__verity_at \'verify claim\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify claim\'' -l help -s h -d 'display help for command'
 # verity verify business
@@ -192,7 +192,7 @@ complete -c verity -n '__verity_at \'verify business\'' -l registration-number -
 complete -c verity -n '__verity_at \'verify business\'' -l officers -d 'include directors/officers'
 complete -c verity -n '__verity_at \'verify business\'' -l filings -d 'include recent regulatory filings'
 complete -c verity -n '__verity_at \'verify business\'' -l sources -x -d 'comma-separated: companies_house, sec_edgar, gleif, opencorporates (default: all available)'
-complete -c verity -n '__verity_at \'verify business\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify business\'' -l fail-on -x -d 'exit 3 when the status is any of (comma-separated): active, dissolved, liquidation, inactive'
 complete -c verity -n '__verity_at \'verify business\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify business\'' -l help -s h -d 'display help for command'
 # verity verify media
@@ -204,7 +204,7 @@ complete -c verity -n '__verity_at \'verify media\'' -l check-provenance -d 'tra
 complete -c verity -n '__verity_at \'verify media\'' -l no-check-provenance -d 'skip provenance tracing'
 complete -c verity -n '__verity_at \'verify media\'' -l check-watermarks -d 'extract and verify C2PA watermarks (default)'
 complete -c verity -n '__verity_at \'verify media\'' -l no-check-watermarks -d 'skip C2PA watermarks'
-complete -c verity -n '__verity_at \'verify media\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify media\'' -l fail-on -x -d 'exit 3 when the authenticity is any of (comma-separated): authentic, likely_authentic, suspicious, manipulated'
 complete -c verity -n '__verity_at \'verify media\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify media\'' -l help -s h -d 'display help for command'
 complete -c verity -n '__verity_at \'verify media\'' -F
@@ -216,7 +216,7 @@ complete -c verity -n '__verity_at \'verify document\'' -l check-deepfakes -d 'r
 complete -c verity -n '__verity_at \'verify document\'' -l no-check-deepfakes -d 'skip deepfake/entropy analysis'
 complete -c verity -n '__verity_at \'verify document\'' -l check-watermarks -d 'detect C2PA and other watermarks (default)'
 complete -c verity -n '__verity_at \'verify document\'' -l no-check-watermarks -d 'skip watermark detection'
-complete -c verity -n '__verity_at \'verify document\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify document\'' -l fail-on -x -d 'exit 3 when the flags is any of (comma-separated): ai_generated_text, image_manipulated, metadata_stripped, deepfake, inconsistent_timestamps, signature_forgery'
 complete -c verity -n '__verity_at \'verify document\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify document\'' -l help -s h -d 'display help for command'
 complete -c verity -n '__verity_at \'verify document\'' -F

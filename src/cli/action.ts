@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { toVerityError } from '../api/errors.js';
 import type { CliContext } from './context.js';
 import { EXIT, ExitError, GateFailure, hintFor } from './errors.js';
+import { flagFor, nameFlags } from './flag-names.js';
 import { CliRuntime, type Connection, type GlobalOptions } from './runtime.js';
 
 export interface CommandModule {
@@ -28,14 +29,14 @@ export function lazyAction(ctx: CliContext, load: ActionLoader) {
         throw new ExitError(EXIT.gate);
       }
       if (ctx.interrupted.aborted) throw new ExitError(EXIT.interrupted);
-      const e = toVerityError(err);
+      const e = nameFlags(toVerityError(err), cmd);
       let connection: Connection | undefined;
       try {
         connection = await rt.connection();
       } catch {
         connection = undefined;
       }
-      rt.out.error(e, hintFor(e, connection));
+      rt.out.error(e, hintFor(e, connection), (f) => flagFor(cmd, f) ?? f);
       if (e.code === 'INTERNAL_ERROR' && rt.opts.verbose && e.cause instanceof Error) rt.out.debug(e.cause.stack ?? String(e.cause));
       throw new ExitError(e.exitCode);
     }

@@ -50,6 +50,14 @@ export class Output {
     this.ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /**
+   * A list for scripts: every `--json` list is `{ "data": [ … ] }`, the shape of the service's
+   * list bodies (docs/cli.md "JSON output"), so `jq '.data[]'` works on all of them.
+   */
+  jsonList(rows: unknown[]): void {
+    this.json({ data: rows });
+  }
+
   /** One compact JSON object per line (streams: listen, batch). */
   ndjson(value: unknown): void {
     this.ctx.stdout.write(`${JSON.stringify(value)}\n`);
@@ -84,12 +92,13 @@ export class Output {
   }
 
   /** A failure: the API's error body on stdout with --json, a readable message on stderr always. */
-  error(err: VerityError, hint?: string): void {
+  /** `label` turns an API field into what the user typed (flag-names.ts). */
+  error(err: VerityError, hint?: string, label: (field: string) => string = (f) => f): void {
     if (this.opts.json) this.json(err.toBody());
     else if (this.opts.ndjson) this.ndjson(err.toBody());
     const s = this.errStyle;
     let text = `${s.red('error:')} ${err.message} ${s.dim(`(${err.code})`)}`;
-    for (const d of err.details ?? []) if (!err.message.includes(d.issue)) text += `\n  ${s.bold(d.field)}: ${d.issue}`;
+    for (const d of err.details ?? []) if (!err.message.includes(d.issue)) text += `\n  ${s.bold(label(d.field))}: ${d.issue}`;
     if (err.requiredPlan) text += `\n  required plan: ${err.requiredPlan}`;
     if (hint) text += `\n${s.dim('hint:')} ${hint}`;
     this.ctx.stderr.write(ensureNewline(text));

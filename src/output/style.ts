@@ -1,16 +1,16 @@
 /**
- * Colour policy (DESIGN.md): off when the stream is not a TTY, with NO_COLOR, TERM=dumb or
- * --no-color; FORCE_COLOR wins over all of them.
+ * Colour policy: flags beat environment variables. --no-color turns colour off whatever the
+ * environment says; then FORCE_COLOR wins over NO_COLOR, TERM=dumb and a non-terminal.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 
 export function colorLevel(env: NodeJS.ProcessEnv, isTTY: boolean | undefined, noColorFlag: boolean): 0 | 1 | 2 | 3 {
+  if (noColorFlag) return 0;
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') {
     if (force === '0' || force === 'false') return 0;
     return force === '2' ? 2 : force === '3' ? 3 : 1;
   }
-  if (noColorFlag) return 0;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0;
   if (env.TERM === 'dumb') return 0;
   if (!isTTY) return 0;

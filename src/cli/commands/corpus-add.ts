@@ -33,5 +33,5 @@ export default async function corpusAdd(rt: CliRuntime, cmd: Command): Promise<v
   } finally {
     store.close();
   }
-  if (rt.out.machine) rt.out.json(results.length === 1 ? results[0] : results);
+  if (rt.out.machine) rt.out.jsonList(results);
 }

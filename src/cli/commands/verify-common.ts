@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { Engine } from '../../engine/types.js';
 import type { Output } from '../../output/output.js';
-import { checkGates, parseGates, type GateOptions } from '../gates.js';
+import { checkGates, parseGates, type GateKind, type GateOptions } from '../gates.js';
 import { recordKeyUse } from '../key-usage.js';
 import { emitEmbeddedWebhooks } from '../../webhooks/embedded-hook.js';
 import type { CliRuntime } from '../runtime.js';
@@ -24,6 +24,9 @@ export const isUrl = (s: string): boolean => /^https?:\/\//i.test(s);
 
 export { readInputFile, requireFile } from '../input-files.js';
 
+/** The --fail-on/--min-trust values, checked before any input is read or sent. */
+export const gateFlags = (cmd: Command): ReturnType<typeof parseGates> => parseGates(cmd.opts<GateOptions>(), cmd.name() as GateKind);
+
 /** Runs one verification with a spinner, prints it, then applies the caller's gates. */
 export async function runVerification<T extends object>(
   rt: CliRuntime,
@@ -33,7 +36,7 @@ export async function runVerification<T extends object>(
   /** Loads the human renderer; not called with --json, so scripts never load cli-table3. */
   loadRender: () => Promise<(result: T, out: Output) => string>,
 ): Promise<void> {
-  const gates = parseGates(cmd.opts<GateOptions>());
+  const gates = gateFlags(cmd);
   const { engine, connection, close } = await rt.engine();
   const where = connection.mode === 'remote' ? new URL(connection.baseUrl).host : connection.sandbox ? 'sandbox' : 'live';
   rt.out.debug(`mode: ${connection.mode} (${where})${connection.key ? `, key from ${connection.key.origin}` : ''}`);

@@ -1,0 +1,53 @@
+/**
+ * Errors in the words the user typed: the engine and the API name request fields
+ * (`max_evidence`); on the command line the same thing is a flag (`--max-evidence`) or the
+ * positional argument. Only the human-facing text changes; `details[].field` in a `--json`
+ * error body keeps the API's field name, which scripts may match on.
+ */
+import type { Command, Option } from 'commander';
+import { VerityError } from '../api/errors.js';
+
+const camel = (field: string): string => field.replace(/[_-]([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function findOption(cmd: Command, attr: string): { owner: Command; opt: Option } | undefined {
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    const opt = c.options.find((o) => o.attributeName() === attr);
+    if (opt) return { owner: c, opt };
+  }
+  return undefined;
+}
+
+/** How the user gave `field`: the flag they typed, or the positional argument. */
+export function flagFor(cmd: Command, field: string): string | undefined {
+  const top = field.split('.')[0]!;
+  const hit = findOption(cmd, camel(top));
+  const typed = hit && hit.owner.getOptionValueSource(hit.opt.attributeName()) === 'cli';
+  if (hit && typed) return hit.opt.long;
+  // Not typed as a flag: it came from the positional argument when there is one.
+  const arg = cmd.registeredArguments[0];
+  if (arg && cmd.args.length && (!hit || hit.owner.getOptionValueSource(hit.opt.attributeName()) !== 'default'))
+    return hit ? `<${arg.name()}> (or ${hit.opt.long})` : `<${arg.name()}>`;
+  return hit?.opt.long;
+}
+
+export function nameFlags(err: VerityError, cmd: Command): VerityError {
+  if (!err.details?.length) return err;
+  let message = err.message;
+  for (const d of err.details) {
+    const flag = flagFor(cmd, d.field);
+    if (!flag) continue;
+    const field = d.field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // "Invalid max_evidence: …" → "Invalid --max-evidence: …"; other mentions only when they
+    // are unmistakably identifiers (snake_case), never plain words like "file".
+    message = message.replace(new RegExp(`^Invalid ${field}(?=:)`), `Invalid ${flag}`);
+    if (/[_.]/.test(d.field)) message = message.replace(new RegExp(`(^|[^\\w-])${field}(?![\\w-])`, 'g'), `$1${flag}`);
+  }
+  if (message === err.message) return err;
+  return new VerityError(err.code, message, {
+    docs: err.docs,
+    requiredPlan: err.requiredPlan,
+    details: err.details,
+    retryAfter: err.retryAfter,
+    cause: err.cause,
+  });
+}
