@@ -29,7 +29,7 @@ _verity_next() {
     'media|index') REPLY='media index' ;;
     'media|help') REPLY='media help' ;;
     'media index|add') REPLY='media index add' ;;
-    'media index|list') REPLY='media index list' ;;
+    'media index|list'|'media index|ls') REPLY='media index list' ;;
     'media index|help') REPLY='media index help' ;;
     'keys|add') REPLY='keys add' ;;
     'keys|list'|'keys|ls') REPLY='keys list' ;;
@@ -50,8 +50,8 @@ _verity_next() {
     'admin keys|revoke') REPLY='admin keys revoke' ;;
     'admin keys|help') REPLY='admin keys help' ;;
     'webhooks|add') REPLY='webhooks add' ;;
-    'webhooks|list') REPLY='webhooks list' ;;
-    'webhooks|remove') REPLY='webhooks remove' ;;
+    'webhooks|list'|'webhooks|ls') REPLY='webhooks list' ;;
+    'webhooks|remove'|'webhooks|rm') REPLY='webhooks remove' ;;
     'webhooks|test') REPLY='webhooks test' ;;
     'webhooks|deliveries') REPLY='webhooks deliveries' ;;
     'webhooks|replay') REPLY='webhooks replay' ;;
@@ -135,7 +135,7 @@ _verity_data() {
       vals='--remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@none' ;;
     'media index')
-      subs='add list help'
+      subs='add list ls help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@none' ;;
@@ -256,7 +256,7 @@ _verity_data() {
       arg='@none' ;;
     'admin keys revoke')
       subs=''
-      opts='--db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      opts='--yes -y --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--db=@file --remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@any' ;;
     'admin keys help')
@@ -275,7 +275,7 @@ _verity_data() {
       vals='--remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@any' ;;
     'webhooks')
-      subs='add list remove test deliveries replay rotate-secret deliver trigger help'
+      subs='add list ls remove rm test deliveries replay rotate-secret deliver trigger help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@none' ;;
@@ -291,7 +291,7 @@ _verity_data() {
       arg='@none' ;;
     'webhooks remove')
       subs=''
-      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      opts='--yes -y --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@any' ;;
     'webhooks test')
@@ -336,7 +336,7 @@ _verity_data() {
       arg='@none' ;;
     'help')
       subs=''
-      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@any --key-file=@file --profile=@any'
       arg='@any' ;;
   esac

@@ -53,7 +53,7 @@ function __verity_next
             echo 'media help'
         case 'media index|add'
             echo 'media index add'
-        case 'media index|list'
+        case 'media index|list' 'media index|ls'
             echo 'media index list'
         case 'media index|help'
             echo 'media index help'
@@ -95,9 +95,9 @@ function __verity_next
             echo 'admin keys help'
         case 'webhooks|add'
             echo 'webhooks add'
-        case 'webhooks|list'
+        case 'webhooks|list' 'webhooks|ls'
             echo 'webhooks list'
-        case 'webhooks|remove'
+        case 'webhooks|remove' 'webhooks|rm'
             echo 'webhooks remove'
         case 'webhooks|test'
             echo 'webhooks test'
@@ -163,11 +163,11 @@ complete -c verity -n '__verity_at \'\'' -a 'media' -d 'manage the known-media i
 complete -c verity -n '__verity_at \'\'' -a 'keys' -d 'store, list, choose and remove API keys (kept in the config file, mode 0600)'
 complete -c verity -n '__verity_at \'\'' -a 'config' -d 'read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)'
 complete -c verity -n '__verity_at \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
-complete -c verity -n '__verity_at \'\'' -a 'serve' -d 'run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz'
-complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s accounts and API keys (the dashboard of SPEC 5.3), on the server\'s database'
+complete -c verity -n '__verity_at \'\'' -a 'serve' -d 'run the verification service over HTTP: /v1/verify/*, /v1/openapi.json, /healthz'
+complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s accounts and API keys (what a hosted dashboard would do), on the server\'s database'
 complete -c verity -n '__verity_at \'\'' -a 'webhooks' -d 'register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)'
 complete -c verity -n '__verity_at \'\'' -a 'listen' -d 'receive webhook events on loopback: check signatures, print each event, optionally forward to your app'
-complete -c verity -n '__verity_at \'\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'\'' -a 'help' -d 'show the help of a command: verity help verify claim'
 complete -c verity -n '__verity_at \'\'' -l version -s V -d 'print the version'
 complete -c verity -n '__verity_at \'\'' -l help -s h -d 'display help for command'
 # verity verify
@@ -244,6 +244,7 @@ complete -c verity -n '__verity_at \'media\'' -l help -s h -d 'display help for 
 # verity media index
 complete -c verity -n '__verity_at \'media index\'' -a 'add' -d 'record where and when files were seen; near-duplicates of them will be traced'
 complete -c verity -n '__verity_at \'media index\'' -a 'list' -d 'list the index, earliest first'
+complete -c verity -n '__verity_at \'media index\'' -a 'ls' -d 'list the index, earliest first'
 complete -c verity -n '__verity_at \'media index\'' -a 'help' -d 'display help for command'
 complete -c verity -n '__verity_at \'media index\'' -l help -s h -d 'display help for command'
 # verity media index add
@@ -331,6 +332,7 @@ complete -c verity -n '__verity_at \'admin keys list\'' -l all -d 'include revok
 complete -c verity -n '__verity_at \'admin keys list\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin keys list\'' -l help -s h -d 'display help for command'
 # verity admin keys revoke
+complete -c verity -n '__verity_at \'admin keys revoke\'' -l yes -s y -d 'do not ask for confirmation on a terminal (needed in scripts)'
 complete -c verity -n '__verity_at \'admin keys revoke\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin keys revoke\'' -l help -s h -d 'display help for command'
 # verity admin keys help
@@ -342,7 +344,9 @@ complete -c verity -n '__verity_at \'admin usage\'' -l help -s h -d 'display hel
 # verity webhooks
 complete -c verity -n '__verity_at \'webhooks\'' -a 'add' -d 'register an endpoint; the secret is generated and shown once unless you give one'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'list' -d 'list registered webhooks (secrets shown only as a hint)'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'ls' -d 'list registered webhooks (secrets shown only as a hint)'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'remove' -d 'remove a webhook; its undelivered events are cancelled, its attempt log kept'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'rm' -d 'remove a webhook; its undelivered events are cancelled, its attempt log kept'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'test' -d 'send a signed test event to a webhook now and show the attempt'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'deliveries' -d 'a webhook\'s attempt log: time, event, attempt, outcome, status, latency, error'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'replay' -d 'send an event again (same id and body) with a fresh series of attempts'
@@ -359,6 +363,7 @@ complete -c verity -n '__verity_at \'webhooks add\'' -l help -s h -d 'display he
 # verity webhooks list
 complete -c verity -n '__verity_at \'webhooks list\'' -l help -s h -d 'display help for command'
 # verity webhooks remove
+complete -c verity -n '__verity_at \'webhooks remove\'' -l yes -s y -d 'do not ask for confirmation on a terminal (needed in scripts)'
 complete -c verity -n '__verity_at \'webhooks remove\'' -l help -s h -d 'display help for command'
 # verity webhooks test
 complete -c verity -n '__verity_at \'webhooks test\'' -l type -x -a 'verification.completed verification.failed batch.completed batch.partial credit.threshold' -d 'event type of the sample (default: its first subscribed type)'
@@ -395,3 +400,4 @@ complete -c verity -n '__verity_at \'listen\'' -l tls-key -r -F -d 'PEM private 
 complete -c verity -n '__verity_at \'listen\'' -l print-secret -d 'print the local listener secret and exit'
 complete -c verity -n '__verity_at \'listen\'' -l help -s h -d 'display help for command'
 # verity help
+complete -c verity -n '__verity_at \'help\'' -l help -s h -d 'display help for command'

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { toVerityError } from '../api/errors.js';
+import { confirmed } from './confirm.js';
 import type { CliContext } from './context.js';
 import { EXIT, ExitError, GateFailure, hintFor } from './errors.js';
 import { flagFor, nameFlags } from './flag-names.js';
@@ -15,11 +16,23 @@ export interface CommandModule {
 
 export type ActionLoader = () => Promise<CommandModule>;
 
-export function lazyAction(ctx: CliContext, load: ActionLoader) {
+export interface ActionOptions {
+  /**
+   * A destructive command: the question asked on a terminal before it runs (the command must
+   * also offer `-y, --yes`, see destructive() in tree/conventions.ts); scripts pass --yes.
+   */
+  confirm?: (cmd: Command) => string;
+}
+
+export function lazyAction(ctx: CliContext, load: ActionLoader, o: ActionOptions = {}) {
   return async (...args: unknown[]): Promise<void> => {
     const cmd = args[args.length - 1] as Command;
     const rt = new CliRuntime(ctx, cmd.optsWithGlobals<GlobalOptions>());
     try {
+      if (o.confirm && !(await confirmed(rt, o.confirm(cmd), cmd.opts<{ yes?: boolean }>().yes))) {
+        rt.out.info('Nothing changed.');
+        return;
+      }
       const mod = await load();
       await mod.default(rt, cmd);
     } catch (err) {

@@ -17,16 +17,20 @@ function findOption(cmd: Command, attr: string): { owner: Command; opt: Option }
   return undefined;
 }
 
+/**
+ * Request fields a command's first positional argument can carry (the same value has a flag
+ * too: `verify claim TEXT` or `--claim TEXT`). Fields named like the argument count as well.
+ */
+const POSITIONAL_FIELDS: Record<string, string[]> = { text: ['claim'], input: ['url', 'file', 'content'] };
+
 /** How the user gave `field`: the flag they typed, or the positional argument. */
 export function flagFor(cmd: Command, field: string): string | undefined {
   const top = field.split('.')[0]!;
   const hit = findOption(cmd, camel(top));
-  const typed = hit && hit.owner.getOptionValueSource(hit.opt.attributeName()) === 'cli';
-  if (hit && typed) return hit.opt.long;
-  // Not typed as a flag: it came from the positional argument when there is one.
+  if (hit && hit.owner.getOptionValueSource(hit.opt.attributeName()) === 'cli') return hit.opt.long;
   const arg = cmd.registeredArguments[0];
-  if (arg && cmd.args.length && (!hit || hit.owner.getOptionValueSource(hit.opt.attributeName()) !== 'default'))
-    return hit ? `<${arg.name()}> (or ${hit.opt.long})` : `<${arg.name()}>`;
+  const fromArg = arg && (camel(arg.name()) === camel(top) || POSITIONAL_FIELDS[arg.name()]?.includes(top));
+  if (arg && fromArg && cmd.args.length) return hit && hit.owner === cmd ? `<${arg.name()}> (or ${hit.opt.long})` : `<${arg.name()}>`;
   return hit?.opt.long;
 }
 

@@ -46,7 +46,8 @@ export async function main(argv: string[]): Promise<void> {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });
   try {
-    await buildProgram(ctx).parseAsync(argv);
+    // Bare `verity` asks what there is: the help, on stdout, as a success (like `verity help`).
+    await buildProgram(ctx).parseAsync(argv.length > 2 ? argv : [...argv, 'help']);
   } catch (err) {
     if (err instanceof CommanderError) {
       // Help and version are not failures; everything else commander rejects is a usage error,

@@ -128,7 +128,7 @@ describe('verity serve + remote mode', () => {
 
     const extra = await createKey('to-revoke', 'test', 'pro');
     expect((await cli(['verify', 'claim', 'x', '--remote', served.url, '--key', extra])).exitCode).toBe(0);
-    const rev = await cli(['admin', 'keys', 'revoke', extra.slice(0, 13), '--db', db]);
+    const rev = await cli(['admin', 'keys', 'revoke', extra.slice(0, 13), '--db', db, '--yes']);
     expect(rev.exitCode).toBe(0);
     const after = await cli(['verify', 'claim', 'x', '--json', '--remote', served.url, '--key', extra]);
     expect(after.exitCode).toBe(4);

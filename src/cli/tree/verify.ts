@@ -16,7 +16,15 @@ function gates(c: Command): Command {
 export function registerVerify(program: Command, ctx: CliContext): void {
   const verify = program
     .command('verify')
-    .description('verify a claim, a company, an image/video or a document');
+    .description('verify a claim, a company, an image/video or a document')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity verify claim "The Eiffel Tower is in Paris" --test
+  $ verity verify business "Acme Widgets Ltd" --jurisdiction gb --test
+  $ verity verify media photo.jpg --json`,
+    );
 
   gates(
     verify
