@@ -24,20 +24,26 @@ export async function main(argv: string[]): Promise<void> {
     } catch {
       // The note is a courtesy; never let it stand between the user and the exit.
     }
-    process.stderr.write(`\ninterrupted: ${note}\n`);
+    // A spinner may have hidden the cursor; give it back.
+    const showCursor = process.stderr.isTTY ? '\u001b[?25h' : '';
+    process.stderr.write(`${showCursor}\ninterrupted: ${note}\n`);
+  };
+  /**
+   * Leaves at once, the way an interrupted program should: killed by SIGINT, so the shell sees
+   * 130 and a calling script stops too. (process.exit would wait for the thread pool, where a
+   * read from a silent pipe — `data import <(slow download)` — can block for ever.)
+   */
+  const leaveNow = (): void => {
+    sayKept();
+    process.removeAllListeners('SIGINT');
+    process.kill(process.pid, 'SIGINT');
   };
   const onSigint = (): void => {
-    if (interrupt.signal.aborted) {
-      // Second Ctrl-C: leave now.
-      sayKept();
-      process.exit(EXIT.interrupted);
-    }
+    // Second Ctrl-C: leave now.
+    if (interrupt.signal.aborted) return leaveNow();
     interrupt.abort(new Error('interrupted'));
     process.exitCode = EXIT.interrupted;
-    setTimeout(() => {
-      sayKept();
-      process.exit(EXIT.interrupted);
-    }, INTERRUPT_GRACE_MS).unref();
+    setTimeout(leaveNow, INTERRUPT_GRACE_MS).unref();
   };
   process.on('SIGINT', onSigint);
   const ctx = processContext(interrupt.signal, kept);

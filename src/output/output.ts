@@ -5,7 +5,7 @@
  */
 import type { VerityError } from '../api/errors.js';
 import type { CliContext } from '../cli/context.js';
-import { colorLevel, makeStyle, type Style } from './style.js';
+import { colorLevel, hyperlinkSupport, makeStyle, type Style } from './style.js';
 
 export interface OutputOptions {
   json: boolean;
@@ -39,10 +39,20 @@ export class Output {
     return this.opts.json || this.opts.ndjson;
   }
 
-  /** Terminal width for tables; 100 when stdout is not a terminal (stable in pipes and tests). */
-  get width(): number {
+  /**
+   * Width to lay human output out in: the terminal's, else $COLUMNS, else null, meaning no
+   * wrapping at all (piped output keeps whole lines for grep and pagers).
+   */
+  get width(): number | null {
     const c = this.ctx.stdout.columns;
-    return this.ctx.stdout.isTTY && c ? c : Number(this.ctx.env.COLUMNS) || 100;
+    if (this.ctx.stdout.isTTY && c) return c;
+    const env = Number(this.ctx.env.COLUMNS);
+    return Number.isInteger(env) && env > 0 ? env : null;
+  }
+
+  /** Whether links may be printed as OSC 8 hyperlinks (style.ts hyperlinkSupport). */
+  get hyperlinks(): boolean {
+    return hyperlinkSupport(this.ctx.env, this.ctx.stdout.isTTY, this.opts.noColor);
   }
 
   /** One JSON document on stdout. */

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../fakes/claim-fake-server.js';
 import { newHome, verity } from './run-cli.js';
 import { hasTmux, startInTmux, type Pane } from './tmux.js';
@@ -86,4 +86,39 @@ describe.skipIf(!hasTmux)('Ctrl-C', () => {
     expect(result.legal_name).toBe('ACME WIDGETS LTD');
     expect(result.warnings?.join('\n')).toMatch(/local companies-house data is incomplete: its import of .* was interrupted after [\d,]+ rows/);
   });
+});
+
+describe.skipIf(!hasTmux)('layout in a terminal', () => {
+  let home: string;
+  beforeAll(() => {
+    home = newHome();
+  });
+
+  for (const cols of [80, 200]) {
+    it(`at ${cols} columns: no line wider than the terminal, URLs and ids whole, no word broken across lines`, async () => {
+      const args = ['verify', 'business', 'Acme Widgets Ltd', '--jurisdiction', 'gb', '--officers', '--filings', '--test'];
+      const pane = open(args, { cols, rows: 80, home });
+      expect(await pane.exitStatus()).toBe(0);
+      const screen = pane.screen();
+      for (const l of screen.split('\n')) expect(l.length, l).toBeLessThanOrEqual(cols);
+      const r = JSON.parse((await verity([...args, '--json'], { home })).stdout) as {
+        evidence: Array<{ url: string; finding: string }>;
+        officers: Array<{ name: string; role: string }>;
+        filings: Array<{ url: string }>;
+      };
+      // Every URL on a line of its own, whole; the request id whole.
+      const lines = screen.split('\n').map((l) => l.trim());
+      for (const u of [...r.evidence.map((e) => e.url), ...r.filings.map((f) => f.url)]) expect(lines).toContain(u);
+      expect(screen).toMatch(/ vrf_biz_[0-9A-Za-z]{20} · /);
+      expect(screen).not.toContain('…');
+      // Wrapped text reads back word for word: a word cut at a line end would not.
+      const flat = screen.replace(/\s+/g, ' ');
+      for (const e of r.evidence) expect(flat).toContain(e.finding.replace(/\s+/g, ' '));
+      for (const o of r.officers) expect(flat).toContain(o.role);
+      // The simulated-data notice heads the output, and "trust" is explained under the verdict.
+      expect(lines[0]).toMatch(/^SIMULATED/);
+      expect(flat).toMatch(/Trust: how sure the registries make it/);
+      if (cols === 200) expect(screen.split('\n').filter((l) => l.length > 100).length).toBeGreaterThan(0);
+    });
+  }
 });

@@ -21,12 +21,15 @@ export const hasTmux = ((): boolean => {
 const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export interface Pane {
-  /** The visible screen, trailing spaces trimmed. */
+  /** The visible screen, lines the terminal wrapped joined again (-J), trailing spaces trimmed. */
   screen(): string;
   keys(...keys: string[]): void;
   /** Polls the screen until `test` holds; returns the screen. */
   waitFor(test: RegExp | ((screen: string) => boolean), what: string, timeoutMs?: number): Promise<string>;
-  /** Resolves with the exit status once the command has ended (the pane stays for reading). */
+  /**
+   * Resolves with the exit status once the command has ended (the pane stays for reading); a
+   * process killed by a signal reports 128 + its number, as a shell's `$?` does.
+   */
   exitStatus(timeoutMs?: number): Promise<number>;
   kill(): void;
 }
@@ -55,7 +58,7 @@ export function startInTmux(args: string[], o: { cols: number; rows?: number; en
   const tmux = (...a: string[]): string => execFileSync('tmux', ['-L', socket, '-f', conf, ...a], { encoding: 'utf8' });
   tmux('new-session', '-d', '-s', 'e2e', '-x', String(o.cols), '-y', String(o.rows ?? 40), command);
   const screen = (): string =>
-    tmux('capture-pane', '-p', '-t', 'e2e')
+    tmux('capture-pane', '-p', '-J', '-t', 'e2e')
       .split('\n')
       .map((l) => l.trimEnd())
       .join('\n')
@@ -84,8 +87,11 @@ export function startInTmux(args: string[], o: { cols: number; rows?: number; en
     exitStatus: (timeoutMs = 15_000) =>
       poll(
         () => {
-          const [dead, status] = tmux('display-message', '-p', '-t', 'e2e', '#{pane_dead} #{pane_dead_status}').trim().split(' ');
-          return dead === '1' ? Number(status) : undefined;
+          const [dead, status, signal] = tmux('display-message', '-p', '-t', 'e2e', '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}').trim().split('|');
+          if (dead !== '1') return undefined;
+          // tmux can mark the pane dead a moment before it records how the process ended.
+          if (status) return Number(status);
+          return signal ? 128 + Number(signal) : undefined;
         },
         'the command to exit',
         timeoutMs,

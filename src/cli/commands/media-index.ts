@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { table } from '../../output/human/common.js';
+import { columns, link } from '../../output/human/layout.js';
 import type { CliRuntime } from '../runtime.js';
 import { readInputFile } from './verify-common.js';
 
@@ -26,7 +26,13 @@ export async function list(rt: CliRuntime): Promise<void> {
     const rows = listMediaIndex(store);
     if (rt.out.machine) return rt.out.jsonList(rows);
     if (rows.length === 0) return rt.out.info('The media index is empty; add files with `verity media index add`.');
-    rt.out.print(table(rt.out, ['First seen', 'Source', 'File', 'URL'], rows.map((r) => [r.first_seen.slice(0, 10), r.source, r.name ?? r.sha256.slice(0, 12), r.url]), [10, 12, 24]));
+    rt.out.print(
+      columns(
+        rt.out,
+        [{ header: 'First seen' }, { header: 'Source' }, { header: 'File', flex: true }],
+        rows.map((r) => ({ cells: [r.first_seen.slice(0, 10), r.source, r.name ?? r.sha256], below: [link(rt.out, r.url)] })),
+      ),
+    );
   } finally {
     store.close();
   }

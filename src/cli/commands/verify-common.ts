@@ -33,7 +33,7 @@ export async function runVerification<T extends object>(
   cmd: Command,
   label: string,
   call: (engine: Engine, signal: AbortSignal) => Promise<T>,
-  /** Loads the human renderer; not called with --json, so scripts never load cli-table3. */
+  /** Loads the human renderer; not called with --json, so scripts never load it. */
   loadRender: () => Promise<(result: T, out: Output) => string>,
 ): Promise<void> {
   const gates = gateFlags(cmd);

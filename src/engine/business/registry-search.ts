@@ -14,7 +14,7 @@ import type { Store } from '../../store/database.js';
 import type { EnginePorts } from '../types.js';
 import { registeredAsKey } from './bulk-import.js';
 import { compatible } from './jurisdictions.js';
-import { allLocalTickers, findLocal, findLocalTickers, importInfo, type LocalTicker } from './local-registry.js';
+import { allLocalTickers, findLocal, findLocalTickers, importInfo, interruptedImport, type LocalTicker } from './local-registry.js';
 import { MATCH_THRESHOLD, matchKey, nameSimilarity, sameLegalName } from './names.js';
 import { fromChProfile, fromChSearch, fromGleif, fromLocalRow, fromOpenCorporates, fromSecSubmissions, type RegistryRecord } from './records.js';
 
@@ -94,8 +94,16 @@ export function failure(source: BusinessSource, err: unknown): SourceOutcome {
   throw err;
 }
 
+/**
+ * The date of the local bulk data, or null when there is none. Rows of an import that was
+ * interrupted count too (they are real register rows; verify.ts warns that they are not all).
+ */
 const localAsOf = (ctx: SearchContext, dataset: 'companies-house' | 'gleif' | 'sec-tickers'): string | null =>
-  ctx.store ? (importInfo(ctx.store, dataset)?.imported_at ?? null) : null;
+  ctx.store ? (importInfo(ctx.store, dataset)?.imported_at ?? interruptedImport(ctx.store, dataset)?.at ?? null) : null;
+
+/** Whether the local bulk data holds only part of its register (an import did not finish). */
+const localIncomplete = (ctx: SearchContext, dataset: 'companies-house' | 'gleif' | 'sec-tickers'): boolean =>
+  ctx.store !== null && interruptedImport(ctx.store, dataset) !== null;
 
 // ---------------------------------------------------------------- Companies House
 
@@ -128,7 +136,7 @@ export async function searchCompaniesHouse(ctx: SearchContext): Promise<SourceOu
     if (ranked.length) return outcome('companies_house', ranked.map((c) => ({ ...c, record: attachDetails(c.record) })));
   }
   if (!client)
-    return asOf
+    return asOf && !localIncomplete(ctx, 'companies-house')
       ? {
           // The imported register was searched: a miss there is an answer, not a skip.
           source: 'companies_house',
@@ -141,7 +149,9 @@ export async function searchCompaniesHouse(ctx: SearchContext): Promise<SourceOu
           source: 'companies_house',
           state: 'skipped',
           candidates: [],
-          warning: 'companies_house: skipped, no API key configured (sources.companies_house.api_key)',
+          warning: asOf
+            ? 'companies_house: no match in the local bulk data, which is incomplete (its import did not finish), and no API key configured (sources.companies_house.api_key)'
+            : 'companies_house: skipped, no API key configured (sources.companies_house.api_key)',
         };
   const nowIso = ctx.now.toISOString();
   try {

@@ -162,6 +162,9 @@ export async function verifyBusiness(req: BusinessRequest, ports: EnginePorts, o
   const result: Computed<BusinessResult> = {
     trust_score: rec.trust_score,
     dimensions: rec.dimensions,
+    // The fourth dimension is SPEC's "llm_analysis" slot; for companies no model runs there: it
+    // is how closely the registry's name matches the name asked for (reconcile.ts).
+    dimension_producers: { llm_analysis: 'name match' },
     status: rec.status,
     legal_name: rec.legal_name,
     registration_number: rec.registration_number,

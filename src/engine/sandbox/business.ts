@@ -56,6 +56,7 @@ export function sandboxBusiness(req: BusinessRequest, opts: VerifyOptions): Comp
       recency: seed.between(0.6, 0.95),
       llm_analysis: 0.5,
     },
+    dimension_producers: { llm_analysis: 'simulated analysis' },
     warnings: ['sandbox: simulated data (test mode); no registry was contacted'],
   };
   if (req.officers)

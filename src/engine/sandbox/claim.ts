@@ -55,6 +55,7 @@ export function sandboxClaim(req: ClaimRequest): Computed<ClaimResult> {
       recency: seed.between(0.4, 0.9),
       llm_analysis: seed.between(0.4, 0.9),
     },
+    dimension_producers: { llm_analysis: 'simulated analysis' },
     warnings: ['sandbox: simulated data (test mode); no source was contacted'],
   };
 }

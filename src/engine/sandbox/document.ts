@@ -35,6 +35,7 @@ export function sandboxDocument(req: DocumentRequest): Computed<DocumentResult> 
       recency: seed.between(0.5, 0.9),
       llm_analysis: 0.5,
     },
+    dimension_producers: { llm_analysis: 'simulated analysis' },
     warnings: ['sandbox: simulated data (test mode); the document was not analysed'],
   };
 }

@@ -88,6 +88,7 @@ export function sandboxMedia(req: MediaRequest): Computed<MediaResult> {
       recency: seed.between(0.4, 0.9),
       llm_analysis: 0.5,
     },
+    dimension_producers: { llm_analysis: 'simulated analysis' },
     warnings: ['sandbox: simulated data (test mode); metadata is simulated, the file was not decoded'],
   };
 }
