@@ -10,7 +10,7 @@ export const BUSINESS_TRUST =
 
 export function renderBusiness(r: BusinessResult, out: Output): string {
   const lines = [
-    ...simulatedNotice(out, r.warnings, 'The company, its officers and the registry answers below are made up; no registry was asked.'),
+    ...simulatedNotice(out, r.warnings),
     ...headline(out, 'Status', r.status, TONE[r.status], r.trust_score, BUSINESS_TRUST),
     field(out, 'Legal name', out.style.bold(r.legal_name)),
     field(out, 'Number', `${r.registration_number}  ${out.style.dim('jurisdiction')} ${r.jurisdiction}`),

@@ -8,7 +8,7 @@ export const CLAIM_TRUST = 'Trust: how strongly the sources found back this verd
 
 export function renderClaim(r: ClaimResult, out: Output): string {
   const lines = [
-    ...simulatedNotice(out, r.warnings, 'The verdict, scores and sources below are made up; no source was asked.'),
+    ...simulatedNotice(out, r.warnings),
     ...headline(out, 'Verdict', r.verdict, TONE[r.verdict], r.trust_score, CLAIM_TRUST),
     dimensions(out, r.dimensions, r.dimension_producers),
     meta(out, r),

@@ -26,10 +26,15 @@ export function scoreBar(out: Output, score: number, width = 10): string {
   return `${toneText(out, tone, score.toFixed(2))} ${out.style.dim(bar)}`;
 }
 
-/** The sandbox's results are made up: say so first, on stdout, where the result is read. */
-export function simulatedNotice(out: Output, warnings: string[] | undefined, what: string): string[] {
-  if (!warnings?.some((w) => w.startsWith('sandbox:'))) return [];
-  const text = `SIMULATED: sandbox mode (--test or a test key). ${what}`;
+/**
+ * The sandbox's results are made up: say so first, on stdout, where the result is read, in the
+ * engine's own words about what is simulated and what (a file's facts) is real.
+ */
+export function simulatedNotice(out: Output, warnings: string[] | undefined): string[] {
+  const w = warnings?.find((x) => x.startsWith('sandbox:'));
+  if (!w) return [];
+  const what = w.replace(/^sandbox: simulated data \(test mode\);\s*/, '').replace(/^sandbox:\s*/, '');
+  const text = `SIMULATED (sandbox: --test or a test key): ${what}.`;
   return [out.style.yellow.bold(wrap(text, out.width)), ''];
 }
 

@@ -12,7 +12,7 @@ export function renderDocument(r: DocumentResult, out: Output): string {
   const tone: Tone = flagged ? (r.trust_score < 0.4 ? 'bad' : 'warn') : 'good';
   const m = r.metadata;
   const lines = [
-    ...simulatedNotice(out, r.warnings, 'The file type and page count below are read from your file; the verdict, scores and findings are made up.'),
+    ...simulatedNotice(out, r.warnings),
     ...headline(out, 'Document', verdict, tone, r.trust_score, DOCUMENT_TRUST),
     field(out, 'Flags', flagged ? r.manipulation_flags.map((f) => out.style.red(f)).join(', ') : out.style.dim('none')),
     field(out, 'AI text', `${r.ai_generated_probability.toFixed(2)} ${out.style.dim('probability that the text was machine-written')}`),

@@ -13,10 +13,10 @@ export function renderMedia(r: MediaResult, out: Output): string {
   const exif = [m.exif.make, m.exif.model].filter(Boolean).join(' ');
   const gps = m.exif.gps ? `${m.exif.gps.lat.toFixed(5)}, ${m.exif.gps.lon.toFixed(5)}` : null;
   const lines = [
-    ...simulatedNotice(out, r.warnings, 'The file type and size below are read from your file; the verdict, scores and findings are made up.'),
+    ...simulatedNotice(out, r.warnings),
     ...headline(out, 'Authenticity', r.authenticity.replace('_', ' '), TONE[r.authenticity], r.trust_score, MEDIA_TRUST),
     field(out, 'Deepfake', `${r.deepfake_score.toFixed(2)} ${out.style.dim('probability that a generative model made or changed it')}`),
-    field(out, 'Image', `${m.format} ${m.width}×${m.height}${exif ? ` · ${exif}` : ''}${m.exif.datetime_original ? ` · taken ${m.exif.datetime_original}` : ''}${gps ? ` · GPS ${gps}` : ''}`),
+    field(out, 'Image', `${m.format} ${m.width && m.height ? `${m.width}×${m.height}` : out.style.dim('size not read')}${exif ? ` · ${exif}` : ''}${m.exif.datetime_original ? ` · taken ${m.exif.datetime_original}` : ''}${gps ? ` · GPS ${gps}` : ''}`),
     watermarkLine(out, r.watermark),
     field(out, 'Provenance', r.provenance_source ?? out.style.dim('no known earlier appearance')),
     dimensions(out, r.dimensions, r.dimension_producers),

@@ -131,7 +131,7 @@ describe('layout', () => {
 
   it('the simulated-data notice heads sandbox results', () => {
     const text = renderClaim({ ...claim, warnings: ['sandbox: simulated data (test mode); no source was contacted'] }, out());
-    expect(text.split('\n')[0]).toMatch(/^SIMULATED: sandbox mode/);
+    expect(text.split('\n')[0]).toMatch(/^SIMULATED \(sandbox: --test or a test key\): no source was contacted/);
     expect(renderClaim(claim, out()).split('\n')[0]).toMatch(/^Verdict/);
   });
 });
