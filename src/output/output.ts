@@ -5,6 +5,7 @@
  */
 import type { VerityError } from '../api/errors.js';
 import type { CliContext } from '../cli/context.js';
+import { wrap } from './human/layout.js';
 import { colorLevel, hyperlinkSupport, makeStyle, type Style } from './style.js';
 
 export interface OutputOptions {
@@ -94,7 +95,10 @@ export class Output {
   }
 
   warn(message: string): void {
-    this.ctx.stderr.write(ensureNewline(`${this.errStyle.yellow('warning:')} ${message}`));
+    // Wrapped between words on a terminal, like the result (a terminal would cut words).
+    const cols = this.ctx.stderr.isTTY ? this.ctx.stderr.columns : undefined;
+    const text = cols ? wrap(`warning: ${message}`, cols, '  ').replace(/^warning:/, '') : ` ${message}`;
+    this.ctx.stderr.write(ensureNewline(`${this.errStyle.yellow('warning:')}${text}`));
   }
 
   debug(message: string): void {

@@ -21,7 +21,7 @@ export const hasTmux = ((): boolean => {
 const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export interface Pane {
-  /** The visible screen, lines the terminal wrapped joined again (-J), trailing spaces trimmed. */
+  /** The screen and its scroll-back, lines the terminal wrapped joined again (-J), trailing spaces trimmed. */
   screen(): string;
   keys(...keys: string[]): void;
   /** Polls the screen until `test` holds; returns the screen. */
@@ -58,7 +58,7 @@ export function startInTmux(args: string[], o: { cols: number; rows?: number; en
   const tmux = (...a: string[]): string => execFileSync('tmux', ['-L', socket, '-f', conf, ...a], { encoding: 'utf8' });
   tmux('new-session', '-d', '-s', 'e2e', '-x', String(o.cols), '-y', String(o.rows ?? 40), command);
   const screen = (): string =>
-    tmux('capture-pane', '-p', '-J', '-t', 'e2e')
+    tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'e2e')
       .split('\n')
       .map((l) => l.trimEnd())
       .join('\n')
