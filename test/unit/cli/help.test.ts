@@ -11,7 +11,7 @@ afterAll(cleanHomes);
 function commandPaths(): Array<{ path: string[]; cmd: Command }> {
   const out: Array<{ path: string[]; cmd: Command }> = [];
   const walk = (c: Command, path: string[]): void => {
-    for (const s of c.commands) {
+    for (const s of c.createHelp().visibleCommands(c)) {
       if (s.name() === 'help' && c.parent === null) continue;
       out.push({ path: [...path, s.name()], cmd: s });
       walk(s, [...path, s.name()]);
