@@ -80,16 +80,29 @@ const outcome = (source: BusinessSource, candidates: Candidate[], warning?: stri
   ...(warning ? { warning } : {}),
 });
 
+/** The cause of an upstream failure in words (DNS failure, timeout, refused…), with the technical code after it. */
+export function failureReason(err: UpstreamError): string {
+  const code = /\((E[A-Z_]+|UND_ERR_[A-Z_]+)\)/.exec(err.message)?.[1];
+  switch (err.kind) {
+    case 'rate_limited':
+      return 'rate limited (HTTP 429)';
+    case 'timeout':
+      return `timed out: ${err.message}`;
+    case 'network':
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `DNS failure: ${err.host} could not be resolved (${code})`;
+      if (code === 'ECONNREFUSED') return `connection refused by ${err.host} (${code})`;
+      if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `connection to ${err.host} broken (${code})`;
+      return err.message;
+    default:
+      if (err.status === 401 || err.status === 403) return `refused our credentials (HTTP ${err.status})`;
+      return err.message;
+  }
+}
+
 /** An upstream failure becomes a warning naming the source and the kind of failure, no URL (tokens). */
 export function failure(source: BusinessSource, err: unknown): SourceOutcome {
   if (err instanceof UpstreamError) {
-    const why =
-      err.kind === 'rate_limited'
-        ? 'rate limited (HTTP 429)'
-        : err.status === 401 || err.status === 403
-          ? `refused our credentials (HTTP ${err.status})`
-          : err.message;
-    return { source, state: 'failed', candidates: [], warning: `${source}: ${why}` };
+    return { source, state: 'failed', candidates: [], warning: `${source}: ${failureReason(err)}` };
   }
   throw err;
 }

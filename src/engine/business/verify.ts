@@ -141,9 +141,11 @@ export async function verifyBusiness(req: BusinessRequest, ports: EnginePorts, o
   const rec = reconcile(req.company_name, req.registration_number, outcomes, now);
   if (!rec) {
     const searched = outcomes.filter((o) => o.state === 'matched' || o.state === 'no_match').map((o) => o.searchedAs ?? o.source);
-    const failed = outcomes.filter((o) => o.state === 'failed').map((o) => o.source);
-    const skipped = outcomes.filter((o) => o.state === 'skipped').map((o) => o.source);
-    const tail = [failed.length ? `unavailable: ${failed.join(', ')}` : '', skipped.length ? `skipped: ${skipped.join(', ')}` : '']
+    // Each source that could not be searched, with its reason (its warning: "gleif: DNS failure: …").
+    const why = (o: SourceOutcome) => o.warning ?? `${o.source}: ${o.state}`;
+    const failed = outcomes.filter((o) => o.state === 'failed').map(why);
+    const skipped = outcomes.filter((o) => o.state === 'skipped').map(why);
+    const tail = [failed.length ? `unavailable: ${failed.join('; ')}` : '', skipped.length ? `not asked: ${skipped.join('; ')}` : '']
       .filter(Boolean)
       .join('; ');
     if (!searched.length)

@@ -12,7 +12,8 @@ import { createEngine } from '../../../src/engine/index.js';
 import { interruptedImport, markInterruptedImport } from '../../../src/engine/business/local-registry.js';
 import type { VerityError } from '../../../src/api/errors.js';
 import type { EngineConfig, EnginePorts } from '../../../src/engine/types.js';
-import { createHttpClient } from '../../../src/sources/http.js';
+import { createHttpClient, UpstreamError } from '../../../src/sources/http.js';
+import { failureReason } from '../../../src/engine/business/registry-search.js';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { companiesHouseFake, type FakeChCompany } from '../../fakes/companies-house.js';
 import { gleifFake, type FakeLei } from '../../fakes/gleif.js';
@@ -357,5 +358,30 @@ describe('verifyBusiness with local bulk data', () => {
     writeFileSync(bad, 'not,a,register\n1,2,3\n');
     await expect(importCompaniesHouse(store, bad)).rejects.toThrow();
     expect(interruptedImport(store, 'companies-house')).toBeNull();
+  });
+});
+
+describe('business failures name each source and its reason', () => {
+  it('DNS failure, timeout, refused connection, credentials, rate limit in words', () => {
+    const e = (kind: ConstructorParameters<typeof UpstreamError>[1], msg: string, status?: number) => new UpstreamError('api.example.org', kind, msg, status);
+    expect(failureReason(e('network', 'api.example.org could not be reached (ENOTFOUND)'))).toBe('DNS failure: api.example.org could not be resolved (ENOTFOUND)');
+    expect(failureReason(e('network', 'api.example.org could not be reached (ECONNREFUSED)'))).toBe('connection refused by api.example.org (ECONNREFUSED)');
+    expect(failureReason(e('timeout', 'api.example.org did not answer within 8000 ms'))).toBe('timed out: api.example.org did not answer within 8000 ms');
+    expect(failureReason(e('http', 'api.example.org answered HTTP 401', 401))).toBe('refused our credentials (HTTP 401)');
+    expect(failureReason(e('rate_limited', 'x', 429))).toBe('rate limited (HTTP 429)');
+  });
+
+  it('when no source could be searched, the error says why for each one', async () => {
+    const closed: EngineConfig = {
+      contact: 'ops@example.com',
+      sources: { gleif: { base_url: 'http://127.0.0.1:9/api/v1' }, sec_edgar: { base_url: 'http://127.0.0.1:9', tickers_url: 'http://127.0.0.1:9/t.json' } },
+    };
+    const err = await createEngine(ports({}, closed))
+      .verifyBusiness({ company_name: 'Acme Widgets Ltd', sources: ['companies_house', 'gleif', 'opencorporates'] })
+      .then(() => null, (x: unknown) => x as VerityError);
+    expect(err?.code).toBe('UNAVAILABLE');
+    expect(err?.message).toMatch(/gleif: connection refused by 127\.0\.0\.1:9/);
+    expect(err?.message).toMatch(/companies_house: skipped, no API key configured/);
+    expect(err?.message).toMatch(/opencorporates: skipped, no API token configured/);
   });
 });
