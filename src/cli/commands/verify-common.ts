@@ -1,6 +1,5 @@
 /** What the four `verify` commands share: input reading, the engine call, output and gates. */
 import type { Command } from 'commander';
-import { VerityError } from '../../api/errors.js';
 import type { Engine } from '../../engine/types.js';
 import type { Output } from '../../output/output.js';
 import { checkGates, parseGates, type GateKind, type GateOptions } from '../gates.js';
