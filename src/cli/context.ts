@@ -25,6 +25,11 @@ export interface CliContext extends CliStreams {
    * it with the exit). Commands that write (imports) set it; the default says nothing was kept.
    */
   keptOnInterrupt?: { note?: () => string };
+  /**
+   * Run embedded media/document analysis in a worker thread (runtime.ts). Set for the real
+   * process, whose built files include the worker; in-process tests run it on their thread.
+   */
+  analysisInWorker?: boolean;
 }
 
 export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}): CliContext {
@@ -39,6 +44,7 @@ export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note
     isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
     interrupted,
     keptOnInterrupt,
+    analysisInWorker: true,
   };
 }
 
