@@ -86,6 +86,15 @@ describe.skipIf(!hasTmux)('Ctrl-C', () => {
     const result = JSON.parse(r.stdout) as { legal_name: string; warnings?: string[] };
     expect(result.legal_name).toBe('ACME WIDGETS LTD');
     expect(result.warnings?.join('\n')).toMatch(/local companies-house data is incomplete: its import of .* was interrupted after [\d,]+ rows/);
+
+    // Running the import again says it is finishing an unfinished one, and clears the mark.
+    const csv = join(dir, 'whole.csv');
+    writeFileSync(csv, 'CompanyName, CompanyNumber,CompanyCategory,CompanyStatus,DissolutionDate,IncorporationDate\n"ACME WIDGETS LTD","01234567","Private Limited Company","Active","","01/02/2003"\n');
+    const again = await verity(['data', 'import', 'companies-house', csv], { home });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/The last import of companies-house \(.*companies\.csv\) did not finish: [\d,]+ rows were stored/);
+    const after = JSON.parse((await verity(['verify', 'business', 'Acme Widgets Ltd', '--jurisdiction', 'gb', '--sources', 'companies_house', '--live', '--json'], { home })).stdout) as { warnings?: string[] };
+    expect(after.warnings ?? []).not.toContainEqual(expect.stringMatching(/incomplete/));
   });
 });
 

@@ -9,6 +9,12 @@ export default async function dataImport(rt: CliRuntime, cmd: Command): Promise<
   const mod = await import('../../engine/business/bulk-import.js');
   const run = dataset === 'companies-house' ? mod.importCompaniesHouse : dataset === 'gleif' ? mod.importGleif : mod.importSecTickers;
   const store = await rt.openStore();
+  const { interruptedImport } = await import('../../engine/business/local-registry.js');
+  const unfinished = interruptedImport(store, dataset);
+  if (unfinished)
+    rt.out.info(
+      `The last import of ${dataset} (${unfinished.file}) did not finish: ${unfinished.rows_committed.toLocaleString('en')} rows were stored; rows already stored are skipped.`,
+    );
   const bar = rt.out.progress(`Importing ${dataset}`);
   const started = performance.now();
   let committed = 0;
