@@ -7,11 +7,12 @@ import { LIMITS } from '../api/requests.js';
  * Checks a file argument exists; a missing file is a usage error (exit 2) in every command, not
  * a crash. `field` is the argument or flag as the user typed it. Returns the size in bytes.
  */
-export async function requireFile(path: string, field: string, o: { pipes?: boolean } = {}): Promise<number> {
+export async function requireFile(path: string, field: string): Promise<number> {
   try {
     const st = await stat(path);
-    // Streaming readers also take a pipe (`<(zcat file.csv.gz)`).
-    if (!st.isFile() && !(o.pipes && st.isFIFO())) throw new Error('not a file');
+    // Regular files only: a read from a silent pipe blocks a thread-pool thread, and a process
+    // cannot exit (even on Ctrl-C) while one is blocked.
+    if (!st.isFile()) throw new Error('not a file');
     return st.size;
   } catch {
     throw new VerityError('VALIDATION_FAILED', `No such file: ${path}`, { details: [{ field, issue: 'file not found or not readable' }] });

@@ -3,8 +3,7 @@
  * layout at 80 and 200 columns. Skips with a visible message when tmux is missing (`.ci/run`
  * installs it).
  */
-import { execFileSync } from 'node:child_process';
-import { createWriteStream, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../fakes/claim-fake-server.js';
@@ -55,30 +54,21 @@ describe.skipIf(!hasTmux)('Ctrl-C', () => {
   it('ends a data import, says how many rows were kept and how to resume; a later look-up says the data is incomplete', async () => {
     const home = newHome();
     const dir = newHome();
-    const fifo = join(dir, 'companies.csv');
-    execFileSync('mkfifo', [fifo]);
-    const pane = open(['data', 'import', 'companies-house', fifo], { cols: 120, home });
-    // The file arrives through a pipe a piece at a time, the way a slow download does.
-    const writer = createWriteStream(fifo);
-    writer.write('CompanyName, CompanyNumber,CompanyCategory,CompanyStatus,DissolutionDate,IncorporationDate\n');
-    writer.write('"ACME WIDGETS LTD","01234567","Private Limited Company","Active","","01/02/2003"\n');
-    let n = 1;
-    const deadline = Date.now() + 20_000;
-    // Until the first commit (about a second of rows) shows in the progress line.
-    while (!/[\d,]+ rows/.test(pane.screen())) {
-      if (Date.now() > deadline) throw new Error(`no progress shown; screen:\n${pane.screen()}`);
-      let chunk = '';
-      for (let i = 0; i < 200; i++, n++) chunk += `"COMPANY ${n} LTD","${String(10_000_000 + n)}","Private Limited Company","Active","","01/02/2003"\n`;
-      writer.write(chunk);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const file = join(dir, 'companies.csv');
+    // 400,000 rows (about 30 MB): several seconds of import, committed about once a second.
+    const rows = ['CompanyName, CompanyNumber,CompanyCategory,CompanyStatus,DissolutionDate,IncorporationDate'];
+    rows.push('"ACME WIDGETS LTD","01234567","Private Limited Company","Active","","01/02/2003"');
+    for (let n = 1; n < 400_000; n++) rows.push(`"COMPANY ${n} TRADING LTD","${String(10_000_000 + n)}","Private Limited Company","Active","","01/02/2003"`);
+    writeFileSync(file, `${rows.join('\n')}\n`);
+    const pane = open(['data', 'import', 'companies-house', file], { cols: 120, home });
+    // Until the first commit shows in the progress line.
+    await pane.waitFor(/[\d,]+ rows/, 'the first commit', 20_000);
     pane.keys('C-c');
     expect(await pane.exitStatus(5_000)).toBe(130);
-    writer.destroy();
     const screen = pane.screen().replace(/\n/g, ' ');
     const committed = Number(/interrupted: ([\d,]+) rows of companies-house were committed/.exec(screen)?.[1]?.replace(/,/g, ''));
     expect(committed).toBeGreaterThan(0);
-    expect(screen).toContain(`verity data import companies-house ${fifo}`);
+    expect(screen).toContain(`verity data import companies-house ${file}`);
 
     // The register now holds part of the file: a look-up answers from it, and says so.
     const r = await verity(['verify', 'business', 'Acme Widgets Ltd', '--jurisdiction', 'gb', '--sources', 'companies_house', '--live', '--json'], { home });
@@ -88,9 +78,7 @@ describe.skipIf(!hasTmux)('Ctrl-C', () => {
     expect(result.warnings?.join('\n')).toMatch(/local companies-house data is incomplete: its import of .* was interrupted after [\d,]+ rows/);
 
     // Running the import again says it is finishing an unfinished one, and clears the mark.
-    const csv = join(dir, 'whole.csv');
-    writeFileSync(csv, 'CompanyName, CompanyNumber,CompanyCategory,CompanyStatus,DissolutionDate,IncorporationDate\n"ACME WIDGETS LTD","01234567","Private Limited Company","Active","","01/02/2003"\n');
-    const again = await verity(['data', 'import', 'companies-house', csv], { home });
+    const again = await verity(['data', 'import', 'companies-house', file], { home });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/The last import of companies-house \(.*companies\.csv\) did not finish: [\d,]+ rows were stored/);
     const after = JSON.parse((await verity(['verify', 'business', 'Acme Widgets Ltd', '--jurisdiction', 'gb', '--sources', 'companies_house', '--live', '--json'], { home })).stdout) as { warnings?: string[] };

@@ -26,10 +26,7 @@ export interface Pane {
   keys(...keys: string[]): void;
   /** Polls the screen until `test` holds; returns the screen. */
   waitFor(test: RegExp | ((screen: string) => boolean), what: string, timeoutMs?: number): Promise<string>;
-  /**
-   * Resolves with the exit status once the command has ended (the pane stays for reading); a
-   * process killed by a signal reports 128 + its number, as a shell's `$?` does.
-   */
+  /** Resolves with the exit status once the command has ended, as the shell's `$?` says it. */
   exitStatus(timeoutMs?: number): Promise<number>;
   kill(): void;
 }
@@ -52,9 +49,12 @@ export function startInTmux(args: string[], o: { cols: number; rows?: number; en
     VERITY_HOME: o.home ?? newHome(),
     ...o.env,
   };
-  const command = `env -i ${Object.entries(env)
+  // A shell around the command prints its exit status when it ends (tmux's own pane_dead_status
+  // is not always filled in); the shell ignores SIGINT itself so that Ctrl-C reaches only verity.
+  const verity = `env -i ${Object.entries(env)
     .map(([k, v]) => q(`${k}=${v}`))
     .join(' ')} ${q(process.execPath)} ${q(join(root, 'bin', 'verity.js'))} ${args.map(q).join(' ')}`;
+  const command = `bash -c ${q(`trap '' INT; ${verity}; echo "[exit $?]"`)}`;
   const tmux = (...a: string[]): string => execFileSync('tmux', ['-L', socket, '-f', conf, ...a], { encoding: 'utf8' });
   tmux('new-session', '-d', '-s', 'e2e', '-x', String(o.cols), '-y', String(o.rows ?? 40), command);
   const screen = (): string =>
@@ -87,11 +87,8 @@ export function startInTmux(args: string[], o: { cols: number; rows?: number; en
     exitStatus: (timeoutMs = 15_000) =>
       poll(
         () => {
-          const [dead, status, signal] = tmux('display-message', '-p', '-t', 'e2e', '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}').trim().split('|');
-          if (dead !== '1') return undefined;
-          // tmux can mark the pane dead a moment before it records how the process ended.
-          if (status) return Number(status);
-          return signal ? 128 + Number(signal) : undefined;
+          const m = /^\[exit (\d+)\]$/m.exec(screen());
+          return m ? Number(m[1]) : undefined;
         },
         'the command to exit',
         timeoutMs,

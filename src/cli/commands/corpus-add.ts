@@ -5,7 +5,7 @@ import { requireFile } from '../input-files.js';
 export default async function corpusAdd(rt: CliRuntime, cmd: Command): Promise<void> {
   const files = cmd.args as string[];
   // Every file is checked first, so a missing one is a usage error before anything is stored.
-  for (const f of files) await requireFile(f, 'files', { pipes: true });
+  for (const f of files) await requireFile(f, 'files');
   const { importCorpus } = await import('../../sources/local-corpus.js');
   const store = await rt.openStore();
   const results: Array<{ file: string; added: number }> = [];

@@ -5,7 +5,7 @@ import { requireFile } from '../input-files.js';
 export default async function dataImport(rt: CliRuntime, cmd: Command): Promise<void> {
   const [dataset, file] = cmd.args as [string, string];
   const o = cmd.opts<{ replace?: boolean }>();
-  await requireFile(file, 'file', { pipes: true });
+  await requireFile(file, 'file');
   const mod = await import('../../engine/business/bulk-import.js');
   const run = dataset === 'companies-house' ? mod.importCompaniesHouse : dataset === 'gleif' ? mod.importGleif : mod.importSecTickers;
   const store = await rt.openStore();
