@@ -41,8 +41,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     cachedData,
   });
   if (!cachedData || script.cachedDataRejected) {
-    // Written at exit, so the functions this run compiled are in the cache too.
-    process.once('exit', () => {
+    // Written at exit, so the functions this run compiled are in the cache too; not after Ctrl-C
+    // (exit 130), where writing it could hold the exit up for seconds on a busy machine.
+    process.once('exit', (code) => {
+      if (code === 130) return;
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
         mkdirSync(cacheDir, { recursive: true, mode: 0o700 });

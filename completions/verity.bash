@@ -30,7 +30,7 @@ _verity_next() {
     'media|index') REPLY='media index' ;;
     'media|help') REPLY='media help' ;;
     'media index|add') REPLY='media index add' ;;
-    'media index|list') REPLY='media index list' ;;
+    'media index|list'|'media index|ls') REPLY='media index list' ;;
     'media index|help') REPLY='media index help' ;;
     'keys|add') REPLY='keys add' ;;
     'keys|list'|'keys|ls') REPLY='keys list' ;;
@@ -51,8 +51,8 @@ _verity_next() {
     'admin keys|revoke') REPLY='admin keys revoke' ;;
     'admin keys|help') REPLY='admin keys help' ;;
     'webhooks|add') REPLY='webhooks add' ;;
-    'webhooks|list') REPLY='webhooks list' ;;
-    'webhooks|remove') REPLY='webhooks remove' ;;
+    'webhooks|list'|'webhooks|ls') REPLY='webhooks list' ;;
+    'webhooks|remove'|'webhooks|rm') REPLY='webhooks remove' ;;
     'webhooks|test') REPLY='webhooks test' ;;
     'webhooks|deliveries') REPLY='webhooks deliveries' ;;
     'webhooks|replay') REPLY='webhooks replay' ;;
@@ -71,297 +71,297 @@ _verity_data() {
     '')
       subs='verify corpus data media keys config completion serve admin webhooks listen models help'
       opts='--version -V --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color --help -h'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'verify')
       subs='claim business media document help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'verify claim')
       subs=''
       opts='--claim --sources --language --max-evidence --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--claim=@any --sources=@any --language=@any --max-evidence=@any --fail-on=@any --min-trust=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--claim=@any --sources=@dyn:sources:claim --language=@any --max-evidence=@any --fail-on=@dyn:fail-on:claim --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'verify business')
       subs=''
       opts='--company-name --jurisdiction --registration-number --officers --filings --sources --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--company-name=@any --jurisdiction=@any --registration-number=@any --sources=@any --fail-on=@any --min-trust=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--company-name=@any --jurisdiction=@any --registration-number=@any --sources=@dyn:sources:business --fail-on=@dyn:fail-on:business --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'verify media')
       subs=''
       opts='--url --file --check-deepfakes --no-check-deepfakes --check-provenance --no-check-provenance --check-watermarks --no-check-watermarks --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--url=@any --file=@file --fail-on=@any --min-trust=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--url=@any --file=@file --fail-on=@dyn:fail-on:media --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@file' ;;
     'verify document')
       subs=''
       opts='--source --content --mime-type --check-deepfakes --no-check-deepfakes --check-watermarks --no-check-watermarks --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--source=url,upload,raw --content=@any --mime-type=@any --fail-on=@any --min-trust=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--source=url,upload,raw --content=@any --mime-type=@any --fail-on=@dyn:fail-on:document --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@file' ;;
     'verify help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'corpus')
       subs='add help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'corpus add')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'corpus help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'data')
       subs='import help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'data import')
       subs=''
       opts='--replace --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='companies-house,gleif,sec-tickers' ;;
     'data help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'media')
       subs='index help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'media index')
-      subs='add list help'
+      subs='add list ls help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'media index add')
       subs=''
       opts='--source --url --seen --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--source=@any --url=@any --seen=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--source=@any --url=@any --seen=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'media index list')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'media index help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'media help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'keys')
       subs='add list ls use remove rm help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'keys add')
       subs=''
       opts='--force --use --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'keys list')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'keys use')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
-      arg='@any' ;;
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@dyn:keys' ;;
     'keys remove')
       subs=''
       opts='--yes -y --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
-      arg='@any' ;;
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@dyn:keys' ;;
     'keys help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'config')
       subs='get set unset list ls path help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'config get')
       subs=''
       opts='--show-secrets --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
-      arg='@any' ;;
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@dyn:config-keys' ;;
     'config set')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
-      arg='@any' ;;
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@dyn:config-keys' ;;
     'config unset')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
-      arg='@any' ;;
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@dyn:config-keys' ;;
     'config list')
       subs=''
       opts='--show-secrets --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'config path')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'config help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'completion')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='bash,zsh,fish' ;;
     'serve')
       subs=''
       opts='--host --port --db --allow-private-webhooks --log-level --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--host=@any --port=@any --db=@file --log-level=fatal,error,warn,info,debug,trace,silent --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--host=@any --port=@any --db=@file --log-level=fatal,error,warn,info,debug,trace,silent --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin')
       subs='keys usage help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin keys')
       subs='create list ls revoke help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin keys create')
       subs=''
       opts='--name --env --plan --account --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--name=@any --env=live,test --plan=starter,pro,business,enterprise --account=@any --db=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--name=@any --env=live,test --plan=starter,pro,business,enterprise --account=@any --db=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin keys list')
       subs=''
       opts='--all --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--db=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--db=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin keys revoke')
       subs=''
-      opts='--db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--db=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      opts='--yes -y --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--db=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'admin keys help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'admin usage')
       subs=''
       opts='--period --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--period=@any --db=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--period=@any --db=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'webhooks')
-      subs='add list remove test deliveries replay rotate-secret deliver trigger help'
+      subs='add list ls remove rm test deliveries replay rotate-secret deliver trigger help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'webhooks add')
       subs=''
       opts='--events --secret --secret-file --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--events=@any --secret=@any --secret-file=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--events=@any --secret=@any --secret-file=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'webhooks list')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'webhooks remove')
       subs=''
-      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
-      arg='@any' ;;
+      opts='--yes -y --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@dyn:webhooks' ;;
     'webhooks test')
       subs=''
       opts='--type --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--type=verification.completed,verification.failed,batch.completed,batch.partial,credit.threshold --remote=@any --key=@any --key-file=@file --profile=@any'
-      arg='@any' ;;
+      vals='--type=verification.completed,verification.failed,batch.completed,batch.partial,credit.threshold --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@dyn:webhooks' ;;
     'webhooks deliveries')
       subs=''
       opts='--limit --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--limit=@any --remote=@any --key=@any --key-file=@file --profile=@any'
-      arg='@any' ;;
+      vals='--limit=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@dyn:webhooks' ;;
     'webhooks replay')
       subs=''
       opts='--webhook --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--webhook=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--webhook=@dyn:webhooks --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'webhooks rotate-secret')
       subs=''
       opts='--secret --secret-file --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--secret=@any --secret-file=@file --remote=@any --key=@any --key-file=@file --profile=@any'
-      arg='@any' ;;
+      vals='--secret=@any --secret-file=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@dyn:webhooks' ;;
     'webhooks deliver')
       subs=''
       opts='--watch --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'webhooks trigger')
       subs=''
       opts='--to --secret --secret-file --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--to=@any --secret=@any --secret-file=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--to=@any --secret=@any --secret-file=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'webhooks help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'listen')
       subs=''
       opts='--port --secret --secret-file --events --forward-to --log --max-age --tls-cert --tls-key --print-secret --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--port=@any --secret=@any --secret-file=@file --events=@any --forward-to=@any --log=@file --max-age=@any --tls-cert=@file --tls-key=@file --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--port=@any --secret=@any --secret-file=@file --events=@any --forward-to=@any --log=@file --max-age=@any --tls-cert=@file --tls-key=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'models')
       subs='pull list ls help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'models pull')
       subs=''
       opts='--model --onnx-file --from --force --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--model=@any --onnx-file=@file --from=@any --remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--model=@any --onnx-file=@file --from=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='nli' ;;
     'models list')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'models help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'help')
       subs=''
-      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--remote=@any --key=@any --key-file=@file --profile=@any'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
   esac
 }
@@ -387,6 +387,8 @@ _verity() {
   if [[ -n $kind ]]; then
     case "$kind" in
       @file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+      @dyn:*) local IFS=$'
+'; COMPREPLY=($("${COMP_WORDS[0]}" __complete "${kind#@dyn:}" "$cur" 2>/dev/null)) ;;
       @any | @none) ;;
       *) COMPREPLY=($(compgen -W "${kind//,/ }" -- "$cur")) ;;
     esac
@@ -399,6 +401,8 @@ _verity() {
   COMPREPLY=($(compgen -W "$subs" -- "$cur"))
   case "$arg" in
     @file) compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -f -- "$cur")) ;;
+    @dyn:*) local IFS=$'
+'; COMPREPLY+=($("${COMP_WORDS[0]}" __complete "${arg#@dyn:}" "$cur" 2>/dev/null)) ;;
     @any | @none) ;;
     *) COMPREPLY+=($(compgen -W "${arg//,/ }" -- "$cur")) ;;
   esac

@@ -55,7 +55,7 @@ function __verity_next
             echo 'media help'
         case 'media index|add'
             echo 'media index add'
-        case 'media index|list'
+        case 'media index|list' 'media index|ls'
             echo 'media index list'
         case 'media index|help'
             echo 'media index help'
@@ -97,9 +97,9 @@ function __verity_next
             echo 'admin keys help'
         case 'webhooks|add'
             echo 'webhooks add'
-        case 'webhooks|list'
+        case 'webhooks|list' 'webhooks|ls'
             echo 'webhooks list'
-        case 'webhooks|remove'
+        case 'webhooks|remove' 'webhooks|rm'
             echo 'webhooks remove'
         case 'webhooks|test'
             echo 'webhooks test'
@@ -150,16 +150,22 @@ function __verity_at
     test "$p" = "$argv[1]"
 end
 
+# Values from the user's data (key names, webhook ids, settings…): asked of the command itself.
+function __verity_dyn
+    set -l bin (commandline -opc)[1]
+    $bin __complete $argv[1] (commandline -ct) 2>/dev/null
+end
+
 complete -c verity -f
 # global options
 complete -c verity -l json -d 'print one JSON document (the result, or the error body) on stdout'
 complete -c verity -l remote -x -d 'use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)'
 complete -c verity -l local -d 'force the embedded engine even when a profile or VERITY_BASE_URL names a service'
-complete -c verity -l key -x -d 'API key: a stored key name, "-" to read it from stdin, or the key itself'
+complete -c verity -l key -x -a '(__verity_dyn keys)' -d 'API key: a stored key name, "-" to read it from stdin, or the key itself'
 complete -c verity -l key-file -r -F -d 'read the API key from a file'
 complete -c verity -l test -d 'sandbox: simulated, deterministic data and no network (or a test key in remote mode)'
 complete -c verity -l live -d 'real sources (or a live key in remote mode)'
-complete -c verity -l profile -x -d 'config profile to use (env VERITY_PROFILE)'
+complete -c verity -l profile -x -a '(__verity_dyn profiles)' -d 'config profile to use (env VERITY_PROFILE)'
 complete -c verity -l quiet -s q -d 'print only the result; no progress or notes'
 complete -c verity -l verbose -s v -d 'more detail on stderr'
 complete -c verity -l no-color -d 'no colour (also NO_COLOR, TERM=dumb, or when not a terminal)'
@@ -171,12 +177,12 @@ complete -c verity -n '__verity_at \'\'' -a 'media' -d 'manage the known-media i
 complete -c verity -n '__verity_at \'\'' -a 'keys' -d 'store, list, choose and remove API keys (kept in the config file, mode 0600)'
 complete -c verity -n '__verity_at \'\'' -a 'config' -d 'read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)'
 complete -c verity -n '__verity_at \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
-complete -c verity -n '__verity_at \'\'' -a 'serve' -d 'run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz'
-complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s accounts and API keys (the dashboard of SPEC 5.3), on the server\'s database'
+complete -c verity -n '__verity_at \'\'' -a 'serve' -d 'run the verification service over HTTP: /v1/verify/*, /v1/openapi.json, /healthz'
+complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s accounts and API keys (what a hosted dashboard would do), on the server\'s database'
 complete -c verity -n '__verity_at \'\'' -a 'webhooks' -d 'register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)'
 complete -c verity -n '__verity_at \'\'' -a 'listen' -d 'receive webhook events on loopback: check signatures, print each event, optionally forward to your app'
 complete -c verity -n '__verity_at \'\'' -a 'models' -d 'local models verity runs in-process (the claim NLI stance model)'
-complete -c verity -n '__verity_at \'\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'\'' -a 'help' -d 'show the help of a command: verity help verify claim'
 complete -c verity -n '__verity_at \'\'' -l version -s V -d 'print the version'
 complete -c verity -n '__verity_at \'\'' -l help -s h -d 'display help for command'
 # verity verify
@@ -188,10 +194,10 @@ complete -c verity -n '__verity_at \'verify\'' -a 'help' -d 'display help for co
 complete -c verity -n '__verity_at \'verify\'' -l help -s h -d 'display help for command'
 # verity verify claim
 complete -c verity -n '__verity_at \'verify claim\'' -l claim -x -d 'the claim, as a flag instead of the argument'
-complete -c verity -n '__verity_at \'verify claim\'' -l sources -x -d 'comma-separated: web, wikipedia, google_fact_check, semantic_scholar, gdelt, local (default: all)'
+complete -c verity -n '__verity_at \'verify claim\'' -l sources -x -a '(__verity_dyn sources:claim)' -d 'comma-separated: web, wikipedia, google_fact_check, semantic_scholar, gdelt, local (default: all)'
 complete -c verity -n '__verity_at \'verify claim\'' -l language -x -d 'ISO 639-1 language of the claim and sources'
 complete -c verity -n '__verity_at \'verify claim\'' -l max-evidence -x -d 'evidence items to return, 1 to 20'
-complete -c verity -n '__verity_at \'verify claim\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify claim\'' -l fail-on -x -a '(__verity_dyn fail-on:claim)' -d 'exit 3 when the verdict is any of (comma-separated): true, false, unverifiable, conflicting'
 complete -c verity -n '__verity_at \'verify claim\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify claim\'' -l help -s h -d 'display help for command'
 # verity verify business
@@ -200,8 +206,8 @@ complete -c verity -n '__verity_at \'verify business\'' -l jurisdiction -x -d 'I
 complete -c verity -n '__verity_at \'verify business\'' -l registration-number -x -d 'company registration number, if known'
 complete -c verity -n '__verity_at \'verify business\'' -l officers -d 'include directors/officers'
 complete -c verity -n '__verity_at \'verify business\'' -l filings -d 'include recent regulatory filings'
-complete -c verity -n '__verity_at \'verify business\'' -l sources -x -d 'comma-separated: companies_house, sec_edgar, gleif, opencorporates (default: all available)'
-complete -c verity -n '__verity_at \'verify business\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify business\'' -l sources -x -a '(__verity_dyn sources:business)' -d 'comma-separated: companies_house, sec_edgar, gleif, opencorporates (default: all available)'
+complete -c verity -n '__verity_at \'verify business\'' -l fail-on -x -a '(__verity_dyn fail-on:business)' -d 'exit 3 when the status is any of (comma-separated): active, dissolved, liquidation, inactive'
 complete -c verity -n '__verity_at \'verify business\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify business\'' -l help -s h -d 'display help for command'
 # verity verify media
@@ -213,7 +219,7 @@ complete -c verity -n '__verity_at \'verify media\'' -l check-provenance -d 'tra
 complete -c verity -n '__verity_at \'verify media\'' -l no-check-provenance -d 'skip provenance tracing'
 complete -c verity -n '__verity_at \'verify media\'' -l check-watermarks -d 'extract and verify C2PA watermarks (default)'
 complete -c verity -n '__verity_at \'verify media\'' -l no-check-watermarks -d 'skip C2PA watermarks'
-complete -c verity -n '__verity_at \'verify media\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify media\'' -l fail-on -x -a '(__verity_dyn fail-on:media)' -d 'exit 3 when the authenticity is any of (comma-separated): authentic, likely_authentic, suspicious, manipulated'
 complete -c verity -n '__verity_at \'verify media\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify media\'' -l help -s h -d 'display help for command'
 complete -c verity -n '__verity_at \'verify media\'' -F
@@ -225,7 +231,7 @@ complete -c verity -n '__verity_at \'verify document\'' -l check-deepfakes -d 'r
 complete -c verity -n '__verity_at \'verify document\'' -l no-check-deepfakes -d 'skip deepfake/entropy analysis'
 complete -c verity -n '__verity_at \'verify document\'' -l check-watermarks -d 'detect C2PA and other watermarks (default)'
 complete -c verity -n '__verity_at \'verify document\'' -l no-check-watermarks -d 'skip watermark detection'
-complete -c verity -n '__verity_at \'verify document\'' -l fail-on -x -d 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify document\'' -l fail-on -x -a '(__verity_dyn fail-on:document)' -d 'exit 3 when the flags is any of (comma-separated): ai_generated_text, image_manipulated, metadata_stripped, deepfake, inconsistent_timestamps, signature_forgery'
 complete -c verity -n '__verity_at \'verify document\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify document\'' -l help -s h -d 'display help for command'
 complete -c verity -n '__verity_at \'verify document\'' -F
@@ -253,6 +259,7 @@ complete -c verity -n '__verity_at \'media\'' -l help -s h -d 'display help for 
 # verity media index
 complete -c verity -n '__verity_at \'media index\'' -a 'add' -d 'record where and when files were seen; near-duplicates of them will be traced'
 complete -c verity -n '__verity_at \'media index\'' -a 'list' -d 'list the index, earliest first'
+complete -c verity -n '__verity_at \'media index\'' -a 'ls' -d 'list the index, earliest first'
 complete -c verity -n '__verity_at \'media index\'' -a 'help' -d 'display help for command'
 complete -c verity -n '__verity_at \'media index\'' -l help -s h -d 'display help for command'
 # verity media index add
@@ -281,9 +288,11 @@ complete -c verity -n '__verity_at \'keys add\'' -l help -s h -d 'display help f
 complete -c verity -n '__verity_at \'keys list\'' -l help -s h -d 'display help for command'
 # verity keys use
 complete -c verity -n '__verity_at \'keys use\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'keys use\'' -a '(__verity_dyn keys)'
 # verity keys remove
 complete -c verity -n '__verity_at \'keys remove\'' -l yes -s y -d 'do not ask for confirmation on a terminal'
 complete -c verity -n '__verity_at \'keys remove\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'keys remove\'' -a '(__verity_dyn keys)'
 # verity keys help
 # verity config
 complete -c verity -n '__verity_at \'config\'' -a 'get' -d 'print one setting (secrets masked unless --show-secrets)'
@@ -297,10 +306,13 @@ complete -c verity -n '__verity_at \'config\'' -l help -s h -d 'display help for
 # verity config get
 complete -c verity -n '__verity_at \'config get\'' -l show-secrets -d 'show source and LLM secrets in full (verity API keys are never shown whole)'
 complete -c verity -n '__verity_at \'config get\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'config get\'' -a '(__verity_dyn config-keys)'
 # verity config set
 complete -c verity -n '__verity_at \'config set\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'config set\'' -a '(__verity_dyn config-keys)'
 # verity config unset
 complete -c verity -n '__verity_at \'config unset\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'config unset\'' -a '(__verity_dyn config-keys)'
 # verity config list
 complete -c verity -n '__verity_at \'config list\'' -l show-secrets -d 'show source and LLM secrets in full (verity API keys are never shown whole)'
 complete -c verity -n '__verity_at \'config list\'' -l help -s h -d 'display help for command'
@@ -341,6 +353,7 @@ complete -c verity -n '__verity_at \'admin keys list\'' -l all -d 'include revok
 complete -c verity -n '__verity_at \'admin keys list\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin keys list\'' -l help -s h -d 'display help for command'
 # verity admin keys revoke
+complete -c verity -n '__verity_at \'admin keys revoke\'' -l yes -s y -d 'do not ask for confirmation on a terminal (needed in scripts)'
 complete -c verity -n '__verity_at \'admin keys revoke\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin keys revoke\'' -l help -s h -d 'display help for command'
 # verity admin keys help
@@ -352,7 +365,9 @@ complete -c verity -n '__verity_at \'admin usage\'' -l help -s h -d 'display hel
 # verity webhooks
 complete -c verity -n '__verity_at \'webhooks\'' -a 'add' -d 'register an endpoint; the secret is generated and shown once unless you give one'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'list' -d 'list registered webhooks (secrets shown only as a hint)'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'ls' -d 'list registered webhooks (secrets shown only as a hint)'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'remove' -d 'remove a webhook; its undelivered events are cancelled, its attempt log kept'
+complete -c verity -n '__verity_at \'webhooks\'' -a 'rm' -d 'remove a webhook; its undelivered events are cancelled, its attempt log kept'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'test' -d 'send a signed test event to a webhook now and show the attempt'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'deliveries' -d 'a webhook\'s attempt log: time, event, attempt, outcome, status, latency, error'
 complete -c verity -n '__verity_at \'webhooks\'' -a 'replay' -d 'send an event again (same id and body) with a fresh series of attempts'
@@ -369,20 +384,25 @@ complete -c verity -n '__verity_at \'webhooks add\'' -l help -s h -d 'display he
 # verity webhooks list
 complete -c verity -n '__verity_at \'webhooks list\'' -l help -s h -d 'display help for command'
 # verity webhooks remove
+complete -c verity -n '__verity_at \'webhooks remove\'' -l yes -s y -d 'do not ask for confirmation on a terminal (needed in scripts)'
 complete -c verity -n '__verity_at \'webhooks remove\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'webhooks remove\'' -a '(__verity_dyn webhooks)'
 # verity webhooks test
 complete -c verity -n '__verity_at \'webhooks test\'' -l type -x -a 'verification.completed verification.failed batch.completed batch.partial credit.threshold' -d 'event type of the sample (default: its first subscribed type)'
 complete -c verity -n '__verity_at \'webhooks test\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'webhooks test\'' -a '(__verity_dyn webhooks)'
 # verity webhooks deliveries
 complete -c verity -n '__verity_at \'webhooks deliveries\'' -l limit -x -d 'attempts to show, newest first'
 complete -c verity -n '__verity_at \'webhooks deliveries\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'webhooks deliveries\'' -a '(__verity_dyn webhooks)'
 # verity webhooks replay
-complete -c verity -n '__verity_at \'webhooks replay\'' -l webhook -x -d 'only to this webhook (default: every current subscriber)'
+complete -c verity -n '__verity_at \'webhooks replay\'' -l webhook -x -a '(__verity_dyn webhooks)' -d 'only to this webhook (default: every current subscriber)'
 complete -c verity -n '__verity_at \'webhooks replay\'' -l help -s h -d 'display help for command'
 # verity webhooks rotate-secret
 complete -c verity -n '__verity_at \'webhooks rotate-secret\'' -l secret -x -d 'the new secret (≥ 32 characters); - reads it from stdin'
 complete -c verity -n '__verity_at \'webhooks rotate-secret\'' -l secret-file -r -F -d 'read the new secret from a file'
 complete -c verity -n '__verity_at \'webhooks rotate-secret\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'webhooks rotate-secret\'' -a '(__verity_dyn webhooks)'
 # verity webhooks deliver
 complete -c verity -n '__verity_at \'webhooks deliver\'' -l watch -d 'keep running and send retries as they fall due (Ctrl-C to stop)'
 complete -c verity -n '__verity_at \'webhooks deliver\'' -l help -s h -d 'display help for command'
@@ -421,3 +441,4 @@ complete -c verity -n '__verity_at \'models pull\'' -a 'nli'
 complete -c verity -n '__verity_at \'models list\'' -l help -s h -d 'display help for command'
 # verity models help
 # verity help
+complete -c verity -n '__verity_at \'help\'' -l help -s h -d 'display help for command'

@@ -138,7 +138,13 @@ export const MediaMetadata = z.object({
     gps: Gps.nullable(),
   }),
 });
-export const AnalysisEvidence = z.object({ source: z.string(), finding: z.string(), authority_score: Score });
+/**
+ * `summary` is an additive extension: the finding in plain words for people ("the compression
+ * pattern is the same across the whole image"); `finding` keeps the technical statement
+ * ("grid phase (0,0) everywhere"). Human output shows the summary first and the finding with
+ * --verbose; JSON always has both.
+ */
+export const AnalysisEvidence = z.object({ source: z.string(), finding: z.string(), authority_score: Score, summary: z.string().optional() });
 export const MediaResult = z.object({
   id: idOf('med'),
   ...common,

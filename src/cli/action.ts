@@ -3,8 +3,10 @@
  * (2) every failure is reported once, in the right format, and becomes an exit code.
  */
 import type { Command } from 'commander';
+import { confirmed } from './confirm.js';
 import type { CliContext } from './context.js';
 import { EXIT, ExitError, GateFailure, hintFor, toCliError } from './errors.js';
+import { flagFor, nameFlags } from './flag-names.js';
 import { CliRuntime, type Connection, type GlobalOptions } from './runtime.js';
 
 export interface CommandModule {
@@ -13,11 +15,23 @@ export interface CommandModule {
 
 export type ActionLoader = () => Promise<CommandModule>;
 
-export function lazyAction(ctx: CliContext, load: ActionLoader) {
+export interface ActionOptions {
+  /**
+   * A destructive command: the question asked on a terminal before it runs (the command must
+   * also offer `-y, --yes`, see destructive() in tree/conventions.ts); scripts pass --yes.
+   */
+  confirm?: (cmd: Command) => string;
+}
+
+export function lazyAction(ctx: CliContext, load: ActionLoader, o: ActionOptions = {}) {
   return async (...args: unknown[]): Promise<void> => {
     const cmd = args[args.length - 1] as Command;
     const rt = new CliRuntime(ctx, cmd.optsWithGlobals<GlobalOptions>());
     try {
+      if (o.confirm && !(await confirmed(rt, o.confirm(cmd), cmd.opts<{ yes?: boolean }>().yes))) {
+        rt.out.info('Nothing changed.');
+        return;
+      }
       const mod = await load();
       await mod.default(rt, cmd);
     } catch (err) {
@@ -27,14 +41,14 @@ export function lazyAction(ctx: CliContext, load: ActionLoader) {
         throw new ExitError(EXIT.gate);
       }
       if (ctx.interrupted.aborted) throw new ExitError(EXIT.interrupted);
-      const e = toCliError(err);
+      const e = nameFlags(toCliError(err), cmd);
       let connection: Connection | undefined;
       try {
         connection = await rt.connection();
       } catch {
         connection = undefined;
       }
-      rt.out.error(e, hintFor(e, connection));
+      rt.out.error(e, hintFor(e, connection), (f) => flagFor(cmd, f) ?? f);
       if (e.code === 'INTERNAL_ERROR' && rt.opts.verbose && e.cause instanceof Error) rt.out.debug(e.cause.stack ?? String(e.cause));
       throw new ExitError(e.exitCode);
     }

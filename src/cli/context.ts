@@ -20,9 +20,19 @@ export interface CliContext extends CliStreams {
   isInteractive(): boolean;
   /** Resolves when the user interrupts (Ctrl-C); commands that wait listen to it. */
   interrupted: AbortSignal;
+  /**
+   * What a command has kept so far, said in one line if the user interrupts it (main.ts prints
+   * it with the exit). Commands that write (imports) set it; the default says nothing was kept.
+   */
+  keptOnInterrupt?: { note?: () => string };
+  /**
+   * Run embedded media/document analysis in a worker thread (runtime.ts). Set for the real
+   * process, whose built files include the worker; in-process tests run it on their thread.
+   */
+  analysisInWorker?: boolean;
 }
 
-export function processContext(interrupted: AbortSignal): CliContext {
+export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}): CliContext {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -33,6 +43,8 @@ export function processContext(interrupted: AbortSignal): CliContext {
     paths: resolvePaths(process.env),
     isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
     interrupted,
+    keptOnInterrupt,
+    analysisInWorker: true,
   };
 }
 

@@ -8,9 +8,17 @@ export interface GateOptions {
   minTrust?: string;
 }
 
-const KNOWN = new Set<string>([...VERDICTS, ...COMPANY_STATUSES, ...AUTHENTICITIES, ...MANIPULATION_FLAGS]);
+/** What --fail-on can match, per kind of verification: a value the result cannot hold is a gate that never fires. */
+export const FAIL_ON_VALUES = {
+  claim: VERDICTS,
+  business: COMPANY_STATUSES,
+  media: AUTHENTICITIES,
+  document: MANIPULATION_FLAGS,
+} as const;
+export type GateKind = keyof typeof FAIL_ON_VALUES;
 
-export function parseGates(o: GateOptions): { failOn: Set<string>; minTrust?: number } {
+export function parseGates(o: GateOptions, kind: GateKind): { failOn: Set<string>; minTrust?: number } {
+  const known = new Set<string>(FAIL_ON_VALUES[kind]);
   const failOn = new Set(
     (o.failOn ?? '')
       .split(',')
@@ -18,9 +26,9 @@ export function parseGates(o: GateOptions): { failOn: Set<string>; minTrust?: nu
       .filter(Boolean),
   );
   for (const v of failOn)
-    if (!KNOWN.has(v))
-      throw new VerityError('VALIDATION_FAILED', `--fail-on: unknown value "${v}"`, {
-        details: [{ field: 'fail-on', issue: `must be among: ${[...KNOWN].join(', ')}` }],
+    if (!known.has(v))
+      throw new VerityError('VALIDATION_FAILED', `--fail-on: "${v}" is not a value a ${kind} result can have`, {
+        details: [{ field: 'fail-on', issue: `one or more of: ${[...known].join(', ')}` }],
       });
   let minTrust: number | undefined;
   if (o.minTrust !== undefined) {

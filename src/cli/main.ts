@@ -4,22 +4,51 @@ import { processContext } from './context.js';
 import { EXIT, exitCodeFor } from './errors.js';
 import { buildProgram } from './program.js';
 
+/**
+ * After Ctrl-C a command has this long to unwind by itself (abort its HTTP calls, roll back its
+ * open transaction) before the process leaves anyway: DESIGN.md promises an exit within 0.5 s.
+ */
+export const INTERRUPT_GRACE_MS = 350;
+
 export async function main(argv: string[]): Promise<void> {
   const interrupt = new AbortController();
+  const kept: { note?: () => string } = {};
+  let noted = false;
+  /** One line on stderr saying what the interrupted command kept; printed once. */
+  const sayKept = (): void => {
+    if (noted) return;
+    noted = true;
+    let note = 'stopped before finishing; nothing further was saved';
+    try {
+      note = kept.note?.() ?? note;
+    } catch {
+      // The note is a courtesy; never let it stand between the user and the exit.
+    }
+    // A spinner may have hidden the cursor; give it back.
+    const showCursor = process.stderr.isTTY ? '\u001b[?25h' : '';
+    process.stderr.write(`${showCursor}\ninterrupted: ${note}\n`);
+  };
+  /** Leaves now, whatever the command is still doing: DESIGN.md promises an exit within 0.5 s. */
+  const leaveNow = (): void => {
+    sayKept();
+    process.exit(EXIT.interrupted);
+  };
   const onSigint = (): void => {
-    if (interrupt.signal.aborted) process.exit(EXIT.interrupted); // second Ctrl-C: leave now
+    // Second Ctrl-C: leave now.
+    if (interrupt.signal.aborted) return leaveNow();
     interrupt.abort(new Error('interrupted'));
     process.exitCode = EXIT.interrupted;
+    setTimeout(leaveNow, INTERRUPT_GRACE_MS).unref();
   };
   process.on('SIGINT', onSigint);
-  const ctx = processContext(interrupt.signal);
+  const ctx = processContext(interrupt.signal, kept);
   // A closed pipe (`verity … | head`) is a normal end, not a crash.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });
   try {
-    await buildProgram(ctx).parseAsync(argv);
-    if (interrupt.signal.aborted) process.exitCode = EXIT.interrupted;
+    // Bare `verity` asks what there is: the help, on stdout, as a success (like `verity help`).
+    await buildProgram(ctx).parseAsync(argv.length > 2 ? argv : [...argv, 'help']);
   } catch (err) {
     if (err instanceof CommanderError) {
       // Help and version are not failures; everything else commander rejects is a usage error,
@@ -31,5 +60,9 @@ export async function main(argv: string[]): Promise<void> {
     }
   } finally {
     process.off('SIGINT', onSigint);
+  }
+  if (interrupt.signal.aborted) {
+    sayKept();
+    process.exitCode = EXIT.interrupted;
   }
 }

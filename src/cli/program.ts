@@ -1,5 +1,6 @@
 /** The commander root: global flags, help conventions, and the areas of src/cli/tree. */
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
+import { lazyAction } from './action.js';
 import type { CliContext } from './context.js';
 import { VERSION } from '../version.js';
 import { areas } from './tree/index.js';
@@ -41,12 +42,40 @@ Exit codes: 0 ok · 1 error · 2 usage/invalid input · 3 gate failed (--fail-on
             4 authentication/plan · 5 rate limit/quota · 6 upstream unavailable · 130 interrupted`,
     );
   for (const register of areas) register(program, ctx);
-  // Subcommands inherit exitOverride/output settings only when created after; re-apply to all.
+  // `verity help verify claim` walks the whole path (commander's own help command takes one word).
+  program.helpCommand(false);
+  program
+    .command('help')
+    .description('show the help of a command: verity help verify claim')
+    .argument('[command...]', 'the command path')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity help verify claim
+  $ verity help keys`,
+    )
+    .action(lazyAction(ctx, () => import('./commands/help.js')));
+  // Settings every command shares, applied after the tree is built (subcommands inherit only
+  // what was set before they were created).
   const walk = (c: Command): void => {
     c.exitOverride();
     c.configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) });
+    c.configureHelp(HELP);
+    // Uniform aliases: every list is also `ls`, every remove also `rm`.
+    const alias = ({ list: 'ls', remove: 'rm' } as Record<string, string>)[c.name()];
+    if (alias && !c.aliases().includes(alias)) c.alias(alias);
     c.commands.forEach(walk);
   };
   walk(program);
   return program;
 }
+
+/** Help layout: global flags in every command's help, required options marked. */
+const HELP: Partial<Help> = {
+  showGlobalOptions: true,
+  optionDescription(option: Option): string {
+    const text = Help.prototype.optionDescription.call(this, option);
+    return option.mandatory ? `(required) ${text}` : text;
+  },
+};

@@ -192,8 +192,42 @@ export class CliRuntime {
       const { configuredNliClassifier } = await import('../engine/claim/nli/configured.js');
       ports.nli = configuredNliClassifier(this.ctx.paths.dataDir, claim.nli_model);
     }
-    return { engine: createEngine(ports), connection, close: () => ports.closeStore() };
+    const engine = createEngine(ports);
+    if (this.ctx.analysisInWorker) {
+      // Media and document analysis run in a worker thread, so Ctrl-C is handled at once.
+      const job = { config: this.engineConfig(), storeFile: this.ctx.paths.storeFile, cacheDir: this.ctx.paths.cacheDir };
+      engine.verifyMedia = (req, opts) => inWorker({ ...job, kind: 'media', req }, opts?.signal) as ReturnType<Engine['verifyMedia']>;
+      engine.verifyDocument = (req, opts) => inWorker({ ...job, kind: 'document', req }, opts?.signal) as ReturnType<Engine['verifyDocument']>;
+    }
+    return { engine, connection, close: () => ports.closeStore() };
   }
+}
+
+/** One verification in a worker thread (engine-worker.ts); an abort terminates the worker. */
+async function inWorker(job: import('./engine-worker.js').WorkerJob, signal: AbortSignal | undefined): Promise<unknown> {
+  const { Worker } = await import('node:worker_threads');
+  signal?.throwIfAborted();
+  const worker = new Worker(new URL('./engine-worker.js', import.meta.url), { workerData: job });
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      void worker.terminate();
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', (m: import('./engine-worker.js').WorkerReply) => {
+      signal?.removeEventListener('abort', onAbort);
+      if ('ok' in m) resolve(m.ok);
+      else reject(VerityError.fromBody(m.error));
+    });
+    worker.once('error', (err) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+    worker.once('exit', (code) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (code !== 0) reject(new VerityError('INTERNAL_ERROR', `the analysis worker stopped (exit ${code})`));
+    });
+  });
 }
 
 /** Ports for the sandbox (SPEC 5.2: simulated data, no network): any network use is a bug. */

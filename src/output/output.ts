@@ -5,7 +5,8 @@
  */
 import type { VerityError } from '../api/errors.js';
 import type { CliContext } from '../cli/context.js';
-import { colorLevel, makeStyle, type Style } from './style.js';
+import { wrap } from './human/layout.js';
+import { colorLevel, hyperlinkSupport, makeStyle, type Style } from './style.js';
 
 export interface OutputOptions {
   json: boolean;
@@ -39,15 +40,33 @@ export class Output {
     return this.opts.json || this.opts.ndjson;
   }
 
-  /** Terminal width for tables; 100 when stdout is not a terminal (stable in pipes and tests). */
-  get width(): number {
+  /**
+   * Width to lay human output out in: the terminal's, else $COLUMNS, else null, meaning no
+   * wrapping at all (piped output keeps whole lines for grep and pagers).
+   */
+  get width(): number | null {
     const c = this.ctx.stdout.columns;
-    return this.ctx.stdout.isTTY && c ? c : Number(this.ctx.env.COLUMNS) || 100;
+    if (this.ctx.stdout.isTTY && c) return c;
+    const env = Number(this.ctx.env.COLUMNS);
+    return Number.isInteger(env) && env > 0 ? env : null;
+  }
+
+  /** Whether links may be printed as OSC 8 hyperlinks (style.ts hyperlinkSupport). */
+  get hyperlinks(): boolean {
+    return hyperlinkSupport(this.ctx.env, this.ctx.stdout.isTTY, this.opts.noColor);
   }
 
   /** One JSON document on stdout. */
   json(value: unknown): void {
     this.ctx.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /**
+   * A list for scripts: every `--json` list is `{ "data": [ … ] }`, the shape of the service's
+   * list bodies (docs/cli.md "JSON output"), so `jq '.data[]'` works on all of them.
+   */
+  jsonList(rows: unknown[]): void {
+    this.json({ data: rows });
   }
 
   /** One compact JSON object per line (streams: listen, batch). */
@@ -76,7 +95,10 @@ export class Output {
   }
 
   warn(message: string): void {
-    this.ctx.stderr.write(ensureNewline(`${this.errStyle.yellow('warning:')} ${message}`));
+    // Wrapped between words on a terminal, like the result (a terminal would cut words).
+    const cols = this.ctx.stderr.isTTY ? this.ctx.stderr.columns : undefined;
+    const text = cols ? wrap(`warning: ${message}`, cols, '  ').replace(/^warning:/, '') : ` ${message}`;
+    this.ctx.stderr.write(ensureNewline(`${this.errStyle.yellow('warning:')}${text}`));
   }
 
   debug(message: string): void {
@@ -84,12 +106,13 @@ export class Output {
   }
 
   /** A failure: the API's error body on stdout with --json, a readable message on stderr always. */
-  error(err: VerityError, hint?: string): void {
+  /** `label` turns an API field into what the user typed (flag-names.ts). */
+  error(err: VerityError, hint?: string, label: (field: string) => string = (f) => f): void {
     if (this.opts.json) this.json(err.toBody());
     else if (this.opts.ndjson) this.ndjson(err.toBody());
     const s = this.errStyle;
     let text = `${s.red('error:')} ${err.message} ${s.dim(`(${err.code})`)}`;
-    for (const d of err.details ?? []) if (!err.message.includes(d.issue)) text += `\n  ${s.bold(d.field)}: ${d.issue}`;
+    for (const d of err.details ?? []) if (!err.message.includes(d.issue)) text += `\n  ${s.bold(label(d.field))}: ${d.issue}`;
     if (err.requiredPlan) text += `\n  required plan: ${err.requiredPlan}`;
     if (hint) text += `\n${s.dim('hint:')} ${hint}`;
     this.ctx.stderr.write(ensureNewline(text));
@@ -126,7 +149,9 @@ export class Output {
   async spinner(text: string): Promise<Spinner> {
     if (this.machine || this.opts.quiet || !this.ctx.stderr.isTTY || this.ctx.env.CI) return silentSpinner;
     const { default: ora } = await import('ora');
-    const s = ora({ text, stream: this.ctx.stderr as NodeJS.WriteStream, color: 'cyan' }).start();
+    // discardStdin would put the terminal in raw mode, where Ctrl-C is a keypress instead of
+    // SIGINT: interrupts must reach main.ts (DESIGN.md: Ctrl-C ends any command within 0.5 s).
+    const s = ora({ text, stream: this.ctx.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
     return {
       update: (t) => void (s.text = t),
       succeed: (t) => void s.succeed(t),

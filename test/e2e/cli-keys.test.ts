@@ -20,7 +20,7 @@ describe('keys through the built CLI', () => {
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout + r.stderr, args.join(' ')).not.toContain(k);
     }
-    const list = JSON.parse((await verity(['keys', 'list', '--json'], { home })).stdout);
+    const list = JSON.parse((await verity(['keys', 'list', '--json'], { home })).stdout).data;
     expect(list).toEqual([expect.objectContaining({ name: 'ci', environment: 'test', key: `vty_test_…${k.slice(-4)}`, active: true })]);
     expect(add.stdout + add.stderr).not.toContain(k);
   });
@@ -33,7 +33,7 @@ describe('keys through the built CLI', () => {
     const r = await verity(['verify', 'claim', 'The sky is blue', '--json'], { home });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).warnings?.[0]).toMatch(/sandbox/);
-    const list = JSON.parse((await verity(['keys', 'list', '--json'], { home })).stdout);
+    const list = JSON.parse((await verity(['keys', 'list', '--json'], { home })).stdout).data;
     expect(list[0].last_used_at).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 

@@ -1,10 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../../src/api/results.js';
 import { ErrorBody } from '../../src/api/errors.js';
 import { VERSION } from '../../src/version.js';
 import { ANSI, newHome, verity } from './run-cli.js';
+
+/** The checkout (examples/ lives here, not in the e2e copy of bin/ and dist/). */
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 let dir: string;
 let jpeg: string;
@@ -171,5 +175,23 @@ describe('basics', () => {
     const r = await verity(['completion', 'bash']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('complete -F _verity verity');
+  });
+});
+
+describe("README quick start: the examples the repository ships verify for real, offline", () => {
+  it('verify media examples/harbour.jpg (live engine, no sandbox) reads the real file', async () => {
+    const r = await verity(['verify', 'media', join(repoRoot, 'examples', 'harbour.jpg'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const m = MediaResult.parse(JSON.parse(r.stdout));
+    expect(m.metadata).toMatchObject({ format: 'jpeg', width: 480, height: 320, exif: { make: 'Example Optics', model: 'EX-100' } });
+    expect(m.warnings ?? []).not.toContainEqual(expect.stringMatching(/sandbox/));
+  });
+
+  it('verify document examples/letter.pdf', async () => {
+    const r = await verity(['verify', 'document', join(repoRoot, 'examples', 'letter.pdf'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const d = DocumentResult.parse(JSON.parse(r.stdout));
+    expect(d.metadata).toMatchObject({ page_count: 1, author: 'Example Widgets Ltd' });
+    expect(d.warnings ?? []).not.toContainEqual(expect.stringMatching(/sandbox/));
   });
 });

@@ -90,7 +90,7 @@ describe('verity serve + remote mode', () => {
     expect(served.stderr.filter((l) => l.startsWith('Listening on ')).length).toBe(1);
     expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const list = await cli(['admin', 'keys', 'list', '--db', db, '--json']);
-    const rows = JSON.parse(list.stdout) as Array<{ name: string; prefix: string; plan: string }>;
+    const rows = (JSON.parse(list.stdout) as { data: Array<{ name: string; prefix: string; plan: string }> }).data;
     expect(rows.map((r) => r.name).sort()).toEqual(['business-ci', 'starter-ci']);
     expect(list.stdout).not.toContain(starter);
   });
@@ -110,7 +110,7 @@ describe('verity serve + remote mode', () => {
       expect(strip(JSON.parse(remote.stdout))).toEqual(strip(JSON.parse(local.stdout)));
     }
     const usage = await cli(['admin', 'usage', '--db', db, '--json']);
-    const rows = JSON.parse(usage.stdout) as Array<{ account_name: string; environment: string; credits: number; requests: number }>;
+    const rows = (JSON.parse(usage.stdout) as { data: Array<{ account_name: string; environment: string; credits: number; requests: number }> }).data;
     // claim 1 + business 3 (officers) + media 5 + document 3, counted as test usage (no quota)
     expect(rows.find((r) => r.account_name === 'business-ci')).toMatchObject({ environment: 'test', credits: 12, requests: 4 });
   });
@@ -129,7 +129,7 @@ describe('verity serve + remote mode', () => {
 
     const extra = await createKey('to-revoke', 'test', 'pro');
     expect((await cli(['verify', 'claim', 'x', '--remote', served.url, '--key', extra])).exitCode).toBe(0);
-    const rev = await cli(['admin', 'keys', 'revoke', extra.slice(0, 13), '--db', db]);
+    const rev = await cli(['admin', 'keys', 'revoke', extra.slice(0, 13), '--db', db, '--yes']);
     expect(rev.exitCode).toBe(0);
     const after = await cli(['verify', 'claim', 'x', '--json', '--remote', served.url, '--key', extra]);
     expect(after.exitCode).toBe(4);
@@ -194,7 +194,7 @@ describe('graceful shutdown', () => {
     const exit = await s.proc;
     expect(exit.exitCode).toBe(0);
     expect(s.stderr.some((l) => /"msg":"shut down"/.test(l))).toBe(true);
-    const usage = JSON.parse((await cli(['admin', 'usage', '--db', db, '--json'])).stdout) as Array<{ account_name: string; requests: number }>;
+    const usage = (JSON.parse((await cli(['admin', 'usage', '--db', db, '--json'])).stdout) as { data: Array<{ account_name: string; requests: number }> }).data;
     expect(usage.find((r) => r.account_name === 'business-ci')!.requests).toBe(5);
   });
 });

@@ -234,7 +234,7 @@ describe('embedded webhooks', () => {
     const hook = JSON.parse(add.stdout).id;
     const tst = await verity(['webhooks', 'test', hook, '--json'], { home });
     expect(JSON.parse(tst.stdout).attempt).toMatchObject({ ok: true, status_code: 200 });
-    const rm = await verity(['webhooks', 'remove', hook], { home });
+    const rm = await verity(['webhooks', 'remove', hook, '--yes'], { home });
     expect(rm.code).toBe(0);
     expect(existsSync(join(home, 'data', 'webhooks.enabled'))).toBe(false);
   });

@@ -17,7 +17,7 @@ export default async function adminUsage(rt: CliRuntime, cmd: Command): Promise<
     // Only live usage counts against the quota (docs/server.md "Credits").
     quota: u.environment === 'live' ? PLAN_LIMITS[u.plan].monthlyCredits : null,
   }));
-  if (rt.out.machine) return rt.out.json(rows);
+  if (rt.out.machine) return rt.out.jsonList(rows);
   if (rows.length === 0) {
     rt.out.info(`No usage in ${period}.`);
     return;

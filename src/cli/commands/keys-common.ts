@@ -89,18 +89,4 @@ async function promptKey(rt: CliRuntime): Promise<string> {
   }
 }
 
-/** Asks on a terminal; without one, a destructive step needs `--yes` (a script must say so). */
-export async function confirmed(rt: CliRuntime, message: string, yes: boolean | undefined): Promise<boolean> {
-  if (yes) return true;
-  if (!rt.ctx.isInteractive())
-    throw new VerityError('VALIDATION_FAILED', 'Not on a terminal, so there is nobody to confirm: add --yes', {
-      details: [{ field: 'yes', issue: 'required when not on a terminal' }],
-    });
-  const { confirm } = await import('@inquirer/prompts');
-  try {
-    return await confirm({ message, default: false }, { input: rt.ctx.stdin, output: rt.ctx.stderr, signal: rt.ctx.interrupted });
-  } catch (err) {
-    if (err instanceof Error && /ExitPromptError|AbortPromptError/.test(err.name)) throw new ExitError(EXIT.interrupted);
-    throw err;
-  }
-}
+export { confirmed } from '../confirm.js';

@@ -42,7 +42,7 @@ export function ago(iso: string | null, now: Date): string {
 
 export default async function keysList(rt: CliRuntime): Promise<void> {
   const rows = keyRows(rt);
-  if (rt.out.machine) return rt.out.json(rows);
+  if (rt.out.machine) return rt.out.jsonList(rows);
   if (rt.ctx.env.VERITY_API_KEY) rt.out.info('note: VERITY_API_KEY is set and is used instead of the stored keys');
   if (rows.length === 0) {
     rt.out.info('No keys stored. Add one with: verity keys add NAME');

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { table } from '../../output/human/common.js';
+import { columns, link } from '../../output/human/layout.js';
 import type { CliRuntime } from '../runtime.js';
 import { readInputFile } from './verify-common.js';
 
@@ -12,7 +12,7 @@ export async function add(rt: CliRuntime, cmd: Command): Promise<void> {
   const store = await rt.openStore();
   try {
     const rows = await addToMediaIndex(store, files, { source: o.source, url: o.url, seen: o.seen, now: rt.ctx.clock.now() });
-    if (rt.out.machine) rt.out.json(rows);
+    if (rt.out.machine) rt.out.jsonList(rows);
     else for (const r of rows) rt.out.success(`${r.name}: ${r.format}${r.width ? ` ${r.width}×${r.height}` : ''}, seen ${r.first_seen} at ${r.url}`);
   } finally {
     store.close();
@@ -24,9 +24,15 @@ export async function list(rt: CliRuntime): Promise<void> {
   const store = await rt.openStore();
   try {
     const rows = listMediaIndex(store);
-    if (rt.out.machine) return rt.out.json(rows);
+    if (rt.out.machine) return rt.out.jsonList(rows);
     if (rows.length === 0) return rt.out.info('The media index is empty; add files with `verity media index add`.');
-    rt.out.print(table(rt.out, ['First seen', 'Source', 'File', 'URL'], rows.map((r) => [r.first_seen.slice(0, 10), r.source, r.name ?? r.sha256.slice(0, 12), r.url]), [10, 12, 24]));
+    rt.out.print(
+      columns(
+        rt.out,
+        [{ header: 'First seen' }, { header: 'Source' }, { header: 'File', flex: true }],
+        rows.map((r) => ({ cells: [r.first_seen.slice(0, 10), r.source, r.name ?? r.sha256], below: [link(rt.out, r.url)] })),
+      ),
+    );
   } finally {
     store.close();
   }

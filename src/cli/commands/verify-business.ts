@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { CliRuntime } from '../runtime.js';
-import { runVerification, splitList } from './verify-common.js';
+import { gateFlags, runVerification, splitList } from './verify-common.js';
 
 export default async function verifyBusiness(rt: CliRuntime, cmd: Command): Promise<void> {
+  gateFlags(cmd);
   const o = cmd.opts<{
     companyName?: string;
     jurisdiction?: string;

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { CliRuntime } from '../runtime.js';
-import { numberFlag, runVerification, splitList } from './verify-common.js';
+import { numberFlag, gateFlags, runVerification, splitList } from './verify-common.js';
 
 export default async function verifyClaim(rt: CliRuntime, cmd: Command): Promise<void> {
+  gateFlags(cmd);
   const o = cmd.opts<{ claim?: string; sources?: string; language: string; maxEvidence: string }>();
   let text = (cmd.args[0] as string | undefined) ?? o.claim;
   if (text === '-') text = (await rt.takeStdin('the claim')).toString('utf8').trim();

@@ -1,11 +1,8 @@
 /** What the four `verify` commands share: input reading, the engine call, output and gates. */
-import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { VerityError } from '../../api/errors.js';
-import { LIMITS } from '../../api/requests.js';
 import type { Engine } from '../../engine/types.js';
 import type { Output } from '../../output/output.js';
-import { checkGates, parseGates, type GateOptions } from '../gates.js';
+import { checkGates, parseGates, type GateKind, type GateOptions } from '../gates.js';
 import { recordKeyUse } from '../key-usage.js';
 import { emitEmbeddedWebhooks } from '../../webhooks/embedded-hook.js';
 import type { CliRuntime } from '../runtime.js';
@@ -24,21 +21,10 @@ export const numberFlag = (s: string | undefined): number | string | undefined =
 
 export const isUrl = (s: string): boolean => /^https?:\/\//i.test(s);
 
-/** Reads a file argument; a missing file is a usage error (exit 2), not a crash. */
-export async function readInputFile(path: string, field: string): Promise<Buffer> {
-  let size: number;
-  try {
-    const st = await stat(path);
-    if (!st.isFile()) throw new Error('not a file');
-    size = st.size;
-  } catch {
-    throw new VerityError('VALIDATION_FAILED', `No such file: ${path}`, { details: [{ field, issue: 'file not found or not readable' }] });
-  }
-  if (size === 0) throw new VerityError('UNPROCESSABLE_CONTENT', `${path} is empty (0 bytes): there is nothing to analyse`);
-  if (size > LIMITS.fileBytes)
-    throw new VerityError('PAYLOAD_TOO_LARGE', `${path} is ${(size / 1048576).toFixed(1)} MB; the limit is ${LIMITS.fileBytes / 1048576} MB`);
-  return readFile(path);
-}
+export { readInputFile, requireFile } from '../input-files.js';
+
+/** The --fail-on/--min-trust values, checked before any input is read or sent. */
+export const gateFlags = (cmd: Command): ReturnType<typeof parseGates> => parseGates(cmd.opts<GateOptions>(), cmd.name() as GateKind);
 
 /** Runs one verification with a spinner, prints it, then applies the caller's gates. */
 export async function runVerification<T extends object>(
@@ -46,10 +32,10 @@ export async function runVerification<T extends object>(
   cmd: Command,
   label: string,
   call: (engine: Engine, signal: AbortSignal) => Promise<T>,
-  /** Loads the human renderer; not called with --json, so scripts never load cli-table3. */
+  /** Loads the human renderer; not called with --json, so scripts never load it. */
   loadRender: () => Promise<(result: T, out: Output) => string>,
 ): Promise<void> {
-  const gates = parseGates(cmd.opts<GateOptions>());
+  const gates = gateFlags(cmd);
   const { engine, connection, close } = await rt.engine();
   const where = connection.mode === 'remote' ? new URL(connection.baseUrl).host : connection.sandbox ? 'sandbox' : 'live';
   rt.out.debug(`mode: ${connection.mode} (${where})${connection.key ? `, key from ${connection.key.origin}` : ''}`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { CliRuntime } from '../runtime.js';
-import { isUrl, readInputFile, runVerification } from './verify-common.js';
+import { isUrl, readInputFile, gateFlags, runVerification } from './verify-common.js';
 
 /** Text is read as `raw`; anything with a NUL byte or a known binary signature is an `upload`. */
 export function looksBinary(b: Buffer): boolean {
@@ -12,6 +12,7 @@ export function looksBinary(b: Buffer): boolean {
 }
 
 export default async function verifyDocument(rt: CliRuntime, cmd: Command): Promise<void> {
+  gateFlags(cmd);
   const o = cmd.opts<{ source?: 'url' | 'upload' | 'raw'; content?: string; mimeType?: string; checkDeepfakes?: boolean; checkWatermarks?: boolean }>();
   const input = cmd.args[0] as string | undefined;
   if ((input === undefined) === (o.content === undefined))

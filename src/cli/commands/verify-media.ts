@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import { LIMITS } from '../../api/requests.js';
 import type { CliRuntime } from '../runtime.js';
-import { isUrl, readInputFile, runVerification } from './verify-common.js';
+import { isUrl, readInputFile, gateFlags, runVerification } from './verify-common.js';
 
 export default async function verifyMedia(rt: CliRuntime, cmd: Command): Promise<void> {
+  gateFlags(cmd);
   const o = cmd.opts<{ url?: string; file?: string; checkDeepfakes?: boolean; checkProvenance?: boolean; checkWatermarks?: boolean }>();
   const input = cmd.args[0] as string | undefined;
   const given = [input, o.url, o.file].filter((x) => x !== undefined);

@@ -45,6 +45,7 @@ ${fn}() {
   if [[ -n $kind ]]; then
     case "$kind" in
       @file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+      @dyn:*) local IFS=$'\n'; COMPREPLY=($("\${COMP_WORDS[0]}" __complete "\${kind#@dyn:}" "$cur" 2>/dev/null)) ;;
       @any | @none) ;;
       *) COMPREPLY=($(compgen -W "\${kind//,/ }" -- "$cur")) ;;
     esac
@@ -57,6 +58,7 @@ ${fn}() {
   COMPREPLY=($(compgen -W "$subs" -- "$cur"))
   case "$arg" in
     @file) compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -f -- "$cur")) ;;
+    @dyn:*) local IFS=$'\n'; COMPREPLY+=($("\${COMP_WORDS[0]}" __complete "\${arg#@dyn:}" "$cur" 2>/dev/null)) ;;
     @any | @none) ;;
     *) COMPREPLY+=($(compgen -W "\${arg//,/ }" -- "$cur")) ;;
   esac

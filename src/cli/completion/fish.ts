@@ -12,6 +12,7 @@ function optionRule(bin: string, at: string | undefined, o: CompletionOption, fn
   if (o.value.kind === 'file') parts.push('-r -F');
   else if (o.value.kind === 'any') parts.push('-x');
   else if (o.value.kind === 'choice') parts.push(`-x -a ${q(o.value.choices.join(' '))}`);
+  else if (o.value.kind === 'dynamic') parts.push(`-x -a ${q(`(${fn}_dyn ${o.value.source})`)}`);
   parts.push(`-d ${q(o.description)}`);
   return parts.join(' ');
 }
@@ -31,6 +32,7 @@ export function fishScript(root: CompletionCommand, bin: string): string {
     for (const o of c.options) if (!o.global) rules.push(optionRule(bin, at, o, fn));
     if (c.argument.kind === 'file') rules.push(`complete -c ${bin} -n ${q(`${fn}_at ${q(at)}`)} -F`);
     if (c.argument.kind === 'choice') rules.push(`complete -c ${bin} -n ${q(`${fn}_at ${q(at)}`)} -a ${q(c.argument.choices.join(' '))}`);
+    if (c.argument.kind === 'dynamic') rules.push(`complete -c ${bin} -n ${q(`${fn}_at ${q(at)}`)} -a ${q(`(${fn}_dyn ${c.argument.source})`)}`);
   }
   return `# fish completion for ${bin}. Generated from the command tree by \`${bin} completion fish\`; do not edit.
 # Install: ${bin} completion fish > ~/.config/fish/completions/${bin}.fish
@@ -67,6 +69,12 @@ end
 function ${fn}_at
     set -l p (${fn}_path)
     test "$p" = "$argv[1]"
+end
+
+# Values from the user's data (key names, webhook ids, settings…): asked of the command itself.
+function ${fn}_dyn
+    set -l bin (commandline -opc)[1]
+    $bin __complete $argv[1] (commandline -ct) 2>/dev/null
 end
 
 complete -c ${bin} -f

@@ -5,7 +5,13 @@
 import type { Argument, Command, Option } from 'commander';
 
 /** What a value (of an option or of the first positional argument) completes to. */
-export type ValueKind = { kind: 'none' } | { kind: 'any' } | { kind: 'file' } | { kind: 'choice'; choices: string[] };
+export type ValueKind =
+  | { kind: 'none' }
+  | { kind: 'any' }
+  | { kind: 'file' }
+  | { kind: 'choice'; choices: string[] }
+  /** Asked of `verity __complete SOURCE WORD` when completing (values.ts). */
+  | { kind: 'dynamic'; source: string };
 
 export interface CompletionOption {
   long?: string;
@@ -32,29 +38,49 @@ export interface CompletionCommand {
 // Names that mean "a path on disk": complete files for them.
 const FILE_WORDS = /(^|[-_])(file|path|input)$/;
 
-function optionValue(o: Option): ValueKind {
+/**
+ * Values from the user's data or the command's kind (values.ts), by flag or argument name: the
+ * tree says what a value is (`--key NAME`, `<webhook-id>`), this says where its values come from.
+ */
+function dynamicFor(path: string[], name: string): ValueKind | undefined {
+  const at = path.join(' ');
+  if (name === '--key') return { kind: 'dynamic', source: 'keys' };
+  if (name === '--profile') return { kind: 'dynamic', source: 'profiles' };
+  if (name === '--webhook' || name === 'webhook-id') return { kind: 'dynamic', source: 'webhooks' };
+  if (name === '--fail-on' && path[0] === 'verify') return { kind: 'dynamic', source: `fail-on:${path[1]}` };
+  if (name === '--sources' && (at === 'verify claim' || at === 'verify business')) return { kind: 'dynamic', source: `sources:${path[1]}` };
+  if (name === 'name' && (at === 'keys use' || at === 'keys remove')) return { kind: 'dynamic', source: 'keys' };
+  if (name === 'key' && ['config get', 'config set', 'config unset'].includes(at)) return { kind: 'dynamic', source: 'config-keys' };
+  return undefined;
+}
+
+function optionValue(o: Option, path: string[]): ValueKind {
   if (!o.required && !o.optional) return { kind: 'none' };
+  const dynamic = o.long ? dynamicFor(path, o.long) : undefined;
+  if (dynamic) return dynamic;
   if (o.argChoices?.length) return { kind: 'choice', choices: [...o.argChoices] };
   const valueName = /[<[]([^>\]]+)[>\]]/.exec(o.flags)?.[1] ?? '';
   if (FILE_WORDS.test(o.long?.replace(/^--/, '') ?? '') || FILE_WORDS.test(valueName)) return { kind: 'file' };
   return { kind: 'any' };
 }
 
-function argumentValue(a: Argument | undefined): ValueKind {
+function argumentValue(a: Argument | undefined, path: string[]): ValueKind {
   if (!a) return { kind: 'none' };
+  const dynamic = dynamicFor(path, a.name());
+  if (dynamic) return dynamic;
   if (a.argChoices?.length) return { kind: 'choice', choices: [...a.argChoices] };
   return FILE_WORDS.test(a.name()) ? { kind: 'file' } : { kind: 'any' };
 }
 
 const firstLine = (s: string): string => s.split('\n')[0]!.trim();
 
-function toOption(o: Option, global: boolean): CompletionOption {
+function toOption(o: Option, global: boolean, path: string[]): CompletionOption {
   return {
     global,
     ...(o.long ? { long: o.long } : {}),
     ...(o.short ? { short: o.short } : {}),
     description: firstLine(o.description),
-    value: optionValue(o),
+    value: optionValue(o, path),
   };
 }
 
@@ -63,10 +89,10 @@ export function completionTree(program: Command): CompletionCommand {
   const global = help
     .visibleOptions(program)
     .filter((o) => o.long !== '--version' && o.long !== '--help')
-    .map((o) => toOption(o, true));
+    .map((o) => toOption(o, true, []));
   const walk = (cmd: Command, path: string[]): CompletionCommand => {
     const h = cmd.createHelp();
-    const own = h.visibleOptions(cmd).map((o) => toOption(o, cmd === program && o.long !== '--version' && o.long !== '--help'));
+    const own = h.visibleOptions(cmd).map((o) => toOption(o, cmd === program && o.long !== '--version' && o.long !== '--help', path));
     const options = cmd === program ? own : [...own, ...global];
     return {
       path,
@@ -74,7 +100,7 @@ export function completionTree(program: Command): CompletionCommand {
       description: firstLine(cmd.description()),
       options,
       commands: h.visibleCommands(cmd).map((c) => walk(c, [...path, c.name()])),
-      argument: argumentValue(cmd.registeredArguments[0]),
+      argument: argumentValue(cmd.registeredArguments[0], path),
     };
   };
   return walk(program, []);
@@ -97,8 +123,8 @@ export const flagsOf = (o: CompletionOption): string[] => [o.long, o.short].filt
 
 // ---- pieces bash and zsh share: both walk the typed words with the same state machine.
 
-/** One word for the shell data: @none, @any, @file, or the choices joined by commas. */
-export const valueSpec = (v: ValueKind): string => (v.kind === 'choice' ? v.choices.join(',') : `@${v.kind}`);
+/** One word for the shell data: @none, @any, @file, @dyn:SOURCE, or the choices joined by commas. */
+export const valueSpec = (v: ValueKind): string => (v.kind === 'choice' ? v.choices.join(',') : v.kind === 'dynamic' ? `@dyn:${v.source}` : `@${v.kind}`);
 
 /** POSIX single-quoting (bash and zsh). */
 export const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -48,6 +48,7 @@ ${fn}() {
   if [[ -n $kind ]]; then
     case "$kind" in
       @file) _files ;;
+      @dyn:*) compadd -- \${(f)"$(\${words[1]} __complete \${kind#@dyn:} "$PREFIX" 2>/dev/null)"} ;;
       @any | @none) _message 'value' ;;
       *) compadd -- \${(s:,:)kind} ;;
     esac
@@ -60,6 +61,7 @@ ${fn}() {
   (( \${#subs} )) && _describe -t commands 'command' subs
   case "$arg" in
     @file) _files ;;
+    @dyn:*) compadd -- \${(f)"$(\${words[1]} __complete \${arg#@dyn:} "$PREFIX" 2>/dev/null)"} ;;
     @any | @none) ;;
     *) compadd -- \${(s:,:)arg} ;;
   esac

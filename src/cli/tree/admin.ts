@@ -7,8 +7,24 @@ const db = (c: Command): Command => c.option('--db <path>', "the server's SQLite
 export function registerAdmin(program: Command, ctx: CliContext): void {
   const admin = program
     .command('admin')
-    .description("manage the service's accounts and API keys (the dashboard of SPEC 5.3), on the server's database");
-  const keys = admin.command('keys').description('create, list and revoke API keys of `verity serve`');
+    .description("manage the service's accounts and API keys (what a hosted dashboard would do), on the server's database")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity admin keys create --name ci --env test --plan pro
+  $ verity admin usage`,
+    );
+  const keys = admin
+    .command('keys')
+    .description('create, list and revoke API keys of `verity serve`')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity admin keys create --name ci --env test
+  $ verity admin keys ls --all`,
+    );
 
   db(
     keys
@@ -41,7 +57,7 @@ Examples:
       `
 Examples:
   $ verity admin keys list
-  $ verity admin keys list --all --json | jq -r '.[] | select(.revoked_at) | .name'`,
+  $ verity admin keys list --all --json | jq -r '.data[] | select(.revoked_at) | .name'`,
     )
     .action(lazyAction(ctx, () => import('../commands/admin-keys-list.js')));
 
@@ -49,16 +65,21 @@ Examples:
     keys
       .command('revoke')
       .description('revoke a key at once: its next request gets 401')
-      .argument('<name-or-prefix>', 'the key name, or its prefix as shown by `admin keys list` (vty_live_AbCd)'),
+      .argument('<name-or-prefix>', 'the key name, or its prefix as shown by `admin keys list` (vty_live_AbCd)')
+      .option('-y, --yes', 'do not ask for confirmation on a terminal (needed in scripts)'),
   )
     .addHelpText(
       'after',
       `
 Examples:
-  $ verity admin keys revoke ci
-  $ verity admin keys revoke vty_live_AbCd`,
+  $ verity admin keys revoke ci-2025                # asks first on a terminal
+  $ verity admin keys revoke vty_live_AbCd --yes`,
     )
-    .action(lazyAction(ctx, () => import('../commands/admin-keys-revoke.js')));
+    .action(
+      lazyAction(ctx, () => import('../commands/admin-keys-revoke.js'), {
+        confirm: (cmd) => `Revoke the key "${String(cmd.args[0])}"? Requests with it fail from now on.`,
+      }),
+    );
 
   db(
     admin

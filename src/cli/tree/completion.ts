@@ -20,4 +20,10 @@ Examples:
   $ verity completion fish > ~/.config/fish/completions/verity.fish`,
     )
     .action(lazyAction(ctx, () => import('../completion/command.js')));
+  // What the scripts call for values that depend on the user's data (key names, webhook ids…).
+  program
+    .command('__complete', { hidden: true })
+    .argument('<source>')
+    .argument('[word]')
+    .action(lazyAction(ctx, () => import('../commands/complete.js')));
 }

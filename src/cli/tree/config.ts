@@ -6,7 +6,15 @@ import type { CliContext } from '../context.js';
 export function registerConfig(program: Command, ctx: CliContext): void {
   const config = program
     .command('config')
-    .description('read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)');
+    .description('read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity config list
+  $ verity config set contact ops@example.com
+  $ verity config path`,
+    );
 
   config
     .command('get')

@@ -4,7 +4,16 @@ import type { CliContext } from '../context.js';
 
 /** Local data the embedded engine answers from: claim corpora and company registers. */
 export function registerData(program: Command, ctx: CliContext): void {
-  const corpus = program.command('corpus').description('your own evidence corpora for claim checks (`--sources local`)');
+  const corpus = program
+    .command('corpus')
+    .description('your own evidence corpora for claim checks (`--sources local`)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity corpus add ./press-releases.jsonl
+  $ verity verify claim "Q3 revenue rose 12%" --sources local`,
+    );
   corpus
     .command('add')
     .description('import a .jsonl or .csv corpus (fields: text, url, source, published_at, authority)')
@@ -21,7 +30,16 @@ Examples:
     )
     .action(lazyAction(ctx, () => import('../commands/corpus-add.js')));
 
-  const data = program.command('data').description('offline bulk data for business verification');
+  const data = program
+    .command('data')
+    .description('offline bulk data for business verification')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity data import companies-house BasicCompanyDataAsOneFile-2026-11-01.csv --replace
+  $ verity data import sec-tickers company_tickers.json`,
+    );
   data
     .command('import')
     .description('import a registry bulk file into the embedded store (streaming; safe to re-run)')

@@ -10,7 +10,12 @@ export function registerKeys(program: Command, ctx: CliContext): void {
       'after',
       `
 Keys look like vty_live_… or vty_test_…; the prefix decides the environment. A test key selects
-the sandbox (simulated, deterministic data). Keys are never printed whole: only prefix + last 4.`,
+the sandbox (simulated, deterministic data). Keys are never printed whole: only prefix + last 4.
+
+Examples:
+  $ verity keys add ci --key-file ./key.txt
+  $ verity keys ls
+  $ verity keys rm old-ci --yes`,
     );
 
   keys
@@ -39,7 +44,7 @@ Examples:
       `
 Examples:
   $ verity keys list
-  $ verity keys list --json | jq -r '.[] | select(.active) | .name'`,
+  $ verity keys list --json | jq -r '.data[] | select(.active) | .name'`,
     )
     .action(lazyAction(ctx, () => import('../commands/keys-list.js')));
 

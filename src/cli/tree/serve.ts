@@ -5,7 +5,7 @@ import type { CliContext } from '../context.js';
 export function registerServe(program: Command, ctx: CliContext): void {
   program
     .command('serve')
-    .description('run the verification service over HTTP (SPEC 4): /v1/verify/*, /v1/openapi.json, /healthz')
+    .description('run the verification service over HTTP: /v1/verify/*, /v1/openapi.json, /healthz')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
     .option('--db <path>', 'SQLite database of accounts, keys and usage (default: the embedded store)')

@@ -1,18 +1,30 @@
 import { Command, Option } from 'commander';
 import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT, DOCUMENT_SOURCES } from '../../api/requests.js';
 import { lazyAction } from '../action.js';
+import { FAIL_ON_VALUES, type GateKind } from '../gates.js';
 import type { CliContext } from '../context.js';
 
+const GATE_WORD: Record<GateKind, string> = { claim: 'verdict', business: 'status', media: 'authenticity', document: 'flags' };
+
 function gates(c: Command): Command {
+  const kind = c.name() as GateKind;
   return c
-    .option('--fail-on <values>', 'exit 3 when the verdict/status/authenticity/flags include any of these (comma-separated)')
+    .option('--fail-on <values>', `exit 3 when the ${GATE_WORD[kind]} is any of (comma-separated): ${FAIL_ON_VALUES[kind].join(', ')}`)
     .option('--min-trust <x>', 'exit 3 when trust_score is below x (0 to 1)');
 }
 
 export function registerVerify(program: Command, ctx: CliContext): void {
   const verify = program
     .command('verify')
-    .description('verify a claim, a company, an image/video or a document');
+    .description('verify a claim, a company, an image/video or a document')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity verify claim "The Eiffel Tower is in Paris" --test
+  $ verity verify business "Acme Widgets Ltd" --jurisdiction gb --test
+  $ verity verify media photo.jpg --json`,
+    );
 
   gates(
     verify

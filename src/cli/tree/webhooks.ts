@@ -8,7 +8,14 @@ const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 export function registerWebhooks(program: Command, ctx: CliContext): void {
   const wh = program
     .command('webhooks')
-    .description('register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)');
+    .description('register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity webhooks add https://example.com/hooks --events verification.completed
+  $ verity webhooks ls`,
+    );
 
   wh.command('add')
     .description('register an endpoint; the secret is generated and shown once unless you give one')
@@ -28,29 +35,69 @@ Examples:
 
   wh.command('list')
     .description('list registered webhooks (secrets shown only as a hint)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity webhooks list
+  $ verity webhooks ls --json | jq -r '.data[].id'`,
+    )
     .action(lazyAction(ctx, () => import('../commands/webhooks-list.js')));
 
   wh.command('remove')
     .description('remove a webhook; its undelivered events are cancelled, its attempt log kept')
     .argument('<webhook-id>', 'we_…')
-    .action(lazyAction(ctx, () => import('../commands/webhooks-remove.js')));
+    .option('-y, --yes', 'do not ask for confirmation on a terminal (needed in scripts)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity webhooks remove we_0123456789abcdef
+  $ verity webhooks rm we_0123456789abcdef --yes`,
+    )
+    .action(
+      lazyAction(ctx, () => import('../commands/webhooks-remove.js'), {
+        confirm: (cmd) => `Remove the webhook ${String(cmd.args[0])}? Its undelivered events are cancelled.`,
+      }),
+    );
 
   wh.command('test')
     .description('send a signed test event to a webhook now and show the attempt')
     .argument('<webhook-id>', 'we_…')
     .addOption(new Option('--type <event-type>', 'event type of the sample (default: its first subscribed type)').choices([...EVENT_TYPES]))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity webhooks test we_0123456789abcdef
+  $ verity webhooks test we_0123456789abcdef --type credit.threshold --json`,
+    )
     .action(lazyAction(ctx, () => import('../commands/webhooks-test.js')));
 
   wh.command('deliveries')
     .description("a webhook's attempt log: time, event, attempt, outcome, status, latency, error")
     .argument('<webhook-id>', 'we_…')
     .option('--limit <n>', 'attempts to show, newest first', '50')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity webhooks deliveries we_0123456789abcdef
+  $ verity webhooks deliveries we_0123456789abcdef --limit 5 --json | jq '.data[].outcome'`,
+    )
     .action(lazyAction(ctx, () => import('../commands/webhooks-deliveries.js')));
 
   wh.command('replay')
     .description('send an event again (same id and body) with a fresh series of attempts')
     .argument('<event-id>', 'wh_…')
     .option('--webhook <webhook-id>', 'only to this webhook (default: every current subscriber)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity webhooks replay wh_0123456789abcdef
+  $ verity webhooks replay wh_0123456789abcdef --webhook we_0123456789abcdef`,
+    )
     .action(lazyAction(ctx, () => import('../commands/webhooks-replay.js')));
 
   wh.command('rotate-secret')
@@ -62,13 +109,24 @@ Examples:
       'after',
       `
 Then run the receiver with both secrets until the old one is gone:
-  $ verity listen --secret-file new.txt --secret-file old.txt`,
+  $ verity listen --secret-file new.txt --secret-file old.txt
+
+Examples:
+  $ verity webhooks rotate-secret we_0123456789abcdef
+  $ verity webhooks rotate-secret we_0123456789abcdef --secret-file new.txt`,
     )
     .action(lazyAction(ctx, () => import('../commands/webhooks-rotate-secret.js')));
 
   wh.command('deliver')
     .description('embedded mode: send every due delivery (first attempts and retries) now')
     .option('--watch', 'keep running and send retries as they fall due (Ctrl-C to stop)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity webhooks deliver
+  $ verity webhooks deliver --watch`,
+    )
     .action(lazyAction(ctx, () => import('../commands/webhooks-deliver.js')));
 
   wh.command('trigger')

@@ -13,7 +13,7 @@ import { normalizeCompanyNumber } from '../../sources/companies-house.js';
 import type { Store } from '../../store/database.js';
 import { csvColumnBatches } from './csv-records.js';
 import { fromIso } from './jurisdictions.js';
-import { COMPANY_REGISTRY_INDEXES, DROP_COMPANY_REGISTRY_INDEXES, companyData } from './local-registry.js';
+import { COMPANY_REGISTRY_INDEXES, DROP_COMPANY_REGISTRY_INDEXES, companyData, interruptedImport, markInterruptedImport } from './local-registry.js';
 import { matchKey } from './names.js';
 
 /** Rows per transaction of the SEC tickers import. */
@@ -21,6 +21,8 @@ export const BATCH_ROWS = 10_000;
 
 export interface ImportProgress {
   rows: number;
+  /** Rows committed so far: what an interruption keeps. */
+  committedRows: number;
   bytes: number;
   /** File size when known (a path was given), for a progress bar. */
   totalBytes: number | null;
@@ -219,7 +221,51 @@ const DROP_FTS_TRIGGERS = `
   DROP TRIGGER IF EXISTS temp.company_registry_fts_upd;
   DROP TRIGGER IF EXISTS temp.company_registry_fts_del;`;
 
-async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, dataset: RegistryDataset, o: ImportOptions): Promise<ImportCounts> {
+/**
+ * Runs one import and keeps an unfinished one on record: rows up to the last commit stay stored,
+ * and the store notes that the dataset is incomplete until an import of it finishes, so later
+ * look-ups say so instead of answering from part of a register as if it were whole. The note is
+ * written before the first row and cleared at the end, so it also survives a killed process.
+ */
+async function recordingInterruption(
+  store: Pick<Store, 'db'>,
+  file: Source,
+  dataset: string,
+  o: ImportOptions,
+  run: (o: ImportOptions) => Promise<ImportCounts>,
+): Promise<ImportCounts> {
+  const before = interruptedImport(store, dataset);
+  const mark = (rows: number): void =>
+    markInterruptedImport(store, dataset, {
+      dataset,
+      file: typeof file === 'string' ? file : '(stream)',
+      rows_committed: rows,
+      at: (o.now?.() ?? new Date()).toISOString(),
+    });
+  mark(0);
+  let committed = 0;
+  try {
+    const counts = await run({
+      ...o,
+      onProgress: (p) => {
+        if (p.committedRows !== committed) mark((committed = p.committedRows));
+        o.onProgress?.(p);
+      },
+    });
+    markInterruptedImport(store, dataset, null);
+    return counts;
+  } catch (err) {
+    // Nothing committed (a wrong file, interrupted at once): the data is as it was before.
+    if (committed === 0) markInterruptedImport(store, dataset, before);
+    throw err;
+  }
+}
+
+function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, dataset: RegistryDataset, o: ImportOptions): Promise<ImportCounts> {
+  return recordingInterruption(store, file, dataset, o, (o2) => importRegistryCsvOnce(store, file, dataset, o2));
+}
+
+async function importRegistryCsvOnce(store: Pick<Store, 'db'>, file: Source, dataset: RegistryDataset, o: ImportOptions): Promise<ImportCounts> {
   const db = store.db;
   const { source } = REGISTRY_CSV[dataset];
   companyData(store);
@@ -284,7 +330,7 @@ async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, dataset
     if (!inTxn) return;
     inTxn = false;
     db.exec('COMMIT');
-    o.onProgress?.({ rows: counts.rows, bytes, totalBytes });
+    o.onProgress?.({ rows: counts.rows, committedRows: counts.rows, bytes, totalBytes });
   };
   const write = (v: Array<string | null>, at: number, hash: number) => {
     const recordId = v[at]!;
@@ -356,7 +402,7 @@ async function importRegistryCsv(store: Pick<Store, 'db'>, file: Source, dataset
     `INSERT INTO company_imports (dataset, file, rows, batch, imported_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (dataset) DO UPDATE SET file = excluded.file, rows = excluded.rows, batch = excluded.batch, imported_at = excluded.imported_at`,
   ).run(dataset, label, counts.rows, batch, (o.now?.() ?? new Date()).toISOString());
-  o.onProgress?.({ rows: counts.rows, bytes, totalBytes });
+  o.onProgress?.({ rows: counts.rows, committedRows: counts.rows, bytes, totalBytes });
   return counts;
 }
 
@@ -449,7 +495,11 @@ export function registeredAsKey(raw: string, jurisdiction: string | null): strin
  * SEC `company_tickers.json`: `{"0":{"cik_str":…,"ticker":…,"title":…},…}`. Read as a stream:
  * each inner object is cut out by a small brace/string scanner and parsed on its own.
  */
-export async function importSecTickers(store: Pick<Store, 'db'>, file: Source, o: ImportOptions = {}): Promise<ImportCounts> {
+export function importSecTickers(store: Pick<Store, 'db'>, file: Source, o: ImportOptions = {}): Promise<ImportCounts> {
+  return recordingInterruption(store, file, 'sec-tickers', o, (o2) => importSecTickersOnce(store, file, o2));
+}
+
+async function importSecTickersOnce(store: Pick<Store, 'db'>, file: Source, o: ImportOptions): Promise<ImportCounts> {
   const db = store.db;
   companyData(store);
   const { stream: openStream, totalBytes, label } = open(file);
@@ -478,7 +528,7 @@ export async function importSecTickers(store: Pick<Store, 'db'>, file: Source, o
   const flush = () => {
     write(pending);
     pending = [];
-    o.onProgress?.({ rows: counts.rows, bytes, totalBytes });
+    o.onProgress?.({ rows: counts.rows, committedRows: counts.rows, bytes, totalBytes });
   };
   // depth 0: before the outer object; 1: inside it; 2: inside one ticker object (captured).
   let depth = 0;
@@ -489,6 +539,7 @@ export async function importSecTickers(store: Pick<Store, 'db'>, file: Source, o
   const decoder = new TextDecoder();
   try {
     for await (const chunk of counted(stream, (n) => (bytes += n))) {
+      if (o.signal?.aborted) throw new VerityError('UNAVAILABLE', 'import interrupted');
       const s = decoder.decode(chunk, { stream: true });
       let from = depth === 2 ? 0 : -1;
       for (let i = 0; i < s.length; i++) {

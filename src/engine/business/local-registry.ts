@@ -182,6 +182,35 @@ export function allLocalTickers(store: Pick<Store, 'db'>): LocalTicker[] {
   return companyData(store).allTickers.all() as LocalTicker[];
 }
 
+/** What an interrupted `data import` left behind: rows up to its last commit are stored. */
+export interface InterruptedImport {
+  dataset: string;
+  file: string;
+  /** Rows read and committed before the interruption. */
+  rows_committed: number;
+  at: string;
+}
+
+const interruptedKey = (dataset: string): string => `interrupted:${dataset}`;
+
+/** Marks (or, with null, clears) an interrupted import of `dataset`; later look-ups warn about it. */
+export function markInterruptedImport(store: Pick<Store, 'db'>, dataset: string, mark: InterruptedImport | null): void {
+  companyData(store);
+  if (mark) store.db.prepare('INSERT OR REPLACE INTO company_registry_state (key, value) VALUES (?, ?)').run(interruptedKey(dataset), JSON.stringify(mark));
+  else store.db.prepare('DELETE FROM company_registry_state WHERE key = ?').run(interruptedKey(dataset));
+}
+
+export function interruptedImport(store: Pick<Store, 'db'>, dataset: string): InterruptedImport | null {
+  companyData(store);
+  const v = store.db.prepare('SELECT value FROM company_registry_state WHERE key = ?').pluck().get(interruptedKey(dataset)) as string | undefined;
+  if (!v) return null;
+  try {
+    return JSON.parse(v) as InterruptedImport;
+  } catch {
+    return null;
+  }
+}
+
 export function importInfo(store: Pick<Store, 'db'>, dataset: 'companies-house' | 'gleif' | 'sec-tickers'): ImportInfo | null {
   return (companyData(store).importInfo.get(dataset) as ImportInfo | undefined) ?? null;
 }

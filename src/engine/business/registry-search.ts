@@ -14,7 +14,7 @@ import type { Store } from '../../store/database.js';
 import type { EnginePorts } from '../types.js';
 import { registeredAsKey } from './bulk-import.js';
 import { compatible } from './jurisdictions.js';
-import { allLocalTickers, findLocal, findLocalTickers, importInfo, type LocalTicker } from './local-registry.js';
+import { allLocalTickers, findLocal, findLocalTickers, importInfo, interruptedImport, type LocalTicker } from './local-registry.js';
 import { MATCH_THRESHOLD, matchKey, nameSimilarity, sameLegalName } from './names.js';
 import { fromChProfile, fromChSearch, fromGleif, fromLocalRow, fromOpenCorporates, fromSecSubmissions, type RegistryRecord } from './records.js';
 
@@ -32,6 +32,8 @@ export interface SourceOutcome {
   candidates: Candidate[];
   /** Why skipped/failed, or a remark about a partial answer: becomes a result warning. */
   warning?: string;
+  /** What was searched when it was not the source's API, e.g. "Companies House bulk data of 2026-11-01". */
+  searchedAs?: string;
 }
 
 export interface SearchContext {
@@ -78,22 +80,43 @@ const outcome = (source: BusinessSource, candidates: Candidate[], warning?: stri
   ...(warning ? { warning } : {}),
 });
 
+/** The cause of an upstream failure in words (DNS failure, timeout, refused…), with the technical code after it. */
+export function failureReason(err: UpstreamError): string {
+  const code = /\((E[A-Z_]+|UND_ERR_[A-Z_]+)\)/.exec(err.message)?.[1];
+  switch (err.kind) {
+    case 'rate_limited':
+      return 'rate limited (HTTP 429)';
+    case 'timeout':
+      return `timed out: ${err.message}`;
+    case 'network':
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `DNS failure: ${err.host} could not be resolved (${code})`;
+      if (code === 'ECONNREFUSED') return `connection refused by ${err.host} (${code})`;
+      if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `connection to ${err.host} broken (${code})`;
+      return err.message;
+    default:
+      if (err.status === 401 || err.status === 403) return `refused our credentials (HTTP ${err.status})`;
+      return err.message;
+  }
+}
+
 /** An upstream failure becomes a warning naming the source and the kind of failure, no URL (tokens). */
 export function failure(source: BusinessSource, err: unknown): SourceOutcome {
   if (err instanceof UpstreamError) {
-    const why =
-      err.kind === 'rate_limited'
-        ? 'rate limited (HTTP 429)'
-        : err.status === 401 || err.status === 403
-          ? `refused our credentials (HTTP ${err.status})`
-          : err.message;
-    return { source, state: 'failed', candidates: [], warning: `${source}: ${why}` };
+    return { source, state: 'failed', candidates: [], warning: `${source}: ${failureReason(err)}` };
   }
   throw err;
 }
 
+/**
+ * The date of the local bulk data, or null when there is none. Rows of an import that was
+ * interrupted count too (they are real register rows; verify.ts warns that they are not all).
+ */
 const localAsOf = (ctx: SearchContext, dataset: 'companies-house' | 'gleif' | 'sec-tickers'): string | null =>
-  ctx.store ? (importInfo(ctx.store, dataset)?.imported_at ?? null) : null;
+  ctx.store ? (importInfo(ctx.store, dataset)?.imported_at ?? interruptedImport(ctx.store, dataset)?.at ?? null) : null;
+
+/** Whether the local bulk data holds only part of its register (an import did not finish). */
+const localIncomplete = (ctx: SearchContext, dataset: 'companies-house' | 'gleif' | 'sec-tickers'): boolean =>
+  ctx.store !== null && interruptedImport(ctx.store, dataset) !== null;
 
 // ---------------------------------------------------------------- Companies House
 
@@ -126,12 +149,23 @@ export async function searchCompaniesHouse(ctx: SearchContext): Promise<SourceOu
     if (ranked.length) return outcome('companies_house', ranked.map((c) => ({ ...c, record: attachDetails(c.record) })));
   }
   if (!client)
-    return {
-      source: 'companies_house',
-      state: 'skipped',
-      candidates: [],
-      warning: 'companies_house: skipped, no API key configured (sources.companies_house.api_key)',
-    };
+    return asOf && !localIncomplete(ctx, 'companies-house')
+      ? {
+          // The imported register was searched: a miss there is an answer, not a skip.
+          source: 'companies_house',
+          state: 'no_match',
+          candidates: [],
+          searchedAs: `Companies House bulk data of ${asOf.slice(0, 10)}`,
+          warning: `companies_house: no match in the Companies House bulk data of ${asOf.slice(0, 10)}; the API, which also knows dissolved companies, was not asked (no API key configured: sources.companies_house.api_key)`,
+        }
+      : {
+          source: 'companies_house',
+          state: 'skipped',
+          candidates: [],
+          warning: asOf
+            ? 'companies_house: no match in the local bulk data, which is incomplete (its import did not finish), and no API key configured (sources.companies_house.api_key)'
+            : 'companies_house: skipped, no API key configured (sources.companies_house.api_key)',
+        };
   const nowIso = ctx.now.toISOString();
   try {
     if (number) {

@@ -10,6 +10,7 @@ import { UpstreamError } from '../../sources/http.js';
 import type { Store } from '../../store/database.js';
 import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
 import { sourceApplies } from './jurisdictions.js';
+import { interruptedImport } from './local-registry.js';
 import { reconcile } from './reconcile.js';
 import type { RegistryRecord } from './records.js';
 import {
@@ -91,6 +92,28 @@ async function gather<T>(
   return out;
 }
 
+/** The bulk data each source answers from first (`verity data import DATASET`). */
+const LOCAL_DATASETS: Partial<Record<BusinessSource, string>> = {
+  companies_house: 'companies-house',
+  gleif: 'gleif',
+  sec_edgar: 'sec-tickers',
+};
+
+/** Warnings for local bulk data whose last import was interrupted: it holds part of a register. */
+function incompleteLocalData(store: Pick<Store, 'db'>, sources: BusinessSource[]): string[] {
+  const out: string[] = [];
+  for (const s of sources) {
+    const dataset = LOCAL_DATASETS[s];
+    const mark = dataset ? interruptedImport(store, dataset) : null;
+    if (mark)
+      out.push(
+        `${s}: the local ${dataset} data is incomplete: its import of ${mark.file} was interrupted after ` +
+          `${mark.rows_committed.toLocaleString('en')} rows (${mark.at.slice(0, 16).replace('T', ' ')} UTC); re-run that import to complete it`,
+      );
+  }
+  return out;
+}
+
 // Registries write "SMITH, Jane" or "JANE SMITH": the same person is the same set of name words.
 const officerKey = (o: Officer) =>
   `${o.name.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean).sort().join(' ')}|${o.role.toLowerCase()}`;
@@ -110,16 +133,19 @@ export async function verifyBusiness(req: BusinessRequest, ports: EnginePorts, o
     store: await openStore(ports, warnings),
     filingsLimit: FILINGS_LIMIT,
   };
+  if (ctx.store) warnings.push(...incompleteLocalData(ctx.store, sources));
   const outcomes = await Promise.all(sources.map((s) => SEARCHERS[s](ctx)));
   opts.signal?.throwIfAborted();
   for (const o of outcomes) if (o.warning) warnings.push(o.warning);
 
   const rec = reconcile(req.company_name, req.registration_number, outcomes, now);
   if (!rec) {
-    const searched = outcomes.filter((o) => o.state === 'matched' || o.state === 'no_match').map((o) => o.source);
-    const failed = outcomes.filter((o) => o.state === 'failed').map((o) => o.source);
-    const skipped = outcomes.filter((o) => o.state === 'skipped').map((o) => o.source);
-    const tail = [failed.length ? `unavailable: ${failed.join(', ')}` : '', skipped.length ? `skipped: ${skipped.join(', ')}` : '']
+    const searched = outcomes.filter((o) => o.state === 'matched' || o.state === 'no_match').map((o) => o.searchedAs ?? o.source);
+    // Each source that could not be searched, with its reason (its warning: "gleif: DNS failure: …").
+    const why = (o: SourceOutcome) => o.warning ?? `${o.source}: ${o.state}`;
+    const failed = outcomes.filter((o) => o.state === 'failed').map(why);
+    const skipped = outcomes.filter((o) => o.state === 'skipped').map(why);
+    const tail = [failed.length ? `unavailable: ${failed.join('; ')}` : '', skipped.length ? `not asked: ${skipped.join('; ')}` : '']
       .filter(Boolean)
       .join('; ');
     if (!searched.length)
@@ -138,6 +164,9 @@ export async function verifyBusiness(req: BusinessRequest, ports: EnginePorts, o
   const result: Computed<BusinessResult> = {
     trust_score: rec.trust_score,
     dimensions: rec.dimensions,
+    // The fourth dimension is SPEC's "llm_analysis" slot; for companies no model runs there: it
+    // is how closely the registry's name matches the name asked for (reconcile.ts).
+    dimension_producers: { llm_analysis: 'name match' },
     status: rec.status,
     legal_name: rec.legal_name,
     registration_number: rec.registration_number,

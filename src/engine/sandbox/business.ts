@@ -22,7 +22,7 @@ export function sandboxBusiness(req: BusinessRequest, opts: VerifyOptions): Comp
     throw new VerityError('FORBIDDEN', 'The opencorporates source needs the enterprise plan', { requiredPlan: OPENCORPORATES_PLAN });
   // Names are matched by word, case-insensitively: "Globex Dissolved Ltd" → dissolved.
   const words = new Set(req.company_name.toLowerCase().split(/[^a-z_]+/));
-  const triggers = triggersIn(req.company_name);
+  const triggers = triggersIn(req.company_name, [...COMPANY_STATUSES, 'not_found'], { hashtags: true });
   maybeUnavailable(triggers);
   if (words.has('notfound') || words.has('nonexistent') || triggers.has('not_found'))
     throw new VerityError('NOT_FOUND', `Sandbox: no company named "${req.company_name}" in ${(req.sources ?? ['companies_house', 'sec_edgar', 'gleif']).join(', ')}`);
@@ -56,7 +56,8 @@ export function sandboxBusiness(req: BusinessRequest, opts: VerifyOptions): Comp
       recency: seed.between(0.6, 0.95),
       llm_analysis: 0.5,
     },
-    warnings: ['sandbox: simulated data (test mode); no registry was contacted'],
+    dimension_producers: { llm_analysis: 'simulated analysis' },
+    warnings: ['sandbox: simulated data (test mode); the company, its officers and the registry answers are made up, no registry was contacted'],
   };
   if (req.officers)
     result.officers = Array.from({ length: seed.int(2, 4) }, (_, i) => ({

@@ -22,7 +22,7 @@ const TRUST: Record<Verdict, [number, number]> = {
 };
 
 export function sandboxClaim(req: ClaimRequest): Computed<ClaimResult> {
-  const triggers = triggersIn(req.claim);
+  const triggers = triggersIn(req.claim, VERDICTS, { hashtags: true });
   maybeUnavailable(triggers);
   const verdict: Verdict = VERDICTS.find((v) => triggers.has(v)) ?? 'true';
   const seed = Seed.of({ kind: 'claim', claim: req.claim, language: req.language, sources: req.sources ?? null });
@@ -55,6 +55,7 @@ export function sandboxClaim(req: ClaimRequest): Computed<ClaimResult> {
       recency: seed.between(0.4, 0.9),
       llm_analysis: seed.between(0.4, 0.9),
     },
-    warnings: ['sandbox: simulated data (test mode); no source was contacted'],
+    dimension_producers: { llm_analysis: 'simulated analysis' },
+    warnings: ['sandbox: simulated data (test mode); the verdict, scores and sources are made up, no source was contacted'],
   };
 }

@@ -2,13 +2,15 @@ import type { DocumentRequest } from '../../api/requests.js';
 import { MANIPULATION_FLAGS } from '../../api/enums.js';
 import type { DocumentResult } from '../../api/results.js';
 import type { Computed } from '../types.js';
+import { documentFacts } from './file-facts.js';
 import { maybeUnavailable, Seed, triggersIn } from './seed.js';
 
-const PRODUCERS = ['Microsoft® Word for Microsoft 365', 'Adobe PDF Library 23.1', 'LibreOffice 7.6', 'macOS Quartz PDFContext'];
 
-export function sandboxDocument(req: DocumentRequest): Computed<DocumentResult> {
-  const text = req.source === 'upload' ? Buffer.from(req.content, 'base64').toString('latin1') : req.content;
-  const triggers = triggersIn(text);
+export async function sandboxDocument(req: DocumentRequest): Promise<Computed<DocumentResult>> {
+  const bytes = req.source === 'upload' ? Buffer.from(req.content, 'base64') : null;
+  const text = bytes ? bytes.toString('latin1') : req.content;
+  // `#flag` only in text a person typed; in a file's bytes or a URL only `verity-sandbox:flag`.
+  const triggers = triggersIn(text, MANIPULATION_FLAGS, { hashtags: req.source === 'raw' });
   maybeUnavailable(triggers);
   const flags = MANIPULATION_FLAGS.filter((f) => triggers.has(f));
   const seed = Seed.of({ kind: 'document', source: req.source, content: Seed.of(req.content).hex(32) });
@@ -19,12 +21,12 @@ export function sandboxDocument(req: DocumentRequest): Computed<DocumentResult> 
     ai_generated_probability: ai ? seed.between(0.85, 0.97) : seed.between(0.03, 0.2),
     manipulation_flags: flags,
     watermark: null,
-    metadata: {
-      author: req.source === 'raw' ? null : seed.pick(['J. Smith', 'Finance Team', null]),
-      created_at: req.source === 'raw' ? null : '2025-03-14T09:26:53Z',
-      producer: req.source === 'raw' ? 'raw text' : seed.pick(PRODUCERS),
-      page_count: req.source === 'raw' ? 1 : seed.int(1, 12),
-    },
+    // Real facts of an uploaded file; raw text is one page; a URL is not fetched (no network).
+    metadata: bytes
+      ? await documentFacts(bytes)
+      : req.source === 'raw'
+        ? { author: null, created_at: null, producer: 'raw text', page_count: 1 }
+        : { author: null, created_at: null, producer: 'unknown (URL not fetched)', page_count: 0 },
     evidence: [
       { source: 'sandbox', finding: `Simulated analysis (triggers: ${[...triggers].join(', ') || 'none'})`, authority_score: 0.5 },
       ...flags.map((f) => ({ source: f, finding: `Simulated finding for trigger ${f}`, authority_score: 0.8 })),
@@ -35,6 +37,11 @@ export function sandboxDocument(req: DocumentRequest): Computed<DocumentResult> 
       recency: seed.between(0.5, 0.9),
       llm_analysis: 0.5,
     },
-    warnings: ['sandbox: simulated data (test mode); the document was not analysed'],
+    dimension_producers: { llm_analysis: 'simulated analysis' },
+    warnings: [
+      bytes
+        ? "sandbox: simulated data (test mode); the flags and scores are simulated; the file's page count, producer and author are real"
+        : 'sandbox: simulated data (test mode); the document was not analysed',
+    ],
   };
 }

@@ -11,6 +11,6 @@ import { sandboxMedia } from './media.js';
 export const sandboxOperations: Operations = {
   claim: async (req) => sandboxClaim(req),
   business: async (req, _ports, opts) => sandboxBusiness(req, opts),
-  media: async (req) => sandboxMedia(req),
-  document: async (req) => sandboxDocument(req),
+  media: (req) => sandboxMedia(req),
+  document: (req) => sandboxDocument(req),
 };

@@ -1,20 +1,11 @@
 import type { MediaRequest } from '../../api/requests.js';
 import type { Authenticity, MediaResult, Watermark } from '../../api/results.js';
 import type { Computed } from '../types.js';
+import { AUTHENTICITIES } from '../../api/enums.js';
+import { mediaFacts } from './file-facts.js';
 import { maybeUnavailable, sandboxTime, sandboxUrl, Seed, triggersIn } from './seed.js';
 
-/** Format by magic bytes; the sandbox never decodes pixels. */
-export function sniffFormat(b: Buffer): string {
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
-  if (b.subarray(0, 3).toString('latin1') === 'GIF') return 'gif';
-  if (b.subarray(4, 8).toString('latin1') === 'ftyp') {
-    const brand = b.subarray(8, 12).toString('latin1');
-    return /^(heic|heix|mif1)/.test(brand) ? 'heif' : brand === 'avif' ? 'avif' : brand.startsWith('qt') ? 'mov' : 'mp4';
-  }
-  return 'unknown';
-}
+export { sniffFormat } from './file-facts.js';
 
 function c2pa(state: Watermark['validation_state'], seed: Seed): Watermark {
   return {
@@ -33,15 +24,24 @@ function c2pa(state: Watermark['validation_state'], seed: Seed): Watermark {
   };
 }
 
-export function sandboxMedia(req: MediaRequest): Computed<MediaResult> {
+export async function sandboxMedia(req: MediaRequest): Promise<Computed<MediaResult>> {
   const bytes = req.file !== undefined ? Buffer.from(req.file, 'base64') : Buffer.alloc(0);
-  const triggers = triggersIn(req.url ?? bytes.toString('latin1'));
+  const triggers = triggersIn(req.url ?? bytes.toString('latin1'), [...AUTHENTICITIES, 'deepfake'], { hashtags: false });
   maybeUnavailable(triggers);
   const deepfake = triggers.has('deepfake');
   const order: Authenticity[] = ['likely_authentic', 'authentic', 'suspicious', 'manipulated'];
   const authenticity: Authenticity = deepfake ? 'manipulated' : (order.find((a) => triggers.has(a)) ?? 'likely_authentic');
   const seed = Seed.of({ kind: 'media', url: req.url ?? null, file: req.file ? Seed.of(req.file).hex(32) : null });
-  const format = req.url ? (/\.(png|webp|gif|mp4|mov)(\?|$)/i.exec(req.url)?.[1]?.toLowerCase() ?? 'jpeg') : sniffFormat(bytes);
+  // A file's real facts are read (type, size, camera metadata); a URL is not fetched (no
+  // network), so its size and metadata are unknown rather than made up.
+  const metadata: MediaResult['metadata'] = req.url
+    ? {
+        format: /\.(jpe?g|png|webp|gif|mp4|mov)(\?|$)/i.exec(req.url)?.[1]?.toLowerCase().replace('jpg', 'jpeg') ?? 'unknown',
+        width: 0,
+        height: 0,
+        exif: { make: null, model: null, datetime_original: null, gps: null },
+      }
+    : await mediaFacts(bytes);
   const band: Record<Authenticity, [number, number, number, number]> = {
     authentic: [0.9, 0.98, 0.01, 0.05],
     likely_authentic: [0.7, 0.85, 0.05, 0.15],
@@ -70,17 +70,7 @@ export function sandboxMedia(req: MediaRequest): Computed<MediaResult> {
         : authenticity === 'manipulated' && !deepfake
           ? c2pa('invalid', seed)
           : null,
-    metadata: {
-      width: seed.pick([1280, 1920, 3024, 4032]),
-      height: seed.pick([720, 1080, 3024]),
-      format,
-      exif: {
-        make: authenticity === 'likely_authentic' || authenticity === 'authentic' ? 'SandboxCam' : null,
-        model: authenticity === 'likely_authentic' || authenticity === 'authentic' ? 'S1' : null,
-        datetime_original: authenticity === 'likely_authentic' ? '2025:06:01 10:30:00' : null,
-        gps: null,
-      },
-    },
+    metadata,
     evidence,
     dimensions: {
       source_authority: seed.between(0.4, 0.9),
@@ -88,6 +78,11 @@ export function sandboxMedia(req: MediaRequest): Computed<MediaResult> {
       recency: seed.between(0.4, 0.9),
       llm_analysis: 0.5,
     },
-    warnings: ['sandbox: simulated data (test mode); metadata is simulated, the file was not decoded'],
+    dimension_producers: { llm_analysis: 'simulated analysis' },
+    warnings: [
+      req.url
+        ? 'sandbox: simulated data (test mode); the verdict and scores are simulated and the URL was not fetched'
+        : "sandbox: simulated data (test mode); the verdict and scores are simulated; the file's type, size and metadata are real",
+    ],
   };
 }

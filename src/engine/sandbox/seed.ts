@@ -71,9 +71,19 @@ export function maybeUnavailable(triggers: Set<string>): void {
     throw new VerityError('UNAVAILABLE', 'Sandbox: simulated upstream outage (trigger "unavailable")', { retryAfter: 30 });
 }
 
-/** Trigger words: `#word` in text, or `verity-sandbox:word` anywhere in a file or URL. */
-export function triggersIn(text: string): Set<string> {
+/**
+ * The sandbox's trigger words (README "Sandbox triggers"): `verity-sandbox:WORD` anywhere, and in
+ * text a person typed (a claim, a company name, raw document text) also `#WORD`. Only the words
+ * the operation knows count, so the bytes of a real file cannot set off triggers by chance (a
+ * PDF is full of `#…` sequences).
+ */
+export function triggersIn(text: string, known: readonly string[], o: { hashtags: boolean }): Set<string> {
+  const allowed = new Set([...known, 'unavailable']);
   const found = new Set<string>();
-  for (const m of text.matchAll(/(?:#|verity-sandbox:)([a-z_]+)/gi)) found.add(m[1]!.toLowerCase());
+  const pattern = o.hashtags ? /(?:#|verity-sandbox:)([a-z_]+)/gi : /verity-sandbox:([a-z_]+)/gi;
+  for (const m of text.matchAll(pattern)) {
+    const word = m[1]!.toLowerCase();
+    if (allowed.has(word)) found.add(word);
+  }
   return found;
 }

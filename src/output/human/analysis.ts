@@ -1,15 +1,52 @@
 /** Media and document evidence share one shape: analyzer, finding, authority. */
 import type { AnalysisEvidence, Watermark } from '../../api/results.js';
 import type { Output } from '../output.js';
-import { authorityCell, field, table } from './common.js';
+import { authority, evidenceList, field } from './common.js';
+
+/** What each analyzer looks at, in words; its id (`source`) stays in --verbose and JSON. */
+const ANALYZERS: Record<string, string> = {
+  c2pa: 'Content Credentials (C2PA)',
+  'forensics.jpeg_grid': 'JPEG block grid (regions pasted from another image)',
+  'forensics.jpeg_quantization': 'JPEG compression tables (saved again by an editor)',
+  'forensics.exif_thumbnail': 'embedded thumbnail against the image',
+  'forensics.noise_residual': 'sensor noise pattern',
+  'forensics.upsampling_spectrum': 'resampling traces (enlarged or generated)',
+  'forensics.video_frames': 'video frames',
+  'metadata.ai_generator': 'metadata naming an AI generator',
+  'metadata.camera': 'camera metadata',
+  'metadata.timestamps': 'timestamps in the metadata',
+  'metadata.editing_software': 'editing software in the metadata',
+  'metadata.container': 'file container',
+  'provenance.media_index': 'earlier appearances (media index)',
+  image_analysis: 'image analysis',
+  embedded_image: 'images inside the document',
+  pdf_revisions: 'PDF revisions (changes saved after the first version)',
+  docx_signature: 'Word document signature',
+  docx_tracked_changes: 'tracked changes',
+  docx_comments: 'comments',
+  ai_text_stylometry: 'AI-written text (writing style)',
+  llm_logprobs: 'AI-written text (language model)',
+  text_input: 'plain text input',
+  document_analysis: 'document analysis',
+  input: 'input',
+  verdict: 'overall',
+  sandbox: 'sandbox',
+};
+
+export const analyzerName = (source: string): string => ANALYZERS[source] ?? source.replace(/[._]/g, ' ');
 
 export function analysisEvidence(out: Output, evidence: AnalysisEvidence[]): string[] {
   if (evidence.length === 0) return ['', out.style.dim('No findings.')];
-  return [
-    '',
-    out.style.bold(`Evidence (${evidence.length})`),
-    table(out, ['Analyzer', 'Auth.', 'Finding'], evidence.map((e) => [e.source, authorityCell(e.authority_score), e.finding]), [26, 5]),
-  ];
+  return evidenceList(
+    out,
+    'Findings',
+    evidence.map((e) => ({
+      head: `${out.style.bold(analyzerName(e.source))} · ${authority(out, e.authority_score)}`,
+      // Plain words first; the technical statement under --verbose (always in --json).
+      text: e.summary ?? e.finding,
+      detail: e.summary ? `${e.source}: ${e.finding}` : `analyzer ${e.source}`,
+    })),
+  );
 }
 
 export function watermarkLine(out: Output, w: Watermark | null): string {

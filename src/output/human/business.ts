@@ -1,35 +1,50 @@
 import type { BusinessResult, CompanyStatus } from '../../api/results.js';
 import type { Output } from '../output.js';
-import { authorityCell, dimensions, field, headline, meta, table, type Tone } from './common.js';
+import { authority, dimensions, evidenceList, field, headline, meta, simulatedNotice, type Tone } from './common.js';
+import { columns, link } from './layout.js';
 
 const TONE: Record<CompanyStatus, Tone> = { active: 'good', dissolved: 'bad', liquidation: 'bad', inactive: 'warn' };
 
+export const BUSINESS_TRUST =
+  'Trust: how sure the registries make it that this is the company you named and that its status is current, from 0 to 1.';
+
 export function renderBusiness(r: BusinessResult, out: Output): string {
   const lines = [
-    headline(out, 'Status', r.status, TONE[r.status], r.trust_score),
+    ...simulatedNotice(out, r.warnings),
+    ...headline(out, 'Status', r.status, TONE[r.status], r.trust_score, BUSINESS_TRUST),
     field(out, 'Legal name', out.style.bold(r.legal_name)),
     field(out, 'Number', `${r.registration_number}  ${out.style.dim('jurisdiction')} ${r.jurisdiction}`),
     field(out, 'Incorporated', r.incorporation_date ?? out.style.dim('unknown')),
-    dimensions(out, r.dimensions),
+    dimensions(out, r.dimensions, r.dimension_producers),
     meta(out, r),
   ];
   if (r.officers) {
     lines.push('', out.style.bold(`Officers (${r.officers.length})`));
     if (r.officers.length)
-      lines.push(table(out, ['Role', 'Appointed', 'Name'], r.officers.map((o) => [o.role, o.appointed_on ?? '—', o.name]), [20, 10]));
+      lines.push(
+        columns(
+          out,
+          [{ header: 'Name', flex: true }, { header: 'Role' }, { header: 'Appointed' }],
+          r.officers.map((o) => ({ cells: [o.name, o.role, o.appointed_on ?? '—'] })),
+        ),
+      );
   }
   if (r.filings) {
     lines.push('', out.style.bold(`Filings (${r.filings.length})`));
     if (r.filings.length)
-      lines.push(table(out, ['Type', 'Filed', 'Document'], r.filings.map((f) => [f.type, f.filed_at, f.url]), [12, 10]));
+      lines.push(
+        columns(
+          out,
+          [{ header: 'Filed' }, { header: 'Type', flex: true }],
+          r.filings.map((f) => ({ cells: [f.filed_at, f.type], below: [link(out, f.url)] })),
+        ),
+      );
   }
-  lines.push('', out.style.bold(`Evidence (${r.evidence.length})`));
   lines.push(
-    table(
+    ...evidenceList(
       out,
-      ['Source', 'Auth.', 'Finding'],
-      r.evidence.map((e) => [e.source, authorityCell(e.authority_score), `${e.finding ?? ''}${e.finding ? '\n' : ''}${out.style.dim(e.url)}`]),
-      [18, 5],
+      'Evidence',
+      r.evidence.map((e) => ({ head: `${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`, text: e.finding, url: e.url })),
     ),
   );
   return lines.join('\n');

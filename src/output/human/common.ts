@@ -1,9 +1,16 @@
-/** Pieces every human rendering shares: the headline, the score bar, dimensions, tables. */
-import Table from 'cli-table3';
-import type { Dimensions } from '../../api/results.js';
+/**
+ * Pieces every human rendering shares: the simulated-data notice, the headline with a line
+ * saying what trust means, the dimensions labelled by what produced them, and evidence items
+ * laid out to the terminal's width with their URLs whole.
+ */
+import type { DimensionProducers, Dimensions } from '../../api/results.js';
 import type { Output } from '../output.js';
+import { link, visibleWidth, wrap } from './layout.js';
 
 export type Tone = 'good' | 'warn' | 'bad' | 'neutral';
+
+const LABEL_WIDTH = 13;
+const INDENT = ' '.repeat(LABEL_WIDTH);
 
 export function toneText(out: Output, tone: Tone, text: string): string {
   const s = out.style;
@@ -11,56 +18,102 @@ export function toneText(out: Output, tone: Tone, text: string): string {
 }
 
 export function scoreBar(out: Output, score: number, width = 10): string {
+  // In a narrow terminal the number alone says it.
+  if (out.width !== null && out.width < 50) return toneText(out, score >= 0.7 ? 'good' : score >= 0.4 ? 'warn' : 'bad', score.toFixed(2));
   const filled = Math.round(score * width);
   const tone: Tone = score >= 0.7 ? 'good' : score >= 0.4 ? 'warn' : 'bad';
   const bar = '█'.repeat(filled) + '░'.repeat(width - filled);
   return `${toneText(out, tone, score.toFixed(2))} ${out.style.dim(bar)}`;
 }
 
-export function headline(out: Output, label: string, value: string, tone: Tone, trust: number): string {
-  return `${out.style.dim(label.padEnd(13))}${toneText(out, tone, value.toUpperCase())}   ${out.style.dim('trust')} ${scoreBar(out, trust)}`;
+/**
+ * The sandbox's results are made up: say so first, on stdout, where the result is read, in the
+ * engine's own words about what is simulated and what (a file's facts) is real.
+ */
+export function simulatedNotice(out: Output, warnings: string[] | undefined): string[] {
+  const w = warnings?.find((x) => x.startsWith('sandbox:'));
+  if (!w) return [];
+  const what = w.replace(/^sandbox: simulated data \(test mode\);\s*/, '').replace(/^sandbox:\s*/, '');
+  const text = `SIMULATED (sandbox: --test or a test key): ${what}.`;
+  return [out.style.yellow.bold(wrap(text, out.width)), ''];
 }
 
+/** The verdict line, and under it one line saying what the trust score means for this kind. */
+export function headline(out: Output, label: string, value: string, tone: Tone, trust: number, meaning: string): string[] {
+  return [
+    `${out.style.dim(label.padEnd(LABEL_WIDTH))}${toneText(out, tone, value.toUpperCase())}   ${out.style.dim('trust')} ${scoreBar(out, trust)}`,
+    `${INDENT}${out.style.dim(wrap(meaning, out.width === null ? null : out.width - LABEL_WIDTH, INDENT))}`,
+  ];
+}
+
+/** A labelled line; long values wrap at word boundaries under the value column. */
 export function field(out: Output, label: string, value: string): string {
-  return `${out.style.dim(label.padEnd(13))}${value}`;
+  const w = out.width === null ? null : out.width - LABEL_WIDTH;
+  return `${out.style.dim(label.padEnd(LABEL_WIDTH))}${wrap(value, w, INDENT)}`;
 }
 
 export function meta(out: Output, r: { id: string; latency_ms: number; credits_used: number }): string {
+  // The id is printed whole, never wrapped: it is what people copy into `webhooks replay` etc.
   return field(out, 'Request', `${r.id} · ${Math.round(r.latency_ms)} ms · ${r.credits_used} credit${r.credits_used === 1 ? '' : 's'}`);
 }
 
 const DIM_LABELS: Record<keyof Dimensions, string> = {
   source_authority: 'source authority',
-  cross_reference: 'cross-reference',
+  cross_reference: 'agreement between sources',
   recency: 'recency',
-  llm_analysis: 'LLM analysis',
+  // What this number is depends on the engine and the kind (a stance model, a name match, an
+  // LLM...): without a producer it is only "analysis", never a claim that an LLM ran.
+  llm_analysis: 'analysis',
 };
 
-export function dimensions(out: Output, d: Dimensions): string {
-  const parts = (Object.keys(DIM_LABELS) as (keyof Dimensions)[]).map((k) => `${DIM_LABELS[k]} ${d[k].toFixed(2)}`);
-  return field(out, 'Dimensions', parts.join(out.style.dim(' · ')));
+/** One dimension's label: the fourth is named by its producer; the others add it in brackets. */
+export function dimensionLabel(key: keyof Dimensions, producers: DimensionProducers | undefined): string {
+  const by = producers?.[key]?.trim();
+  if (!by) return DIM_LABELS[key];
+  return key === 'llm_analysis' ? by : `${DIM_LABELS[key]} (${by})`;
 }
 
-/**
- * A table fitted to the terminal: fixed columns keep their width, the last (flexible) column
- * takes what is left and wraps.
- */
-export function table(out: Output, head: string[], rows: string[][], fixed: number[]): string {
-  const borders = head.length * 3 + 1;
-  const flex = Math.max(20, out.width - borders - fixed.reduce((a, b) => a + b, 0));
-  const t = new Table({
-    head: head.map((h) => out.style.bold(h)),
-    colWidths: [...fixed.map((w) => w + 2), flex + 2],
-    wordWrap: true,
-    wrapOnWordBoundary: true,
-    style: { head: [], border: out.style.level > 0 ? ['grey'] : [] },
+/** The four numbers the trust score is made from, each labelled by what produced it. */
+export function dimensions(out: Output, d: Dimensions, producers?: DimensionProducers): string {
+  const parts = (Object.keys(DIM_LABELS) as (keyof Dimensions)[]).map((k) => `${dimensionLabel(k, producers)} ${d[k].toFixed(2)}`);
+  // Wrap between parts, never inside one.
+  const room = out.width === null ? Infinity : out.width - LABEL_WIDTH;
+  const lines: string[] = [];
+  for (const p of parts) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && visibleWidth(last) + 3 + visibleWidth(p) <= room) lines[lines.length - 1] = `${last} · ${p}`;
+    else lines.push(p);
+  }
+  // A part wider than the room (a very narrow terminal) wraps at its own spaces.
+  const fitted = lines.map((l) => wrap(l, out.width === null ? null : room, INDENT));
+  return `${out.style.dim('Scored from'.padEnd(LABEL_WIDTH))}${fitted.join(`\n${INDENT}`)}`;
+}
+
+export interface EvidenceItem {
+  /** The item's heading: source, stance, authority (short). */
+  head: string;
+  /** The finding or passage, in plain words. */
+  text?: string;
+  /** Technical detail: shown with --verbose only (always in --json). */
+  detail?: string;
+  /** Printed whole on its own line, as a hyperlink where the terminal supports it. */
+  url?: string;
+}
+
+/** Numbered evidence items: heading, text wrapped under it, URL whole on its own line. */
+export function evidenceList(out: Output, title: string, items: EvidenceItem[]): string[] {
+  if (items.length === 0) return [];
+  const lines = ['', out.style.bold(`${title} (${items.length})`)];
+  const numWidth = String(items.length).length;
+  const indent = ' '.repeat(numWidth + 4);
+  const w = out.width === null ? null : out.width - indent.length;
+  items.forEach((e, i) => {
+    lines.push(`  ${String(i + 1).padStart(numWidth)}  ${wrap(e.head, w, indent)}`);
+    if (e.text) lines.push(`${indent}${wrap(e.text, w, indent)}`);
+    if (e.detail && out.opts.verbose) lines.push(`${indent}${out.style.dim(wrap(e.detail, w, indent))}`);
+    if (e.url) lines.push(`${indent}${link(out, e.url)}`);
   });
-  for (const r of rows) t.push(r);
-  return t.toString();
+  return lines;
 }
 
-export function warnings(out: Output, w: string[] | undefined): string {
-  return w?.length ? `\n${w.map((x) => `${out.style.yellow('!')} ${x}`).join('\n')}` : '';
-}
-
-export const authorityCell = (a: number): string => a.toFixed(2);
+export const authority = (out: Output, a: number): string => out.style.dim(`authority ${a.toFixed(2)}`);

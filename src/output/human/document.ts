@@ -1,7 +1,10 @@
 import type { DocumentResult } from '../../api/results.js';
 import type { Output } from '../output.js';
 import { analysisEvidence, watermarkLine } from './analysis.js';
-import { dimensions, field, headline, meta, type Tone } from './common.js';
+import { dimensions, field, headline, meta, simulatedNotice, type Tone } from './common.js';
+
+export const DOCUMENT_TRUST =
+  'Trust: how far the checks found the document free of signs of tampering or machine generation, from 0 to 1, made from the four numbers below.';
 
 export function renderDocument(r: DocumentResult, out: Output): string {
   const flagged = r.manipulation_flags.length > 0;
@@ -9,16 +12,17 @@ export function renderDocument(r: DocumentResult, out: Output): string {
   const tone: Tone = flagged ? (r.trust_score < 0.4 ? 'bad' : 'warn') : 'good';
   const m = r.metadata;
   const lines = [
-    headline(out, 'Document', verdict, tone, r.trust_score),
+    ...simulatedNotice(out, r.warnings),
+    ...headline(out, 'Document', verdict, tone, r.trust_score, DOCUMENT_TRUST),
     field(out, 'Flags', flagged ? r.manipulation_flags.map((f) => out.style.red(f)).join(', ') : out.style.dim('none')),
-    field(out, 'AI text', `${r.ai_generated_probability.toFixed(2)} ${out.style.dim('probability')}`),
+    field(out, 'AI text', `${r.ai_generated_probability.toFixed(2)} ${out.style.dim('probability that the text was machine-written')}`),
     field(
       out,
       'Metadata',
       `${m.page_count} page${m.page_count === 1 ? '' : 's'} · producer ${m.producer || out.style.dim('unknown')} · author ${m.author ?? out.style.dim('none')} · created ${m.created_at ?? out.style.dim('unknown')}`,
     ),
     watermarkLine(out, r.watermark),
-    dimensions(out, r.dimensions),
+    dimensions(out, r.dimensions, r.dimension_producers),
     meta(out, r),
   ];
   return [...lines, ...analysisEvidence(out, r.evidence)].join('\n');

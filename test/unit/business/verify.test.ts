@@ -9,8 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BusinessResult } from '../../../src/api/results.js';
 import { importCompaniesHouse, importSecTickers } from '../../../src/engine/business/bulk-import.js';
 import { createEngine } from '../../../src/engine/index.js';
+import { interruptedImport, markInterruptedImport } from '../../../src/engine/business/local-registry.js';
+import type { VerityError } from '../../../src/api/errors.js';
 import type { EngineConfig, EnginePorts } from '../../../src/engine/types.js';
-import { createHttpClient } from '../../../src/sources/http.js';
+import { createHttpClient, UpstreamError } from '../../../src/sources/http.js';
+import { failureReason } from '../../../src/engine/business/registry-search.js';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { companiesHouseFake, type FakeChCompany } from '../../fakes/companies-house.js';
 import { gleifFake, type FakeLei } from '../../fakes/gleif.js';
@@ -324,5 +327,61 @@ describe('verifyBusiness with local bulk data', () => {
     const r = await createEngine(ports({ store: async () => store })).verifyBusiness({ company_name: 'Globex Corp', sources: ['sec_edgar'] });
     expect(r.registration_number).toBe('0001234567');
     expect(sec.state.requests.map((q) => q.path)).toEqual(['/submissions/CIK0001234567.json']);
+  });
+
+  it('without an API key, a company missing from the imported register is NOT_FOUND naming the bulk data, not UNAVAILABLE', async () => {
+    const noKey: EngineConfig = { ...config, sources: { ...config.sources, companies_house: { base_url: config.sources!.companies_house!.base_url! } } };
+    const err = await createEngine(ports({ store: async () => store }, noKey))
+      .verifyBusiness({ company_name: 'Nobody Such Trading Ltd', jurisdiction: 'gb', sources: ['companies_house'] })
+      .then(() => null, (e: unknown) => e as VerityError);
+    expect(err?.code).toBe('NOT_FOUND');
+    expect(err?.message).toContain('Companies House bulk data of 2025-05-02');
+    expect(ch.state.requests).toHaveLength(0);
+  });
+
+  it('an unfinished import of the register is named in every result that uses it, until an import finishes', async () => {
+    markInterruptedImport(store, 'companies-house', { dataset: 'companies-house', file: 'big.csv', rows_committed: 1234, at: '2026-03-01T10:00:00.000Z' });
+    const r = await createEngine(ports({ store: async () => store })).verifyBusiness({ company_name: 'Local Only Ltd', jurisdiction: 'gb', sources: ['companies_house'] });
+    expect(r.warnings).toContainEqual(expect.stringMatching(/local companies-house data is incomplete: its import of big\.csv was interrupted after 1,234 rows/));
+    // Another source's data is not blamed.
+    const g = await createEngine(ports({ store: async () => store })).verifyBusiness({ company_name: 'Globex Corp', sources: ['sec_edgar'] });
+    expect(g.warnings ?? []).not.toContainEqual(expect.stringMatching(/incomplete/));
+    // A finished import clears the mark.
+    const csv = join(dir, 'ch2.csv');
+    writeFileSync(csv, [CH_HEADER, chRow('LOCAL ONLY LIMITED', '09999999', 'Liquidation', '01/01/2015')].join('\n'));
+    await importCompaniesHouse(store, csv, { now: () => new Date('2025-05-02T00:00:00Z') });
+    expect(interruptedImport(store, 'companies-house')).toBeNull();
+  });
+
+  it('an import that fails before committing anything leaves the mark as it was', async () => {
+    const bad = join(dir, 'bad.csv');
+    writeFileSync(bad, 'not,a,register\n1,2,3\n');
+    await expect(importCompaniesHouse(store, bad)).rejects.toThrow();
+    expect(interruptedImport(store, 'companies-house')).toBeNull();
+  });
+});
+
+describe('business failures name each source and its reason', () => {
+  it('DNS failure, timeout, refused connection, credentials, rate limit in words', () => {
+    const e = (kind: ConstructorParameters<typeof UpstreamError>[1], msg: string, status?: number) => new UpstreamError('api.example.org', kind, msg, status);
+    expect(failureReason(e('network', 'api.example.org could not be reached (ENOTFOUND)'))).toBe('DNS failure: api.example.org could not be resolved (ENOTFOUND)');
+    expect(failureReason(e('network', 'api.example.org could not be reached (ECONNREFUSED)'))).toBe('connection refused by api.example.org (ECONNREFUSED)');
+    expect(failureReason(e('timeout', 'api.example.org did not answer within 8000 ms'))).toBe('timed out: api.example.org did not answer within 8000 ms');
+    expect(failureReason(e('http', 'api.example.org answered HTTP 401', 401))).toBe('refused our credentials (HTTP 401)');
+    expect(failureReason(e('rate_limited', 'x', 429))).toBe('rate limited (HTTP 429)');
+  });
+
+  it('when no source could be searched, the error says why for each one', async () => {
+    const closed: EngineConfig = {
+      contact: 'ops@example.com',
+      sources: { gleif: { base_url: 'http://127.0.0.1:9/api/v1' }, sec_edgar: { base_url: 'http://127.0.0.1:9', tickers_url: 'http://127.0.0.1:9/t.json' } },
+    };
+    const err = await createEngine(ports({}, closed))
+      .verifyBusiness({ company_name: 'Acme Widgets Ltd', sources: ['companies_house', 'gleif', 'opencorporates'] })
+      .then(() => null, (x: unknown) => x as VerityError);
+    expect(err?.code).toBe('UNAVAILABLE');
+    expect(err?.message).toMatch(/gleif: connection refused by 127\.0\.0\.1:9/);
+    expect(err?.message).toMatch(/companies_house: skipped, no API key configured/);
+    expect(err?.message).toMatch(/opencorporates: skipped, no API token configured/);
   });
 });

@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { completionScript, SHELLS } from '../../../src/cli/completion/index.js';
 import { completionTree } from '../../../src/cli/completion/model.js';
 import { buildProgram } from '../../../src/cli/program.js';
-import { cleanHomes, fakeContext, runCli, tempHome } from './fake-context.js';
+import { cleanHomes, fakeContext, runCli, sampleKey, tempHome } from './fake-context.js';
 
 afterAll(cleanHomes);
 
@@ -107,3 +107,81 @@ source "$1"; shift; words=("$@"); CURRENT=\${#words}; PREFIX=\${words[-1]}; _ver
     expect(run('verity verify claim --max-e')).toEqual(['--max-evidence']);
   });
 });
+
+describe('completions that know the user\'s data (verity __complete)', () => {
+  it('key names, profiles and settings from the config; --fail-on and --sources per kind, as comma lists', async () => {
+    const home = tempHome();
+    for (const [name, fill] of [['ci', 'C'], ['staging', 'S']] as const)
+      expect((await runCli(['keys', 'add', name, '--key', sampleKey('test', fill)], { home })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'profiles.work.base_url', 'http://127.0.0.1:9'], { home })).code).toBe(0);
+    const values = async (...a: string[]) => (await runCli(['__complete', ...a], { home })).stdout.split('\n').filter(Boolean);
+    expect(await values('keys', '')).toEqual(['ci', 'staging']);
+    expect(await values('keys', 'st')).toEqual(['staging']);
+    expect(await values('profiles', '')).toEqual(['default', 'work']);
+    expect(await values('config-keys', 'profiles.work.')).toEqual(['profiles.work.base_url', 'profiles.work.key']);
+    expect(await values('config-keys', 'llm.')).toEqual(expect.arrayContaining(['llm.base_url', 'llm.model', 'llm.api_key']));
+    expect(await values('fail-on:media', '')).toEqual(['authentic', 'likely_authentic', 'suspicious', 'manipulated']);
+    expect(await values('fail-on:media', 'suspicious,')).toEqual(['suspicious,authentic', 'suspicious,likely_authentic', 'suspicious,manipulated']);
+    expect(await values('fail-on:claim', '')).not.toContain('manipulated');
+    expect(await values('sources:business', 'gleif,')).toContain('gleif,companies_house');
+  });
+
+  it('webhook ids from the embedded registry; without a store nothing is created', async () => {
+    const home = tempHome();
+    expect((await runCli(['__complete', 'webhooks', ''], { home })).stdout).toBe('');
+    expect(existsSync(join(home, 'data', 'verity.db'))).toBe(false);
+    const add = await runCli(['webhooks', 'add', 'http://127.0.0.1:4242/', '--events', 'verification.completed', '--json'], { home });
+    expect(add.code, add.stderr).toBe(0);
+    const id = JSON.parse(add.stdout).id as string;
+    expect((await runCli(['__complete', 'webhooks', 'we_'], { home })).stdout.trim()).toBe(id);
+  });
+
+  it('the tree says where each value comes from', () => {
+    const tree = completionTree(program());
+    const at = (...path: string[]) => path.reduce((c, n) => c.commands.find((x) => x.names[0] === n)!, tree);
+    expect(at('verify', 'media').options.find((o) => o.long === '--fail-on')?.value).toEqual({ kind: 'dynamic', source: 'fail-on:media' });
+    expect(at('verify', 'claim').options.find((o) => o.long === '--sources')?.value).toEqual({ kind: 'dynamic', source: 'sources:claim' });
+    expect(at('verify', 'claim').options.find((o) => o.long === '--key')?.value).toEqual({ kind: 'dynamic', source: 'keys' });
+    expect(at('keys', 'use').argument).toEqual({ kind: 'dynamic', source: 'keys' });
+    expect(at('webhooks', 'remove').argument).toEqual({ kind: 'dynamic', source: 'webhooks' });
+    expect(at('config', 'get').argument).toEqual({ kind: 'dynamic', source: 'config-keys' });
+  });
+
+  it('bash, zsh and fish ask the command they complete (a stand-in here) for those values', () => {
+    const dir = tempHome();
+    // A stand-in for verity that answers __complete with what it was asked.
+    const stub = join(dir, 'verity');
+    writeFileSync(stub, '#!/bin/sh\necho "asked:$2:$3"\n', { mode: 0o755 });
+    const bashFile = join(dir, 'c.bash');
+    writeFileSync(bashFile, completionScript(program(), 'bash'));
+    const bash = (...words: string[]): string[] =>
+      execFileSync('bash', ['-c', `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($#-1)); _verity; printf '%s\\n' "\${COMPREPLY[@]}"`, 'x', bashFile, ...words], {
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter(Boolean);
+    expect(bash(stub, 'keys', 'use', 's')).toEqual(['asked:keys:s']);
+    expect(bash(stub, 'verify', 'media', 'x.jpg', '--fail-on', 'suspicious,m')).toEqual(['asked:fail-on:media:suspicious,m']);
+    expect(bash(stub, '--key', '')).toEqual(['asked:keys:']);
+    if (has('fish')) {
+      const fishFile = join(dir, 'c.fish');
+      writeFileSync(fishFile, completionScript(program(), 'fish'));
+      const out = execFileSync('fish', ['-c', `function verity; echo "asked:$argv[2]:$argv[3]"; end; source $argv[1]; complete -C $argv[2]`, fishFile, 'verity webhooks rm we_'], {
+        encoding: 'utf8',
+      });
+      expect(out.split('\n')[0]!.split('\t')[0]).toBe('asked:webhooks:we_');
+    }
+    if (has('zsh')) {
+      const zshFile = join(dir, 'c.zsh');
+      writeFileSync(zshFile, completionScript(program(), 'zsh'));
+      const probe = `compdef() { :; }
+_describe() { :; }
+compadd() { print -rl -- \${@[2,-1]}; }
+_files() { :; }
+_message() { :; }
+source "$1"; shift; words=("$@"); CURRENT=\${#words}; PREFIX=\${words[-1]}; _verity`;
+      expect(execFileSync('zsh', ['-c', probe, 'x', zshFile, stub, 'config', 'get', 'llm.'], { encoding: 'utf8' }).trim()).toBe('asked:config-keys:llm.');
+    }
+  });
+});
+

@@ -91,7 +91,8 @@ describe('keys list / use / remove', () => {
     expect(human.stdout).toMatch(/prod\s+live\s+vty_live_…/);
     expect(human.stdout).toContain('never');
     const json = await runCli(['keys', 'list', '--json'], { home });
-    const rows = JSON.parse(json.stdout);
+    // Every --json list is { data: [...] } (docs/cli.md).
+    const rows = JSON.parse(json.stdout).data;
     expect(rows).toEqual([
       expect.objectContaining({ name: 'prod', environment: 'live', active: false, last_used_at: null }),
       expect.objectContaining({ name: 'sandbox', environment: 'test', active: true, last_used_at: '2026-03-01T11:00:00.000Z' }),

@@ -20,8 +20,11 @@ describe('colour policy (DESIGN.md)', () => {
     expect(colorLevel({}, true, true)).toBe(0);
   });
 
-  it('FORCE_COLOR wins over all of them; FORCE_COLOR=0 turns colour off', () => {
-    expect(colorLevel({ FORCE_COLOR: '1', NO_COLOR: '1', TERM: 'dumb' }, false, true)).toBe(1);
+  it('FORCE_COLOR wins over the environment and a pipe, but not over the --no-color flag; FORCE_COLOR=0 turns colour off', () => {
+    expect(colorLevel({ FORCE_COLOR: '1', NO_COLOR: '1', TERM: 'dumb' }, false, false)).toBe(1);
+    // Flags beat environment variables.
+    expect(colorLevel({ FORCE_COLOR: '1', NO_COLOR: '1', TERM: 'dumb' }, false, true)).toBe(0);
+    expect(colorLevel({ FORCE_COLOR: '3' }, true, true)).toBe(0);
     expect(colorLevel({ FORCE_COLOR: '3' }, false, false)).toBe(3);
     expect(colorLevel({ FORCE_COLOR: '0' }, true, false)).toBe(0);
   });

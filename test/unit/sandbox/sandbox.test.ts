@@ -123,3 +123,43 @@ describe('every enum value is reachable through the documented triggers', () => 
     }
   });
 });
+
+describe('honest about the file: real facts kept, only verdicts simulated', () => {
+  it("an image's type, pixel size and camera metadata are the file's own", async () => {
+    const { default: sharp } = await import('sharp');
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c85028' } })
+      .withExif({ IFD0: { Make: 'Harbour Optics', Model: 'HX-1' } })
+      .jpeg()
+      .toBuffer();
+    const r = await sandbox.verifyMedia({ file: b64(jpeg) });
+    expect(r.metadata).toMatchObject({ format: 'jpeg', width: 64, height: 48, exif: { make: 'Harbour Optics', model: 'HX-1' } });
+    expect(r.warnings?.[0]).toMatch(/simulated.*type, size and metadata are real/);
+  });
+
+  it('a URL is not fetched: its size is unknown (0), not invented', async () => {
+    const r = await sandbox.verifyMedia({ url: 'https://example.com/photo.jpg' });
+    expect(r.metadata).toMatchObject({ format: 'jpeg', width: 0, height: 0, exif: { make: null, model: null } });
+  });
+
+  it("a PDF's page count, producer and author are the file's own; its #-sequences are not triggers", async () => {
+    const { PDFDocument } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    doc.setAuthor('Finance Team');
+    doc.setProducer('Report Maker 2.1');
+    for (let i = 0; i < 3; i++) doc.addPage([200, 200]);
+    // A real PDF's bytes are full of "#" (name escapes, colours): "#deepfake" there is data.
+    const pdf = Buffer.concat([Buffer.from(await doc.save()), Buffer.from('\n% /Name#20with#deepfake #signature_forgery #xs #jh\n')]);
+    const r = await sandbox.verifyDocument({ source: 'upload', content: b64(pdf) });
+    expect(r.metadata).toMatchObject({ page_count: 3, producer: 'Report Maker 2.1', author: 'Finance Team' });
+    expect(r.manipulation_flags).toEqual([]);
+    expect(r.evidence[0]!.finding).toBe('Simulated analysis (triggers: none)');
+  });
+
+  it('only the operation\'s known words are triggers', async () => {
+    const r = await sandbox.verifyMedia({ url: 'https://example.com/verity-sandbox:bogus/verity-sandbox:suspicious.jpg' });
+    expect(r.authenticity).toBe('suspicious');
+    expect(r.evidence[0]!.finding).toBe('Simulated analysis (trigger: suspicious)');
+    // Media never reads "#word" (README: verity-sandbox: in the URL or bytes).
+    expect((await sandbox.verifyMedia({ url: 'https://example.com/a.jpg#manipulated' })).authenticity).toBe('likely_authentic');
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * Runs one media or document verification of the embedded engine in a worker thread. Their
+ * analysis keeps the JavaScript thread busy for up to seconds at a time (pixel loops, PDF
+ * parsing), during which a Ctrl-C handler on the main thread cannot run; in a worker the main
+ * thread stays free, and an interrupt ends the work with `worker.terminate()` at once.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { toVerityError } from '../api/errors.js';
+import type { EngineConfig } from '../engine/types.js';
+
+export interface WorkerJob {
+  kind: 'media' | 'document';
+  req: unknown;
+  config: EngineConfig;
+  storeFile: string;
+  cacheDir: string;
+}
+
+export type WorkerReply = { ok: unknown } | { error: ReturnType<ReturnType<typeof toVerityError>['toBody']> };
+
+const job = workerData as WorkerJob;
+const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
+const ports = createDefaultPorts({ config: job.config, storeFile: job.storeFile, cacheDir: job.cacheDir, ssrfGuard: false });
+let reply: WorkerReply;
+try {
+  const engine = createEngine(ports);
+  reply = { ok: job.kind === 'media' ? await engine.verifyMedia(job.req as never) : await engine.verifyDocument(job.req as never) };
+} catch (err) {
+  reply = { error: toVerityError(err).toBody() };
+} finally {
+  ports.closeStore();
+}
+parentPort!.postMessage(reply!);
