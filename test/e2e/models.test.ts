@@ -21,9 +21,9 @@ describe('verity models (built CLI)', () => {
     expect(pull.code, pull.stderr).toBe(0);
     expect(JSON.parse(pull.stdout)).toMatchObject({ id: 'Xenova/nli-deberta-v3-xsmall', loads: true, integrity: 'local' });
     const list = await verity(['models', 'list', '--json'], { home });
-    expect(JSON.parse(list.stdout)).toMatchObject([{ kind: 'nli', verified: true, active: false }]);
+    expect(JSON.parse(list.stdout)).toMatchObject({ data: [{ kind: 'nli', verified: true, active: false }] });
     const missing = await verity(['models', 'pull', 'nli', '--from', join(home, 'none'), '--json'], { home });
-    expect(missing.code).toBe(1);
-    expect(JSON.parse(missing.stdout).error.code).toBe('NOT_FOUND');
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stdout).error.code).toBe('VALIDATION_FAILED');
   });
 });

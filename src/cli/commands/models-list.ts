@@ -49,7 +49,7 @@ export default async function modelsList(rt: CliRuntime): Promise<void> {
       active: id === activeId,
     });
   }
-  if (rt.out.machine) return rt.out.json(rows);
+  if (rt.out.machine) return rt.out.jsonList(rows);
   if (rows.length === 0) {
     rt.out.info('No models in the data folder. Download the NLI model with: verity models pull nli');
     return;

@@ -28,8 +28,9 @@ export default async function modelsPull(rt: CliRuntime, cmd: Command): Promise<
       details: [{ field: 'onnx-file', issue: 'expected a path like onnx/model.onnx' }],
     });
   if (flags.from !== undefined && !/^https?:\/\//i.test(flags.from) && !existsSync(flags.from))
-    throw new VerityError('NOT_FOUND', `--from ${flags.from} is neither an http(s) URL nor an existing folder`, {
-      details: [{ field: 'from', issue: 'not found' }],
+    // A missing file or folder argument is a usage error (exit 2), as in every other command.
+    throw new VerityError('VALIDATION_FAILED', `--from ${flags.from} is neither an http(s) URL nor an existing folder`, {
+      details: [{ field: 'from', issue: 'file not found or not readable' }],
     });
   const dir = nliModelDir(rt.ctx.paths.dataDir, flags.model);
   removeStalePulls(nliModelsRoot(rt.ctx.paths.dataDir));

@@ -4,7 +4,19 @@ import type { CliContext } from '../context.js';
 
 /** Local models verity can run in-process (today: the NLI stance model for claims). */
 export function registerModels(program: Command, ctx: CliContext): void {
-  const models = program.command('models').description('local models verity runs in-process (the claim NLI stance model)');
+  const models = program
+    .command('models')
+    .description('local models verity runs in-process (the claim NLI stance model)')
+    .addHelpText(
+      'after',
+      `
+The NLI model reads each evidence passage against the claim when \`claim.stance\` is \`nli\`;
+without it, claims use the built-in local stance model.
+
+Examples:
+  $ verity models pull nli && verity config set claim.stance nli
+  $ verity models ls`,
+    );
   models
     .command('pull')
     .description('download a model once into the data folder, checking sizes and SHA-256 digests')
@@ -37,7 +49,7 @@ Examples:
       `
 Examples:
   $ verity models list
-  $ verity models list --json | jq -r '.[] | select(.verified) | .path'`,
+  $ verity models list --json | jq -r '.data[] | select(.verified) | .path'`,
     )
     .action(lazyAction(ctx, () => import('../commands/models-list.js')));
 }

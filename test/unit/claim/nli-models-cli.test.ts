@@ -219,7 +219,8 @@ describe('verity models pull nli', () => {
       expect(JSON.parse(bad.stdout).error.code).toBe('VALIDATION_FAILED');
     }
     const missing = await runCli(['models', 'pull', 'nli', '--from', join(home, 'nowhere'), '--json'], { home });
-    expect(JSON.parse(missing.stdout).error.code).toBe('NOT_FOUND');
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stdout).error.code).toBe('VALIDATION_FAILED');
   });
 });
 
@@ -227,13 +228,13 @@ describe('verity models list', () => {
   it('shows each model with size, path, and whether its files still match; a changed byte is caught', async () => {
     const home = tempHome();
     const empty = await runCli(['models', 'list', '--json'], { home });
-    expect(JSON.parse(empty.stdout)).toEqual([]);
+    expect(JSON.parse(empty.stdout)).toEqual({ data: [] });
     expect((await runCli(['models', 'list'], { home })).stderr).toContain('verity models pull nli');
 
     await runCli(['models', 'pull', 'nli', '--from', base], { home });
     await runCli(['config', 'set', 'claim.stance', 'nli'], { home });
     const total = Object.values(files).reduce((a, b) => a + b.length, 0);
-    const [row] = JSON.parse((await runCli(['models', 'list', '--json'], { home })).stdout);
+    const [row] = JSON.parse((await runCli(['models', 'list', '--json'], { home })).stdout).data;
     expect(row).toMatchObject({ kind: 'nli', id: 'Xenova/nli-deberta-v3-xsmall', size: total, verified: true, problems: [], integrity: 'recorded', active: true });
     const human = await runCli(['models', 'list'], { home });
     expect(human.stdout).toMatch(/\*\s+nli\s+Xenova\/nli-deberta-v3-xsmall\s+[\d.]+ MB\s+verified/);
@@ -243,7 +244,7 @@ describe('verity models list', () => {
     const bytes = readFileSync(onnx);
     bytes.writeUInt8(bytes.readUInt8(bytes.length - 1) ^ 0xff, bytes.length - 1);
     writeFileSync(onnx, bytes);
-    const [changed] = JSON.parse((await runCli(['models', 'list', '--json'], { home })).stdout);
+    const [changed] = JSON.parse((await runCli(['models', 'list', '--json'], { home })).stdout).data;
     expect(changed.verified).toBe(false);
     expect(changed.problems).toEqual(['model.onnx has changed since it was downloaded (SHA-256 differs)']);
     expect((await runCli(['models', 'list'], { home })).stderr).toContain('--force');
@@ -251,7 +252,7 @@ describe('verity models list', () => {
     // A pull without --force notices and downloads it again.
     const fixed = await runCli(['models', 'pull', 'nli', '--from', base, '--json'], { home });
     expect(JSON.parse(fixed.stdout)).toMatchObject({ pulled: true });
-    expect(JSON.parse((await runCli(['models', 'list', '--json'], { home })).stdout)[0].verified).toBe(true);
+    expect(JSON.parse((await runCli(['models', 'list', '--json'], { home })).stdout).data[0].verified).toBe(true);
   });
 
   it('claim.stance accepts local or nli only', async () => {
