@@ -14,10 +14,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bearer, startHarness } from '../unit/server/harness.js';
 import { head, rawRequest } from './raw-http.js';
+import { startServeProcess, type Served } from './serve-process.js';
 
 const ROOT = inject('verityRoot');
 const BIN = join(ROOT, 'bin', 'verity.js');
@@ -26,37 +27,8 @@ const db = join(home, 'server.db');
 const env = { VERITY_HOME: home, NO_COLOR: '1', VERITY_API_KEY: '', VERITY_BASE_URL: '' };
 const cli = (args: string[], extraEnv: Record<string, string> = {}) => execa('node', [BIN, ...args], { env: { ...env, ...extraEnv }, reject: false });
 
-interface Served {
-  proc: ResultPromise;
-  url: string;
-  stderr: string[];
-  waitFor(re: RegExp): Promise<string>;
-}
-
 async function startServe(args: string[]): Promise<Served> {
-  const proc = execa('node', [BIN, 'serve', '--port', '0', ...args], { env, reject: false });
-  const stderr: string[] = [];
-  const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
-  let buf = '';
-  proc.stderr!.on('data', (chunk: Buffer) => {
-    buf += chunk.toString();
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i);
-      buf = buf.slice(i + 1);
-      stderr.push(line);
-      for (const w of [...waiters]) if (w.re.test(line)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(line));
-    }
-  });
-  const waitFor = (re: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const seen = stderr.find((l) => re.test(l));
-      if (seen) return resolve(seen);
-      waiters.push({ re, resolve });
-      void proc.then((r) => reject(new Error(`serve exited (${r.exitCode}) before ${re}: ${stderr.join('\n')}`)));
-    });
-  const ready = await waitFor(/^Listening on /);
-  return { proc, url: ready.replace('Listening on ', '').trim(), stderr, waitFor };
+  return startServeProcess(BIN, args, env);
 }
 
 /** A loopback service an attacker would like to read: counts connections, answers a secret. */
