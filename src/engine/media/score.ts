@@ -18,6 +18,7 @@ import type { AnalysisEvidence, Watermark } from '../../api/results.js';
 import { noisyOr, round3 } from '../scoring.js';
 import type { ImageFlag } from './analyze-image.js';
 import type { Signal } from './forensics/types.js';
+import { plainSummary, watermarkSummary } from './plain-summary.js';
 
 /** Failure codes that mean content or manifest changed after signing (C2PA 2.x §15 validation). */
 const TAMPER_CODES = /^(assertion\.[A-Za-z]+Hash\.mismatch|assertion\.hashedURI\.mismatch|claimSignature\.mismatch|assertion\.(dataHash|bmffHash|boxesHash|collectionHash)\.(mismatch|malformed)|assertion\.missing|claim\.missing)$/;
@@ -36,6 +37,10 @@ export function c2paVerdict(w: Watermark | null): C2paVerdict {
 }
 
 export function watermarkEvidence(w: Watermark | null): AnalysisEvidence {
+  return { ...technicalWatermarkEvidence(w), summary: watermarkSummary(w, c2paVerdict(w).tampered) };
+}
+
+function technicalWatermarkEvidence(w: Watermark | null): AnalysisEvidence {
   if (!w)
     return { source: 'c2pa', finding: 'No C2PA manifest (Content Credentials) in the file', authority_score: 0.5 };
   const v = c2paVerdict(w);
@@ -93,6 +98,9 @@ export function combineImageScores(signals: Signal[], watermark: Watermark | nul
   const evidence: AnalysisEvidence[] = [watermarkEvidence(watermark)];
   // Fired signals first, strongest first; then the analyzers that looked and found nothing.
   const ordered = [...signals].sort((a, b) => b.probability * b.confidence - a.probability * a.confidence);
-  for (const s of ordered) evidence.push({ source: s.analyzer, finding: s.finding, authority_score: round3(s.confidence) });
+  for (const s of ordered) {
+    const summary = plainSummary(s);
+    evidence.push({ source: s.analyzer, finding: s.finding, authority_score: round3(s.confidence), ...(summary ? { summary } : {}) });
+  }
   return { manipulationScore: round3(manipulation), deepfakeScore: round3(deepfake), flags: [...flags], evidence };
 }
