@@ -25,7 +25,7 @@ export async function analyzeImageDocument(bytes: Buffer, ports: EnginePorts, op
   };
   a.watermark = img.watermark;
   a.warnings.push(...img.warnings);
-  for (const e of img.evidence) a.findings.push({ source: `image_${e.source}`, finding: e.finding, authority: e.authority_score, severity: 0 });
+  for (const e of img.evidence) a.findings.push({ source: `image_${e.source}`, finding: e.finding, authority: e.authority_score, severity: 0, ...(e.summary ? { summary: e.summary } : {}) });
   for (const f of img.flags) {
     if (!IMAGE_FLAGS.has(f)) continue;
     const score = f === 'deepfake' ? img.deepfakeScore : f === 'image_manipulated' ? img.manipulationScore : 0.35;

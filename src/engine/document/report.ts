@@ -15,6 +15,25 @@ export interface Finding {
   flag?: ManipulationFlag;
   /** How much the finding lowers trust, 0 (informational) … 1. */
   severity: number;
+  /** The finding in plain words for people (the evidence's additive `summary`); see plainFindingSummary. */
+  summary?: string;
+}
+
+/**
+ * What a flagged finding means, in plain words: the human output shows this first and the
+ * technical finding under --verbose (--json carries both). Unflagged findings keep their own text.
+ */
+const FLAG_SUMMARY: Record<ManipulationFlag, string> = {
+  signature_forgery: 'A digital signature is broken, or the document was changed after signing in a way the signature does not allow.',
+  inconsistent_timestamps: 'The document’s dates disagree with each other or with the clock.',
+  metadata_stripped: 'The document’s metadata was removed or is missing.',
+  ai_generated_text: 'The writing style is typical of AI-generated text: a statistical indication, not proof of how the text was written.',
+  image_manipulated: 'An image in the document shows signs of editing.',
+  deepfake: 'An image in the document shows signs of AI generation.',
+};
+
+export function plainFindingSummary(f: Finding): string | undefined {
+  return f.summary ?? (f.flag && f.severity > 0 ? FLAG_SUMMARY[f.flag] : undefined);
 }
 
 /** A cross-check that was run: did two independent records agree? Feeds `cross_reference`. */

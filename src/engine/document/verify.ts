@@ -13,7 +13,7 @@ import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
 import { analyzeAiText } from './ai-text/analyze.js';
 import { Budget, DEFAULT_BUDGET_MS } from './budget.js';
 import { resolveDocumentInput } from './input.js';
-import { emptyAnalysis, type FormatAnalysis, type Finding } from './report.js';
+import { emptyAnalysis, plainFindingSummary, type FormatAnalysis, type Finding } from './report.js';
 import { documentScores } from './score.js';
 import { detectTruncation, type Truncation } from './truncation.js';
 
@@ -190,7 +190,10 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
   });
 
   const ordered = [...a.findings].sort((x, y) => y.severity - x.severity || y.authority - x.authority);
-  const evidence: AnalysisEvidence[] = ordered.slice(0, MAX_EVIDENCE).map((f) => ({ source: f.source, finding: f.finding, authority_score: round3(f.authority) }));
+  const evidence: AnalysisEvidence[] = ordered.slice(0, MAX_EVIDENCE).map((f) => {
+    const summary = plainFindingSummary(f);
+    return { source: f.source, finding: f.finding, authority_score: round3(f.authority), ...(summary ? { summary } : {}) };
+  });
   if (ordered.length > MAX_EVIDENCE) evidence.push({ source: 'document_analysis', finding: `${ordered.length - MAX_EVIDENCE} further informational finding(s) omitted`, authority_score: 0.1 });
 
   const result: Computed<DocumentResult> = {
