@@ -237,13 +237,31 @@ describe('authenticate first, then read', () => {
       [{ ...ok, events: ['verification.completed', 'verification.completed'] }, 400, /events/],
       [{ ...ok, events: ['verification.started'] }, 400, /events/],
       [{ ...ok, description: 'd'.repeat(300) }, 400, /description|Unrecognized|unrecognized/],
-      [{ ...ok, events: Array.from({ length: 100_000 }, () => 'verification.completed') }, 413, /larger/],
-      [{ ...ok, url: `https://hooks.example.com/${'a'.repeat(25 * 1024)}` }, 413, /larger/],
     ];
     for (const [body, status, re] of bad) {
       const r = await call(served.url, 'POST', '/v1/webhooks', { key, body });
       expect(r.status).toBe(status);
       expect(JSON.stringify(r.json.error)).toMatch(re);
+    }
+    // Bodies over the webhook routes' 16 KB limit: the server answers 413 and closes, possibly
+    // while the body is still being written, so the client may see EPIPE/ECONNRESET instead of
+    // the answer; the server's log line is then the witness (as for the 29 MB body above).
+    const tooLarge: Array<[string, unknown]> = [
+      ['attack-413-events', { ...ok, events: Array.from({ length: 100_000 }, () => 'verification.completed') }],
+      ['attack-413-url', { ...ok, url: `https://hooks.example.com/${'a'.repeat(25 * 1024)}` }],
+    ];
+    for (const [id, body] of tooLarge) {
+      const data = Buffer.from(JSON.stringify(body));
+      const r = await rawRequest(
+        served.url,
+        head('POST', '/v1/webhooks', served.url, [`Authorization: Bearer ${key}`, 'Content-Type: application/json', `Content-Length: ${data.length}`, `X-Request-Id: ${id}`]),
+        data,
+      );
+      if (r.status !== null) {
+        expect(r.status).toBe(413);
+        expect(JSON.stringify(JSON.parse(r.body.slice(r.body.indexOf('{'))).error)).toMatch(/larger/);
+      }
+      expect(await served.waitFor(new RegExp(`"reqId":"${id}".*"status":413`))).toBeTruthy();
     }
     const list = await call(served.url, 'GET', '/v1/webhooks', { key });
     expect(list.text.length).toBeLessThan(10_000);
@@ -299,6 +317,12 @@ describe('one error shape', () => {
     ];
     for (const h of heads) {
       const r = await rawRequest(served.url, h);
+      // The server answers and closes at once; with request bytes it never read, the close can be
+      // a reset that reaches the client before the answer does (a loaded machine): expected.
+      if (r.status === null) {
+        expect(r.closedEarly || r.body === '', h.slice(0, 40)).toBe(true);
+        continue;
+      }
       expect([400, 413], h.slice(0, 40)).toContain(r.status);
       expect(['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE']).toContain(shape(r.body));
     }
