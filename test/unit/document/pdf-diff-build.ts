@@ -25,9 +25,12 @@ export function zeroBomb(chunks: number): Buffer {
   return Buffer.concat(parts);
 }
 
-/** A one-page PDF whose page content is `streams` Flate streams of `mibEach` MiB of zeros each. */
-export function flateBombPdf(streams: number, mibEach: number): Buffer {
-  const bomb = zeroBomb(mibEach);
+/**
+ * Writes a classic (non-incremental) PDF object by object, streams as raw bytes: for files pdf-lib
+ * would not write (bombs, odd filters). `finish(count)` adds the xref for objects 1..count-1 with
+ * object 1 as the catalog.
+ */
+function pdfFileWriter(): { obj(num: number, body: string, stream?: Buffer): void; finish(count: number): Buffer } {
   const parts: Buffer[] = [];
   const offsets: number[] = [];
   let size = 0;
@@ -36,28 +39,39 @@ export function flateBombPdf(streams: number, mibEach: number): Buffer {
     parts.push(buf);
     size += buf.length;
   };
-  const obj = (num: number, body: string, stream?: Buffer): void => {
-    offsets[num] = size;
-    push(`${num} 0 obj\n${body}\n`);
-    if (stream) {
-      push('stream\n');
-      push(stream);
-      push('\nendstream\n');
-    }
-    push('endobj\n');
-  };
   push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  return {
+    obj(num, body, stream) {
+      offsets[num] = size;
+      push(`${num} 0 obj\n${body}\n`);
+      if (stream) {
+        push('stream\n');
+        push(stream);
+        push('\nendstream\n');
+      }
+      push('endobj\n');
+    },
+    finish(count) {
+      const xrefAt = size;
+      let xref = `xref\n0 ${count}\n0000000000 65535 f \n`;
+      for (let i = 1; i < count; i++) xref += `${String(offsets[i]).padStart(10, '0')} 00000 n \n`;
+      push(`${xref}trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`);
+      return Buffer.concat(parts);
+    },
+  };
+}
+
+/** A one-page PDF whose page content is `streams` Flate streams of `mibEach` MiB of zeros each. */
+export function flateBombPdf(streams: number, mibEach: number): Buffer {
+  const bomb = zeroBomb(mibEach);
+  const w = pdfFileWriter();
+  const obj = w.obj;
   const contents = Array.from({ length: streams }, (_, i) => `${4 + i} 0 R`).join(' ');
   obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
   obj(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
   obj(3, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [${contents}] >>`);
   for (let i = 0; i < streams; i++) obj(4 + i, `<< /Length ${bomb.length} /Filter /FlateDecode >>`, bomb);
-  const xrefAt = size;
-  const count = 4 + streams;
-  let xref = `xref\n0 ${count}\n0000000000 65535 f \n`;
-  for (let i = 1; i < count; i++) xref += `${String(offsets[i]).padStart(10, '0')} 00000 n \n`;
-  push(`${xref}trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`);
-  return Buffer.concat(parts);
+  return w.finish(4 + streams);
 }
 
 // ---- signed forms with hand-appended incremental updates
@@ -325,33 +339,11 @@ export function lzwZeros(n: number): Buffer {
 
 /** A one-page PDF (Helvetica as /F1) whose content is the given streams, each with its filter. */
 export function onePagePdf(streams: { filter: string; data: Buffer }[]): Buffer {
-  const parts: Buffer[] = [];
-  const offsets: number[] = [];
-  let size = 0;
-  const push = (b: Buffer | string): void => {
-    const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b;
-    parts.push(buf);
-    size += buf.length;
-  };
-  const obj = (num: number, body: string, stream?: Buffer): void => {
-    offsets[num] = size;
-    push(`${num} 0 obj\n${body}\n`);
-    if (stream) {
-      push('stream\n');
-      push(stream);
-      push('\nendstream\n');
-    }
-    push('endobj\n');
-  };
-  push('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
+  const w = pdfFileWriter();
+  const obj = w.obj;
   obj(1, '<< /Type /Catalog /Pages 2 0 R >>');
   obj(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
   obj(3, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> /Contents [${streams.map((_, i) => `${4 + i} 0 R`).join(' ')}] >>`);
   streams.forEach((st, i) => obj(4 + i, `<< /Length ${st.data.length} /Filter /${st.filter} >>`, st.data));
-  const count = 4 + streams.length;
-  const xrefAt = size;
-  let xref = `xref\n0 ${count}\n0000000000 65535 f \n`;
-  for (let i = 1; i < count; i++) xref += `${String(offsets[i]).padStart(10, '0')} 00000 n \n`;
-  push(`${xref}trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`);
-  return Buffer.concat(parts);
+  return w.finish(4 + streams.length);
 }
