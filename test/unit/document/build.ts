@@ -61,14 +61,14 @@ export async function buildPdf(o: PdfOptions = {}): Promise<Buffer> {
   return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
 
-interface TrailerInfo {
+export interface TrailerInfo {
   size: number;
   root: string;
   info: string | null;
   startxref: number;
 }
 
-function trailerOf(pdf: Buffer): TrailerInfo {
+export function trailerOf(pdf: Buffer): TrailerInfo {
   const s = pdf.toString('latin1');
   const t = s.lastIndexOf('trailer');
   const dict = s.slice(t, s.indexOf('startxref', t));
@@ -138,24 +138,34 @@ function cmsSign(data: Buffer): Buffer {
 
 const CONTENTS_HEX = 16384;
 
+/** The /ByteRange every test signer writes first; fillSignature replaces it once offsets are known. */
+export const BYTE_RANGE_PLACEHOLDER = '[0 0000000000 0000000000 0000000000]';
+
+/**
+ * Completes the newest signature of `withSig` (ISO 32000-1 §12.8.1): the last /ByteRange
+ * placeholder becomes the range covering everything but the /Contents hex string, and /Contents
+ * gets `sign(those bytes)` as hex, padded to the `contentsHex` digits reserved for it.
+ */
+export function fillSignature(withSig: Buffer, contentsHex: number, sign: (signedBytes: Buffer) => Buffer): Buffer {
+  const s = withSig.toString('latin1');
+  const start = s.lastIndexOf('/Contents <') + '/Contents '.length;
+  const end = start + contentsHex + 2;
+  const pad = (n: number): string => String(n).padStart(10, '0');
+  const range = `[0 ${pad(start)} ${pad(end)} ${pad(withSig.length - end)}]`;
+  const at = s.lastIndexOf(BYTE_RANGE_PLACEHOLDER);
+  const filled = Buffer.from(s.slice(0, at) + range + s.slice(at + BYTE_RANGE_PLACEHOLDER.length), 'latin1');
+  const hex = sign(Buffer.concat([filled.subarray(0, start), filled.subarray(end)])).toString('hex').padEnd(contentsHex, '0');
+  if (hex.length > contentsHex) throw new Error('signature too large for the placeholder');
+  filled.write(hex, start + 1, 'latin1');
+  return filled;
+}
+
 /** Signs the whole current file in a new incremental update, the way PDF signers do. */
 export function signPdf(pdf: Buffer): Buffer {
   const num = nextObjectNumber(pdf);
-  const placeholder = '[0 0000000000 0000000000 0000000000]';
-  const sig = `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /M (D:20250101120000Z) /ByteRange ${placeholder} /Contents <${'0'.repeat(CONTENTS_HEX)}> >>`;
+  const sig = `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /M (D:20250101120000Z) /ByteRange ${BYTE_RANGE_PLACEHOLDER} /Contents <${'0'.repeat(CONTENTS_HEX)}> >>`;
   const withSig = appendUpdate(pdf, [{ num, body: sig }]);
-  const s = withSig.toString('latin1');
-  const start = s.lastIndexOf('/Contents <') + '/Contents '.length;
-  const end = start + CONTENTS_HEX + 2;
-  const len = withSig.length;
-  const range = `[0 ${String(start).padStart(10, '0')} ${String(end).padStart(10, '0')} ${String(len - end).padStart(10, '0')}]`;
-  const at = s.lastIndexOf(placeholder);
-  const filled = Buffer.from(s.slice(0, at) + range + s.slice(at + placeholder.length), 'latin1');
-  const cms = cmsSign(Buffer.concat([filled.subarray(0, start), filled.subarray(end)]));
-  const hex = cms.toString('hex').padEnd(CONTENTS_HEX, '0');
-  if (hex.length > CONTENTS_HEX) throw new Error('signature too large for the placeholder');
-  filled.write(hex, start + 1, 'latin1');
-  return filled;
+  return fillSignature(withSig, CONTENTS_HEX, cmsSign);
 }
 
 // ---- DOCX

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, PDFName, PDFRef, PDFString, StandardFonts } from 'pdf-lib';
+import { BYTE_RANGE_PLACEHOLDER, fillSignature, trailerOf } from './build.js';
 
 /**
  * A zlib stream that inflates to `chunks` MiB of zeros, built from one compressed MiB repeated:
@@ -151,30 +152,11 @@ export async function buildForm(o: { sharedAppearance?: boolean } = {}): Promise
   return { pdf, catalog: (doc.context.trailerInfo.Root as PDFRef).objectNumber, page: page.ref.objectNumber, fields, widgets };
 }
 
-interface Trailer {
-  size: number;
-  root: string;
-  info: string | null;
-  startxref: number;
-}
-
-function trailer(pdf: Buffer): Trailer {
-  const s = pdf.toString('latin1');
-  const t = s.lastIndexOf('trailer');
-  const dict = s.slice(t, s.indexOf('startxref', t));
-  return {
-    size: Number(/\/Size (\d+)/.exec(dict)![1]),
-    root: /\/Root (\d+ \d+ R)/.exec(dict)![1]!,
-    info: /\/Info (\d+ \d+ R)/.exec(dict)?.[1] ?? null,
-    startxref: Number(/startxref\s+(\d+)/.exec(s.slice(s.lastIndexOf('startxref')))![1]),
-  };
-}
-
-export const nextNum = (pdf: Buffer): number => trailer(pdf).size;
+export const nextNum = (pdf: Buffer): number => trailerOf(pdf).size;
 
 /** An incremental update (ISO 32000-1 §7.5.6): objects defined (body may carry a stream) and object numbers freed. */
 export function appendRevision(pdf: Buffer, objects: { num: number; body: string }[], freed: number[] = []): Buffer {
-  const t = trailer(pdf);
+  const t = trailerOf(pdf);
   let out = pdf.toString('latin1');
   if (!out.endsWith('\n')) out += '\n';
   const entries: [number, string][] = [];
@@ -231,29 +213,18 @@ export interface SignOptions {
 /** Signs the empty signature field `field` in a new incremental update, covering the whole file. */
 export function signField(f: FormPdf, pdf: Buffer, field: string, o: SignOptions = {}): Buffer {
   const sigNum = nextNum(pdf);
-  const placeholder = '[0 0000000000 0000000000 0000000000]';
   const ref = o.certify
     ? ` /Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P ${o.certify} /V /1.2 >> >>]`
     : o.lock
       ? ` /Reference [<< /Type /SigRef /TransformMethod /FieldMDP /TransformParams << /Type /TransformParams /Action /Include /Fields [${o.lock.map((n) => `(${n})`).join(' ')}] /V /1.2 >> >>]`
       : '';
   const type = o.timeStamp ? '/Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161' : '/Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /M (D:20250101120000Z)';
-  const sig = `<< ${type}${ref} /ByteRange ${placeholder} /Contents <${'0'.repeat(CONTENTS_HEX)}> >>`;
+  const sig = `<< ${type}${ref} /ByteRange ${BYTE_RANGE_PLACEHOLDER} /Contents <${'0'.repeat(CONTENTS_HEX)}> >>`;
   const fieldNum = f.fields[field]!;
   const objects = [{ num: fieldNum, body: setEntries(lastBody(pdf, fieldNum), { V: `${sigNum} 0 R` }) }, { num: sigNum, body: sig }];
   if (o.certify) objects.push({ num: f.catalog, body: setEntries(lastBody(pdf, f.catalog), { Perms: `<< /DocMDP ${sigNum} 0 R >>` }) });
   const withSig = appendRevision(pdf, objects);
-  const s = withSig.toString('latin1');
-  const start = s.lastIndexOf('/Contents <') + '/Contents '.length;
-  const end = start + CONTENTS_HEX + 2;
-  const range = `[0 ${String(start).padStart(10, '0')} ${String(end).padStart(10, '0')} ${String(withSig.length - end).padStart(10, '0')}]`;
-  const at = s.lastIndexOf(placeholder);
-  const filled = Buffer.from(s.slice(0, at) + range + s.slice(at + placeholder.length), 'latin1');
-  const der = cms(Buffer.concat([filled.subarray(0, start), filled.subarray(end)]));
-  const hex = der.toString('hex').padEnd(CONTENTS_HEX, '0');
-  if (hex.length > CONTENTS_HEX) throw new Error('signature too large for the placeholder');
-  filled.write(hex, start + 1, 'latin1');
-  return filled;
+  return fillSignature(withSig, CONTENTS_HEX, cms);
 }
 
 /** Fills text field `name` in a new revision: a new value and a new appearance stream on its widget. */

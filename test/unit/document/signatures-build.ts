@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as asn1js from 'asn1js';
 import { AlgorithmIdentifier, Attribute, Certificate, CertificateRevocationList, ContentInfo, EncapsulatedContentInfo, IssuerAndSerialNumber, SignedAndUnsignedAttributes, SignedData, SignerInfo } from 'pkijs';
-import { appendUpdate, nextObjectNumber } from './build.js';
+import { appendUpdate, BYTE_RANGE_PLACEHOLDER, fillSignature, nextObjectNumber } from './build.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'verity-sig-'));
 const p = (name: string): string => join(dir, name);
@@ -170,28 +170,16 @@ export interface SignOptions {
 /** Signs the whole current file in a new incremental update, with a signature field pointing at it. */
 export function signPdfWith(pdf: Buffer, o: SignOptions): Buffer {
   const num = nextObjectNumber(pdf);
-  const placeholder = '[0 0000000000 0000000000 0000000000]';
   const type = o.docTimestamp ? '/Type /DocTimeStamp' : '/Type /Sig';
   const sub = o.subFilter ?? (o.docTimestamp ? 'ETSI.RFC3161' : 'adbe.pkcs7.detached');
   const m = o.m === null ? '' : ` /M (${o.m ?? 'D:20250101120000Z'})`;
-  const sig = `<< ${type} /Filter /Adobe.PPKLite /SubFilter /${sub}${m} /ByteRange ${placeholder} /Contents <${'0'.repeat(CONTENTS_HEX)}> >>`;
+  const sig = `<< ${type} /Filter /Adobe.PPKLite /SubFilter /${sub}${m} /ByteRange ${BYTE_RANGE_PLACEHOLDER} /Contents <${'0'.repeat(CONTENTS_HEX)}> >>`;
   const field = `<< /FT /Sig /T (${o.fieldName ?? `Signature${num}`}) /V ${num} 0 R /Rect [0 0 0 0] /Subtype /Widget /F 132 >>`;
   const withSig = appendUpdate(pdf, [
     { num, body: sig },
     { num: num + 1, body: field },
   ]);
-  const s = withSig.toString('latin1');
-  const start = s.lastIndexOf('/Contents <') + '/Contents '.length;
-  const end = start + CONTENTS_HEX + 2;
-  const len = withSig.length;
-  const range = `[0 ${String(start).padStart(10, '0')} ${String(end).padStart(10, '0')} ${String(len - end).padStart(10, '0')}]`;
-  const at = s.lastIndexOf(placeholder);
-  const filled = Buffer.from(s.slice(0, at) + range + s.slice(at + placeholder.length), 'latin1');
-  const der = o.sign(Buffer.concat([filled.subarray(0, start), filled.subarray(end)]));
-  const hex = der.toString('hex').padEnd(CONTENTS_HEX, '0');
-  if (hex.length > CONTENTS_HEX) throw new Error('signature too large for the placeholder');
-  filled.write(hex, start + 1, 'latin1');
-  return filled;
+  return fillSignature(withSig, CONTENTS_HEX, o.sign);
 }
 
 /** The CMS bytes in the last signature's /Contents, and where they sit. */
