@@ -19,15 +19,20 @@ export interface WorkerJob {
 export type WorkerReply = { ok: unknown } | { error: ReturnType<ReturnType<typeof toVerityError>['toBody']> };
 
 const job = workerData as WorkerJob;
-const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
-const ports = createDefaultPorts({ config: job.config, storeFile: job.storeFile, cacheDir: job.cacheDir, ssrfGuard: false });
-let reply: WorkerReply;
-try {
-  const engine = createEngine(ports);
-  reply = { ok: job.kind === 'media' ? await engine.verifyMedia(job.req as never) : await engine.verifyDocument(job.req as never) };
-} catch (err) {
-  reply = { error: toVerityError(err).toBody() };
-} finally {
-  ports.closeStore();
+
+// An async function rather than top-level await: the build bundles this entry as CommonJS
+// (dist/engine-worker.cjs), which a worker starts without loading ~200 separate ES modules.
+async function run(): Promise<WorkerReply> {
+  const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
+  const ports = createDefaultPorts({ config: job.config, storeFile: job.storeFile, cacheDir: job.cacheDir, ssrfGuard: false });
+  try {
+    const engine = createEngine(ports);
+    return { ok: job.kind === 'media' ? await engine.verifyMedia(job.req as never) : await engine.verifyDocument(job.req as never) };
+  } catch (err) {
+    return { error: toVerityError(err).toBody() };
+  } finally {
+    ports.closeStore();
+  }
 }
-parentPort!.postMessage(reply!);
+
+if (parentPort) void run().then((reply) => parentPort!.postMessage(reply));

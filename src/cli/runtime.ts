@@ -196,18 +196,33 @@ export class CliRuntime {
     if (this.ctx.analysisInWorker) {
       // Media and document analysis run in a worker thread, so Ctrl-C is handled at once.
       const job = { config: this.engineConfig(), storeFile: this.ctx.paths.storeFile, cacheDir: this.ctx.paths.cacheDir };
-      engine.verifyMedia = (req, opts) => inWorker({ ...job, kind: 'media', req }, opts?.signal) as ReturnType<Engine['verifyMedia']>;
-      engine.verifyDocument = (req, opts) => inWorker({ ...job, kind: 'document', req }, opts?.signal) as ReturnType<Engine['verifyDocument']>;
+      // A worker costs ~0.3 s to start; a small inline file is analysed in less than the 0.5 s a
+      // Ctrl-C may take, so it stays on this thread. URLs (size unknown) and larger files go out.
+      const local = { media: engine.verifyMedia, document: engine.verifyDocument };
+      engine.verifyMedia = (req, opts) =>
+        (smallInline(req) ? local.media(req, opts) : inWorker({ ...job, kind: 'media', req }, opts?.signal)) as ReturnType<Engine['verifyMedia']>;
+      engine.verifyDocument = (req, opts) =>
+        (smallInline(req) ? local.document(req, opts) : inWorker({ ...job, kind: 'document', req }, opts?.signal)) as ReturnType<Engine['verifyDocument']>;
     }
     return { engine, connection, close: () => ports.closeStore() };
   }
+}
+
+/** Inline input (no URL to fetch) of at most about 1 MB: base64 or text in the request. */
+const SMALL_INLINE_CHARS = 1_400_000;
+function smallInline(req: object): boolean {
+  const r = req as { url?: unknown; source?: unknown; file?: unknown; content?: unknown };
+  if (r.url !== undefined || r.source === 'url') return false;
+  const data = typeof r.file === 'string' ? r.file : typeof r.content === 'string' ? r.content : '';
+  return data.length <= SMALL_INLINE_CHARS;
 }
 
 /** One verification in a worker thread (engine-worker.ts); an abort terminates the worker. */
 async function inWorker(job: import('./engine-worker.js').WorkerJob, signal: AbortSignal | undefined): Promise<unknown> {
   const { Worker } = await import('node:worker_threads');
   signal?.throwIfAborted();
-  const worker = new Worker(new URL('./engine-worker.js', import.meta.url), { workerData: job });
+  // The bundled worker (scripts/build.mjs) beside dist/verity.cjs; from the tsc output in dist/cli/ too.
+  const worker = new Worker(new URL('../engine-worker.cjs', import.meta.url), { workerData: job });
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       void worker.terminate();
