@@ -22,6 +22,7 @@ _verity_next() {
     'verify|business') REPLY='verify business' ;;
     'verify|media') REPLY='verify media' ;;
     'verify|document') REPLY='verify document' ;;
+    'verify|batch') REPLY='verify batch' ;;
     'verify|help') REPLY='verify help' ;;
     'corpus|add') REPLY='corpus add' ;;
     'corpus|help') REPLY='corpus help' ;;
@@ -74,7 +75,7 @@ _verity_data() {
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'verify')
-      subs='claim business media document help'
+      subs='claim business media document batch help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
@@ -97,6 +98,11 @@ _verity_data() {
       subs=''
       opts='--source --content --mime-type --check-deepfakes --no-check-deepfakes --check-watermarks --no-check-watermarks --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--source=url,upload,raw --content=@any --mime-type=@any --fail-on=@dyn:fail-on:document --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@file' ;;
+    'verify batch')
+      subs=''
+      opts='--type --input-format --concurrency --out --resume --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--type=claim,business,media,document --input-format=jsonl,csv --concurrency=@any --out=@file --fail-on=@dyn:fail-on:batch --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@file' ;;
     'verify help')
       subs=''
@@ -369,7 +375,7 @@ _verity_data() {
 _verity() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valued=' --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --from --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
+  local valued=' --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --host --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi

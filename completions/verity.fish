@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --from --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook
+set -g __verity_valued --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --host --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -39,6 +39,8 @@ function __verity_next
             echo 'verify media'
         case 'verify|document'
             echo 'verify document'
+        case 'verify|batch'
+            echo 'verify batch'
         case 'verify|help'
             echo 'verify help'
         case 'corpus|add'
@@ -190,6 +192,7 @@ complete -c verity -n '__verity_at \'verify\'' -a 'claim' -d 'check a statement 
 complete -c verity -n '__verity_at \'verify\'' -a 'business' -d 'check a company against company registries'
 complete -c verity -n '__verity_at \'verify\'' -a 'media' -d 'check an image or video: C2PA, metadata, forensics, deepfake signals, provenance'
 complete -c verity -n '__verity_at \'verify\'' -a 'document' -d 'check a PDF, DOCX, image or text: AI generation, manipulation, metadata, signatures'
+complete -c verity -n '__verity_at \'verify\'' -a 'batch' -d 'verify many claims, companies, images or documents in one process: JSONL, CSV or a folder'
 complete -c verity -n '__verity_at \'verify\'' -a 'help' -d 'display help for command'
 complete -c verity -n '__verity_at \'verify\'' -l help -s h -d 'display help for command'
 # verity verify claim
@@ -235,6 +238,16 @@ complete -c verity -n '__verity_at \'verify document\'' -l fail-on -x -a '(__ver
 complete -c verity -n '__verity_at \'verify document\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify document\'' -l help -s h -d 'display help for command'
 complete -c verity -n '__verity_at \'verify document\'' -F
+# verity verify batch
+complete -c verity -n '__verity_at \'verify batch\'' -l type -x -a 'claim business media document' -d 'the type of items that carry no "type" field (required for a folder)'
+complete -c verity -n '__verity_at \'verify batch\'' -l input-format -x -a 'jsonl csv' -d 'read the input as this format (default: from the extension or the first character)'
+complete -c verity -n '__verity_at \'verify batch\'' -l concurrency -x -d 'items in flight at once, 1 to 64 (default 4)'
+complete -c verity -n '__verity_at \'verify batch\'' -l out -r -F -d 'append each result to this NDJSON journal as it finishes'
+complete -c verity -n '__verity_at \'verify batch\'' -l resume -d 'skip the items that already succeeded in the --out journal'
+complete -c verity -n '__verity_at \'verify batch\'' -l fail-on -x -a '(__verity_dyn fail-on:batch)' -d 'exit 3 when any item\'s verdict, status, authenticity or flags is any of these (comma-separated)'
+complete -c verity -n '__verity_at \'verify batch\'' -l min-trust -x -d 'exit 3 when any item\'s trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify batch\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'verify batch\'' -F
 # verity verify help
 # verity corpus
 complete -c verity -n '__verity_at \'corpus\'' -a 'add' -d 'import a .jsonl or .csv corpus (fields: text, url, source, published_at, authority)'

@@ -23,6 +23,7 @@ _verity_next() {
     'verify|business') REPLY='verify business' ;;
     'verify|media') REPLY='verify media' ;;
     'verify|document') REPLY='verify document' ;;
+    'verify|batch') REPLY='verify batch' ;;
     'verify|help') REPLY='verify help' ;;
     'corpus|add') REPLY='corpus add' ;;
     'corpus|help') REPLY='corpus help' ;;
@@ -75,7 +76,7 @@ _verity_data() {
       vals=('--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
       arg='@none' ;;
     'verify')
-      subs=('claim:check a statement against encyclopedic, fact-check, scholarly, news and web sources' 'business:check a company against company registries' 'media:check an image or video: C2PA, metadata, forensics, deepfake signals, provenance' 'document:check a PDF, DOCX, image or text: AI generation, manipulation, metadata, signatures' 'help:display help for command')
+      subs=('claim:check a statement against encyclopedic, fact-check, scholarly, news and web sources' 'business:check a company against company registries' 'media:check an image or video: C2PA, metadata, forensics, deepfake signals, provenance' 'document:check a PDF, DOCX, image or text: AI generation, manipulation, metadata, signatures' 'batch:verify many claims, companies, images or documents in one process: JSONL, CSV or a folder' 'help:display help for command')
       opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
       vals=('--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
       arg='@none' ;;
@@ -98,6 +99,11 @@ _verity_data() {
       subs=()
       opts=('--source:how to read the input' '--content:the content itself (raw text, a URL, or base64 with --source upload)' '--mime-type:MIME type hint, e.g. application/pdf' '--check-deepfakes:run deepfake/entropy analysis (default)' '--no-check-deepfakes:skip deepfake/entropy analysis' '--check-watermarks:detect C2PA and other watermarks (default)' '--no-check-watermarks:skip watermark detection' '--fail-on:exit 3 when the flags is any of (comma-separated): ai_generated_text, image_manipulated, metadata_stripped, deepfake, inconsistent_timestamps, signature_forgery' '--min-trust:exit 3 when trust_score is below x (0 to 1)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
       vals=('--source=url,upload,raw' '--content=@any' '--mime-type=@any' '--fail-on=@dyn:fail-on:document' '--min-trust=@any' '--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
+      arg='@file' ;;
+    'verify batch')
+      subs=()
+      opts=('--type:the type of items that carry no "type" field (required for a folder)' '--input-format:read the input as this format (default: from the extension or the first character)' '--concurrency:items in flight at once, 1 to 64 (default 4)' '--out:append each result to this NDJSON journal as it finishes' '--resume:skip the items that already succeeded in the --out journal' '--fail-on:exit 3 when any item'\''s verdict, status, authenticity or flags is any of these (comma-separated)' '--min-trust:exit 3 when any item'\''s trust_score is below x (0 to 1)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--type=claim,business,media,document' '--input-format=jsonl,csv' '--concurrency=@any' '--out=@file' '--fail-on=@dyn:fail-on:batch' '--min-trust=@any' '--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
       arg='@file' ;;
     'verify help')
       subs=()
@@ -370,7 +376,7 @@ _verity_data() {
 _verity() {
   local cmdpath= w i skip=0 arg= kind= v
   local -a subs opts vals
-  local valued=' --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --from --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
+  local valued=' --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --host --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
   for ((i = 2; i < CURRENT; i++)); do
     w=${words[i]}
     if ((skip)); then skip=0; continue; fi
