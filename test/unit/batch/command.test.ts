@@ -152,6 +152,23 @@ describe('verify batch (sandbox, in process)', () => {
     expect(lines(readFileSync(out, 'utf8'))).toEqual(printed);
   });
 
+  it('the progress line is drawn on stderr only on a terminal, never into stdout', async () => {
+    const path = file('progress.jsonl', Array.from({ length: 30 }, (_, i) => JSON.stringify({ claim: `c ${i}` })).join('\n'));
+    const tty = await runCli(['verify', 'batch', path, '--type', 'claim', '--test'], { stderrTTY: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/\d+\/30 ✓\d+ ✗0/);
+    expect(lines(tty.stdout)).toHaveLength(30);
+    const piped = await runCli(['verify', 'batch', path, '--type', 'claim', '--test']);
+    expect(piped.stderr).not.toMatch(/✓\d+ ✗/);
+    expect(piped.stderr).toContain('30 items: 30 succeeded');
+  });
+
+  it('--concurrency is checked before the input is read', async () => {
+    const r = await runCli(['verify', 'batch', 'nowhere.jsonl', '--type', 'claim', '--test', '--concurrency', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--concurrency');
+  });
+
   it('a folder of files with --type media', async () => {
     const f = join(dir, 'album');
     const { mkdirSync } = await import('node:fs');
