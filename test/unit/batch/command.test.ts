@@ -2,6 +2,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxEngine } from '../../../src/engine/index.js';
@@ -167,6 +169,38 @@ describe('verify batch (sandbox, in process)', () => {
     const r = await runCli(['verify', 'batch', 'nowhere.jsonl', '--type', 'claim', '--test', '--concurrency', '0']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--concurrency');
+  });
+
+  it('remote, item by item: each item sends the key derived from its input, the same on a re-run; a quota error stops the rest (exit 5)', async () => {
+    const seen: Array<{ key: string; body: string }> = [];
+    let quotaAfter = Infinity;
+    const server = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push({ key: String(req.headers['idempotency-key']), body });
+        const quota = seen.length > quotaAfter;
+        res.writeHead(quota ? 402 : 200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(quota ? { error: { code: 'QUOTA_EXCEEDED', message: 'credits used up' } } : { id: 'vrf_clm_x', verdict: 'true', trust_score: 0.8 }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const path = file('remote.jsonl', ['{"claim":"a"}', '{"claim":"b","language":"en"}', '{"claim":"c"}', '{"claim":"d"}'].join('\n'));
+      const args = ['verify', 'batch', path, '--type', 'claim', '--remote', url, '--concurrency', '1'];
+      expect((await runCli(args)).code).toBe(0);
+      const first = seen.splice(0).map((s) => s.key);
+      expect(new Set(first).size).toBe(4);
+      expect(first.every((k) => /^vb-claim-[0-9a-f]{64}$/.test(k))).toBe(true);
+      quotaAfter = 2;
+      const again = await runCli([...args, '--json']);
+      expect(again.code).toBe(5);
+      expect(seen.map((s) => s.key)).toEqual(first.slice(0, 3));
+      expect(JSON.parse(again.stdout)).toMatchObject({ succeeded: 2, failed: 1, not_run: 1, exit_code: 5 });
+    } finally {
+      server.close();
+    }
   });
 
   it('a folder of files with --type media', async () => {
