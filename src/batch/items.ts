@@ -46,10 +46,17 @@ export interface BatchItem {
 export interface CheckOptions {
   /** `--type`: the type of lines that carry none. */
   type?: ItemType;
+  /**
+   * Read `file` as a local path (the CLI). Off by default: a service checking items it was sent
+   * must never open paths on its own disk; there `file` is always the base64 data.
+   */
+  filePaths?: boolean;
+  /** How a problem is named; default `line 12 (claim)` (a service might say `items[11].claim`). */
+  name?: (rec: { line: number; path?: string }, field?: string) => string;
 }
 
 /** How problems are named: `line 12 (claim)`, or the relative path for a folder entry. */
-const at = (rec: { line: number; path?: string }, field?: string): string => {
+const lineName = (rec: { line: number; path?: string }, field?: string): string => {
   const where = rec.path ?? `line ${rec.line}`;
   return field ? `${where} (${field})` : where;
 };
@@ -77,6 +84,7 @@ function fileProblem(path: string): string | undefined {
  */
 export function checkItems(src: BatchSource, o: CheckOptions = {}): BatchItem[] {
   const problems: ErrorDetail[] = [...src.problems];
+  const at = o.name ?? lineName;
   const items: BatchItem[] = [];
   const seen = new Map<string, number>();
   for (const rec of src.records) {
@@ -112,7 +120,7 @@ export function checkItems(src: BatchSource, o: CheckOptions = {}): BatchItem[] 
     // files named by path
     let file: BatchItem['file'];
     const probe: Record<string, unknown> = { ...request };
-    if ((t === 'media' || t === 'document') && typeof request.file === 'string' && !INLINE_BASE64.test(request.file)) {
+    if (o.filePaths && (t === 'media' || t === 'document') && typeof request.file === 'string' && !INLINE_BASE64.test(request.file)) {
       const path = isAbsolute(request.file) ? request.file : join(src.baseDir, request.file);
       const bad = fileProblem(path);
       if (bad) problems.push({ field: at(rec, 'file'), issue: bad });

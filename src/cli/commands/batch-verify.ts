@@ -9,11 +9,12 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import { readBatchSource, type InputFormat } from '../../batch/input.js';
-import { checkItems, type ItemType } from '../../batch/items.js';
-import { gateView, openJournal, readJournal, type JournalEntry, type ResultLine } from '../../batch/journal.js';
-import { exitCodeOf, gateReasons, parseBatchGates, type BatchSummary, type GateHit } from '../../batch/outcome.js';
+import { checkItems, type BatchItem, type ItemType } from '../../batch/items.js';
+import { openJournal, readJournal, type Journal, type JournalEntry, type ResultLine } from '../../batch/journal.js';
+import { parseBatchGates, type BatchSummary } from '../../batch/outcome.js';
 import { progressLine } from '../../batch/progress.js';
 import { runBatch } from '../../batch/run.js';
+import { BatchTally } from '../../batch/tally.js';
 import { EXIT, ExitError } from '../errors.js';
 import { recordKeyUse } from '../key-usage.js';
 import type { CliRuntime } from '../runtime.js';
@@ -28,7 +29,7 @@ export function defaultConcurrency(types: ReadonlySet<ItemType>): number {
 }
 export const MAX_CONCURRENCY = 64;
 
-interface BatchFlags {
+export interface BatchFlags {
   type?: ItemType;
   inputFormat?: InputFormat;
   concurrency?: string;
@@ -48,113 +49,96 @@ function concurrencyFlag(v: string | undefined): number | undefined {
   return n;
 }
 
-export default async function verifyBatch(rt: CliRuntime, cmd: Command): Promise<void> {
+/** What a batch command has once its flags and input are checked: the part embedded and remote mode share. */
+export interface PreparedBatch {
+  flags: BatchFlags;
+  items: BatchItem[];
+  /** The items still to run (all of them, or those --resume did not find succeeded). */
+  todo: BatchItem[];
+  concurrency: number;
+  journal?: Journal;
+  tally: BatchTally;
+}
+
+/**
+ * Checks the flags and every item, reads the journal for --resume and opens it: all before any
+ * item runs, so invalid input (exit 2) writes nothing.
+ */
+export async function prepareBatch(rt: CliRuntime, cmd: Command): Promise<PreparedBatch> {
   const o = cmd.opts<BatchFlags>();
-  // Every flag and every item is checked before anything runs or is written.
   const gates = parseBatchGates(o);
   const given = concurrencyFlag(o.concurrency);
   if (o.resume && !o.out)
     throw new VerityError('VALIDATION_FAILED', '--resume continues a journal: give it with --out FILE', { details: [{ field: 'resume', issue: 'needs --out' }] });
-  const input = cmd.args[0] as string;
-  const src = await readBatchSource(input, {
+  const src = await readBatchSource(cmd.args[0] as string, {
     cwd: rt.ctx.cwd,
     format: o.inputFormat,
     readStdin: (limit) => rt.takeStdin('the batch', limit),
   });
-  const items = checkItems(src, { type: o.type });
-  const concurrency = given ?? defaultConcurrency(new Set(items.map((i) => i.type)));
+  const items = checkItems(src, { type: o.type, filePaths: true });
   const outPath = o.out === undefined ? undefined : resolve(rt.ctx.cwd, o.out);
-  const earlier: Map<string, JournalEntry> = o.resume && outPath ? await readJournal(outPath) : new Map();
+  const earlier = o.resume && outPath ? await readJournal(outPath) : new Map<string, JournalEntry>();
   const journal = outPath ? openJournal(outPath, Boolean(o.resume)) : undefined;
+  const tally = new BatchTally(items.length, gates);
+  const todo = tally.resume(items, earlier);
+  if (tally.resumed) rt.out.info(`resuming: ${tally.resumed} of ${items.length} items already succeeded in ${o.out}`);
+  if (rt.ctx.keptOnInterrupt)
+    rt.ctx.keptOnInterrupt.note = () =>
+      journal
+        ? `${tally.succeeded} of ${tally.total} items succeeded and are in ${o.out}; run the same command with --resume to finish`
+        : `${tally.succeeded + tally.failed} of ${tally.total} results were printed; add --out FILE to keep a journal that --resume can continue`;
+  return { flags: o, items, todo, concurrency: given ?? defaultConcurrency(new Set(items.map((i) => i.type))), ...(journal ? { journal } : {}), tally };
+}
 
-  const total = items.length;
-  const todo = items.filter((i) => earlier.get(i.custom_id)?.status !== 'succeeded');
-  const resumed = total - todo.length;
-  const gateHits: GateHit[] = [];
-  const gatesSet = gates.failOn.size > 0 || gates.minTrust !== undefined;
-  const byId = new Map(items.map((i) => [i.custom_id, i]));
-  for (const [id, e] of earlier) {
-    const item = byId.get(id);
-    if (!item || e.status !== 'succeeded' || !e.gateView) continue;
-    const reasons = gateReasons(e.gateView, gates);
-    if (reasons.length) gateHits.push({ custom_id: id, line: item.line, reasons });
-  }
+/**
+ * Where each finished item goes: the journal first (so a printed line is always journaled),
+ * then the tally, stdout (not with --json) and the progress line. `done()` clears the progress
+ * line and closes the journal.
+ */
+export function resultSink(rt: CliRuntime, b: PreparedBatch): { onResult(line: ResultLine): void; done(): void } {
+  const progress = rt.out.progress('');
+  return {
+    onResult(line) {
+      b.journal?.append(line);
+      b.tally.add(line);
+      if (!rt.out.opts.json) rt.out.ndjson(line);
+      const c = b.tally.progress();
+      progress.update(c.done, c.total, progressLine(c));
+    },
+    done() {
+      progress.done();
+      b.journal?.close();
+    },
+  };
+}
 
+/** Prints the summary (one document with --json, closing lines on stderr otherwise) and leaves with the batch's exit code. */
+export function finishBatch(rt: CliRuntime, b: PreparedBatch, outcome: { stoppedBy?: VerityError; interrupted: boolean }): void {
+  const summary = b.tally.summary({ ...(b.flags.out ? { out: b.flags.out } : {}), ...outcome });
+  if (rt.out.opts.json) rt.out.json(summary);
+  else reportToPerson(rt, summary, outcome.stoppedBy);
+  if (summary.exit_code !== EXIT.ok) throw new ExitError(summary.exit_code);
+}
+
+/** Embedded (and, until the service's batches are used, remote item by item): run the items here. */
+export default async function verifyBatch(rt: CliRuntime, cmd: Command): Promise<void> {
+  const b = await prepareBatch(rt, cmd);
   // One engine for all items. Analysis stays on this thread: a worker per item would cost its
   // start-up (~0.3 s) for every file, which is what a batch exists to avoid.
   rt.ctx.analysisInWorker = false;
   const { engine, connection, close } = await rt.engine();
   const where = connection.mode === 'remote' ? new URL(connection.baseUrl).host : connection.sandbox ? 'sandbox' : 'live';
-  rt.out.debug(`mode: ${connection.mode} (${where}); ${total} items, ${resumed} already done, concurrency ${concurrency}`);
-  if (resumed) rt.out.info(`resuming: ${resumed} of ${total} items already succeeded in ${o.out}`);
-
-  let succeeded = resumed;
-  let failed = 0;
-  let doneThisRun = 0;
-  const failures: BatchSummary['failures'] = [];
-  const started = performance.now();
-  const progress = rt.out.progress('');
-  const count = (): Parameters<typeof progressLine>[0] => ({
-    done: succeeded + failed,
-    total,
-    succeeded,
-    failed,
-    doneThisRun,
-    elapsedMs: performance.now() - started,
-  });
-  if (rt.ctx.keptOnInterrupt)
-    rt.ctx.keptOnInterrupt.note = () =>
-      journal
-        ? `${succeeded} of ${total} items succeeded and are in ${o.out}; run the same command with --resume to finish`
-        : `${succeeded + failed} of ${total} results were printed; add --out FILE to keep a journal that --resume can continue`;
-
-  const onResult = (line: ResultLine): void => {
-    journal?.append(line);
-    doneThisRun++;
-    if (line.status === 'succeeded') {
-      succeeded++;
-      const reasons = gateReasons(gateView(line.result!), gates);
-      if (reasons.length) gateHits.push({ custom_id: line.custom_id, line: line.line, reasons });
-    } else {
-      failed++;
-      failures.push({ custom_id: line.custom_id, line: line.line, error: line.error! });
-    }
-    if (!rt.out.opts.json) rt.out.ndjson(line);
-    const c = count();
-    progress.update(c.done, total, progressLine(c));
-  };
-
+  rt.out.debug(`mode: ${connection.mode} (${where}); ${b.items.length} items, ${b.tally.resumed} already done, concurrency ${b.concurrency}`);
+  const sink = resultSink(rt, b);
   let outcome;
   try {
-    outcome = await runBatch(engine, todo, { concurrency, signal: rt.ctx.interrupted, onResult });
+    outcome = await runBatch(engine, b.todo, { concurrency: b.concurrency, signal: rt.ctx.interrupted, onResult: sink.onResult });
   } finally {
-    progress.done();
-    journal?.close();
+    sink.done();
     close();
   }
-  if (connection.key && doneThisRun > 0) recordKeyUse(rt.ctx.paths.dataDir, connection.key.value, rt.ctx.clock.now());
-
-  const elapsed = performance.now() - started;
-  gateHits.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  failures.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  const summary: BatchSummary = {
-    total,
-    succeeded,
-    failed,
-    resumed,
-    not_run: total - succeeded - failed,
-    failures,
-    gate: { set: gatesSet, passed: gateHits.length === 0, failed_items: gateHits },
-    ...(o.out ? { out: o.out } : {}),
-    elapsed_ms: Math.round(elapsed),
-    items_per_second: elapsed > 0 ? Math.round((doneThisRun / (elapsed / 1000)) * 10) / 10 : 0,
-    exit_code: 0,
-  };
-  summary.exit_code = outcome.interrupted ? EXIT.interrupted : exitCodeOf(summary, outcome.stoppedBy);
-  if (rt.out.opts.json) rt.out.json(summary);
-  else reportToPerson(rt, summary, outcome.stoppedBy);
-  if (outcome.interrupted) throw new ExitError(EXIT.interrupted);
-  if (summary.exit_code !== EXIT.ok) throw new ExitError(summary.exit_code);
+  if (connection.key && b.tally.doneThisRun > 0) recordKeyUse(rt.ctx.paths.dataDir, connection.key.value, rt.ctx.clock.now());
+  finishBatch(rt, b, outcome);
 }
 
 /** The closing lines on stderr: counts, the first failures and gate hits, what to do next. */

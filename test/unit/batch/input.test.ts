@@ -63,15 +63,25 @@ describe('JSONL', () => {
     writeFileSync(join(dir, 'a.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]));
     writeFileSync(join(dir, 'empty.pdf'), '');
     writeFileSync(join(dir, 'note.txt'), 'plain words');
-    const e = await failure(() => checkItems(src('{"type":"media","file":"a.jpg"}\n{"type":"media","file":"gone.jpg"}\n{"type":"document","file":"empty.pdf"}\n')));
+    const e = await failure(() => checkItems(src('{"type":"media","file":"a.jpg"}\n{"type":"media","file":"gone.jpg"}\n{"type":"document","file":"empty.pdf"}\n'), { filePaths: true }));
     expect(e.details!.map((d) => d.field)).toEqual(['line 2 (file)', 'line 3 (file)']);
     expect(e.details![1]!.issue).toMatch(/empty/);
-    const [media, doc, raw] = checkItems(src('{"type":"media","file":"a.jpg","check_deepfakes":false}\n{"type":"document","file":"note.txt"}\n{"type":"document","file":"note.txt","source":"raw","custom_id":"r"}\n'));
+    const [media, doc, raw] = checkItems(src('{"type":"media","file":"a.jpg","check_deepfakes":false}\n{"type":"document","file":"note.txt"}\n{"type":"document","file":"note.txt","source":"raw","custom_id":"r"}\n'), { filePaths: true });
     expect(media!.request).toEqual({ check_deepfakes: false });
     const m = await materialize(media!);
     expect(m.request).toEqual({ check_deepfakes: false, file: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]).toString('base64') });
     expect((await materialize(doc!)).request).toEqual({ source: 'upload', content: Buffer.from('plain words').toString('base64') });
     expect((await materialize(raw!)).request).toEqual({ source: 'raw', content: 'plain words' });
+  });
+
+  it('without filePaths (a service checking what it was sent) a `file` is never opened as a path; names can be the service\'s', async () => {
+    const e = await failure(() =>
+      checkItems(src('{"type":"media","file":"a.jpg"}\n{"type":"document","file":"../note.txt"}\n'), { name: (r, f) => `items[${r.line - 1}]${f ? `.${f}` : ''}` }),
+    );
+    expect(e.details).toEqual([
+      { field: 'items[0].file', issue: 'must be base64-encoded data' },
+      { field: 'items[1].content', issue: 'must be base64-encoded data when source is "upload"' },
+    ]);
   });
 
   it('inline base64 `file` (the service form) and document shorthands (url, content) are accepted', () => {
@@ -139,7 +149,7 @@ describe('reading the input', () => {
     writeFileSync(join(f, '.DS_Store'), 'x');
     writeFileSync(join(f, 'day2', 'c.jpg'), 'x');
     const s = await read('photos');
-    const items = checkItems(s, { type: 'media' });
+    const items = checkItems(s, { type: 'media', filePaths: true });
     expect(items.map((i) => [i.line, i.custom_id])).toEqual([
       [1, 'a.jpg'],
       [2, 'b.jpg'],
