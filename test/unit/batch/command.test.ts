@@ -203,6 +203,34 @@ describe('verify batch (sandbox, in process)', () => {
     }
   });
 
+  it('stdin over the bound (1 GB offered) is refused once 100 MB have arrived, not read to the end', async () => {
+    const fake = fakeContext();
+    let sent = 0;
+    const { Readable } = await import('node:stream');
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    fake.ctx.stdin = Readable.from(
+      (function* () {
+        while (sent < 1024) {
+          sent++;
+          yield chunk;
+        }
+      })(),
+    );
+    const r = await runCli(['verify', 'batch', '-', '--type', 'claim', '--test'], fake);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('PAYLOAD_TOO_LARGE');
+    expect(sent).toBeLessThan(110);
+  });
+
+  it('`verify claim -` with several lines still checks one claim, and says batch is the way to check one per line', async () => {
+    const r = await runCli(['verify', 'claim', '-', '--test', '--json'], { stdin: 'first claim\nsecond claim\n' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('stdin has 2 lines; they are checked as one claim');
+    expect(r.stderr).toContain('verity verify batch');
+    const one = await runCli(['verify', 'claim', '-', '--test', '--json'], { stdin: 'just one\n' });
+    expect(one.stderr).toBe('');
+  });
+
   it('a folder of files with --type media', async () => {
     const f = join(dir, 'album');
     const { mkdirSync } = await import('node:fs');
