@@ -28,6 +28,7 @@ export interface JournalEntry {
   gateView?: Record<string, unknown>;
   error?: ResultLine['error'];
   line?: number;
+  idempotency_key?: string;
 }
 
 /** The part of a result that --fail-on / --min-trust read (gates.ts outcomeValues). */
@@ -60,6 +61,7 @@ export async function readJournal(path: string): Promise<Map<string, JournalEntr
       ...(l.status === 'succeeded' && l.result ? { gateView: gateView(l.result) } : {}),
       ...(l.error ? { error: l.error } : {}),
       ...(typeof l.line === 'number' ? { line: l.line } : {}),
+      ...(typeof l.idempotency_key === 'string' ? { idempotency_key: l.idempotency_key } : {}),
     });
   }
   return entries;

@@ -4,7 +4,7 @@
  */
 import type { VerityError } from '../api/errors.js';
 import { EXIT } from '../cli/errors.js';
-import type { BatchItem } from './items.js';
+import { idempotencyKey, type BatchItem } from './items.js';
 import { gateView, type JournalEntry, type ResultLine } from './journal.js';
 import { exitCodeOf, gateReasons, type BatchGates, type BatchSummary, type GateHit } from './outcome.js';
 import type { ProgressCounts } from './progress.js';
@@ -26,12 +26,25 @@ export class BatchTally {
     this.started = now();
   }
 
-  /** Items that succeeded in an earlier run (--resume): counted, and gated, but not run again. Returns the items still to run. */
+  /** Items --resume found succeeded but whose input has changed since (they run again). */
+  readonly changed: BatchItem[] = [];
+
+  /**
+   * Items that succeeded in an earlier run (--resume): counted, and gated, but not run again.
+   * An item whose input is in the line itself (no file to read) must also have the journal's
+   * idempotency key: a custom_id like `line-12` may name another request after an edit.
+   * Returns the items still to run.
+   */
   resume(items: readonly BatchItem[], earlier: ReadonlyMap<string, JournalEntry>): BatchItem[] {
     const todo: BatchItem[] = [];
     for (const item of items) {
       const e = earlier.get(item.custom_id);
       if (e?.status !== 'succeeded') {
+        todo.push(item);
+        continue;
+      }
+      if (!item.file && e.idempotency_key && e.idempotency_key !== idempotencyKey(item.type, item.request)) {
+        this.changed.push(item);
         todo.push(item);
         continue;
       }

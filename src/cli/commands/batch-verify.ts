@@ -82,6 +82,15 @@ export async function prepareBatch(rt: CliRuntime, cmd: Command): Promise<Prepar
   const tally = new BatchTally(items.length, gates);
   const todo = tally.resume(items, earlier);
   if (tally.resumed) rt.out.info(`resuming: ${tally.resumed} of ${items.length} items already succeeded in ${o.out}`);
+  if (tally.changed.length) {
+    const c = tally.changed;
+    rt.out.warn(
+      `${c.length} item${c.length === 1 ? '' : 's'} in ${o.out} had a different input under the same custom_id (${c
+        .slice(0, 3)
+        .map((i) => `line ${i.line} ${i.custom_id}`)
+        .join(', ')}${c.length > 3 ? ', …' : ''}); they run again`,
+    );
+  }
   if (rt.ctx.keptOnInterrupt)
     rt.ctx.keptOnInterrupt.note = () =>
       journal

@@ -134,6 +134,13 @@ describe('verify batch (sandbox, in process)', () => {
     expect(journal.map((l) => `${l.custom_id}:${l.status}`)).toEqual(['line-1:succeeded', 'line-2:failed', 'line-2:succeeded', 'line-3:succeeded']);
     expect(journal[3]!.idempotency_key).toMatch(/^vb-claim-[0-9a-f]{64}$/);
     expect((await runCli(['verify', 'batch', path, '--type', 'claim', '--test', '--resume'])).code).toBe(2);
+    // An edit moves a different claim under line-2's default id: the journal's key no longer matches, so it runs again.
+    writeFileSync(path, ['{"claim":"one #false"}', '{"claim":"two, edited"}', '{"claim":"three"}'].join('\n'));
+    const edited = await runCli(['verify', 'batch', path, '--type', 'claim', '--test', '--out', out, '--resume']);
+    expect(edited.code).toBe(0);
+    expect(lines(edited.stdout).map((l) => l.custom_id)).toEqual(['line-2']);
+    expect(edited.stderr).toContain('1 item in');
+    expect(edited.stderr).toContain('line 2 line-2); they run again');
   });
 
   it('Ctrl-C: no new item starts, the journal holds every printed line, exit 130', async () => {
