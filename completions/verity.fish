@@ -241,7 +241,7 @@ complete -c verity -n '__verity_at \'verify document\'' -F
 # verity verify batch
 complete -c verity -n '__verity_at \'verify batch\'' -l type -x -a 'claim business media document' -d 'the type of items that carry no "type" field (required for a folder)'
 complete -c verity -n '__verity_at \'verify batch\'' -l input-format -x -a 'jsonl csv' -d 'read the input as this format (default: from the extension or the first character)'
-complete -c verity -n '__verity_at \'verify batch\'' -l concurrency -x -d 'items in flight at once, 1 to 64 (default 4)'
+complete -c verity -n '__verity_at \'verify batch\'' -l concurrency -x -d 'items in flight at once, 1 to 64 (default: 8 for claims and companies, the number of cores for files)'
 complete -c verity -n '__verity_at \'verify batch\'' -l out -r -F -d 'append each result to this NDJSON journal as it finishes'
 complete -c verity -n '__verity_at \'verify batch\'' -l resume -d 'skip the items that already succeeded in the --out journal'
 complete -c verity -n '__verity_at \'verify batch\'' -l fail-on -x -a '(__verity_dyn fail-on:batch)' -d 'exit 3 when any item\'s verdict, status, authenticity or flags is any of these (comma-separated)'
