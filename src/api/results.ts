@@ -67,12 +67,33 @@ export const ClaimResult = z.object({
 // ---- business (SPEC 2.3). `finding` on evidence is an additive extension: what the source said.
 export const Officer = z.object({ name: z.string(), role: z.string(), appointed_on: DateOnly.nullable() });
 export const Filing = z.object({ type: z.string(), filed_at: DateOnly, url: z.string() });
+/**
+ * Additive: what one registry said, as fields (the HTML report puts sources side by side).
+ * `role`: `basis` (the record the result is built on), `corroborating` (the same entity in another
+ * source) or `alternative` (a different entity with a similar name). `agrees`/`disagrees` name
+ * the fields compared with the basis record.
+ */
+export const BUSINESS_FIELDS = ['legal_name', 'status', 'incorporation_date', 'jurisdiction', 'registration_number'] as const;
+export const RegistryFacts = z.object({
+  role: z.enum(['basis', 'corroborating', 'alternative']),
+  name: z.string(),
+  registration_number: z.string().nullable(),
+  jurisdiction: z.string().nullable(),
+  status: z.enum(COMPANY_STATUSES).nullable(),
+  raw_status: z.string().nullable(),
+  incorporation_date: z.string().nullable(),
+  as_of: z.string(),
+  agrees: z.array(z.enum(BUSINESS_FIELDS)),
+  disagrees: z.array(z.enum(BUSINESS_FIELDS)),
+});
 export const BusinessEvidence = z.object({
   source: z.string(),
   url: z.string(),
   authority_score: Score,
   finding: z.string().optional(),
+  record: RegistryFacts.optional(),
 });
+export type RegistryFacts = z.infer<typeof RegistryFacts>;
 export const BusinessResult = z.object({
   id: idOf('biz'),
   ...common,
