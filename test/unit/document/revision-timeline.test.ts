@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DocumentResult } from '../../../src/api/results.js';
 import { createEngine } from '../../../src/engine/index.js';
 import { b64, testPorts } from './build.js';
-import { appendRevision, buildForm, fillField, lastBody, signField, streamBody, type FormPdf } from './pdf-diff-build.js';
+import { buildForm, fillField, signedTwiceThenEdited, signField, type FormPdf } from './pdf-diff-build.js';
 
 const engine = createEngine(testPorts());
 const verify = (pdf: Buffer) => engine.verifyDocument({ source: 'upload', content: b64(pdf), mime_type: 'application/pdf' });
@@ -16,13 +16,6 @@ let form: FormPdf;
 beforeAll(async () => {
   form = await buildForm();
 });
-
-/** Signed in Sig1, then in Sig2, then the page's text rewritten in a third update. */
-export async function signedTwiceThenEdited(f: FormPdf): Promise<Buffer> {
-  const twice = signField(f, signField(f, f.pdf, 'Sig1'), 'Sig2');
-  const contents = /\/Contents\s*\[?\s*(\d+) 0 R/.exec(lastBody(twice, f.page))![1]!;
-  return appendRevision(twice, [{ num: Number(contents), body: streamBody('BT /F1 12 Tf 50 740 Td (Purchase order 77: pay 9999 to Mallory) Tj ET') }]);
-}
 
 describe('revision timeline', () => {
   it('a PDF signed twice and then edited: each signature names its revision; the edit breaks both', async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MediaRequest } from '../../../src/api/requests.js';
 import { MediaResult, type PixelRegion } from '../../../src/api/results.js';
 import { verifyMedia } from '../../../src/engine/media/verify.js';
-import { cameraJpeg, CAMERA_EXIF, makePorts, scene } from './helpers.js';
+import { cameraJpeg, makePorts, scene, splicedJpeg } from './helpers.js';
 
 const W = 768;
 const H = 512;
@@ -18,15 +18,6 @@ function overlap(a: PixelRegion, b: PixelRegion): number {
   const w = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
   const h = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
   return (w * h) / (b.width * b.height);
-}
-
-/** A camera-like host with a 256×256 patch from a quality-35 JPEG pasted off the 8-pixel grid. */
-export async function splicedJpeg(left = 203, top = 125): Promise<{ bytes: Buffer; pasted: PixelRegion }> {
-  const host = await cameraJpeg(scene(W, H, 1), W, H);
-  const donor = await sharp(scene(320, 320, 7, 10), { raw: { width: 320, height: 320, channels: 3 } }).jpeg({ quality: 35 }).toBuffer();
-  const patch = await sharp(donor).extract({ left: 0, top: 0, width: 256, height: 256 }).png().toBuffer();
-  const bytes = await sharp(host).composite([{ input: patch, left, top }]).withExif(CAMERA_EXIF).jpeg({ quality: 92, quantisationTable: 2 }).toBuffer();
-  return { bytes, pasted: { x: left, y: top, width: 256, height: 256 } };
 }
 
 describe('media: regions and tile maps', () => {
