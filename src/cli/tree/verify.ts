@@ -10,7 +10,8 @@ function gates(c: Command): Command {
   const kind = c.name() as GateKind;
   return c
     .option('--fail-on <values>', `exit 3 when the ${GATE_WORD[kind]} is any of (comma-separated): ${FAIL_ON_VALUES[kind].join(', ')}`)
-    .option('--min-trust <x>', 'exit 3 when trust_score is below x (0 to 1)');
+    .option('--min-trust <x>', 'exit 3 when trust_score is below x (0 to 1)')
+    .option('--report <file>', 'also write a self-contained HTML report to FILE (offline, printable)');
 }
 
 export function registerVerify(program: Command, ctx: CliContext): void {
@@ -42,7 +43,8 @@ Examples:
 Examples:
   $ verity verify claim "The Eiffel Tower is in Paris" --test
   $ echo "Water boils at 100 °C at sea level" | verity verify claim - --json | jq .verdict
-  $ verity verify claim "Vaccines cause autism" --sources google_fact_check,wikipedia --fail-on true`,
+  $ verity verify claim "Vaccines cause autism" --sources google_fact_check,wikipedia --fail-on true
+  $ verity verify claim "The Eiffel Tower is in Paris" --test --report claim.html`,
     )
     .action(lazyAction(ctx, () => import('../commands/verify-claim.js')));
 
@@ -64,7 +66,8 @@ Examples:
 Examples:
   $ verity verify business "Acme Widgets Ltd" --jurisdiction gb --officers
   $ verity verify business "Apple Inc." --jurisdiction us_ca --filings --json
-  $ verity verify business "Globex Corp" --fail-on dissolved,liquidation --test`,
+  $ verity verify business "Globex Corp" --fail-on dissolved,liquidation --test
+  $ verity verify business "Acme Widgets Ltd" --jurisdiction gb --test --report acme.html`,
     )
     .action(lazyAction(ctx, () => import('../commands/verify-business.js')));
 
@@ -80,7 +83,8 @@ Examples:
       .option('--check-provenance', 'trace provenance (default)')
       .option('--no-check-provenance', 'skip provenance tracing')
       .option('--check-watermarks', 'extract and verify C2PA watermarks (default)')
-      .option('--no-check-watermarks', 'skip C2PA watermarks'),
+      .option('--no-check-watermarks', 'skip C2PA watermarks')
+      .option('--heatmap <file>', 'also write the forensic overlay alone as a PNG (heat map and marked regions)'),
   )
     .addHelpText(
       'after',
@@ -88,7 +92,8 @@ Examples:
 Examples:
   $ verity verify media photo.jpg
   $ verity verify media https://example.com/image.png --json | jq .authenticity
-  $ cat frame.jpg | verity verify media - --fail-on manipulated`,
+  $ cat frame.jpg | verity verify media - --fail-on manipulated
+  $ verity verify media photo.jpg --report photo.html --heatmap photo-heatmap.png`,
     )
     .action(lazyAction(ctx, () => import('../commands/verify-media.js')));
 
@@ -111,6 +116,7 @@ Examples:
 Examples:
   $ verity verify document contract.pdf
   $ verity verify document report.docx --fail-on signature_forgery,inconsistent_timestamps
+  $ verity verify document contract.pdf --report contract.html
   $ pbpaste | verity verify document - --json | jq .ai_generated_probability`,
     )
     .action(lazyAction(ctx, () => import('../commands/verify-document.js')));
