@@ -136,6 +136,7 @@ describe.skipIf(!hasChromium)('HTML report in headless Chromium', () => {
       expect(await o.page.locator('#h-against ~ h4').first().textContent()).toBe('<script>alert("x")</script><img src=x onerror=alert(1)>');
       expect(await o.page.locator('img[src=x]').count()).toBe(0);
       expect(await o.page.locator('a[href^="javascript:"]').count()).toBe(0);
+      await scrollTo(o, '#h-stance');
       await screenshot(o, 'claim');
     } finally {
       await o.close();
@@ -150,6 +151,7 @@ describe.skipIf(!hasChromium)('HTML report in headless Chromium', () => {
       expect(await table.locator('thead th').count()).toBe(4);
       expect(await table.locator('tbody tr').nth(4).textContent()).toMatch(/disagrees/);
       expect(await table.locator('tbody tr').nth(0).textContent()).toMatch(/agrees/);
+      await scrollTo(o, '#h-sources');
       await screenshot(o, 'business');
     } finally {
       await o.close();
