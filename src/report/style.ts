@@ -55,7 +55,7 @@ mark { background: #ffe08a; padding: 0 2px; } mark.ai { background: #f6c9a8; out
 #ov-grid:checked ~ .media-view .ov-grid, #ov-noise:checked ~ .media-view .ov-noise, #ov-region:checked ~ .media-view .ov-region { display: block; }
 .legend { display: flex; align-items: center; gap: 8px; font-size: 0.88em; margin: 4px 0; }
 .legend .ramp { width: 180px; height: 12px; border: 1px solid #999; }
-.thumb { max-width: 260px; }
+.thumb { max-width: 260px; margin: 0; }
 .thumb img { display: block; max-width: 100%; border: 1px solid #999; }
 ol.timeline { list-style: none; padding-left: 0; margin: 8px 0; border-left: 4px solid var(--line); }
 ol.timeline > li { position: relative; margin: 0 0 12px 0; padding: 6px 10px 6px 22px; }

@@ -5,6 +5,7 @@
  * makes no network request and logs no error. Screenshots at 1280×800 go to test-output/report/.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../../../src/api/results.js';
 import { createEngine, createSandboxEngine } from '../../../src/engine/index.js';
@@ -20,6 +21,15 @@ const now = new Date('2026-01-15T12:00:00Z');
 const render = (kind: ReportKind, result: AnyResult, input?: Buffer, subject?: string) => renderReport({ kind, result, input, subject, now, version: 'test' });
 
 if (!hasChromium) console.warn('SKIPPED: report browser tests need /usr/bin/chromium (apt-get install chromium); .ci/run installs it');
+
+/** `jpeg` with the APP1 (EXIF) segment of `donor` inserted after its SOI marker. */
+function withExifOf(jpeg: Buffer, donor: Buffer): Buffer {
+  let at = 2;
+  while (at < donor.length && donor[at] === 0xff && donor[at + 1] !== 0xe1) at += 2 + donor.readUInt16BE(at + 2);
+  if (donor[at + 1] !== 0xe1) throw new Error('the donor has no APP1 segment');
+  const app1 = donor.subarray(at, at + 2 + donor.readUInt16BE(at + 2));
+  return Buffer.concat([jpeg.subarray(0, 2), app1, jpeg.subarray(2)]);
+}
 
 /** Every report: no request left the page, nothing was logged as an error, headings are in place. */
 async function expectClean(o: Opened): Promise<void> {
@@ -80,6 +90,27 @@ describe.skipIf(!hasChromium)('HTML report in headless Chromium', () => {
       expect(await timeline.textContent()).toMatch(/Ingredient/);
       await scrollTo(o, '#h-c2pa');
       await screenshot(o, 'media-c2pa');
+    } finally {
+      await o.close();
+    }
+  }, 60_000);
+
+  it.skipIf(!existsSync(`${FIXTURES}/images/camera/DSCN0010.jpg`))('media: a camera photo whose pixels changed after capture shows its EXIF thumbnail beside the image', async () => {
+    // The camera's own EXIF block (with its IFD1 thumbnail) put on a colour-inverted copy of the photo.
+    const original = readFileSync(`${FIXTURES}/images/camera/DSCN0010.jpg`);
+    const edited = await sharp(original).negate({ alpha: false }).jpeg({ quality: 90 }).toBuffer();
+    const bytes = withExifOf(edited, original);
+    const result = await createEngine(makePorts()).verifyMedia({ file: bytes.toString('base64') });
+    expect(result.evidence.find((e) => e.source === 'forensics.exif_thumbnail')?.finding).toMatch(/different picture/);
+    const o = await openReport(await render('media', result, bytes, 'DSCN0010-edited.jpg'), 'media-exif-thumbnail');
+    try {
+      await expectClean(o);
+      const thumb = o.page.locator('figure.thumb img');
+      expect(await thumb.count()).toBe(1);
+      expect(await thumb.isVisible()).toBe(true);
+      expect(await o.page.locator('figure.thumb figcaption').textContent()).toMatch(/differs/);
+      await scrollTo(o, '#h-image');
+      await screenshot(o, 'media-exif-thumbnail');
     } finally {
       await o.close();
     }
