@@ -9,6 +9,7 @@ import { businessBody } from './business.js';
 import { claimBody } from './claim.js';
 import { page } from './common.js';
 import { documentBody } from './document.js';
+import { c2paThumbnails } from './c2pa-thumbnails.js';
 import { exifThumbnail, photo, tileMapPng } from './images.js';
 import { mediaBody, type MediaAssets } from './media.js';
 
@@ -65,12 +66,14 @@ async function mediaAssets(r: MediaResult, input: Buffer | null | undefined, not
   const thumbEvidence = r.evidence.find((e) => e.source === 'forensics.exif_thumbnail');
   const differs = !!thumbEvidence && !/matches the main image/.test(thumbEvidence.finding);
   const thumbnail = input && differs ? await exifThumbnail(input) : null;
+  const c2pa = input && r.watermark ? await c2paThumbnails(input) : null;
   return {
     photo: ph,
     photoNote: ph ? null : input ? 'this build cannot decode the image for display (or it is a video)' : note ?? 'no input file was given (verity report … --input FILE embeds it)',
     gridOverlay: grid,
     noiseOverlay: noise,
     thumbnail,
+    c2pa,
   };
 }
 

@@ -2,6 +2,7 @@
 import type { MediaResult, PixelRegion, Watermark } from '../api/results.js';
 import { AUTHORITY_NOTE, badge, dimensionsSection, evidenceTable, headline, warningsSection, type Tone } from './common.js';
 import { html, trusted, type Html } from './html.js';
+import type { C2paThumbnails } from './c2pa-thumbnails.js';
 import { VIRIDIS_CSS, type Photo } from './images.js';
 
 export interface MediaAssets {
@@ -11,6 +12,8 @@ export interface MediaAssets {
   gridOverlay: string | null;
   noiseOverlay: string | null;
   thumbnail: string | null;
+  /** Thumbnails stored in the C2PA manifest (only when the input file was given). */
+  c2pa: C2paThumbnails | null;
 }
 
 const TONE: Record<MediaResult['authenticity'], Tone> = { authentic: 'good', likely_authentic: 'good', suspicious: 'warn', manipulated: 'bad' };
@@ -59,12 +62,17 @@ ${f ? html`<p class="small muted">Pixel analyses looked at ${f.analysed.width}×
 
 const STATE_TONE: Record<string, Tone> = { trusted: 'good', valid: 'good', invalid: 'bad', unreadable: 'warn' };
 
-function c2paTimeline(w: Watermark | null): Html {
+const thumbImg = (uri: string | null | undefined, alt: string): Html | string =>
+  uri ? html`<img class="c2pa-thumb" src="${trusted(uri)}" alt="${alt}">` : '';
+
+function c2paTimeline(w: Watermark | null, thumbs: C2paThumbnails | null): Html {
   if (!w) return html`<p>No Content Credentials (C2PA manifest) in the file.</p>`;
   const items: Html[] = [];
-  for (const ing of w.ingredients)
-    items.push(html`<li class="${ing.validation_state && /fail|invalid/i.test(ing.validation_state) ? 'bad' : ''}"><strong>Ingredient</strong> ${ing.title ?? '(untitled)'} <span class="muted">${ing.format ?? ''}</span> · relationship ${ing.relationship ?? 'unknown'} · validation ${ing.validation_state ?? 'not stated'}<div class="small muted">Ingredient thumbnails are not carried in the result.</div></li>`);
-  items.push(html`<li class="${STATE_TONE[w.validation_state] === 'bad' ? 'bad' : STATE_TONE[w.validation_state] === 'good' ? 'good' : 'warn'}"><strong>Manifest signed</strong> ${w.signed_at ?? '(no signing time)'} by ${w.signer ?? 'an unknown signer'} ${badge(w.validation_state, STATE_TONE[w.validation_state] ?? 'neutral')}<div class="small">Claim generator: ${w.claim_generator ?? 'not stated'}${w.remote_manifest_url ? html` · remote manifest: <span class="mono">${w.remote_manifest_url}</span>` : ''}</div></li>`);
+  w.ingredients.forEach((ing, i) => {
+    const t = thumbs?.ingredients[i];
+    items.push(html`<li class="${ing.validation_state && /fail|invalid/i.test(ing.validation_state) ? 'bad' : ''}">${thumbImg(t, `Thumbnail of the ingredient ${ing.title ?? 'untitled'}, stored in the manifest`)}<strong>Ingredient</strong> ${ing.title ?? '(untitled)'} <span class="muted">${ing.format ?? ''}</span> · relationship ${ing.relationship ?? 'unknown'} · validation ${ing.validation_state ?? 'not stated'}${t ? '' : html`<div class="small muted">${thumbs ? 'No thumbnail stored for this ingredient.' : 'Thumbnails are shown when the report is made with the input file.'}</div>`}</li>`);
+  });
+  items.push(html`<li class="${STATE_TONE[w.validation_state] === 'bad' ? 'bad' : STATE_TONE[w.validation_state] === 'good' ? 'good' : 'warn'}">${thumbImg(thumbs?.manifest, 'Thumbnail of the signed asset, stored in the manifest')}<strong>Manifest signed</strong> ${w.signed_at ?? '(no signing time)'} by ${w.signer ?? 'an unknown signer'} ${badge(w.validation_state, STATE_TONE[w.validation_state] ?? 'neutral')}<div class="small">Claim generator: ${w.claim_generator ?? 'not stated'}${w.remote_manifest_url ? html` · remote manifest: <span class="mono">${w.remote_manifest_url}</span>` : ''}</div></li>`);
   for (const act of w.actions)
     items.push(html`<li><strong>Action</strong> ${act.action}${act.when ? html` at ${act.when}` : ''}<div class="small muted">${act.software_agent ? html`software: ${act.software_agent}` : ''}${act.digital_source_type ? html` · source type: ${act.digital_source_type.replace(/^.*\//, '')}` : ''}</div></li>`);
   return html`<ol class="timeline">${items}</ol>
@@ -78,7 +86,7 @@ export function mediaBody(r: MediaResult, a: MediaAssets, subject: string): Html
     warningsSection(r.warnings),
     dimensionsSection(r.dimensions, r.dimension_producers),
     html`<section aria-labelledby="h-image"><h2 id="h-image">Image and forensic overlays</h2>${figure(r, a)}</section>`,
-    html`<section aria-labelledby="h-c2pa"><h2 id="h-c2pa">Content Credentials (C2PA) chain</h2>${c2paTimeline(r.watermark)}</section>`,
+    html`<section aria-labelledby="h-c2pa"><h2 id="h-c2pa">Content Credentials (C2PA) chain</h2>${c2paTimeline(r.watermark, a.c2pa)}</section>`,
     html`<section aria-labelledby="h-meta"><h2 id="h-meta">Metadata and provenance</h2>
 <table><tbody>
 <tr><th scope="row">Format</th><td>${r.metadata.format} · ${r.metadata.width}×${r.metadata.height}</td></tr>

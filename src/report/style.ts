@@ -61,6 +61,8 @@ ol.timeline { list-style: none; padding-left: 0; margin: 8px 0; border-left: 4px
 ol.timeline > li { position: relative; margin: 0 0 12px 0; padding: 6px 10px 6px 22px; }
 ol.timeline > li::before { content: ""; position: absolute; left: -10px; top: 10px; width: 14px; height: 14px; border-radius: 50%; background: #fff; border: 3px solid var(--muted); }
 ol.timeline > li.good::before { border-color: var(--good); } ol.timeline > li.bad::before { border-color: var(--bad); background: var(--bad); } ol.timeline > li.warn::before { border-color: var(--warn); }
+img.c2pa-thumb { float: right; max-width: 120px; max-height: 90px; margin: 0 0 6px 12px; border: 1px solid #999; }
+ol.timeline > li { display: flow-root; }
 .matrix td, .matrix th { text-align: center; } .matrix td:first-child, .matrix th:first-child { text-align: left; }
 footer { margin-top: 32px; font-size: 0.85em; color: var(--muted); border-top: 1px solid var(--line); padding-top: 8px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -88,6 +88,8 @@ describe.skipIf(!hasChromium)('HTML report in headless Chromium', () => {
       expect(await timeline.count()).toBe(1);
       expect(await timeline.textContent()).toMatch(/Manifest signed/);
       expect(await timeline.textContent()).toMatch(/Ingredient/);
+      // The thumbnails the manifest stores (the claim's and the ingredient's), read from the file.
+      expect(await timeline.locator('img.c2pa-thumb').count()).toBe(2);
       await scrollTo(o, '#h-c2pa');
       await screenshot(o, 'media-c2pa');
     } finally {
