@@ -82,7 +82,7 @@ export function documentBody(r: DocumentResult, subject: string): Html[] {
     dimensionsSection(r.dimensions, r.dimension_producers),
     html`<section aria-labelledby="h-sig"><h2 id="h-sig">Signatures and revisions</h2>
 ${sigs.length ? signaturesTable(sigs) : html`<p>The document carries no digital signature.</p>`}
-${r.revisions?.length ? html`<h3>Revision timeline</h3><p class="small muted">A PDF grows by appended revisions. A signature covers the bytes up to the end of its revision; each later revision is compared with what was signed.</p>${revisionTimeline(r.revisions, sigs)}` : html`<p class="muted">No incremental updates: the file has a single revision.</p>`}
+${r.revisions?.length ? html`<h3>Revision timeline</h3><p class="small muted">A PDF grows by appended revisions. A signature covers the bytes up to the end of its revision; each later revision is compared with what was signed.</p>${revisionTimeline(r.revisions, sigs)}` : html`<p class="muted">No revision history: a PDF without incremental updates, or another format.</p>`}
 </section>`,
     html`<section aria-labelledby="h-meta"><h2 id="h-meta">Metadata consistency</h2>
 <table><tbody>
