@@ -58,6 +58,15 @@ export async function photo(bytes: Buffer): Promise<Photo | null> {
   }
 }
 
+/**
+ * A saved result is untrusted input: tile maps are drawn only when their size is consistent and
+ * bounded (the engine's grid is at most 64 × 64 tiles: 4096 px / 64), never allocating from a
+ * forged cols × rows.
+ */
+export const MAX_TILES = 65_536;
+export const drawableMap = (f: MediaForensics, map: { scores: unknown[] } | undefined): boolean =>
+  !!map && f.cols > 0 && f.rows > 0 && f.cols * f.rows <= MAX_TILES && map.scores.length === f.cols * f.rows;
+
 /** RGBA of one tile: viridis by score, more opaque for stronger and marked tiles; transparent when unmeasured or below 0.1. */
 function tileColour(score: number | null | undefined, marked: boolean): [number, number, number, number] {
   if (score === null || score === undefined || (score < 0.1 && !marked)) return [0, 0, 0, 0];
@@ -104,12 +113,14 @@ export async function heatmapPng(result: MediaResult): Promise<Buffer> {
   const h = Math.max(1, Math.round(H * scale));
   const layers: { input: Buffer; left: number; top: number }[] = [];
   const f = result.forensics;
-  if (f && f.cols && f.rows) {
+  if (f && (drawableMap(f, f.jpeg_grid) || drawableMap(f, f.noise))) {
     const n = f.cols * f.rows;
     const px = Buffer.alloc(n * 4);
-    const marked = new Set([...(f.jpeg_grid?.marked ?? []), ...(f.noise?.marked ?? [])]);
+    const grid = drawableMap(f, f.jpeg_grid) ? f.jpeg_grid : undefined;
+    const noise = drawableMap(f, f.noise) ? f.noise : undefined;
+    const marked = new Set([...(grid?.marked ?? []), ...(noise?.marked ?? [])]);
     for (let i = 0; i < n; i++) {
-      const s = Math.max(f.jpeg_grid?.scores[i] ?? -1, f.noise?.scores[i] ?? -1);
+      const s = Math.max(grid?.scores[i] ?? -1, noise?.scores[i] ?? -1);
       px.set(tileColour(s < 0 ? null : s, marked.has(i)), i * 4);
     }
     const tw = Math.max(1, Math.round(f.cols * f.tile * scale));

@@ -10,7 +10,7 @@ import { claimBody } from './claim.js';
 import { page } from './common.js';
 import { documentBody } from './document.js';
 import { c2paThumbnails } from './c2pa-thumbnails.js';
-import { exifThumbnail, photo, tileMapPng } from './images.js';
+import { drawableMap, exifThumbnail, photo, tileMapPng } from './images.js';
 import { mediaBody, type MediaAssets } from './media.js';
 
 export { heatmapPng } from './images.js';
@@ -59,8 +59,8 @@ async function mediaAssets(r: MediaResult, input: Buffer | null | undefined, not
   const f = r.forensics;
   const [ph, grid, noise] = await Promise.all([
     input ? photo(input) : Promise.resolve(null),
-    f?.jpeg_grid && f.cols && f.rows ? tileMapPng(f, f.jpeg_grid) : Promise.resolve(null),
-    f?.noise && f.cols && f.rows ? tileMapPng(f, f.noise) : Promise.resolve(null),
+    f && drawableMap(f, f.jpeg_grid) ? tileMapPng(f, f.jpeg_grid!) : Promise.resolve(null),
+    f && drawableMap(f, f.noise) ? tileMapPng(f, f.noise!) : Promise.resolve(null),
   ]);
   // The thumbnail is shown beside the image only when the analysis found that it differs.
   const thumbEvidence = r.evidence.find((e) => e.source === 'forensics.exif_thumbnail');

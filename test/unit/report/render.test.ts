@@ -62,6 +62,19 @@ describe('reading a saved result', () => {
   });
 });
 
+describe('forged picture data', () => {
+  it('a saved media result with an absurd tile grid renders without its maps (no allocation from cols × rows)', async () => {
+    const { heatmapPng } = await import('../../../src/report/index.js');
+    const bytes = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: 40, g: 90, b: 160 } } }).jpeg().toBuffer();
+    const result = (await createEngine(makePorts()).verifyMedia({ file: bytes.toString('base64') })) as MediaResult;
+    const forged = { ...result, forensics: { ...result.forensics!, cols: 1_000_000, rows: 1_000_000 } };
+    const page = await renderReport({ kind: 'media', result: forged, input: bytes, now, version: 't' });
+    expect(page).not.toContain('class="overlay ov-grid"');
+    expect(page).not.toContain('id="ov-grid"');
+    expect((await heatmapPng(forged)).length).toBeGreaterThan(0);
+  }, 30_000);
+});
+
 describe('size', () => {
   it('a 12-megapixel photo gives a report under 5 MB, its image downscaled to 1600 px', async () => {
     const bytes = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 90, g: 120, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
