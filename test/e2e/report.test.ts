@@ -71,6 +71,18 @@ describe('report files from the CLI', () => {
     expect(result.evidence.find((e: { region?: unknown }) => e.region)).toBeDefined();
   }, 60_000);
 
+  it('remote, live key: the server returns the picture data, so a remote report marks the region too', async () => {
+    const made = await cli(['admin', 'keys', 'create', '--name', 'report-live', '--env', 'live', '--plan', 'business', '--account', 'report-live', '--db', db]);
+    expect(made.exitCode, made.stderr).toBe(0);
+    const html = join(home, 'remote-live-media.html');
+    const r = await cli(['verify', 'media', spliced, '--json', '--remote', served.url, '--key', made.stdout.trim(), '--report', html]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(result.forensics).toMatchObject({ tile: 64, cols: 12, rows: 8 });
+    expect(result.evidence.some((e: { region?: unknown }) => e.region)).toBe(true);
+    expect(readFileSync(html, 'utf8')).toContain('Region 1: jpeg_grid');
+  }, 60_000);
+
   it('remote: all four kinds write a report', async () => {
     const image = join(home, 'small.jpg');
     await sharp({ create: { width: 320, height: 256, channels: 3, background: { r: 90, g: 140, b: 40 } } }).jpeg().toFile(image);
