@@ -63,7 +63,7 @@ function aiSection(r: DocumentResult): Html {
   const ai = parsed.success ? parsed.data : null;
   const p = ai?.probability ?? r.ai_generated_probability;
   return html`<section aria-labelledby="h-ai"><h2 id="h-ai">AI-generated text</h2>
-<div class="dims"><div><strong>AI-text probability</strong><div class="small muted">a statistical indication, not proof</div></div>${bar(p, 'AI-text probability', p >= 0.5 ? 'bad' : p >= 0.3 ? 'warn' : 'good')}<div class="num">${fmt(p)}</div><div class="small">${r.dimension_producers?.llm_analysis ? html`produced by <strong>${r.dimension_producers.llm_analysis}</strong>` : ''}${ai ? html` · ${ai.words} words read · ${ai.flagged ? 'flagged' : 'not flagged'}` : ''}</div></div>
+<div class="dims"><div><strong>AI-text probability</strong><div class="small muted">a statistical indication, not proof</div></div>${bar(p, 'AI-text probability', p >= 0.5 ? 'bad' : p >= 0.3 ? 'warn' : 'good')}<div class="num">${fmt(p)}</div><div class="small">${ai ? html`${ai.words} words read · ${ai.flagged ? html`<strong>flagged</strong>` : 'not flagged'}` : r.dimension_producers?.llm_analysis ? html`content analysis by <strong>${r.dimension_producers.llm_analysis}</strong>` : ''}</div></div>
 ${ai?.passages.length ? html`<h3>Passages that drove it</h3>${ai.passages.map((x) => html`<blockquote><div class="small muted">characters ${x.start}–${x.end} · passage probability ${fmt(x.probability)}</div><mark class="ai">${x.excerpt}</mark>${x.cues.length ? html`<div class="small">Cues: ${x.cues.join('; ')}</div>` : ''}</blockquote>`)}` : html`<p class="muted small">${ai ? 'No passage stood out.' : 'No passage-level detail in this result.'}</p>`}
 </section>`;
 }
