@@ -5,6 +5,7 @@
  * makes no network request and logs no error. Screenshots at 1280×800 go to test-output/report/.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../../../src/api/results.js';
@@ -13,7 +14,7 @@ import { renderReport, type AnyResult, type ReportKind } from '../../../src/repo
 import { b64, testPorts } from '../document/build.js';
 import { buildForm, signedTwiceThenEdited } from '../document/pdf-diff-build.js';
 import { makePorts, splicedJpeg } from '../media/helpers.js';
-import { closeBrowser, hasChromium, openReport, screenshot, scrollTo, type Opened } from './chromium.js';
+import { closeBrowser, hasChromium, openReport, OUT_DIR, screenshot, scrollTo, type Opened } from './chromium.js';
 import { businessWithDisagreement, hostileClaim, withAiText } from './results.js';
 
 const FIXTURES = '../shared/fixtures';
@@ -73,6 +74,13 @@ describe.skipIf(!hasChromium)('HTML report in headless Chromium', () => {
       await screenshot(o, 'media-spliced');
       await scrollTo(o, '#h-image');
       await screenshot(o, 'media-spliced-image');
+      // Printable: the switches disappear, the overlays that are on stay, and Chromium prints a PDF.
+      await o.page.emulateMedia({ media: 'print' });
+      expect(await o.page.locator('#ov-grid').isVisible()).toBe(false);
+      expect(await o.page.locator('img.ov-grid').isVisible()).toBe(true);
+      expect(await o.page.locator('.ov-region').first().isVisible()).toBe(true);
+      const pdf = await o.page.pdf({ path: join(OUT_DIR, 'media-spliced.pdf'), printBackground: true });
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     } finally {
       await o.close();
     }
