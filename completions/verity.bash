@@ -17,6 +17,7 @@ _verity_next() {
     '|webhooks') REPLY='webhooks' ;;
     '|listen') REPLY='listen' ;;
     '|models') REPLY='models' ;;
+    '|report') REPLY='report' ;;
     '|help') REPLY='help' ;;
     'verify|claim') REPLY='verify claim' ;;
     'verify|business') REPLY='verify business' ;;
@@ -70,7 +71,7 @@ _verity_next() {
 _verity_data() {
   case "$1" in
     '')
-      subs='verify corpus data media keys config completion serve admin webhooks listen models help'
+      subs='verify corpus data media keys config completion serve admin webhooks listen models report help'
       opts='--version -V --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color --help -h'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
@@ -81,23 +82,23 @@ _verity_data() {
       arg='@none' ;;
     'verify claim')
       subs=''
-      opts='--claim --sources --language --max-evidence --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--claim=@any --sources=@dyn:sources:claim --language=@any --max-evidence=@any --fail-on=@dyn:fail-on:claim --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      opts='--claim --sources --language --max-evidence --fail-on --min-trust --report --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--claim=@any --sources=@dyn:sources:claim --language=@any --max-evidence=@any --fail-on=@dyn:fail-on:claim --min-trust=@any --report=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'verify business')
       subs=''
-      opts='--company-name --jurisdiction --registration-number --officers --filings --sources --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--company-name=@any --jurisdiction=@any --registration-number=@any --sources=@dyn:sources:business --fail-on=@dyn:fail-on:business --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      opts='--company-name --jurisdiction --registration-number --officers --filings --sources --fail-on --min-trust --report --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--company-name=@any --jurisdiction=@any --registration-number=@any --sources=@dyn:sources:business --fail-on=@dyn:fail-on:business --min-trust=@any --report=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'verify media')
       subs=''
-      opts='--url --file --check-deepfakes --no-check-deepfakes --check-provenance --no-check-provenance --check-watermarks --no-check-watermarks --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--url=@any --file=@file --fail-on=@dyn:fail-on:media --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      opts='--url --file --check-deepfakes --no-check-deepfakes --check-provenance --no-check-provenance --check-watermarks --no-check-watermarks --heatmap --fail-on --min-trust --report --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--url=@any --file=@file --heatmap=@file --fail-on=@dyn:fail-on:media --min-trust=@any --report=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@file' ;;
     'verify document')
       subs=''
-      opts='--source --content --mime-type --check-deepfakes --no-check-deepfakes --check-watermarks --no-check-watermarks --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--source=url,upload,raw --content=@any --mime-type=@any --fail-on=@dyn:fail-on:document --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      opts='--source --content --mime-type --check-deepfakes --no-check-deepfakes --check-watermarks --no-check-watermarks --fail-on --min-trust --report --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--source=url,upload,raw --content=@any --mime-type=@any --fail-on=@dyn:fail-on:document --min-trust=@any --report=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@file' ;;
     'verify batch')
       subs=''
@@ -364,6 +365,11 @@ _verity_data() {
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
+    'report')
+      subs=''
+      opts='--input --output -o --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--input=@file --output=@file -o=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
     'help')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
@@ -375,7 +381,7 @@ _verity_data() {
 _verity() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valued=' --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --host --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
+  local valued=' --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook -o '
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi

@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --host --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook
+set -g __verity_valued --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook -o
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -29,6 +29,8 @@ function __verity_next
             echo 'listen'
         case '|models'
             echo 'models'
+        case '|report'
+            echo 'report'
         case '|help'
             echo 'help'
         case 'verify|claim'
@@ -184,6 +186,7 @@ complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s ac
 complete -c verity -n '__verity_at \'\'' -a 'webhooks' -d 'register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)'
 complete -c verity -n '__verity_at \'\'' -a 'listen' -d 'receive webhook events on loopback: check signatures, print each event, optionally forward to your app'
 complete -c verity -n '__verity_at \'\'' -a 'models' -d 'local models verity runs in-process (the claim NLI stance model)'
+complete -c verity -n '__verity_at \'\'' -a 'report' -d 'write a self-contained HTML report from a saved --json result (offline, printable)'
 complete -c verity -n '__verity_at \'\'' -a 'help' -d 'show the help of a command: verity help verify claim'
 complete -c verity -n '__verity_at \'\'' -l version -s V -d 'print the version'
 complete -c verity -n '__verity_at \'\'' -l help -s h -d 'display help for command'
@@ -202,6 +205,7 @@ complete -c verity -n '__verity_at \'verify claim\'' -l language -x -d 'ISO 639-
 complete -c verity -n '__verity_at \'verify claim\'' -l max-evidence -x -d 'evidence items to return, 1 to 20'
 complete -c verity -n '__verity_at \'verify claim\'' -l fail-on -x -a '(__verity_dyn fail-on:claim)' -d 'exit 3 when the verdict is any of (comma-separated): true, false, unverifiable, conflicting'
 complete -c verity -n '__verity_at \'verify claim\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify claim\'' -l report -r -F -d 'also write a self-contained HTML report to FILE (offline, printable)'
 complete -c verity -n '__verity_at \'verify claim\'' -l help -s h -d 'display help for command'
 # verity verify business
 complete -c verity -n '__verity_at \'verify business\'' -l company-name -x -d 'the name, as a flag instead of the argument'
@@ -212,6 +216,7 @@ complete -c verity -n '__verity_at \'verify business\'' -l filings -d 'include r
 complete -c verity -n '__verity_at \'verify business\'' -l sources -x -a '(__verity_dyn sources:business)' -d 'comma-separated: companies_house, sec_edgar, gleif, opencorporates (default: all available)'
 complete -c verity -n '__verity_at \'verify business\'' -l fail-on -x -a '(__verity_dyn fail-on:business)' -d 'exit 3 when the status is any of (comma-separated): active, dissolved, liquidation, inactive'
 complete -c verity -n '__verity_at \'verify business\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify business\'' -l report -r -F -d 'also write a self-contained HTML report to FILE (offline, printable)'
 complete -c verity -n '__verity_at \'verify business\'' -l help -s h -d 'display help for command'
 # verity verify media
 complete -c verity -n '__verity_at \'verify media\'' -l url -x -d 'URL of the image or video'
@@ -222,8 +227,10 @@ complete -c verity -n '__verity_at \'verify media\'' -l check-provenance -d 'tra
 complete -c verity -n '__verity_at \'verify media\'' -l no-check-provenance -d 'skip provenance tracing'
 complete -c verity -n '__verity_at \'verify media\'' -l check-watermarks -d 'extract and verify C2PA watermarks (default)'
 complete -c verity -n '__verity_at \'verify media\'' -l no-check-watermarks -d 'skip C2PA watermarks'
+complete -c verity -n '__verity_at \'verify media\'' -l heatmap -r -F -d 'also write the forensic overlay alone as a PNG (heat map and marked regions)'
 complete -c verity -n '__verity_at \'verify media\'' -l fail-on -x -a '(__verity_dyn fail-on:media)' -d 'exit 3 when the authenticity is any of (comma-separated): authentic, likely_authentic, suspicious, manipulated'
 complete -c verity -n '__verity_at \'verify media\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify media\'' -l report -r -F -d 'also write a self-contained HTML report to FILE (offline, printable)'
 complete -c verity -n '__verity_at \'verify media\'' -l help -s h -d 'display help for command'
 complete -c verity -n '__verity_at \'verify media\'' -F
 # verity verify document
@@ -236,6 +243,7 @@ complete -c verity -n '__verity_at \'verify document\'' -l check-watermarks -d '
 complete -c verity -n '__verity_at \'verify document\'' -l no-check-watermarks -d 'skip watermark detection'
 complete -c verity -n '__verity_at \'verify document\'' -l fail-on -x -a '(__verity_dyn fail-on:document)' -d 'exit 3 when the flags is any of (comma-separated): ai_generated_text, image_manipulated, metadata_stripped, deepfake, inconsistent_timestamps, signature_forgery'
 complete -c verity -n '__verity_at \'verify document\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify document\'' -l report -r -F -d 'also write a self-contained HTML report to FILE (offline, printable)'
 complete -c verity -n '__verity_at \'verify document\'' -l help -s h -d 'display help for command'
 complete -c verity -n '__verity_at \'verify document\'' -F
 # verity verify batch
@@ -453,5 +461,9 @@ complete -c verity -n '__verity_at \'models pull\'' -a 'nli'
 # verity models list
 complete -c verity -n '__verity_at \'models list\'' -l help -s h -d 'display help for command'
 # verity models help
+# verity report
+complete -c verity -n '__verity_at \'report\'' -l input -r -F -d 'the media or document file the result is about (embeds the image)'
+complete -c verity -n '__verity_at \'report\'' -l output -s o -r -F -d 'the HTML file to write'
+complete -c verity -n '__verity_at \'report\'' -l help -s h -d 'display help for command'
 # verity help
 complete -c verity -n '__verity_at \'help\'' -l help -s h -d 'display help for command'

@@ -67,12 +67,33 @@ export const ClaimResult = z.object({
 // ---- business (SPEC 2.3). `finding` on evidence is an additive extension: what the source said.
 export const Officer = z.object({ name: z.string(), role: z.string(), appointed_on: DateOnly.nullable() });
 export const Filing = z.object({ type: z.string(), filed_at: DateOnly, url: z.string() });
+/**
+ * Additive: what one registry said, as fields (the HTML report puts sources side by side).
+ * `role`: `basis` (the record the result is built on), `corroborating` (the same entity in another
+ * source) or `alternative` (a different entity with a similar name). `agrees`/`disagrees` name
+ * the fields compared with the basis record.
+ */
+export const BUSINESS_FIELDS = ['legal_name', 'status', 'incorporation_date', 'jurisdiction', 'registration_number'] as const;
+export const RegistryFacts = z.object({
+  role: z.enum(['basis', 'corroborating', 'alternative']),
+  name: z.string(),
+  registration_number: z.string().nullable(),
+  jurisdiction: z.string().nullable(),
+  status: z.enum(COMPANY_STATUSES).nullable(),
+  raw_status: z.string().nullable(),
+  incorporation_date: z.string().nullable(),
+  as_of: z.string(),
+  agrees: z.array(z.enum(BUSINESS_FIELDS)),
+  disagrees: z.array(z.enum(BUSINESS_FIELDS)),
+});
 export const BusinessEvidence = z.object({
   source: z.string(),
   url: z.string(),
   authority_score: Score,
   finding: z.string().optional(),
+  record: RegistryFacts.optional(),
 });
+export type RegistryFacts = z.infer<typeof RegistryFacts>;
 export const BusinessResult = z.object({
   id: idOf('biz'),
   ...common,
@@ -144,7 +165,43 @@ export const MediaMetadata = z.object({
  * ("grid phase (0,0) everywhere"). Human output shows the summary first and the finding with
  * --verbose; JSON always has both.
  */
-export const AnalysisEvidence = z.object({ source: z.string(), finding: z.string(), authority_score: Score, summary: z.string().optional() });
+/** A rectangle in original-image pixels (stored orientation: EXIF rotation not applied). */
+export const PixelRegion = z.object({
+  x: z.number().int().nonnegative(),
+  y: z.number().int().nonnegative(),
+  width: z.number().int().nonnegative(),
+  height: z.number().int().nonnegative(),
+});
+export type PixelRegion = z.infer<typeof PixelRegion>;
+/**
+ * `region` is an additive extension: for a finding that names a region of the image (a pasted
+ * JPEG-grid cluster, a low-noise group), its bounding box in original-image pixels.
+ */
+export const AnalysisEvidence = z.object({ source: z.string(), finding: z.string(), authority_score: Score, summary: z.string().optional(), region: PixelRegion.optional() });
+/** One pixel analysis over the tile grid (docs/media.md "Tile maps"). */
+export const TileMap = z.object({
+  /** Row-major (cols × rows) scores in 0..1, 2 decimals; null where the tile was not measured. */
+  scores: z.array(Score.nullable()),
+  /** Indices (into scores) of the tiles the analysis marked. */
+  marked: z.array(z.number().int().nonnegative()),
+});
+/**
+ * Additive extension: the coordinates pictures need (the HTML report's heat maps). The pixel
+ * analyzers look at `analysed` (the whole image up to 4096×4096, else a centred crop), cut into
+ * `tile`×`tile` tiles, `cols` × `rows` of them; tile i covers x = analysed.x + (i % cols)·tile,
+ * y = analysed.y + ⌊i / cols⌋·tile. Present when the pixels were analysed.
+ */
+export const MediaForensics = z.object({
+  tile: z.number().int().positive(),
+  cols: z.number().int().nonnegative(),
+  rows: z.number().int().nonnegative(),
+  analysed: PixelRegion,
+  /** forensics.jpeg_grid: how far each tile's strongest foreign block-grid phase stands out; marked = the modal foreign phase pair. */
+  jpeg_grid: TileMap.optional(),
+  /** forensics.noise_residual: how much cleaner each tile is than the image's noise model; marked = low-noise outliers. */
+  noise: TileMap.optional(),
+});
+export type MediaForensics = z.infer<typeof MediaForensics>;
 export const MediaResult = z.object({
   id: idOf('med'),
   ...common,
@@ -156,6 +213,8 @@ export const MediaResult = z.object({
   watermark: Watermark.nullable(),
   metadata: MediaMetadata,
   evidence: z.array(AnalysisEvidence),
+  /** Additive: per-tile maps of the pixel analyses (MediaForensics). */
+  forensics: MediaForensics.optional(),
 });
 
 // ---- document (SPEC 2.5)
@@ -198,8 +257,36 @@ export const SignatureSummary = z.object({
   problems: z.array(z.string()),
   /** Why integrity or trust is unknown, and remarks that are not failures, at most 5. */
   notes: z.array(z.string()),
+  /** Additive (PDF): the revision whose end the signed bytes reach (null: they end mid-revision). */
+  revision: z.number().int().nonnegative().nullable().optional(),
+  /** Additive (PDF): where the signed bytes end (ByteRange offset + length of its second range). */
+  signed_bytes: z.number().int().nonnegative().optional(),
 });
 export type SignatureSummary = z.infer<typeof SignatureSummary>;
+
+/**
+ * Additive extension (PDF, docs/document.md "Revision timeline"): one entry per revision (0 is
+ * the original file, 1… incremental updates), oldest first, at most 200 (the newest).
+ */
+export const RevisionEntry = z.object({
+  index: z.number().int().nonnegative(),
+  /** Byte range of the revision in the file. */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  /** Indices into `signatures` whose signed bytes end at this revision. */
+  signatures: z.array(z.number().int().nonnegative()),
+  /** What the revision defines, counted by kind ("1 signature, 1 form value"). */
+  changes: z.string(),
+  /** Up to 10 of its changed objects in words. */
+  changed: z.array(z.string()),
+  /** For revisions after a signature: the most permissive kind of permitted update it needed. */
+  level: z.enum(['none', 'lta_updates', 'form_filling', 'annotations']).nullable(),
+  /** Indices into `signatures` that this revision's changes break (not permitted after signing). */
+  breaks: z.array(z.number().int().nonnegative()),
+  /** Why, at most 5. */
+  reasons: z.array(z.string()),
+});
+export type RevisionEntry = z.infer<typeof RevisionEntry>;
 
 export const DocumentResult = z.object({
   id: idOf('doc'),
@@ -211,6 +298,8 @@ export const DocumentResult = z.object({
   evidence: z.array(AnalysisEvidence),
   /** Additive: present when the document carries signatures (SignatureSummary). */
   signatures: z.array(SignatureSummary).optional(),
+  /** Additive (PDF with incremental updates or signatures): the revision timeline (RevisionEntry). */
+  revisions: z.array(RevisionEntry).optional(),
 });
 
 export type ClaimEvidence = z.infer<typeof ClaimEvidence>;

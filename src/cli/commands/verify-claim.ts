@@ -17,5 +17,5 @@ export default async function verifyClaim(rt: CliRuntime, cmd: Command): Promise
       details: [{ field: 'claim', issue: 'required' }],
     });
   const req = { claim: text, sources: splitList(o.sources), language: o.language, max_evidence: numberFlag(o.maxEvidence) };
-  await runVerification(rt, cmd, 'Checking the claim', (e, signal) => e.verifyClaim(req as never, { signal }), async () => (await import('../../output/human/claim.js')).renderClaim);
+  await runVerification(rt, cmd, 'Checking the claim', (e, signal) => e.verifyClaim(req as never, { signal }), async () => (await import('../../output/human/claim.js')).renderClaim, { subject: text });
 }

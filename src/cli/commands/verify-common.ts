@@ -6,6 +6,8 @@ import { checkGates, parseGates, type GateKind, type GateOptions } from '../gate
 import { recordKeyUse } from '../key-usage.js';
 import { emitEmbeddedWebhooks } from '../../webhooks/embedded-hook.js';
 import type { CliRuntime } from '../runtime.js';
+import type { MediaResult } from '../../api/results.js';
+import { checkOutputPath, writeHeatmap, writeReport, type ReportKind, type ReportSource } from './report.js';
 
 export const splitList = (s: string | undefined): string[] | undefined =>
   s === undefined
@@ -34,8 +36,14 @@ export async function runVerification<T extends object>(
   call: (engine: Engine, signal: AbortSignal) => Promise<T>,
   /** Loads the human renderer; not called with --json, so scripts never load it. */
   loadRender: () => Promise<(result: T, out: Output) => string>,
+  /** For `--report`: the input file and the subject's name (src/cli/commands/report.ts). */
+  reportSource: ReportSource = {},
 ): Promise<void> {
   const gates = gateFlags(cmd);
+  const files = cmd.opts<{ report?: string; heatmap?: string }>();
+  // Output paths are checked before the (possibly paid) verification runs.
+  if (files.report !== undefined) checkOutputPath(files.report, 'report');
+  if (files.heatmap !== undefined) checkOutputPath(files.heatmap, 'heatmap');
   const { engine, connection, close } = await rt.engine();
   const where = connection.mode === 'remote' ? new URL(connection.baseUrl).host : connection.sandbox ? 'sandbox' : 'live';
   rt.out.debug(`mode: ${connection.mode} (${where})${connection.key ? `, key from ${connection.key.origin}` : ''}`);
@@ -54,6 +62,8 @@ export async function runVerification<T extends object>(
   const warnings = (result as { warnings?: string[] }).warnings;
   if (!rt.out.machine) for (const w of warnings ?? []) rt.out.warn(w);
   rt.out.result(result, rt.out.machine ? () => '' : await loadRender());
+  if (files.report !== undefined) await writeReport(rt, cmd.name() as ReportKind, result, reportSource, files.report);
+  if (files.heatmap !== undefined) await writeHeatmap(rt, result as unknown as MediaResult, files.heatmap);
   await emitEmbeddedWebhooks(rt.ctx.paths, connection.mode, result, rt.out, rt.ctx.interrupted);
   checkGates(result as Record<string, unknown>, gates);
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { CliRuntime } from '../runtime.js';
+import type { ReportSource } from './report.js';
 import { isUrl, readInputFile, gateFlags, runVerification } from './verify-common.js';
 
 /** Text is read as `raw`; anything with a NUL byte or a known binary signature is an `upload`. */
@@ -21,6 +22,7 @@ export default async function verifyDocument(rt: CliRuntime, cmd: Command): Prom
     });
   let source = o.source;
   let content: string;
+  const report: ReportSource = { subject: input && input !== '-' ? input : null };
   if (o.content !== undefined) {
     content = o.content;
     source ??= isUrl(content) ? 'url' : 'raw';
@@ -28,6 +30,8 @@ export default async function verifyDocument(rt: CliRuntime, cmd: Command): Prom
     const bytes = await rt.takeStdin('the document');
     source ??= looksBinary(bytes) ? 'upload' : 'raw';
     content = source === 'upload' ? bytes.toString('base64') : bytes.toString('utf8');
+    report.input = bytes;
+    report.subject = 'stdin';
   } else if (isUrl(input!) && (source === undefined || source === 'url')) {
     source = 'url';
     content = input!;
@@ -35,7 +39,8 @@ export default async function verifyDocument(rt: CliRuntime, cmd: Command): Prom
     const bytes = await readInputFile(input!, 'content');
     source ??= 'upload';
     content = source === 'raw' ? bytes.toString('utf8') : bytes.toString('base64');
+    report.input = bytes;
   }
   const req = { source, content, mime_type: o.mimeType, check_deepfakes: o.checkDeepfakes, check_watermarks: o.checkWatermarks };
-  await runVerification(rt, cmd, 'Analysing the document', (e, signal) => e.verifyDocument(req as never, { signal }), async () => (await import('../../output/human/document.js')).renderDocument);
+  await runVerification(rt, cmd, 'Analysing the document', (e, signal) => e.verifyDocument(req as never, { signal }), async () => (await import('../../output/human/document.js')).renderDocument, report);
 }

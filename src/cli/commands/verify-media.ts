@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import { LIMITS } from '../../api/requests.js';
 import type { CliRuntime } from '../runtime.js';
+import type { ReportSource } from './report.js';
 import { isUrl, readInputFile, gateFlags, runVerification } from './verify-common.js';
 
 export default async function verifyMedia(rt: CliRuntime, cmd: Command): Promise<void> {
@@ -18,11 +19,20 @@ export default async function verifyMedia(rt: CliRuntime, cmd: Command): Promise
     check_provenance: o.checkProvenance,
     check_watermarks: o.checkWatermarks,
   };
-  if (o.url !== undefined || (input !== undefined && isUrl(input))) req.url = o.url ?? input;
-  else if (input === '-') {
+  // The report embeds the file it was given; a URL input is named but not downloaded again.
+  const report: ReportSource = {};
+  if (o.url !== undefined || (input !== undefined && isUrl(input))) {
+    req.url = o.url ?? input;
+    Object.assign(report, { subject: req.url, note: 'the input was a URL; the report does not download it (save the file and use verity report … --input FILE)' });
+  } else if (input === '-') {
     const bytes = await rt.takeStdin('the media file');
     if (bytes.length > LIMITS.fileBytes) throw new VerityError('PAYLOAD_TOO_LARGE', 'stdin is larger than 20 MB');
     req.file = bytes.toString('base64');
-  } else req.file = (await readInputFile((o.file ?? input)!, 'file')).toString('base64');
-  await runVerification(rt, cmd, 'Analysing the media', (e, signal) => e.verifyMedia(req as never, { signal }), async () => (await import('../../output/human/media.js')).renderMedia);
+    Object.assign(report, { input: bytes, subject: 'stdin' });
+  } else {
+    const bytes = await readInputFile((o.file ?? input)!, 'file');
+    req.file = bytes.toString('base64');
+    Object.assign(report, { input: bytes, subject: o.file ?? input });
+  }
+  await runVerification(rt, cmd, 'Analysing the media', (e, signal) => e.verifyMedia(req as never, { signal }), async () => (await import('../../output/human/media.js')).renderMedia, report);
 }

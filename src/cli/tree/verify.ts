@@ -11,7 +11,8 @@ function gates(c: Command): Command {
   const kind = c.name() as GateKind;
   return c
     .option('--fail-on <values>', `exit 3 when the ${GATE_WORD[kind]} is any of (comma-separated): ${FAIL_ON_VALUES[kind].join(', ')}`)
-    .option('--min-trust <x>', 'exit 3 when trust_score is below x (0 to 1)');
+    .option('--min-trust <x>', 'exit 3 when trust_score is below x (0 to 1)')
+    .option('--report <file>', 'also write a self-contained HTML report to FILE (offline, printable)');
 }
 
 export function registerVerify(program: Command, ctx: CliContext): void {
@@ -45,6 +46,7 @@ Examples:
   $ verity verify claim "The Eiffel Tower is in Paris" --test
   $ echo "Water boils at 100 °C at sea level" | verity verify claim - --json | jq .verdict
   $ verity verify claim "Vaccines cause autism" --sources google_fact_check,wikipedia --fail-on true
+  $ verity verify claim "The Eiffel Tower is in Paris" --test --report claim.html
 
 stdin is read as ONE claim, however many lines it has; to check one claim per line, use
 \`verity verify batch\` (JSONL or CSV, one verification per line, in one process).`,
@@ -69,7 +71,8 @@ stdin is read as ONE claim, however many lines it has; to check one claim per li
 Examples:
   $ verity verify business "Acme Widgets Ltd" --jurisdiction gb --officers
   $ verity verify business "Apple Inc." --jurisdiction us_ca --filings --json
-  $ verity verify business "Globex Corp" --fail-on dissolved,liquidation --test`,
+  $ verity verify business "Globex Corp" --fail-on dissolved,liquidation --test
+  $ verity verify business "Acme Widgets Ltd" --jurisdiction gb --test --report acme.html`,
     )
     .action(lazyAction(ctx, () => import('../commands/verify-business.js')));
 
@@ -85,7 +88,8 @@ Examples:
       .option('--check-provenance', 'trace provenance (default)')
       .option('--no-check-provenance', 'skip provenance tracing')
       .option('--check-watermarks', 'extract and verify C2PA watermarks (default)')
-      .option('--no-check-watermarks', 'skip C2PA watermarks'),
+      .option('--no-check-watermarks', 'skip C2PA watermarks')
+      .option('--heatmap <file>', 'also write the forensic overlay alone as a PNG (heat map and marked regions)'),
   )
     .addHelpText(
       'after',
@@ -93,7 +97,8 @@ Examples:
 Examples:
   $ verity verify media photo.jpg
   $ verity verify media https://example.com/image.png --json | jq .authenticity
-  $ cat frame.jpg | verity verify media - --fail-on manipulated`,
+  $ cat frame.jpg | verity verify media - --fail-on manipulated
+  $ verity verify media photo.jpg --report photo.html --heatmap photo-heatmap.png`,
     )
     .action(lazyAction(ctx, () => import('../commands/verify-media.js')));
 
@@ -116,6 +121,7 @@ Examples:
 Examples:
   $ verity verify document contract.pdf
   $ verity verify document report.docx --fail-on signature_forgery,inconsistent_timestamps
+  $ verity verify document contract.pdf --report contract.html
   $ pbpaste | verity verify document - --json | jq .ai_generated_probability`,
     )
     .action(lazyAction(ctx, () => import('../commands/verify-document.js')));

@@ -13,7 +13,7 @@
  * Formulas and weights: docs/business.md.
  */
 import type { BusinessSource } from '../../api/requests.js';
-import type { BusinessEvidence, CompanyStatus, Dimensions } from '../../api/results.js';
+import type { BusinessEvidence, CompanyStatus, Dimensions, RegistryFacts } from '../../api/results.js';
 import { clamp01, round3, weightedMean } from '../scoring.js';
 import { compatible, country } from './jurisdictions.js';
 import { MATCH_THRESHOLD, nameSimilarity, sameLegalName } from './names.js';
@@ -137,6 +137,22 @@ function facts(r: RegistryRecord): string {
   return parts.join('; ');
 }
 
+/** The evidence's additive `record`: the same facts as `facts`, as fields, with the comparison's outcome. */
+function factsOf(r: RegistryRecord, role: RegistryFacts['role'], cmp: Comparison[] | undefined): RegistryFacts {
+  return {
+    role,
+    name: r.name,
+    registration_number: r.regNumber,
+    jurisdiction: r.jurisdiction,
+    status: r.status,
+    raw_status: r.rawStatus,
+    incorporation_date: r.incorporationDate,
+    as_of: r.asOf,
+    agrees: (cmp ?? []).filter((x) => x.agree).map((x) => x.field),
+    disagrees: (cmp ?? []).filter((x) => !x.agree).map((x) => x.field),
+  };
+}
+
 export function recencyOf(r: RegistryRecord, now: Date): number {
   if (r.via === 'api') return 1;
   const ageDays = Math.max(0, (now.getTime() - Date.parse(r.asOf)) / 86_400_000);
@@ -224,7 +240,7 @@ export function reconcile(companyName: string, requestedNumber: string | undefin
       if (disagreed.length) finding += `; DISAGREES: ${disagreed.join('; ')}`;
     }
     if (c.numberMatch) finding += '; matched on the registration number given';
-    evidence.push({ source: sourceLabel(r), url: r.url, authority_score: round3(authorityOf(r)), finding });
+    evidence.push({ source: sourceLabel(r), url: r.url, authority_score: round3(authorityOf(r)), finding, record: factsOf(r, c === primary ? 'basis' : 'corroborating', cmp) });
   }
   if (numberMismatch)
     evidence[0]!.finding += `; the registration number given (${requestedNumber}) is not this company's`;
@@ -234,6 +250,7 @@ export function reconcile(companyName: string, requestedNumber: string | undefin
       url: a.record.url,
       authority_score: round3(authorityOf(a.record)),
       finding: `alternative match, a different entity (name similarity ${a.similarity.toFixed(2)}): ${facts(a.record)}`,
+      record: factsOf(a.record, 'alternative', undefined),
     });
 
   return {

@@ -2,7 +2,7 @@
  * What every format analyser (PDF, DOCX, image, raw text) hands back to verify.ts, which turns it
  * into the SPEC 2.5 result. Findings carry a severity so the trust formula can weigh them.
  */
-import type { DocumentMetadata, ManipulationFlag, SignatureSummary, Watermark } from '../../api/results.js';
+import type { DocumentMetadata, ManipulationFlag, RevisionEntry, SignatureSummary, Watermark } from '../../api/results.js';
 
 export interface Finding {
   /** Analyzer name shown in the evidence chain, e.g. `pdf_signature`. */
@@ -57,6 +57,8 @@ export interface FormatAnalysis {
   images: { bytes: Buffer; label: string }[];
   /** Per-signature integrity and trust (the result's additive `signatures` field); absent when unsigned. */
   signatures?: SignatureSummary[];
+  /** PDF revision timeline (the result's additive `revisions` field); absent for other formats. */
+  revisions?: RevisionEntry[];
 }
 
 /** Producer value when the file names none (SPEC 2.5 types `producer` as a string, never null). */

@@ -207,6 +207,7 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
     dimension_producers: producersOf(input.kind, a, ai.producer, !!truncation),
   };
   if (a.signatures?.length) result.signatures = a.signatures;
+  if (a.revisions?.length) result.revisions = a.revisions;
   const warnings = [...new Set(a.warnings)];
   if (warnings.length) result.warnings = warnings;
   return result;

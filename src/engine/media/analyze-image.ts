@@ -22,7 +22,7 @@
  *                   file: only the decoded rows) or `none`
  */
 import { VerityError } from '../../api/errors.js';
-import type { AnalysisEvidence, MediaMetadata, Watermark } from '../../api/results.js';
+import type { AnalysisEvidence, MediaForensics, MediaMetadata, Watermark } from '../../api/results.js';
 import type { EnginePorts } from '../types.js';
 import { readC2pa } from './c2pa.js';
 import { bmffDeclaredSize, decodeLuma, MAX_PIXELS, readHeader, type ImageHeader } from './decode.js';
@@ -40,6 +40,7 @@ import {
 import { noiseSignal } from './forensics/noise.js';
 import { quantizationSignal } from './forensics/quantization.js';
 import { spectrumSignal } from './forensics/spectrum.js';
+import { TILE, tileGrid } from './forensics/tiles.js';
 import type { LumaPlane, Signal } from './forensics/types.js';
 import { readMetadataDetails, type MetadataDetails } from './metadata.js';
 import { readStealthPngInfo } from './stealth-pnginfo.js';
@@ -71,6 +72,8 @@ export interface ImageAnalysis {
    * vouch for the bytes (verify.ts `judge`).
    */
   codecMissing?: boolean;
+  /** Tile maps of the pixel analyzers (the result's additive `forensics`), when the pixels were analysed. */
+  forensics?: MediaForensics;
 }
 
 export type PixelCoverage = 'full' | 'partial' | 'none';
@@ -170,6 +173,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   let pixels: PixelCoverage = 'none';
   let incomplete: string | null = null;
   let codecMissing = false;
+  let forensics: MediaForensics | undefined;
   try {
     const decoded = await decodedP;
     signal.throwIfAborted();
@@ -193,10 +197,12 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     const thumbP = jpeg && !decoded.partial ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
     hashP.catch(() => undefined);
     thumbP.catch(() => undefined);
-    signals.push(jpegGridSignal(plane, type.format === 'jpeg'));
+    const grid = jpegGridSignal(plane, type.format === 'jpeg');
+    signals.push(grid);
     signal.throwIfAborted();
     const noise = noiseSignal(plane);
     if (noise) signals.push(noise);
+    forensics = tileMaps(plane, grid, noise);
     if (opts.checkDeepfakes) {
       const spec = spectrumSignal(plane);
       if (spec) signals.push(spec);
@@ -229,7 +235,17 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     incomplete,
     pixels,
     codecMissing,
+    ...(forensics ? { forensics } : {}),
   });
+}
+
+/** The additive `forensics` field: where the tiles are and what each pixel analysis scored there. */
+function tileMaps(plane: LumaPlane, grid: Signal, noise: Signal | null): MediaForensics {
+  const { cols, rows } = tileGrid(plane.width, plane.height);
+  const f: MediaForensics = { tile: TILE, cols, rows, analysed: { x: plane.left, y: plane.top, width: plane.width, height: plane.height } };
+  if (grid.tileMap) f.jpeg_grid = grid.tileMap;
+  if (noise?.tileMap) f.noise = noise.tileMap;
+  return f;
 }
 
 /**
@@ -254,7 +270,7 @@ export function decodedRows(plane: LumaPlane): LumaPlane {
 
 /** Scores the signals and packages an analysis; images and videos (verify.ts) both end here. */
 export function assembleAnalysis(
-  parts: Pick<ImageAnalysis, 'metadata' | 'details' | 'mime' | 'watermark' | 'signals' | 'perceptualHash' | 'warnings' | 'incomplete' | 'pixels' | 'codecMissing'>,
+  parts: Pick<ImageAnalysis, 'metadata' | 'details' | 'mime' | 'watermark' | 'signals' | 'perceptualHash' | 'warnings' | 'incomplete' | 'pixels' | 'codecMissing' | 'forensics'>,
 ): ImageAnalysis {
   const scores = combineImageScores(parts.signals, parts.watermark);
   return {

@@ -100,7 +100,7 @@ export function combineImageScores(signals: Signal[], watermark: Watermark | nul
   const ordered = [...signals].sort((a, b) => b.probability * b.confidence - a.probability * a.confidence);
   for (const s of ordered) {
     const summary = plainSummary(s);
-    evidence.push({ source: s.analyzer, finding: s.finding, authority_score: round3(s.confidence), ...(summary ? { summary } : {}) });
+    evidence.push({ source: s.analyzer, finding: s.finding, authority_score: round3(s.confidence), ...(summary ? { summary } : {}), ...(s.region ? { region: s.region } : {}) });
   }
   return { manipulationScore: round3(manipulation), deepfakeScore: round3(deepfake), flags: [...flags], evidence };
 }

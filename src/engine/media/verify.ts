@@ -273,6 +273,7 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
     metadata: analysis.metadata,
     evidence,
   };
+  if (analysis.forensics) result.forensics = analysis.forensics;
   if (!req.check_deepfakes) warnings.push('Deepfake detection was switched off (check_deepfakes: false): deepfake_score is not measured');
   if (warnings.length) result.warnings = warnings;
   return result;

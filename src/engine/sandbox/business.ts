@@ -41,13 +41,15 @@ export function sandboxBusiness(req: BusinessRequest, opts: VerifyOptions): Comp
     registration_number,
     jurisdiction,
     incorporation_date: date(year),
-    evidence: sources.map((s) => {
+    evidence: sources.map((s, i) => {
       const [name, authority] = SOURCE_LABEL[s] ?? [s, 0.5];
+      const compared: ('legal_name' | 'status' | 'registration_number')[] = i === 0 ? [] : ['legal_name', 'status', 'registration_number'];
       return {
         source: name,
         url: sandboxUrl(s, seed),
         authority_score: authority,
         finding: `[sandbox] ${name} lists "${req.company_name.trim()}" (${registration_number}) as ${status}`,
+        record: { role: i === 0 ? ('basis' as const) : ('corroborating' as const), name: req.company_name.trim(), registration_number, jurisdiction, status, raw_status: null, incorporation_date: null, as_of: 'sandbox', agrees: compared, disagrees: [] },
       };
     }),
     dimensions: {
@@ -59,6 +61,8 @@ export function sandboxBusiness(req: BusinessRequest, opts: VerifyOptions): Comp
     dimension_producers: { llm_analysis: 'simulated analysis' },
     warnings: ['sandbox: simulated data (test mode); the company, its officers and the registry answers are made up, no registry was contacted'],
   };
+  // The records carry the same (simulated) date; set after the fact so the seed's draw order is unchanged.
+  for (const e of result.evidence) if (e.record) e.record.incorporation_date = result.incorporation_date;
   if (req.officers)
     result.officers = Array.from({ length: seed.int(2, 4) }, (_, i) => ({
       name: `${seed.pick(LAST).toUpperCase()}, ${seed.pick(FIRST)}`,

@@ -318,3 +318,10 @@ export function onePagePdf(streams: { filter: string; data: Buffer }[]): Buffer 
   streams.forEach((st, i) => obj(4 + i, `<< /Length ${st.data.length} /Filter /${st.filter} >>`, st.data));
   return w.finish(4 + streams.length);
 }
+
+/** Signed in Sig1, then in Sig2, then the page's text rewritten in a third update. */
+export function signedTwiceThenEdited(f: FormPdf): Buffer {
+  const twice = signField(f, signField(f, f.pdf, 'Sig1'), 'Sig2');
+  const contents = /\/Contents\s*\[?\s*(\d+) 0 R/.exec(lastBody(twice, f.page))![1]!;
+  return appendRevision(twice, [{ num: Number(contents), body: streamBody('BT /F1 12 Tf 50 740 Td (Purchase order 77: pay 9999 to Mallory) Tj ET') }]);
+}

@@ -65,3 +65,13 @@ export async function cameraJpeg(raw: Buffer, width: number, height: number): Pr
     .jpeg({ quality: 92, quantisationTable: 2, chromaSubsampling: '4:2:0' })
     .toBuffer();
 }
+
+/** A camera-like host with a 256×256 patch from a quality-35 JPEG pasted off the 8-pixel grid. */
+export async function splicedJpeg(left = 203, top = 125): Promise<{ bytes: Buffer; pasted: { x: number; y: number; width: number; height: number } }> {
+  const W = 768, H = 512;
+  const host = await cameraJpeg(scene(W, H, 1), W, H);
+  const donor = await sharp(scene(320, 320, 7, 10), { raw: { width: 320, height: 320, channels: 3 } }).jpeg({ quality: 35 }).toBuffer();
+  const patch = await sharp(donor).extract({ left: 0, top: 0, width: 256, height: 256 }).png().toBuffer();
+  const bytes = await sharp(host).composite([{ input: patch, left, top }]).withExif(CAMERA_EXIF).jpeg({ quality: 92, quantisationTable: 2 }).toBuffer();
+  return { bytes, pasted: { x: left, y: top, width: 256, height: 256 } };
+}

@@ -9,6 +9,7 @@ import { VerityError } from '../../../api/errors.js';
 import type { Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkSame, checkTooEarly, humanDelta } from '../dates.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis, type Finding } from '../report.js';
+import { revisionTimeline, signatureCoverage } from '../revision-timeline.js';
 import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
 import { revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
 import { MAX_DIFF_REVISIONS, describeLevel, diffRevisions, type RevisionDiff } from './diff-policy.js';
@@ -269,7 +270,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   const sigSrc = 'pdf_signature';
   if (sigs.length) {
     // Integrity and trust per signature (signatures.ts); a broken one is also in sig.problems below.
-    a.signatures = sigs.map(signatureSummary);
+    a.signatures = sigs.map((x) => ({ ...signatureSummary(x), ...signatureCoverage(x) }));
     a.findings.push(...sigs.map(signatureTrustFinding));
     a.warnings.push(...(hooks.trustAnchors?.warnings ?? []));
     for (const sig of sigs) if (sig.integrity === 'unknown') a.warnings.push(`signature ${sig.objNum} 0 obj could not be verified cryptographically: ${sig.notes[0] ?? 'unknown reason'}`);
@@ -337,6 +338,9 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     const fut = checkFuture(sigSrc, 'signing time', sig.signingTime, now);
     if (fut) a.findings.push(fut);
   }
+
+  if (updates > 0 || sigs.length)
+    a.revisions = revisionTimeline({ revisions: s.revisions, signatures: sigs, changesByRev, diffsByBase, describeViolation: (v) => describeViolation(v, changesByRev) });
 
   // ---- edits in unsigned files (or before the first signature) are evidence, not forgery
   if (sigs.length === 0 && updates > 0) {

@@ -10,7 +10,7 @@
  * total. A tile whose strongest other phase stands out on BOTH axes carries a foreign grid; a
  * connected group of such tiles sharing the same phase pair is reported as a likely splice.
  */
-import { clusterStandsOut, largestClusterBox, median, sampledRows, TILE, tileGrid, type BaseRateTest } from './tiles.js';
+import { clusterPixelBox, clusterStandsOut, largestClusterBox, median, roundScore, sampledRows, TILE, tileGrid, type BaseRateTest, type PixelBox, type TileMap } from './tiles.js';
 import type { LumaPlane, Signal } from './types.js';
 
 /** Differences above this are scene edges, not compression seams. */
@@ -29,6 +29,13 @@ export interface GridStats {
   clusterPhase: [number, number] | null;
   /** The cluster against the image's own foreign-tile rate (tiles.ts clusterStandsOut). */
   baseRate: BaseRateTest | null;
+  /** The largest cluster's bounding box in original-image pixels. */
+  region: PixelBox | null;
+  /**
+   * Per tile: how far its strongest foreign phase stands out, (min of the two axes' ratio − 1)
+   * capped at 1 (0.3 = the FOREIGN_RATIO threshold); marked = the tiles of the modal phase pair.
+   */
+  map: TileMap;
 }
 
 function peak(a: Float64Array, off: number, exclude: number): { phase: number; ratio: number } {
@@ -90,9 +97,11 @@ export function gridStats(plane: LumaPlane, aligned = false): GridStats {
   const pairs = new Map<string, number>();
   const pairOf: string[] = new Array(n).fill('');
   let foreign = 0;
+  const scores: number[] = new Array(n);
   for (let t = 0; t < n; t++) {
     const h = peak(hs, t * 8, H.phase);
     const v = peak(vs, t * 8, V.phase);
+    scores[t] = roundScore(Math.min(h.ratio, v.ratio) - 1);
     if (h.ratio > FOREIGN_RATIO && v.ratio > FOREIGN_RATIO) {
       foreign++;
       const key = `${h.phase},${v.phase}`;
@@ -102,7 +111,11 @@ export function gridStats(plane: LumaPlane, aligned = false): GridStats {
   }
   let modal: string | null = null;
   for (const [k, c] of pairs) if (!modal || c > pairs.get(modal)!) modal = k;
-  if (modal) for (let t = 0; t < n; t++) if (pairOf[t] === modal) marked[t] = 1;
+  const markedList: number[] = [];
+  if (modal) for (let t = 0; t < n; t++) if (pairOf[t] === modal) {
+    marked[t] = 1;
+    markedList.push(t);
+  }
   const box = modal ? largestClusterBox(marked, grid) : null;
   const cluster = box?.size ?? 0;
   return {
@@ -113,11 +126,19 @@ export function gridStats(plane: LumaPlane, aligned = false): GridStats {
     foreignTiles: foreign,
     cluster,
     clusterPhase: modal ? (modal.split(',').map(Number) as [number, number]) : null,
+    region: box ? clusterPixelBox(box, plane) : null,
+    map: { scores, marked: markedList },
   };
 }
 
 export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
   const s = gridStats(plane, isJpeg);
+  const signal = judgeGrid(s, isJpeg);
+  signal.tileMap = s.map;
+  return signal;
+}
+
+function judgeGrid(s: GridStats, isJpeg: boolean): Signal {
   const blocky = s.strength[0] > 1.08 && s.strength[1] > 1.08;
   const br = s.baseRate;
   const nums = `grid phase (${s.phase[0]},${s.phase[1]}), strength ${s.strength[0].toFixed(2)}/${s.strength[1].toFixed(2)}; ${s.foreignTiles} of ${s.tiles} tiles with a foreign grid, largest consistent cluster ${s.cluster}${br ? ` (box density ${br.boxDensity.toFixed(2)} vs the image's own rate ${br.baseRate.toFixed(3)}, binomial tail 10^${br.log10P.toFixed(1)}, threshold 10^${br.log10Threshold.toFixed(1)})` : ''}`;
@@ -140,6 +161,7 @@ export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
       confidence: 0.6,
       finding: `A region of ${s.cluster} connected 64×64 tiles carries a second JPEG block grid at phase (${s.clusterPhase![0]},${s.clusterPhase![1]}), shifted against the image's own: typical of a region pasted from another JPEG (${nums})`,
       flag: 'image_manipulated',
+      ...(s.region ? { region: s.region } : {}),
     };
   }
   if (s.cluster >= 3)

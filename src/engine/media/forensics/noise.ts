@@ -8,7 +8,7 @@
  * with MAD) and that form a connected group are reported. Scene texture also raises σ, so this is
  * a weak signal and says so.
  */
-import { clusterStandsOut, largestCluster, largestClusterBox, median, sampledRows, TILE, tileGrid, type BaseRateTest } from './tiles.js';
+import { clusterPixelBox, clusterStandsOut, largestCluster, largestClusterBox, median, roundScore, sampledRows, TILE, tileGrid, type BaseRateTest, type PixelBox, type TileMap } from './tiles.js';
 import type { LumaPlane, Signal } from './types.js';
 
 const EDGE = 48;
@@ -21,6 +21,13 @@ export interface NoiseStats {
   outliers: number;
   /** The low-noise cluster against the image's own rate of low-noise tiles (tiles.ts clusterStandsOut). */
   lowBaseRate: BaseRateTest;
+  /** The largest low-noise group's bounding box in original-image pixels. */
+  lowRegion: PixelBox | null;
+  /**
+   * Per tile: how much cleaner than the noise model, −z/7 capped to 0..1 (0.5 = the z < −3.5
+   * outlier threshold; null = clipped or edge-only tile, not measured); marked = low-noise outliers.
+   */
+  map: TileMap;
 }
 
 export function noiseStats(plane: LumaPlane): NoiseStats {
@@ -102,17 +109,21 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
   const gmad = median(logs.map((l) => Math.abs(l - med))) * 1.4826 || 0.05;
   const low = new Uint8Array(n);
   const high = new Uint8Array(n);
+  const scores: (number | null)[] = new Array(n).fill(null);
+  const lowList: number[] = [];
   let outliers = 0;
   for (let t = 0; t < n; t++) {
     const r = residual[t]!;
     if (Number.isNaN(r)) continue;
     const z = (r - rmed) / Math.max(mad, 0.05);
+    scores[t] = roundScore(-z / 7);
     // A tile is an outlier only when both the brightness model and the whole-image level agree.
     const zg = (logOf[t]! - med) / Math.max(gmad, 0.05);
     // "Much less noise": beyond 3.5 robust SDs AND under half the σ the model expects at that
     // brightness (a per-tile σ from a 64×64 sample varies by a few per cent on its own).
     if (z < -3.5 && zg < -3.5 && r - rmed < -Math.LN2) {
       low[t] = 1;
+      lowList.push(t);
       outliers++;
     } else if (z > 3.5 && zg > 3.5 && r - rmed > Math.LN2) {
       high[t] = 1;
@@ -128,6 +139,8 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
     outliers,
     // Base rate: every tile the model cannot explain (low or high), the image's own scatter.
     lowBaseRate: clusterStandsOut(lowBox, logs.length, outliers),
+    lowRegion: clusterPixelBox(lowBox, plane),
+    map: { scores, marked: lowList },
   };
 }
 
@@ -138,6 +151,12 @@ const MIN_LEVEL_TILES = 8;
 export function noiseSignal(plane: LumaPlane): Signal | null {
   const s = noiseStats(plane);
   if (s.tiles < 16) return null;
+  const signal = judgeNoise(s);
+  signal.tileMap = s.map;
+  return signal;
+}
+
+function judgeNoise(s: NoiseStats): Signal {
   // Only unusually clean regions count: scene texture (foliage, gravel) routinely makes noisy-looking
   // clusters in genuine photos, while a pasted, smoothed or generated patch tends to be cleaner.
   const cluster = s.lowCluster;
@@ -155,6 +174,7 @@ export function noiseSignal(plane: LumaPlane): Signal | null {
       confidence: 0.35,
       finding: `A connected region of ${cluster} tiles has much less noise than the rest of the image: a pasted, smoothed or generated region, or a very flat scene area (${nums})`,
       flag: 'image_manipulated',
+      ...(s.lowRegion ? { region: s.lowRegion } : {}),
     };
   }
   return {

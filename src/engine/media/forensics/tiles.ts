@@ -22,6 +22,11 @@ export interface ClusterBox {
   /** Tiles in the cluster's bounding box, and how many of them are marked. */
   boxTiles: number;
   boxMarked: number;
+  /** The bounding box in tile coordinates (inclusive); c1 < c0 when there is no cluster. */
+  c0: number;
+  c1: number;
+  r0: number;
+  r1: number;
 }
 
 /** The largest 4-connected group of marked tiles with its bounding box (for the base-rate test). */
@@ -59,8 +64,37 @@ export function largestClusterBox(marked: Uint8Array, grid: TileGrid): ClusterBo
   }
   let boxMarked = 0;
   for (let r = box.r0; r <= box.r1; r++) for (let c = box.c0; c <= box.c1; c++) boxMarked += marked[r * grid.cols + c] ? 1 : 0;
-  return { size: best, boxTiles: Math.max(0, box.c1 - box.c0 + 1) * Math.max(0, box.r1 - box.r0 + 1), boxMarked };
+  return { size: best, boxTiles: Math.max(0, box.c1 - box.c0 + 1) * Math.max(0, box.r1 - box.r0 + 1), boxMarked, ...box };
 }
+
+/** A rectangle in original-image pixels (the result's `region`). */
+export interface PixelBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A cluster's bounding box in original-image pixels: the plane may be a centred crop of a very
+ * large image (decode.ts), so its offset is added. Null when there is no cluster.
+ */
+export function clusterPixelBox(c: ClusterBox, plane: { left: number; top: number }): PixelBox | null {
+  if (c.size === 0 || c.c1 < c.c0) return null;
+  return { x: plane.left + c.c0 * TILE, y: plane.top + c.r0 * TILE, width: (c.c1 - c.c0 + 1) * TILE, height: (c.r1 - c.r0 + 1) * TILE };
+}
+
+/**
+ * Per-tile scores of one pixel analysis, for pictures (the result's `forensics` maps): each tile's
+ * score in 0..1 rounded to 2 decimals (null: the tile could not be measured), row-major over the
+ * analysis grid, and the tiles the analysis marked.
+ */
+export interface TileMap {
+  scores: (number | null)[];
+  marked: number[];
+}
+
+export const roundScore = (x: number): number => Math.round(Math.min(1, Math.max(0, x)) * 100) / 100;
 
 /** ln P(X ≥ k) for X ~ Binomial(n, p), summed in log space (n is a tile count: at most a few thousand). */
 export function logBinomialTail(k: number, n: number, p: number): number {

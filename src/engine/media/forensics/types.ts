@@ -2,6 +2,8 @@
  * What every forensic analyzer returns: a named signal with its own numbers, so the scoring step
  * (../score.ts) can combine them and the evidence chain can say why.
  */
+import type { PixelBox, TileMap } from './tiles.js';
+
 export type SignalKind =
   /** Evidence the pixels or file were edited after capture. */
   | 'manipulation'
@@ -31,6 +33,10 @@ export interface Signal {
    * Without a group a signal is its own group.
    */
   group?: SignalGroup;
+  /** The region the finding names, in original-image pixels (only findings that name one). */
+  region?: PixelBox;
+  /** The analysis's per-tile scores over the tile grid (jpeg_grid and noise_residual), for heat maps. */
+  tileMap?: TileMap;
 }
 
 /** `reencoding`: the file was written again by software after capture (not, by itself, a content edit). */
