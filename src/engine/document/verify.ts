@@ -138,7 +138,7 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
   const budget = new Budget(engineOpts.budgetMs ?? DEFAULT_BUDGET_MS, opts.signal);
   const input = await resolveDocumentInput(req, ports, opts.signal);
 
-  // Independent stages run concurrently (C2PA, embedded images, pdf.js or mammoth text); their
+  // Independent stages run concurrently (C2PA, embedded images, pdf.js text); their
   // results are merged below in a fixed order, so the output does not depend on which ends first.
   // The C2PA reader starts only when the PDF analysis finds that the file may carry a manifest
   // (pdf/c2pa-scan.ts): compiling and running the wasm costs ~0.35 s and finds nothing elsewhere.
