@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Entry point: keep this file tiny. `--version` is answered without loading the CLI at all;
-// everything else runs the bundled CLI (dist/verity.cjs) through a V8 code cache, because Node 20
-// has no module compile cache (module.enableCompileCache arrived in Node 22.1).
+// Entry point: keep this file tiny. `--version` and the top-level help (`--help`, `-h`, `help`,
+// no arguments) are answered without loading the CLI at all: the help is the text the CLI itself
+// printed at build time (dist/help.txt, scripts/build.mjs), shown only when it is still the text
+// the CLI would print (same bundle, an 80-column or non-terminal output). Everything else runs the
+// bundled CLI (dist/verity.cjs) through a V8 code cache, because Node 20 has no module compile
+// cache (module.enableCompileCache arrived in Node 22.1).
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -9,10 +12,29 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
+/** The build's help text when it is what the CLI would print now; undefined otherwise. */
+function prebuiltHelp(args) {
+  const asked = args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h' || args[0] === 'help'));
+  // commander wraps help at the terminal's width (80 when not a terminal); the file is 80 wide.
+  if (!asked || ((process.stdout.isTTY ? process.stdout.columns : undefined) ?? 80) !== 80) return undefined;
+  try {
+    const text = readFileSync(new URL('../dist/help.txt', import.meta.url), 'utf8');
+    const nl = text.indexOf('\n');
+    // First line: the size of the bundle that printed it; another bundle may print other help.
+    const size = statSync(new URL('../dist/verity.cjs', import.meta.url)).size;
+    return text.slice(0, nl) === `bundle ${size}` ? text.slice(nl + 1) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const args = process.argv.slice(2);
+const help = prebuiltHelp(args);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
+} else if (help !== undefined) {
+  process.stdout.write(help);
 } else {
   const file = fileURLToPath(new URL('../dist/verity.cjs', import.meta.url));
   let source;

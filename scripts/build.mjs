@@ -87,3 +87,19 @@ for (const { outfile } of bundles) {
   const rewritten = bundle.replace(/\bimport\(("(?:node:[a-z_/]+|@?[a-z0-9][a-z0-9._/-]*)")\)/g, '__verity_import($1)');
   writeFileSync(outfile, rewritten);
 }
+
+// The top-level help, printed once by the CLI just built (stdout not a terminal: 80 columns), for
+// bin/verity.js to show without loading the bundle. The first line names the bundle's size so a
+// later, different bundle is never answered with this text.
+{
+  const { mkdtempSync, statSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const home = mkdtempSync(`${tmpdir()}/verity-build-`);
+  const h = spawnSync(process.execPath, ['bin/verity.js', '--help'], { encoding: 'utf8', env: { ...process.env, VERITY_HOME: home } });
+  rmSync(home, { recursive: true, force: true });
+  if (h.status !== 0 || !h.stdout.startsWith('Usage: verity')) {
+    console.error(`build: the CLI's --help failed (exit ${h.status}): ${h.stderr}`);
+    process.exit(1);
+  }
+  writeFileSync('dist/help.txt', `bundle ${statSync('dist/verity.cjs').size}\n${h.stdout}`);
+}
