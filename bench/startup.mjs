@@ -3,7 +3,8 @@
  * Start-up time of the CLI, as a ratio to bare `node -e 0` measured in the same run (so the
  * machine's speed cancels out). Median wall time of N runs of each command, interleaved so a
  * noisy moment hits all three alike, after one warm-up run each (fills Node's compile cache).
- * Goals (issue 2): `--version` ≤ 1.5× node, sandbox `verify claim --json` ≤ 3× node.
+ * Goals (issue 2): `--version` ≤ 1.5× node, sandbox `verify claim --json` ≤ 3× node; (issue 18)
+ * `--help` ≤ 1.5× node.
  *
  *   npm run build && node bench/startup.mjs [--runs 20]
  */
@@ -23,6 +24,7 @@ const env = { PATH: process.env.PATH, HOME: process.env.HOME, VERITY_HOME: home 
 const cases = [
   { name: 'node -e 0', argv: ['-e', '0'] },
   { name: 'verity --version', argv: [bin, '--version'], goal: 1.5 },
+  { name: 'verity --help', argv: [bin, '--help'], goal: 1.5 },
   { name: 'verity verify claim --test --json', argv: [bin, 'verify', 'claim', 'The Eiffel Tower is in Paris', '--test', '--json'], goal: 3 },
 ];
 
