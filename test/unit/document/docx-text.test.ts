@@ -7,7 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { describe, expect, it } from 'vitest';
-import { docxText } from '../../../src/engine/document/docx/text.js';
+import { analyzeDocx } from '../../../src/engine/document/docx/analyze.js';
+import { documentXmlText, docxText } from '../../../src/engine/document/docx/text.js';
+import { Budget } from '../../../src/engine/document/budget.js';
 import { describeFixtures, fixture } from '../../helpers/fixtures.js';
 import { buildDocx, paragraph } from './build.js';
 
@@ -62,6 +64,33 @@ describe('DOCX text equals mammoth extractRawText', () => {
     const docx = await buildDocx({ body: '<w:p><w:r><w:t>unclosed</w:r></w:p>' });
     await expect(theirs(docx)).rejects.toThrow();
     await expect(ours(docx)).rejects.toThrow();
+  });
+});
+
+describe('a large main document part', () => {
+  // Over 2 MB of XML: parsed in 1 MB chunks, with emoji (surrogate pairs) everywhere, so chunk ends fall inside them.
+  const para = (i: number): string => `<w:p><w:r><w:t>${i} 😀 naïve café 😀😀</w:t></w:r></w:p>`;
+  const xml = `<?xml version="1.0"?><w:document xmlns:w="${W}"><w:body>${Array.from({ length: 60_000 }, (_, i) => para(i)).join('')}</w:body></w:document>`;
+
+  it('reads the same text across chunk boundaries', () => {
+    expect(xml.length).toBeGreaterThan(2 * 1024 * 1024);
+    const text = documentXmlText(xml)!;
+    expect(text).toBe(Array.from({ length: 60_000 }, (_, i) => `${i} 😀 naïve café 😀😀\n\n`).join(''));
+  });
+
+  it('stops between chunks when the stop check says so', () => {
+    let asked = 0;
+    expect(documentXmlText(xml, () => ++asked > 1)).toBeUndefined();
+    expect(asked).toBe(2);
+  });
+
+  it('an analysis out of time says the text was not extracted', async () => {
+    const docx = await buildDocx({ body: Array.from({ length: 60_000 }, (_, i) => para(i)).join('') });
+    let t = 0;
+    const budget = new Budget(1000, undefined, () => (t += 400));
+    const a = await analyzeDocx(docx, new Date('2025-06-01T00:00:00Z'), budget);
+    expect(a.text).toBe('');
+    expect(a.warnings).toContain('text extraction did not finish within the time budget; AI-text analysis had no text');
   });
 });
 

@@ -243,7 +243,12 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   // ---- text
   if (!tooDeep) {
     if (mainXml === null) throw new Error('Could not find main document part. Are you sure this is a valid .docx file?');
-    a.text = documentXmlText(mainXml);
+    // The parse is checked against the time budget between 1 MB chunks (a 64 MB part takes seconds).
+    const text = documentXmlText(mainXml, () => budget.expired());
+    if (text === undefined) {
+      if (budget.signal?.aborted) throw budget.signal.reason ?? new Error('aborted');
+      a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
+    } else a.text = text;
   }
   return a;
 }

@@ -61,8 +61,18 @@ function qualified(uri: string | undefined, local: string): string {
   return prefix ? `${prefix}:${local}` : `{${uri}}${local}`;
 }
 
-/** Parses one XML part into elements and text (comments, CDATA and processing instructions dropped, as mammoth's reader drops them); Markup Compatibility collapsed to `mc:Fallback`. */
-export function parseXml(xml: string): XmlElement {
+/** Text is parsed this many characters at a time, with the caller's stop check in between. */
+const CHUNK_CHARS = 1 << 20;
+
+/** Thrown when the caller's stop check (a time budget) ends a parse. */
+export class ParseStopped extends Error {}
+
+/**
+ * Parses one XML part into elements and text (comments, CDATA and processing instructions dropped,
+ * as mammoth's reader drops them); Markup Compatibility collapsed to `mc:Fallback`. `stop` is
+ * asked between 1 MB chunks; when it says so the parse ends with ParseStopped.
+ */
+export function parseXml(xml: string, stop?: () => boolean): XmlElement {
   const parser = new SaxesParser({ xmlns: true });
   const root: XmlElement = { name: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
@@ -86,7 +96,16 @@ export function parseXml(xml: string): XmlElement {
     // The document's own text nodes only; saxes reports text outside the root element too.
     if (parent !== root) parent.children.push({ text });
   });
-  parser.write(xml).close();
+  for (let at = 0; at < xml.length; ) {
+    if (stop?.()) throw new ParseStopped('stopped');
+    let end = Math.min(xml.length, at + CHUNK_CHARS);
+    // Never split a surrogate pair between two chunks.
+    const last = xml.charCodeAt(end - 1);
+    if (end < xml.length && last >= 0xd800 && last <= 0xdbff) end--;
+    parser.write(xml.slice(at, end));
+    at = end;
+  }
+  parser.close();
   const top = root.children.find(isElement);
   if (!top) throw new Error('the XML part has no root element');
   return top;
@@ -319,9 +338,18 @@ function rawText(nodes: Node[]): string {
   return out;
 }
 
-/** Raw text of a main document part's XML (the `w:body`), as mammoth's `extractRawText` gives it. */
-export function documentXmlText(xml: string): string {
-  const doc = parseXml(xml.replace(/^\uFEFF/, ''));
+/**
+ * Raw text of a main document part's XML (the `w:body`), as mammoth's `extractRawText` gives it;
+ * undefined when `stop` (asked between 1 MB chunks of the parse) ended it first.
+ */
+export function documentXmlText(xml: string, stop?: () => boolean): string | undefined {
+  let doc: XmlElement;
+  try {
+    doc = parseXml(xml.replace(/^\uFEFF/, ''), stop);
+  } catch (err) {
+    if (err instanceof ParseStopped) return undefined;
+    throw err;
+  }
   const body = first(doc, 'w:body');
   if (!body) throw new Error('Could not find the body element: are you sure this is a docx file?');
   return rawText(new BodyReader().readAll(body.children).v);
@@ -350,5 +378,5 @@ export async function docxText(zip: import('jszip')): Promise<string> {
     return f ? new TextDecoder('utf-8').decode(await f.async('uint8array')) : null;
   };
   const path = await mainDocumentPath(read, (p) => zip.file(p) !== null);
-  return documentXmlText((await read(path))!);
+  return documentXmlText((await read(path))!) ?? '';
 }
