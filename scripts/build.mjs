@@ -20,7 +20,7 @@ else if (r.status !== 0) process.exit(r.status ?? 1);
 
 const srcDir = fileURLToPath(new URL('../src', import.meta.url));
 const external = [
-  'better-sqlite3', 'sharp', '@contentauth/c2pa-wasm', 'pdf-parse', 'pdfjs-dist', 'fastify', 'pino', 'mammoth',
+  'better-sqlite3', 'sharp', '@contentauth/c2pa-wasm', 'pdf-parse', 'pdfjs-dist', 'fastify', 'pino', 'saxes', 'dingbat-to-unicode',
   'jszip', 'exifr', 'file-type', 'undici', 'conf', 'ora', '@inquirer/prompts', 'csv-parse', 'fast-xml-parser', 'pdf-lib',
   'onnxruntime-node', '@huggingface/tokenizers',
   // Large and needed by few commands (document signatures; claim stemming, stop words and
@@ -86,4 +86,20 @@ for (const { outfile } of bundles) {
   const bundle = readFileSync(outfile, 'utf8');
   const rewritten = bundle.replace(/\bimport\(("(?:node:[a-z_/]+|@?[a-z0-9][a-z0-9._/-]*)")\)/g, '__verity_import($1)');
   writeFileSync(outfile, rewritten);
+}
+
+// The top-level help, printed once by the CLI just built (stdout not a terminal: 80 columns), for
+// bin/verity.js to show without loading the bundle. The first line names the bundle's size so a
+// later, different bundle is never answered with this text.
+{
+  const { mkdtempSync, statSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const home = mkdtempSync(`${tmpdir()}/verity-build-`);
+  const h = spawnSync(process.execPath, ['bin/verity.js', '--help'], { encoding: 'utf8', env: { ...process.env, VERITY_HOME: home } });
+  rmSync(home, { recursive: true, force: true });
+  if (h.status !== 0 || !h.stdout.startsWith('Usage: verity')) {
+    console.error(`build: the CLI's --help failed (exit ${h.status}): ${h.stderr}`);
+    process.exit(1);
+  }
+  writeFileSync('dist/help.txt', `bundle ${statSync('dist/verity.cjs').size}\n${h.stdout}`);
 }

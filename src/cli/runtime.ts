@@ -219,10 +219,11 @@ function smallInline(req: object): boolean {
 
 /** One verification in a worker thread (engine-worker.ts); an abort terminates the worker. */
 async function inWorker(job: import('./engine-worker.js').WorkerJob, signal: AbortSignal | undefined): Promise<unknown> {
-  const { Worker } = await import('node:worker_threads');
+  const { startCachedWorker } = await import('./engine-worker-boot.js');
   signal?.throwIfAborted();
   // The bundled worker (scripts/build.mjs) beside dist/verity.cjs; from the tsc output in dist/cli/ too.
-  const worker = new Worker(new URL('../engine-worker.cjs', import.meta.url), { workerData: job });
+  const { fileURLToPath } = await import('node:url');
+  const worker = await startCachedWorker(fileURLToPath(new URL('../engine-worker.cjs', import.meta.url)), job);
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       void worker.terminate();

@@ -5,7 +5,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { VerityError } from '../api/errors.js';
 import { LIMITS } from '../api/requests.js';
 import type { FetchedInput, InputFetcher } from '../engine/types.js';
@@ -43,7 +43,12 @@ export function createInputFetcher(opts: InputFetcherOptions): InputFetcher {
   const resolve: LookupFn = opts.lookup ?? ((h, o, cb) => dnsLookup(h, o, cb));
   const forbidden = opts.isForbidden ?? isForbiddenAddress;
 
-  const dispatcher = new Agent({
+  // undici and the connection pool are made on the first download, not with the ports: a local
+  // file never needs the HTTP stack (~60 ms of start-up).
+  let undici: Promise<{ request: typeof import('undici').request; dispatcher: Dispatcher }> | undefined;
+  const load = () =>
+    (undici ??= import('undici').then(({ Agent, request }) => ({ request, dispatcher: newAgent(Agent) })));
+  const newAgent = (Agent: typeof import('undici').Agent): Dispatcher => new Agent({
     connect: {
       // Called for every new connection to a host name; refusing here covers redirects too.
       lookup(hostname, options, cb) {
@@ -67,6 +72,7 @@ export function createInputFetcher(opts: InputFetcherOptions): InputFetcher {
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = o.signal ? AbortSignal.any([o.signal, deadline]) : deadline;
     let current = url;
+    const { request, dispatcher } = await load();
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const u = new URL(current);
       if (u.protocol !== 'http:' && u.protocol !== 'https:')

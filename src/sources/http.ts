@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 export interface HttpRequest {
   url: string;
@@ -188,6 +188,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     const maxBytes = req.maxBytes ?? 20 * 1024 * 1024;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    // undici loads on the first outside request, not with the ports: a local file never needs it
+    // (~60 ms of start-up). Outside the try: a missing module is a bug, not a network failure.
+    const { request: undiciRequest } = await import('undici');
     try {
       const res = await undiciRequest(req.url, {
         method: req.method ?? 'GET',

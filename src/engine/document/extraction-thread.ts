@@ -1,8 +1,8 @@
 /**
- * Text extraction on a second thread. pdf.js (PDF) and mammoth (DOCX) are pure JavaScript and
- * the largest single cost of a document analysis (~250–450 ms cold: module compile, parsing,
- * text layout); on the main thread they serialise with the structure reader, the C2PA reader and
- * the image forensics. A `worker_threads` Worker runs them on the other core instead, and gives
+ * PDF text extraction on a second thread. pdf.js is pure JavaScript and the largest single cost
+ * of a PDF analysis (~250–450 ms cold: module compile, parsing, text layout); on the main thread
+ * it would serialise with the structure reader, the C2PA reader and the image forensics. (DOCX
+ * text is read on the main thread, docx/text.ts: one parse of one part costs less than a thread.) A `worker_threads` Worker runs them on the other core instead, and gives
  * the time budget a real stop: a thread stuck inside pdf.js is terminated, not abandoned.
  *
  * pdf.js itself stays worker-free inside that thread (its worker code is registered as
@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 
-export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number } | { kind: 'docx'; bytes: ArrayBuffer };
+export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number };
 export type ExtractionMessage =
   | { type: 'opened'; pages: number; info: Record<string, unknown>; xmpRaw: string | null }
   | { type: 'text'; text: string }
@@ -118,12 +118,4 @@ export function startPdfReading(bytes: Buffer, textPages: number): PdfReading {
   });
   opened.catch(() => run.then((r) => r.stop()).catch(() => undefined));
   return { opened, cancel: () => void run.then((r) => r.stop()).catch(() => undefined) };
-}
-
-/** DOCX text by mammoth's `extractRawText` (on the extraction thread when available); `cancel` stops the thread. */
-export function startDocxText(bytes: Buffer): { text: Promise<string>; cancel(): void } {
-  if (!extractionThreadAvailable()) return { text: import('mammoth').then((m) => m.default.extractRawText({ buffer: bytes })).then((r) => r.value), cancel: () => undefined };
-  const run = startThread({ kind: 'docx', bytes: ownCopy(bytes) });
-  const text = run.then((r) => r.text.finally(() => r.stop()));
-  return { text, cancel: () => void run.then((r) => r.stop()).catch(() => undefined) };
 }

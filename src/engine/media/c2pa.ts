@@ -292,6 +292,27 @@ function fromReaderError(message: string, hasC2paBytes: boolean): Watermark | nu
   return null;
 }
 
+/** Markers every embedded manifest store (a JUMBF `jumb` box, `c2pa` labels) or remote reference (XMP `dcterms:provenance`) shows in the clear. */
+const C2PA_MARKERS = ['jumb', 'c2pa', 'C2PA', 'caBX', 'provenance'];
+
+/**
+ * Whether c2pa-rs could find a manifest (embedded or remote) in an image, decided by a byte scan so
+ * the wasm reader (~40 ms to compile, plus its walk of the file) starts only where it can find one.
+ * Only for containers whose manifest and XMP are stored uncompressed and unsplit: JPEG (any APP11
+ * segment counts, a damaged JUMBF box may lack its `jumb`), PNG (compressed iTXt/zTXt text may hide
+ * an XMP packet: those count), WebP and TIFF. Every other type (PDF: pdf/c2pa-scan.ts decides
+ * before calling; GIF splits data into sub-blocks; BMFF, audio, SVG) is always read.
+ */
+export function mayCarryC2pa(bytes: Buffer, format: string): boolean {
+  const scanned = ['image/jpeg', 'image/png', 'image/webp', 'image/tiff'];
+  if (!scanned.includes(format)) return true;
+  if (C2PA_MARKERS.some((m) => bytes.includes(m, 0, 'latin1'))) return true;
+  if (format === 'image/jpeg') return bytes.includes(APP11);
+  if (format === 'image/png') return bytes.includes('iTXt', 0, 'latin1') || bytes.includes('zTXt', 0, 'latin1');
+  return false;
+}
+const APP11 = Buffer.from([0xff, 0xeb]);
+
 export interface ReadC2paOptions {
   /** PEM bundle of trust anchors (c2pa `trust.trust_anchors`); none → valid signers are "unknown". */
   trustAnchorsPem?: string;
@@ -308,6 +329,7 @@ export async function readC2pa(bytes: Buffer, mimeType: string, opts: ReadC2paOp
   const format = READER_FORMATS[mimeType.toLowerCase()];
   if (!format) return null;
   opts.signal?.throwIfAborted();
+  if (!mayCarryC2pa(bytes, format)) return null;
   let mod: C2paModule;
   try {
     mod = await loadC2pa();

@@ -1,6 +1,8 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { extractionThreadAvailable, startDocxText, startPdfReading } from '../../../src/engine/document/extraction-thread.js';
+import JSZip from 'jszip';
+import { docxText } from '../../../src/engine/document/docx/text.js';
+import { extractionThreadAvailable, startPdfReading } from '../../../src/engine/document/extraction-thread.js';
 import { buildDocx, buildPdf, paragraph } from './build.js';
 
 /** Two text lines on one page and a second line 40 pt lower, to exercise the line/cell layout rules. */
@@ -15,7 +17,7 @@ async function layoutPdf(): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-describe('text extraction (pdf.js direct, mammoth)', () => {
+describe('text extraction (pdf.js direct; DOCX main document part)', () => {
   it('runs on the calling thread under the TypeScript sources (no compiled thread entry)', () => {
     expect(extractionThreadAvailable()).toBe(false);
   });
@@ -61,8 +63,8 @@ describe('text extraction (pdf.js direct, mammoth)', () => {
     await expect(reading.opened).rejects.toMatchObject({ name: expect.stringMatching(/InvalidPDFException|UnknownErrorException|FormatError/) });
   });
 
-  it('extracts DOCX text with mammoth, paragraphs separated by blank lines', async () => {
+  it('extracts DOCX text, paragraphs separated by blank lines', async () => {
     const docx = await buildDocx({ body: paragraph('First paragraph.') + paragraph('Second paragraph.') });
-    expect(await startDocxText(docx).text).toBe('First paragraph.\n\nSecond paragraph.\n\n');
+    expect(await docxText(await JSZip.loadAsync(docx))).toBe('First paragraph.\n\nSecond paragraph.\n\n');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Bounded work for DOCX (issue 12): XML nested 10,000 deep must not overflow the stack of the
- * text extraction (mammoth) — it is measured before parsing and answered with a warning.
+ * text extraction (docx/text.ts) — it is measured before parsing and answered with a warning.
  */
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';

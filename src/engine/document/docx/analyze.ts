@@ -3,15 +3,16 @@
  * editing sessions (`w:rsids` in word/settings.xml: Word adds one revision-save id per editing
  * session), tracked changes and comments, and OPC XML signatures (xml-signature.ts: signature value, every
  * reference and signed part, and the signer's trust).
- * Text comes from mammoth for the AI-text detector (on the extraction thread, extraction-thread.ts).
+ * Text for the AI-text detector comes from the main document part (text.ts: the text mammoth's
+ * extractRawText gives, without mammoth).
  */
 import { VerityError } from '../../../api/errors.js';
 import type { Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkTooEarly, humanDelta, isoOrNull } from '../dates.js';
-import { startDocxText } from '../extraction-thread.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis } from '../report.js';
 import { MAX_XML_DEPTH, xmlDepth } from './xml-depth.js';
 import type { TrustAnchors } from '../signing/trust-store.js';
+import { documentXmlText, mainDocumentPath } from './text.js';
 import { verifyPackageSignatures } from './xml-signature.js';
 
 /** Parts larger than this (uncompressed) are not read: a zip bomb must not exhaust memory. */
@@ -55,16 +56,6 @@ async function readPart(zip: Zip, path: string): Promise<string | null> {
   return f.async('string');
 }
 
-/** The first part mammoth would parse that nests past MAX_XML_DEPTH, or undefined. */
-async function deepestPart(zip: Zip): Promise<string | undefined> {
-  const parts = Object.keys(zip.files).filter((p) => /^(word\/[^/]+\.xml|word\/_rels\/[^/]+\.rels|_rels\/\.rels|\[Content_Types\]\.xml)$/.test(p));
-  for (const p of parts) {
-    const xml = await readPart(zip, p);
-    if (xml && xmlDepth(xml).exceeded) return p;
-  }
-  return undefined;
-}
-
 /** Lets the caller start work on parts of the package (embedded images) while the text is extracted. */
 export interface DocxAnalysisHooks {
   /** Called once, as soon as the package is open and its largest images are read. */
@@ -89,20 +80,15 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   }
   const docPath = zip.file('word/document.xml') ? 'word/document.xml' : Object.keys(zip.files).find((p) => /^word\/document\d*\.xml$/.test(p))!;
   const partPaths = ['docProps/core.xml', 'docProps/app.xml', 'word/settings.xml', docPath, 'word/comments.xml'];
-  // Size limits first: mammoth (started next) inflates the document part itself, so a zip bomb
-  // must be refused before it runs.
+  // Size limits first: a zip bomb is refused before any part is inflated.
   for (const p of partPaths)
     if (zip.file(p) && uncompressedSize(zip, p) > MAX_PART_BYTES) throw new VerityError('PAYLOAD_TOO_LARGE', `the DOCX part ${p} expands to more than ${MAX_PART_BYTES / 1048576} MB`);
 
-  // Text extraction (mammoth, ~250 ms for a 1 MB document.xml, on the extraction thread) and the
-  // embedded images' analysis start now and run while the properties, revisions and signatures are read.
-  // mammoth walks the XML recursively: a part nested thousands deep would overflow its stack, so
-  // the parts it reads are measured first (xml-depth.ts) and such a document's text is not extracted.
-  const tooDeep = await deepestPart(zip);
-  const extraction = tooDeep ? { text: Promise.resolve(''), cancel: () => undefined } : startDocxText(bytes);
-  if (tooDeep) a.warnings.push(`text was not extracted: ${tooDeep} nests elements more than ${MAX_XML_DEPTH} deep (the nesting cap); properties, revisions and signatures were read`);
-  const textRun = budget.run(extraction.text);
-  textRun.catch(() => undefined);
+  // The text (text.ts) comes from the main document part alone. Its reader walks the XML
+  // recursively, so a part nested past MAX_XML_DEPTH is measured first (xml-depth.ts) and such a
+  // document's text is not extracted.
+  const mainPath = await mainDocumentPath((p) => readPart(zip, p), (p) => zip.file(p) !== null).catch(() => docPath);
+  const textPaths = [...new Set(['_rels/.rels', mainPath])];
   const media = Object.keys(zip.files).filter((p) => /^word\/media\/.+\.(jpe?g|png)$/i.test(p));
   const sized = media.map((p) => ({ p, n: uncompressedSize(zip, p) })).filter((x) => x.n <= 20 * 1024 * 1024).sort((x, y) => y.n - x.n).slice(0, IMAGE_LIMIT);
   for (const { p } of sized) a.images.push({ bytes: await zip.file(p)!.async('nodebuffer'), label: p });
@@ -115,6 +101,17 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
     readPart(zip, docPath),
     readPart(zip, 'word/comments.xml'),
   ]);
+  // The main document is inflated once: the text reads the same string as the checks below.
+  const mainXml = mainPath === docPath ? doc : await readPart(zip, mainPath);
+  let tooDeep: string | undefined;
+  for (const p of textPaths) {
+    const xml = p === mainPath ? mainXml : await readPart(zip, p);
+    if (xml && xmlDepth(xml).exceeded) {
+      tooDeep = p;
+      break;
+    }
+  }
+  if (tooDeep) a.warnings.push(`text was not extracted: ${tooDeep} nests elements more than ${MAX_XML_DEPTH} deep (the nesting cap); properties, revisions and signatures were read`);
   const src = 'docx_properties';
 
   // ---- properties
@@ -244,13 +241,14 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   } else a.provenance = a.findings.some((f) => f.flag === 'metadata_stripped') ? 0.25 : core && app ? 0.55 : 0.45;
 
   // ---- text
-  const text = await textRun.catch((err: unknown) => {
-    extraction.cancel();
-    throw err;
-  });
-  if (text.timedOut) {
-    extraction.cancel();
-    a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
-  } else a.text = text.value;
+  if (!tooDeep) {
+    if (mainXml === null) throw new Error('Could not find main document part. Are you sure this is a valid .docx file?');
+    // The parse is checked against the time budget between 1 MB chunks (a 64 MB part takes seconds).
+    const text = documentXmlText(mainXml, () => budget.expired());
+    if (text === undefined) {
+      if (budget.signal?.aborted) throw budget.signal.reason ?? new Error('aborted');
+      a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
+    } else a.text = text;
+  }
   return a;
 }

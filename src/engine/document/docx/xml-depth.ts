@@ -1,6 +1,6 @@
 /**
  * How deeply an XML document nests its elements, measured by one linear scan without recursion
- * and without building a tree. mammoth (and the XML parser under it) walks elements recursively,
+ * and without building a tree. The DOCX text reader (text.ts) walks elements recursively,
  * so a part nested thousands deep overflows the stack; such parts are measured first and not
  * handed to it.
  */

@@ -18,6 +18,7 @@ import { checkSignatures, parsePdfDate, signatureProvenance, signatureSummary, s
 import type { TrustAnchors } from '../signing/trust-store.js';
 import { startPdfReading, type PdfReading } from '../extraction-thread.js';
 import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
+import { pdfMayCarryC2pa } from './c2pa-scan.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
@@ -144,6 +145,8 @@ export interface PdfAnalysisHooks {
   onImages?(images: { bytes: Buffer; label: string }[]): void;
   /** `document.trust_anchors` for the signers' trust (and the warnings loading them produced). */
   trustAnchors?: { anchors: TrustAnchors; warnings: string[] };
+  /** Called once the structure is read, when the file may carry a C2PA manifest (c2pa-scan.ts); not called when it cannot. */
+  onC2paCandidate?(): void;
 }
 
 /** Embedded JPEG image XObjects (latest version of each object), largest first, at most IMAGE_LIMIT. */
@@ -175,6 +178,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   } catch (err) {
     a.warnings.push(`the file structure could not be read (${(err as Error).message}); only pdf.js results are reported`);
   }
+  if (hooks.onC2paCandidate && pdfMayCarryC2pa(bytes, s)) hooks.onC2paCandidate();
   const measured = s && !s.encrypted ? exceedsInflateCaps(decodableStreams(bytes, s), s.inflateBudget) : undefined;
   const overCap = measured ? measured.exceeded : s?.inflateBudget.exceeded;
   if (measured?.unmeasured) a.warnings.push(`${measured.unmeasured} stream(s) use a filter chain whose decoded size could not be measured before text extraction (not bounded by the decompression caps)`);
