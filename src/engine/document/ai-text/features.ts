@@ -18,7 +18,12 @@
  *   sentences over 30 words;
  * - vocabulary: the mean per-word log-ratio of a word's frequency in machine text to its
  *   frequency in human text of the same topics, from a small table fitted with the model (only
- *   words that lean the same way in every fitting domain are kept; see scripts/fit-ai-text.mjs).
+ *   words that lean the same way in every fitting domain are kept; see scripts/fit-ai-text.mjs);
+ * - character 4-grams: the same log-ratio for lower-cased character 4-grams (digits folded to 0),
+ *   which sees what word lists miss — suffixes ("tion", "ing "), punctuation habits (", an", "s. t")
+ *   and function-word pairs across a space — under the same every-domain-agrees rule;
+ * - word entropy: the Shannon entropy of the text's word distribution over log(words), i.e. how
+ *   evenly it spreads over its vocabulary (repetition of the same terms lowers it).
  *
  * Features are rates, not counts, so they do not grow with length. The fitting script
  * (scripts/fit-ai-text.mjs) imports this very module from dist/, so training and inference
@@ -53,6 +58,8 @@ export const FEATURE_NAMES = [
   'serial_comma_rate',
   'long_sentence_share',
   'vocabulary_llr',
+  'char4_llr',
+  'word_entropy_norm',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Record<FeatureName, number>;
@@ -80,7 +87,8 @@ const STOCK_MULTI = STOCK_PHRASES.filter((p) => p.includes(' '));
 const TRANSITIONS = new Set(['however', 'furthermore', 'moreover', 'additionally', 'overall', 'ultimately', 'in', 'as', 'while', 'despite', 'although', 'this', 'these', 'with']);
 
 const WORD_RE = /[\p{L}]+(?:['’][\p{L}]+)*/gu;
-const ABBREV = /\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|No|Fig|al)\.$/;
+/** A sentence-final abbreviation ("Dr.", "e.g."): the sentence goes on after it. */
+export const ABBREV = /\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|No|Fig|al)\.$/;
 
 export function splitSentences(text: string): string[] {
   const parts = text.split(/(?<=[.!?…]["'”’)\]]?)\s+/);
@@ -144,13 +152,30 @@ export function vocabularyScore(lower: readonly string[], vocabulary: Vocabulary
   return sum / lower.length;
 }
 
+/** Lower-cased character 4-grams as the `char4_llr` table is keyed (digits folded to 0). */
+export function char4Grams(text: string): string[] {
+  const t = text.toLowerCase().replace(/\d/g, '0');
+  const out: string[] = [];
+  for (let i = 0; i + 4 <= t.length; i++) out.push(t.slice(i, i + 4));
+  return out;
+}
+
+/** Mean table value of the text's character 4-grams, without building the list. */
+function char4Score(text: string, table: Vocabulary | undefined): number {
+  if (!table || text.length < 4) return 0;
+  const t = text.toLowerCase().replace(/\d/g, '0');
+  let sum = 0;
+  for (let i = 0; i + 4 <= t.length; i++) sum += table.get(t.slice(i, i + 4)) ?? 0;
+  return sum / (t.length - 3);
+}
+
 /** Cheap pre-test before a Unicode regex: an ASCII lower-case first letter cannot be upper case. */
 const mayBeUpper = (w: string): boolean => {
   const c = w.charCodeAt(0);
   return c < 0x61 || c > 0x7a;
 };
 
-export function extractFeatures(input: string, vocabulary?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
+export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
   const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
   const sentences = splitSentences(text.replace(/\s+/g, ' ').trim());
   const toks = words(text);
@@ -191,7 +216,11 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary): { featu
     if (vocabulary) vocab += vocabulary.get(w) ?? 0;
   }
   let hapax = 0;
-  for (const c of freq.values()) if (c === 1) hapax++;
+  let entropy = 0;
+  for (const c of freq.values()) {
+    if (c === 1) hapax++;
+    entropy -= (c / n) * Math.log(c / n);
+  }
 
   const trigrams = new Map<string, number>();
   for (let i = 0; i + 2 < lower.length; i++) {
@@ -243,6 +272,8 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary): { featu
     serial_comma_rate: per100(count(/, (?:and|or) /g)),
     long_sentence_share: lens.length ? lens.filter((l) => l > 30).length / lens.length : 0,
     vocabulary_llr: vocabulary && lower.length ? vocab / lower.length : 0,
+    char4_llr: char4Score(text, char4),
+    word_entropy_norm: lower.length > 1 ? entropy / Math.log(lower.length) : 0,
   };
   return { features, wordCount: toks.length, sentenceCount: sentences.length };
 }
