@@ -201,6 +201,30 @@ export const SignatureSummary = z.object({
 });
 export type SignatureSummary = z.infer<typeof SignatureSummary>;
 
+/** One window of the analysed prose and what the AI-text model made of it (see `AiTextSummary`). */
+export const AiTextPassage = z.object({
+  /** Character offsets into the analysed text (the prose the detector read: layout lines dropped, whitespace collapsed). */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  /** The window's text, at most 300 characters. */
+  excerpt: z.string().max(300),
+  /** The same calibrated stylometric model applied to this window alone (≥ 50 words unless the whole text is shorter). */
+  probability: Score,
+  /** The 1–3 features that pushed this window most towards AI, in plain words. */
+  cues: z.array(z.string()).max(3),
+});
+/**
+ * Additive: the AI-text reading behind `ai_generated_probability`, with up to 5 passages (sentence
+ * windows, most machine-like first) that reports can highlight. Present only when AI-text analysis
+ * ran and had enough prose to measure.
+ */
+export const AiTextSummary = z.object({
+  probability: Score,
+  words: z.number().int().nonnegative(),
+  flagged: z.boolean(),
+  passages: z.array(AiTextPassage).max(5),
+});
+
 export const DocumentResult = z.object({
   id: idOf('doc'),
   ...common,
@@ -211,6 +235,8 @@ export const DocumentResult = z.object({
   evidence: z.array(AnalysisEvidence),
   /** Additive: present when the document carries signatures (SignatureSummary). */
   signatures: z.array(SignatureSummary).optional(),
+  /** Additive: the AI-text probability's passages (AiTextSummary); absent when the analysis did not run. */
+  ai_text: AiTextSummary.optional(),
 });
 
 export type ClaimEvidence = z.infer<typeof ClaimEvidence>;
@@ -225,5 +251,7 @@ export type AnalysisEvidence = z.infer<typeof AnalysisEvidence>;
 export type MediaResult = z.infer<typeof MediaResult>;
 export type DocumentMetadata = z.infer<typeof DocumentMetadata>;
 export type DocumentResult = z.infer<typeof DocumentResult>;
+export type AiTextPassage = z.infer<typeof AiTextPassage>;
+export type AiTextSummary = z.infer<typeof AiTextSummary>;
 
 export type VerificationResult = ClaimResult | BusinessResult | MediaResult | DocumentResult;
