@@ -160,12 +160,43 @@ export function char4Grams(text: string): string[] {
   return out;
 }
 
+/**
+ * A 4-gram table keyed by number: four ASCII codes packed into 28 bits (a small integer, the
+ * cheapest Map key), so that scoring needs no substring per position; 4-grams with any other
+ * character stay keyed by string. Built once per table.
+ */
+interface PackedTable { packed: Map<number, number>; other: Map<string, number> }
+const packedTables = new WeakMap<Vocabulary, PackedTable>();
+function packedOf(table: Vocabulary): PackedTable {
+  let p = packedTables.get(table);
+  if (!p) {
+    p = { packed: new Map(), other: new Map() };
+    for (const [k, v] of table) {
+      if (k.length === 4 && /^[\x00-\x7f]{4}$/.test(k)) p.packed.set((k.charCodeAt(0) << 21) | (k.charCodeAt(1) << 14) | (k.charCodeAt(2) << 7) | k.charCodeAt(3), v);
+      else p.other.set(k, v);
+    }
+    packedTables.set(table, p);
+  }
+  return p;
+}
+
 /** Mean table value of the text's character 4-grams, without building the list. */
 function char4Score(text: string, table: Vocabulary | undefined): number {
   if (!table || text.length < 4) return 0;
   const t = text.toLowerCase().replace(/\d/g, '0');
+  const { packed, other } = packedOf(table);
   let sum = 0;
-  for (let i = 0; i + 4 <= t.length; i++) sum += table.get(t.slice(i, i + 4)) ?? 0;
+  let key = 0;
+  let wide = -1; // index of the latest non-ASCII code: windows holding it use the string table
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c > 0x7f) wide = i;
+    key = ((key << 7) | (c & 0x7f)) & 0xfffffff;
+    if (i < 3) continue;
+    if (wide > i - 4) {
+      if (other.size) sum += other.get(t.slice(i - 3, i + 1)) ?? 0;
+    } else sum += packed.get(key) ?? 0;
+  }
   return sum / (t.length - 3);
 }
 
@@ -222,9 +253,17 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: 
     entropy -= (c / n) * Math.log(c / n);
   }
 
-  const trigrams = new Map<string, number>();
-  for (let i = 0; i + 2 < lower.length; i++) {
-    const k = `${lower[i]} ${lower[i + 1]} ${lower[i + 2]}`;
+  // Trigrams keyed by three word ids packed into one integer (ids < 2^17: a 60,000-character text
+  // has far fewer distinct words), which is much cheaper than joining strings.
+  const ids = new Map<string, number>();
+  const seq = lower.map((w) => {
+    let id = ids.get(w);
+    if (id === undefined) ids.set(w, (id = ids.size));
+    return id;
+  });
+  const trigrams = new Map<number, number>();
+  for (let i = 0; i + 2 < seq.length; i++) {
+    const k = (seq[i]! * 131072 + seq[i + 1]!) * 131072 + seq[i + 2]!;
     trigrams.set(k, (trigrams.get(k) ?? 0) + 1);
   }
   let repeated = 0;
