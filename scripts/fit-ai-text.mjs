@@ -19,7 +19,9 @@
 // half of it; AUROC is measured only WITHIN a domain that has both labels (LODO: the model never saw
 // that domain); the human-only domains give false-positive rates, also LODO. The flag threshold is
 // chosen on LODO scores; the figure reported for a domain uses a threshold chosen WITHOUT that
-// domain (nested LODO), so it is an honest held-out false-positive rate.
+// domain (nested LODO), so it is an honest held-out false-positive rate. The L2 strength of each
+// held-out fold is chosen by an inner LODO on that fold's training domains only; the word and
+// character 4-gram tables of a fold are built from its training texts only.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
