@@ -93,3 +93,18 @@ describe('AI-text passages (ai_text on DocumentResult)', () => {
     expect(r.ai_text?.flagged).toBe(false);
   });
 });
+
+describe('AI-text passages on hostile input', () => {
+  it('stays bounded on a long run of abbreviations and on text without sentence ends', () => {
+    const abbrev = proseForDetection('Dr. '.repeat(20_000));
+    const noEnds = proseForDetection('word '.repeat(15_000));
+    for (const text of [abbrev, noEnds]) {
+      const passages = aiTextPassages(text, DEFAULT_MODEL);
+      expect(passages.length).toBeLessThanOrEqual(1);
+      for (const p of passages) {
+        expect(p.excerpt.length).toBeLessThanOrEqual(300);
+        expect(p.end).toBeLessThanOrEqual(60_000);
+      }
+    }
+  });
+});

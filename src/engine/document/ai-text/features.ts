@@ -96,7 +96,9 @@ export function splitSentences(text: string): string[] {
   let buf = '';
   for (const p of parts) {
     buf = buf ? `${buf} ${p}` : p;
-    if (ABBREV.test(buf)) continue;
+    // The abbreviation can only be the last word of the part just added: testing the part alone
+    // keeps a run of "Dr. Dr. …" linear (the whole buffer made it quadratic).
+    if (ABBREV.test(p)) continue;
     out.push(buf);
     buf = '';
   }

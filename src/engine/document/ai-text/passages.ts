@@ -90,7 +90,8 @@ function sentenceSpans(text: string): { start: number; end: number; words: numbe
   };
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const end = m.index + m[0].length;
-    if (ABBREV.test(text.slice(Math.max(start, end - 8), end))) continue;
+    // Only the last word can be an abbreviation: testing it alone keeps a run of "Dr. Dr. …" linear.
+    if (ABBREV.test(text.slice(Math.max(start, text.lastIndexOf(' ', end - 1) + 1), end))) continue;
     push(end);
     start = end;
   }
