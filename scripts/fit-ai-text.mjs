@@ -48,6 +48,8 @@ const char4Grams = featuresModule.char4Grams ?? (() => []);
 const modelModule = await import(resolve(dist, 'engine/document/ai-text/model.js'));
 // The engine's own prose filter (drops layout lines: lists, labels, repeated headers) runs first.
 const { proseForDetection } = await import(resolve(dist, 'engine/document/ai-text/analyze.js'));
+// The engine's passage windows (whole sentences, ≥ 50 words), used to add shorter training texts.
+const { sentenceWindows } = await import(resolve(dist, 'engine/document/ai-text/passages.js')).catch(() => ({ sentenceWindows: null }));
 
 // ---------------------------------------------------------------- data
 function rng(s) {
@@ -332,6 +334,29 @@ const withVocabulary = (set, tables) => set.map((it) => {
   return { ...it, x, orig: it };
 });
 const fitSet = [...glimpse, ...abstracts, ...wikipedia].map(featurize).filter((it) => it.words >= FIT_WORDS);
+/**
+ * Length augmentation: every mixed-domain text that holds two or more passage windows (whole
+ * sentences, ≥ MIN_FLAG_WORDS words, exactly as the engine cuts passages) also enters the logistic
+ * fit as those windows, with its label. The model thus learns from 50-word stretches too — the
+ * length of biomedical answers and of the passages the engine reports. Windows only ever join the
+ * fit of a fold whose training domains they come from; tables are built from whole texts; every
+ * figure is measured on whole texts.
+ */
+const AUGMENT = !args.includes('--no-augment') && sentenceWindows !== null;
+const augSet = [];
+if (AUGMENT)
+  for (const it of fitSet) {
+    if (it.y === 0 && !fitSet.some((x) => x.domain === it.domain && x.y === 1)) continue;
+    const text = proseForDetection(it.text);
+    const ws = sentenceWindows(text, MIN_FLAG_WORDS);
+    if (ws.length < 2) continue;
+    for (const w of ws) augSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true });
+  }
+/** The training texts plus the windows of their domains. */
+const withWindows = (train) => {
+  const domains = new Set(train.map((it) => it.domain));
+  return [...train, ...augSet.filter((a) => domains.has(a.domain))];
+};
 const factSet = fact.long.map(featurize);
 const FIT_DOMAINS = [...new Set(fitSet.map((it) => it.domain))];
 const MIXED = FIT_DOMAINS.filter((d) => fitSet.some((it) => it.domain === d && it.y === 1));
@@ -345,7 +370,7 @@ const meanWithinAuroc = (z, domains = MIXED) => domains.reduce((a, d) => {
 /** Log-odds of `test` items from a model (and tables) fitted on `train`. */
 function fitAndScore(train, test, lambda, z) {
   const tables = buildTables(train);
-  const m = fit(withVocabulary(train, tables), lambda);
+  const m = fit(withVocabulary(withWindows(train), tables), lambda);
   for (const it of withVocabulary(test, tables)) z.set(it.orig, logit(m, it));
   return m;
 }
@@ -378,7 +403,7 @@ function nestedLodo() {
 const lambdas = (opt('--lambdas', '0.03,0.1,0.3')).split(',').map(Number);
 const best = { ...nestedLodo(), lambda: chooseLambda(fitSet).lambda };
 const finalVocab = buildTables(fitSet);
-const final = fit(withVocabulary(fitSet, finalVocab), best.lambda);
+const final = fit(withVocabulary(withWindows(fitSet), finalVocab), best.lambda);
 const finalX = new Map(withVocabulary([...fitSet, ...factSet], finalVocab).map((it) => [it.orig, it]));
 // Held-out log-odds for every item: LODO for fitted domains, the final model for the never-fitted one.
 const Z = new Map(best.z);
@@ -452,6 +477,7 @@ const model = {
     domains: Object.fromEntries(EVAL_DOMAINS.map((d) => [d, { humans: perDomain[d].humans, ai: perDomain[d].ai, fitted: d !== 'factcheck-answers' }])),
     factcheck_answers_used: `${fact.long.length} of ${fact.total} AVeriTeC answers (the rest are under ${MIN_FLAG_WORDS} words)`,
     weighting: `logistic fit: each mixed domain the same total weight, each label half of it; human-only domains weight ${HUMAN_ONLY_WEIGHT}. Calibration: every fitted domain the same weight within its class, classes equal`,
+    length_augmentation: AUGMENT ? `${augSet.length} passage windows (whole sentences, >= ${MIN_FLAG_WORDS} words) of the mixed-domain texts that hold two or more, in the logistic fit of folds that train on their domain; sharing their domain and label's weight with the whole texts` : 'none',
   },
   evaluation: {
     validation: 'nested leave-one-domain-out: L2 strength and threshold for a domain chosen without that domain',
