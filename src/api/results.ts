@@ -210,7 +210,7 @@ export const AiTextPassage = z.object({
   excerpt: z.string().max(300),
   /** The same calibrated stylometric model applied to this window alone (≥ 50 words unless the whole text is shorter). */
   probability: Score,
-  /** The 1–3 features that pushed this window most towards AI, in plain words. */
+  /** The 1–3 features that pushed this window most towards AI, in plain words (empty only if none did). */
   cues: z.array(z.string()).max(3),
 });
 /**
