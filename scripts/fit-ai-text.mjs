@@ -19,7 +19,9 @@
 // half of it; AUROC is measured only WITHIN a domain that has both labels (LODO: the model never saw
 // that domain); the human-only domains give false-positive rates, also LODO. The flag threshold is
 // chosen on LODO scores; the figure reported for a domain uses a threshold chosen WITHOUT that
-// domain (nested LODO), so it is an honest held-out false-positive rate.
+// domain (nested LODO), so it is an honest held-out false-positive rate. The L2 strength of each
+// held-out fold is chosen by an inner LODO on that fold's training domains only; the word and
+// character 4-gram tables of a fold are built from its training texts only.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -42,9 +44,12 @@ const { extractFeatures, FEATURE_NAMES } = featuresModule;
 // Older builds (run with --dist to measure an earlier feature set under the same protocol) have no vocabulary.
 const lowerWords = featuresModule.lowerWords ?? (() => []);
 const vocabularyScore = featuresModule.vocabularyScore ?? (() => 0);
+const char4Grams = featuresModule.char4Grams ?? (() => []);
 const modelModule = await import(resolve(dist, 'engine/document/ai-text/model.js'));
 // The engine's own prose filter (drops layout lines: lists, labels, repeated headers) runs first.
 const { proseForDetection } = await import(resolve(dist, 'engine/document/ai-text/analyze.js'));
+// The engine's passage windows (whole sentences, ≥ 50 words), used to add shorter training texts.
+const { sentenceWindows } = await import(resolve(dist, 'engine/document/ai-text/passages.js')).catch(() => ({ sentenceWindows: null }));
 
 // ---------------------------------------------------------------- data
 function rng(s) {
@@ -251,8 +256,9 @@ if (evaluateOnly) {
   const fact = loadAveritec(model.min_flag_words ?? model.full_confidence_words ?? 60).long;
   const all = [...glimpse, ...abstracts, ...wikipedia, ...fact];
   const vocab = model.vocabulary ? new Map(Object.entries(model.vocabulary)) : undefined;
+  const c4 = model.char4 ? new Map(Object.entries(model.char4)) : undefined;
   const score = (it) => {
-    const { features, wordCount: wc } = extractFeatures(modelModule.scoreText ? proseForDetection(it.text) : it.text, vocab);
+    const { features, wordCount: wc } = extractFeatures(modelModule.scoreText ? proseForDetection(it.text) : it.text, vocab, c4);
     if (modelModule.scoreText) return modelModule.scoreText(model, features, wc);
     const s = modelModule.scoreFeatures(model, features, wc);
     return { probability: s.probability, flagged: s.probability >= model.flag_threshold && s.confidence >= 1 };
@@ -277,11 +283,13 @@ const fact = loadAveritec(MIN_FLAG_WORDS);
 const featurize = (it) => {
   const text = proseForDetection(it.text);
   const { features, wordCount: wc } = extractFeatures(text);
-  return { ...it, x: FEATURE_NAMES.map((n) => features[n]), words: wc, lower: lowerWords(text) };
+  return { ...it, x: FEATURE_NAMES.map((n) => features[n]), words: wc, lower: lowerWords(text), c4: char4Grams(text) };
 };
 const VOCAB_J = FEATURE_NAMES.indexOf('vocabulary_llr');
+const CHAR4_J = FEATURE_NAMES.indexOf('char4_llr');
 const VOCAB_SIZE = Number(opt('--vocab', '1000'));
 const VOCAB_MIN_DOCS = Number(opt('--vocab-min-docs', '3'));
+const CHAR4_SIZE = Number(opt('--char4', '2000'));
 
 /**
  * The vocabulary table from the mixed (human + AI) domains of a training set: per domain the
@@ -290,7 +298,7 @@ const VOCAB_MIN_DOCS = Number(opt('--vocab-min-docs', '3'));
  * each, and its value is the weakest of those leanings (clipped to ±2). Topic is matched within a
  * glimpse domain (each AI text continues the opening of a human one), so what is left is style.
  */
-function buildVocabulary(train) {
+function buildVocabulary(train, key = 'lower', size = VOCAB_SIZE) {
   const domains = [...new Set(train.filter((it) => it.y === 1).map((it) => it.domain))];
   const per = domains.map((d) => {
     const tok = [new Map(), new Map()];
@@ -298,9 +306,10 @@ function buildVocabulary(train) {
     const N = [0, 0];
     for (const it of train) {
       if (it.domain !== d) continue;
-      N[it.y] += it.lower.length;
-      for (const w of it.lower) tok[it.y].set(w, (tok[it.y].get(w) ?? 0) + 1);
-      for (const w of new Set(it.lower)) docs.set(w, (docs.get(w) ?? 0) + 1);
+      const units = it[key];
+      N[it.y] += units.length;
+      for (const w of units) tok[it.y].set(w, (tok[it.y].get(w) ?? 0) + 1);
+      for (const w of new Set(units)) docs.set(w, (docs.get(w) ?? 0) + 1);
     }
     return { tok, docs, N };
   });
@@ -313,46 +322,88 @@ function buildVocabulary(train) {
     out.push([w, Math.max(-2, Math.min(2, v))]);
   }
   out.sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
-  return new Map(out.slice(0, VOCAB_SIZE).map(([w, v]) => [w, Number(v.toFixed(4))]));
+  return new Map(out.slice(0, size).map(([w, v]) => [w, Number(v.toFixed(4))]));
 }
-/** Items with the vocabulary feature computed from a given table (copies; the originals stay). */
-const withVocabulary = (set, vocab) => set.map((it) => {
+/** The word and character 4-gram tables of a training set (same rule for both). */
+const buildTables = (train) => ({ vocab: buildVocabulary(train), char4: buildVocabulary(train, 'c4', CHAR4_SIZE) });
+/** Items with the table features computed from given tables (copies; the originals stay). */
+const withVocabulary = (set, tables) => set.map((it) => {
   const x = [...it.x];
-  if (VOCAB_J >= 0) x[VOCAB_J] = vocabularyScore(it.lower, vocab);
+  if (VOCAB_J >= 0) x[VOCAB_J] = vocabularyScore(it.lower, tables.vocab);
+  if (CHAR4_J >= 0) x[CHAR4_J] = vocabularyScore(it.c4, tables.char4);
   return { ...it, x, orig: it };
 });
 const fitSet = [...glimpse, ...abstracts, ...wikipedia].map(featurize).filter((it) => it.words >= FIT_WORDS);
+/**
+ * Length augmentation: every mixed-domain text that holds two or more passage windows (whole
+ * sentences, ≥ MIN_FLAG_WORDS words, exactly as the engine cuts passages) also enters the logistic
+ * fit as those windows, with its label. The model thus learns from 50-word stretches too — the
+ * length of biomedical answers and of the passages the engine reports. Windows only ever join the
+ * fit of a fold whose training domains they come from; tables are built from whole texts; every
+ * figure is measured on whole texts.
+ */
+const AUGMENT = !args.includes('--no-augment') && sentenceWindows !== null;
+const augSet = [];
+if (AUGMENT)
+  for (const it of fitSet) {
+    if (it.y === 0 && !fitSet.some((x) => x.domain === it.domain && x.y === 1)) continue;
+    const text = proseForDetection(it.text);
+    const ws = sentenceWindows(text, MIN_FLAG_WORDS);
+    if (ws.length < 2) continue;
+    for (const w of ws) augSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true });
+  }
+/** The training texts plus the windows of their domains. */
+const withWindows = (train) => {
+  const domains = new Set(train.map((it) => it.domain));
+  return [...train, ...augSet.filter((a) => domains.has(a.domain))];
+};
 const factSet = fact.long.map(featurize);
 const FIT_DOMAINS = [...new Set(fitSet.map((it) => it.domain))];
 const MIXED = FIT_DOMAINS.filter((d) => fitSet.some((it) => it.domain === d && it.y === 1));
 const EVAL_DOMAINS = [...FIT_DOMAINS, 'factcheck-answers'];
 
-/** LODO log-odds: every item scored by a model fitted without its domain. */
-function lodo(lambda) {
+/** Within-domain AUROC of held-out log-odds, averaged over the given mixed domains. */
+const meanWithinAuroc = (z, domains = MIXED) => domains.reduce((a, d) => {
+  const s = fitSet.filter((it) => it.domain === d && z.has(it));
+  return a + auroc(s.map((it) => z.get(it)), s.map((it) => it.y)) / domains.length;
+}, 0);
+/** Log-odds of `test` items from a model (and tables) fitted on `train`. */
+function fitAndScore(train, test, lambda, z) {
+  const tables = buildTables(train);
+  const m = fit(withVocabulary(withWindows(train), tables), lambda);
+  for (const it of withVocabulary(test, tables)) z.set(it.orig, logit(m, it));
+  return m;
+}
+/** λ chosen on `pool` alone: inner leave-one-mixed-domain-out over the mixed domains it holds. */
+function chooseLambda(pool) {
+  const inner = MIXED.filter((d) => pool.some((it) => it.domain === d));
+  const scores = lambdas.map((lambda) => {
+    const z = new Map();
+    for (const e of inner) fitAndScore(pool.filter((it) => it.domain !== e), pool.filter((it) => it.domain === e), lambda, z);
+    return { lambda, score: meanWithinAuroc(z, inner) };
+  });
+  return scores.reduce((a, b) => (b.score > a.score ? b : a));
+}
+/**
+ * Nested LODO log-odds: every item scored by a model fitted without its domain, whose L2 strength
+ * was itself chosen by an inner LODO that never saw that domain either.
+ */
+function nestedLodo() {
   const z = new Map();
-  const models = {};
+  const lambdaByFold = {};
   for (const d of FIT_DOMAINS) {
     const train = fitSet.filter((it) => it.domain !== d);
-    const vocab = buildVocabulary(train);
-    const m = fit(withVocabulary(train, vocab), lambda);
-    models[d] = m;
-    for (const it of withVocabulary(fitSet.filter((x) => x.domain === d), vocab)) z.set(it.orig, logit(m, it));
+    const { lambda } = chooseLambda(train);
+    lambdaByFold[d] = lambda;
+    fitAndScore(train, fitSet.filter((x) => x.domain === d), lambda, z);
   }
-  return { z, models };
+  return { z, lambdaByFold, score: meanWithinAuroc(z) };
 }
-const meanWithinAuroc = (z) => MIXED.reduce((a, d) => {
-  const s = fitSet.filter((it) => it.domain === d);
-  return a + auroc(s.map((it) => z.get(it)), s.map((it) => it.y)) / MIXED.length;
-}, 0);
 
-const lambdas = (opt('--lambdas', '0.01,0.03,0.1')).split(',').map(Number);
-const byLambda = lambdas.map((lambda) => {
-  const r = lodo(lambda);
-  return { lambda, ...r, score: meanWithinAuroc(r.z) };
-});
-const best = byLambda.reduce((a, b) => (b.score > a.score ? b : a));
-const finalVocab = buildVocabulary(fitSet);
-const final = fit(withVocabulary(fitSet, finalVocab), best.lambda);
+const lambdas = (opt('--lambdas', '0.03,0.1,0.3')).split(',').map(Number);
+const best = { ...nestedLodo(), lambda: chooseLambda(fitSet).lambda };
+const finalVocab = buildTables(fitSet);
+const final = fit(withVocabulary(withWindows(fitSet), finalVocab), best.lambda);
 const finalX = new Map(withVocabulary([...fitSet, ...factSet], finalVocab).map((it) => [it.orig, it]));
 // Held-out log-odds for every item: LODO for fitted domains, the final model for the never-fitted one.
 const Z = new Map(best.z);
@@ -413,7 +464,8 @@ const model = {
   std: round(final.std),
   weights: round(final.weights),
   bias: Number(final.bias.toFixed(6)),
-  vocabulary: Object.fromEntries([...finalVocab].sort((a, b) => b[1] - a[1])),
+  vocabulary: Object.fromEntries([...finalVocab.vocab].sort((a, b) => b[1] - a[1])),
+  char4: Object.fromEntries([...finalVocab.char4].sort((a, b) => b[1] - a[1])),
   calibration: { method: 'platt', a: Number(cal.a.toFixed(6)), b: Number(cal.b.toFixed(6)), fitted_on: 'LODO log-odds of all fitted domains, each domain and class weighted equally (prior 0.5)' },
   min_words: 10,
   min_flag_words: MIN_FLAG_WORDS,
@@ -425,11 +477,12 @@ const model = {
     domains: Object.fromEntries(EVAL_DOMAINS.map((d) => [d, { humans: perDomain[d].humans, ai: perDomain[d].ai, fitted: d !== 'factcheck-answers' }])),
     factcheck_answers_used: `${fact.long.length} of ${fact.total} AVeriTeC answers (the rest are under ${MIN_FLAG_WORDS} words)`,
     weighting: `logistic fit: each mixed domain the same total weight, each label half of it; human-only domains weight ${HUMAN_ONLY_WEIGHT}. Calibration: every fitted domain the same weight within its class, classes equal`,
+    length_augmentation: AUGMENT ? `${augSet.length} passage windows (whole sentences, >= ${MIN_FLAG_WORDS} words) of the mixed-domain texts that hold two or more, in the logistic fit of folds that train on their domain; sharing their domain and label's weight with the whole texts` : 'none',
   },
   evaluation: {
-    validation: 'leave-one-domain-out; threshold for a domain chosen without that domain',
+    validation: 'nested leave-one-domain-out: L2 strength and threshold for a domain chosen without that domain',
     l2_lambda: best.lambda,
-    lodo_mean_within_domain_auroc_by_lambda: Object.fromEntries(byLambda.map((b) => [b.lambda, r3(b.score)])),
+    l2_lambda_by_held_out_domain: best.lambdaByFold,
     fpr_target_in_selection: FPR_TARGET,
     lodo_auroc_within_mixed_domains_mean: r3(best.score),
     lodo_auroc_pooled_glimpse: r3(auroc(pooledGlimpse.map((it) => Z.get(it)), pooledGlimpse.map((it) => it.y))),
@@ -440,7 +493,7 @@ const model = {
 };
 
 if (!args.includes('--dry-run')) writeFileSync(out, `${JSON.stringify(model, null, 2)}\n`);
-console.log(`λ = ${best.lambda} (LODO mean within-domain AUROC by λ: ${JSON.stringify(model.evaluation.lodo_mean_within_domain_auroc_by_lambda)})`);
+console.log(`λ = ${best.lambda} for the final model; per held-out domain (inner LODO): ${JSON.stringify(best.lambdaByFold)}; mean within-domain LODO AUROC ${r3(best.score)}`);
 console.log(`Platt a=${cal.a.toFixed(3)} b=${cal.b.toFixed(3)}; flag threshold P(AI) ≥ ${model.flag_threshold} at ≥ ${MIN_FLAG_WORDS} words`);
 console.log(`pooled LODO AUROC: glimpse ${model.evaluation.lodo_auroc_pooled_glimpse}; all humans vs AI ${model.evaluation.lodo_auroc_pooled_all_humans_vs_ai}`);
 console.log('domain             humans   ai  LODO-AUROC  LODO-FPR  LODO-TPR  thr(w/o)  final-FPR  final-TPR');

@@ -287,6 +287,29 @@ export const RevisionEntry = z.object({
   reasons: z.array(z.string()),
 });
 export type RevisionEntry = z.infer<typeof RevisionEntry>;
+/** One window of the analysed prose and what the AI-text model made of it (see `AiTextSummary`). */
+export const AiTextPassage = z.object({
+  /** Character offsets into the analysed text (the prose the detector read: layout lines dropped, whitespace collapsed). */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  /** The window's text, at most 300 characters. */
+  excerpt: z.string().max(300),
+  /** The same calibrated stylometric model applied to this window alone (≥ 50 words unless the whole text is shorter). */
+  probability: Score,
+  /** The 1–3 features that pushed this window most towards AI, in plain words (empty only if none did). */
+  cues: z.array(z.string()).max(3),
+});
+/**
+ * Additive: the AI-text reading behind `ai_generated_probability`, with up to 5 passages (sentence
+ * windows, most machine-like first) that reports can highlight. Present only when AI-text analysis
+ * ran and had enough prose to measure.
+ */
+export const AiTextSummary = z.object({
+  probability: Score,
+  words: z.number().int().nonnegative(),
+  flagged: z.boolean(),
+  passages: z.array(AiTextPassage).max(5),
+});
 
 export const DocumentResult = z.object({
   id: idOf('doc'),
@@ -300,6 +323,8 @@ export const DocumentResult = z.object({
   signatures: z.array(SignatureSummary).optional(),
   /** Additive (PDF with incremental updates or signatures): the revision timeline (RevisionEntry). */
   revisions: z.array(RevisionEntry).optional(),
+  /** Additive: the AI-text probability's passages (AiTextSummary); absent when the analysis did not run. */
+  ai_text: AiTextSummary.optional(),
 });
 
 export type ClaimEvidence = z.infer<typeof ClaimEvidence>;
@@ -314,5 +339,7 @@ export type AnalysisEvidence = z.infer<typeof AnalysisEvidence>;
 export type MediaResult = z.infer<typeof MediaResult>;
 export type DocumentMetadata = z.infer<typeof DocumentMetadata>;
 export type DocumentResult = z.infer<typeof DocumentResult>;
+export type AiTextPassage = z.infer<typeof AiTextPassage>;
+export type AiTextSummary = z.infer<typeof AiTextSummary>;
 
 export type VerificationResult = ClaimResult | BusinessResult | MediaResult | DocumentResult;

@@ -213,6 +213,7 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
   };
   if (a.signatures?.length) result.signatures = a.signatures;
   if (a.revisions?.length) result.revisions = a.revisions;
+  if (ai.enoughText) result.ai_text = { probability: round3(ai.probability), words: ai.words, flagged: ai.flagged, passages: ai.passages };
   const warnings = [...new Set(a.warnings)];
   if (warnings.length) result.warnings = warnings;
   return result;

@@ -92,6 +92,16 @@ describe('stylometric detector', () => {
     expect(DEFAULT_MODEL.calibration?.method).toBe('platt');
     expect(DEFAULT_MODEL.weights).toHaveLength(DEFAULT_MODEL.features.length);
     expect(Object.keys(DEFAULT_MODEL.vocabulary ?? {}).length).toBeGreaterThan(50);
+    // The character 4-gram table: 4-grams only, values clipped to ±2 (the weakest per-domain leaning).
+    const char4 = Object.entries(DEFAULT_MODEL.char4 ?? {});
+    expect(char4.length).toBeGreaterThan(500);
+    for (const [k, v] of char4) {
+      expect(k).toHaveLength(4);
+      expect(Math.abs(v)).toBeLessThanOrEqual(2);
+    }
+    const ev = DEFAULT_MODEL.evaluation as { lodo_auroc_within_mixed_domains_mean: number; l2_lambda_by_held_out_domain: Record<string, number> };
+    expect(ev.lodo_auroc_within_mixed_domains_mean).toBeGreaterThanOrEqual(0.9);
+    expect(Object.keys(ev.l2_lambda_by_held_out_domain)).toEqual(expect.arrayContaining(['news', 'stories', 'biomedical']));
   });
 });
 

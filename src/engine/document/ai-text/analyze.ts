@@ -9,6 +9,7 @@ import type { HttpClient } from '../../../sources/http.js';
 import type { Finding } from '../report.js';
 import { detectAiTextStylometric } from './detector.js';
 import { MAX_FEATURE_CHARS } from './features.js';
+import { aiTextPassages, type AiTextPassage } from './passages.js';
 import { LLM_MAX_CHARS, scoreWithServer, type LogprobStats } from './llm-server.js';
 
 export interface AiTextAnalysis {
@@ -20,6 +21,10 @@ export interface AiTextAnalysis {
   llm: LogprobStats | null;
   /** Plain name of what produced the probability (for `dimension_producers.llm_analysis`). */
   producer: string;
+  /** Words of prose the detector read. */
+  words: number;
+  /** The most machine-like windows of the analysed prose (empty when too little text was measured). */
+  passages: AiTextPassage[];
 }
 
 const FEATURE_LABEL: Record<string, string> = {
@@ -36,6 +41,8 @@ const FEATURE_LABEL: Record<string, string> = {
   contraction_rate: 'contractions',
   lowercase_start_rate: 'lower-case sentence starts',
   vocabulary_llr: 'word choice',
+  char4_llr: 'letter patterns',
+  word_entropy_norm: 'vocabulary spread',
 };
 
 /**
@@ -83,7 +90,7 @@ export async function analyzeAiText(input: string, deps: { config: EngineConfig;
   const m = style.model;
   if (!style.enoughText) {
     warnings.push(`the text is too short to judge whether it is AI-generated: ${style.wordCount} word(s) of prose, at least ${m.min_words} needed to measure anything (${m.min_flag_words} for the ai_generated_text flag); ai_generated_probability is 0.5 (unknown)`);
-    return { probability: 0.5, enoughText: false, flagged: false, findings, warnings, llm: null, producer: 'too little text' };
+    return { probability: 0.5, enoughText: false, flagged: false, findings, warnings, llm: null, producer: 'too little text', words: style.wordCount, passages: [] };
   }
   if (!style.longEnough)
     warnings.push(`the text is too short to judge reliably whether it is AI-generated: ${style.wordCount} words of prose, at least ${m.min_flag_words} needed for the ai_generated_text flag; the probability is shown with lowered confidence (${style.confidence.toFixed(2)}), pulled toward 0.5`);
@@ -129,5 +136,6 @@ export async function analyzeAiText(input: string, deps: { config: EngineConfig;
       flag: 'ai_generated_text',
       severity: 0,
     });
-  return { probability, enoughText: true, flagged, findings, warnings, llm, producer: llm ? 'stylometric model + LLM log-probabilities' : 'stylometric model' };
+  const passages = aiTextPassages(text, m);
+  return { probability, enoughText: true, flagged, findings, warnings, llm, producer: llm ? 'stylometric model + LLM log-probabilities' : 'stylometric model', words: style.wordCount, passages };
 }

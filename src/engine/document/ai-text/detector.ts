@@ -4,7 +4,7 @@
  * scripts/fit-ai-text.mjs on the data named inside that file, with its leave-one-domain-out figures).
  */
 import { extractFeatures } from './features.js';
-import { scoreFeatures, vocabularyOf, type AiTextModel, type AiTextScore } from './model.js';
+import { char4Of, scoreFeatures, vocabularyOf, type AiTextModel, type AiTextScore } from './model.js';
 import weights from './weights.json' with { type: 'json' };
 
 export const DEFAULT_MODEL = weights as unknown as AiTextModel;
@@ -16,6 +16,6 @@ export interface StylometricResult extends AiTextScore {
 }
 
 export function detectAiTextStylometric(text: string, model: AiTextModel = DEFAULT_MODEL): StylometricResult {
-  const { features, wordCount, sentenceCount } = extractFeatures(text, vocabularyOf(model));
+  const { features, wordCount, sentenceCount } = extractFeatures(text, vocabularyOf(model), char4Of(model));
   return { ...scoreFeatures(model, features, wordCount), wordCount, sentenceCount, model };
 }

@@ -18,7 +18,12 @@
  *   sentences over 30 words;
  * - vocabulary: the mean per-word log-ratio of a word's frequency in machine text to its
  *   frequency in human text of the same topics, from a small table fitted with the model (only
- *   words that lean the same way in every fitting domain are kept; see scripts/fit-ai-text.mjs).
+ *   words that lean the same way in every fitting domain are kept; see scripts/fit-ai-text.mjs);
+ * - character 4-grams: the same log-ratio for lower-cased character 4-grams (digits folded to 0),
+ *   which sees what word lists miss — suffixes ("tion", "ing "), punctuation habits (", an", "s. t")
+ *   and function-word pairs across a space — under the same every-domain-agrees rule;
+ * - word entropy: the Shannon entropy of the text's word distribution over log(words), i.e. how
+ *   evenly it spreads over its vocabulary (repetition of the same terms lowers it).
  *
  * Features are rates, not counts, so they do not grow with length. The fitting script
  * (scripts/fit-ai-text.mjs) imports this very module from dist/, so training and inference
@@ -53,6 +58,8 @@ export const FEATURE_NAMES = [
   'serial_comma_rate',
   'long_sentence_share',
   'vocabulary_llr',
+  'char4_llr',
+  'word_entropy_norm',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Record<FeatureName, number>;
@@ -80,7 +87,8 @@ const STOCK_MULTI = STOCK_PHRASES.filter((p) => p.includes(' '));
 const TRANSITIONS = new Set(['however', 'furthermore', 'moreover', 'additionally', 'overall', 'ultimately', 'in', 'as', 'while', 'despite', 'although', 'this', 'these', 'with']);
 
 const WORD_RE = /[\p{L}]+(?:['’][\p{L}]+)*/gu;
-const ABBREV = /\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|No|Fig|al)\.$/;
+/** A sentence-final abbreviation ("Dr.", "e.g."): the sentence goes on after it. */
+export const ABBREV = /\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|No|Fig|al)\.$/;
 
 export function splitSentences(text: string): string[] {
   const parts = text.split(/(?<=[.!?…]["'”’)\]]?)\s+/);
@@ -88,7 +96,9 @@ export function splitSentences(text: string): string[] {
   let buf = '';
   for (const p of parts) {
     buf = buf ? `${buf} ${p}` : p;
-    if (ABBREV.test(buf)) continue;
+    // The abbreviation can only be the last word of the part just added: testing the part alone
+    // keeps a run of "Dr. Dr. …" linear (the whole buffer made it quadratic).
+    if (ABBREV.test(p)) continue;
     out.push(buf);
     buf = '';
   }
@@ -144,13 +154,61 @@ export function vocabularyScore(lower: readonly string[], vocabulary: Vocabulary
   return sum / lower.length;
 }
 
+/** Lower-cased character 4-grams as the `char4_llr` table is keyed (digits folded to 0). */
+export function char4Grams(text: string): string[] {
+  const t = text.toLowerCase().replace(/\d/g, '0');
+  const out: string[] = [];
+  for (let i = 0; i + 4 <= t.length; i++) out.push(t.slice(i, i + 4));
+  return out;
+}
+
+/**
+ * A 4-gram table keyed by number: four ASCII codes packed into 28 bits (a small integer, the
+ * cheapest Map key), so that scoring needs no substring per position; 4-grams with any other
+ * character stay keyed by string. Built once per table.
+ */
+interface PackedTable { packed: Map<number, number>; other: Map<string, number> }
+const packedTables = new WeakMap<Vocabulary, PackedTable>();
+function packedOf(table: Vocabulary): PackedTable {
+  let p = packedTables.get(table);
+  if (!p) {
+    p = { packed: new Map(), other: new Map() };
+    for (const [k, v] of table) {
+      if (k.length === 4 && /^[\x00-\x7f]{4}$/.test(k)) p.packed.set((k.charCodeAt(0) << 21) | (k.charCodeAt(1) << 14) | (k.charCodeAt(2) << 7) | k.charCodeAt(3), v);
+      else p.other.set(k, v);
+    }
+    packedTables.set(table, p);
+  }
+  return p;
+}
+
+/** Mean table value of the text's character 4-grams, without building the list. */
+function char4Score(text: string, table: Vocabulary | undefined): number {
+  if (!table || text.length < 4) return 0;
+  const t = text.toLowerCase().replace(/\d/g, '0');
+  const { packed, other } = packedOf(table);
+  let sum = 0;
+  let key = 0;
+  let wide = -1; // index of the latest non-ASCII code: windows holding it use the string table
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c > 0x7f) wide = i;
+    key = ((key << 7) | (c & 0x7f)) & 0xfffffff;
+    if (i < 3) continue;
+    if (wide > i - 4) {
+      if (other.size) sum += other.get(t.slice(i - 3, i + 1)) ?? 0;
+    } else sum += packed.get(key) ?? 0;
+  }
+  return sum / (t.length - 3);
+}
+
 /** Cheap pre-test before a Unicode regex: an ASCII lower-case first letter cannot be upper case. */
 const mayBeUpper = (w: string): boolean => {
   const c = w.charCodeAt(0);
   return c < 0x61 || c > 0x7a;
 };
 
-export function extractFeatures(input: string, vocabulary?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
+export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
   const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
   const sentences = splitSentences(text.replace(/\s+/g, ' ').trim());
   const toks = words(text);
@@ -191,11 +249,23 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary): { featu
     if (vocabulary) vocab += vocabulary.get(w) ?? 0;
   }
   let hapax = 0;
-  for (const c of freq.values()) if (c === 1) hapax++;
+  let entropy = 0;
+  for (const c of freq.values()) {
+    if (c === 1) hapax++;
+    entropy -= (c / n) * Math.log(c / n);
+  }
 
-  const trigrams = new Map<string, number>();
-  for (let i = 0; i + 2 < lower.length; i++) {
-    const k = `${lower[i]} ${lower[i + 1]} ${lower[i + 2]}`;
+  // Trigrams keyed by three word ids packed into one integer (ids < 2^17: a 60,000-character text
+  // has far fewer distinct words), which is much cheaper than joining strings.
+  const ids = new Map<string, number>();
+  const seq = lower.map((w) => {
+    let id = ids.get(w);
+    if (id === undefined) ids.set(w, (id = ids.size));
+    return id;
+  });
+  const trigrams = new Map<number, number>();
+  for (let i = 0; i + 2 < seq.length; i++) {
+    const k = (seq[i]! * 131072 + seq[i + 1]!) * 131072 + seq[i + 2]!;
     trigrams.set(k, (trigrams.get(k) ?? 0) + 1);
   }
   let repeated = 0;
@@ -243,6 +313,8 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary): { featu
     serial_comma_rate: per100(count(/, (?:and|or) /g)),
     long_sentence_share: lens.length ? lens.filter((l) => l > 30).length / lens.length : 0,
     vocabulary_llr: vocabulary && lower.length ? vocab / lower.length : 0,
+    char4_llr: char4Score(text, char4),
+    word_entropy_norm: lower.length > 1 ? entropy / Math.log(lower.length) : 0,
   };
   return { features, wordCount: toks.length, sentenceCount: sentences.length };
 }

@@ -21,6 +21,8 @@ export interface AiTextModel {
   bias: number;
   /** Word → log-ratio of its rate in machine vs human text (the `vocabulary_llr` feature). */
   vocabulary?: Record<string, number>;
+  /** Character 4-gram → log-ratio of its rate in machine vs human text (the `char4_llr` feature). */
+  char4?: Record<string, number>;
   /** Platt scaling of the log-odds, fitted on held-out (leave-one-domain-out) scores. */
   calibration?: { method: 'platt'; a: number; b: number };
   /** Below this many words the probability is 0.5: nothing to measure. */
@@ -63,6 +65,18 @@ export function vocabularyOf(m: AiTextModel): Vocabulary | undefined {
   if (!v) {
     v = new Map(Object.entries(m.vocabulary));
     vocabularies.set(m, v);
+  }
+  return v;
+}
+
+const char4Tables = new WeakMap<AiTextModel, Vocabulary>();
+/** The model's character 4-gram table as a Map, built once per model object. */
+export function char4Of(m: AiTextModel): Vocabulary | undefined {
+  if (!m.char4) return undefined;
+  let v = char4Tables.get(m);
+  if (!v) {
+    v = new Map(Object.entries(m.char4));
+    char4Tables.set(m, v);
   }
   return v;
 }
