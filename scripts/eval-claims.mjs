@@ -39,6 +39,11 @@
  *   --fit-confidence, --fit-conflict      experiments: also fit the confidence a verdict needs and the
  *                                         conflict floor (stated policies in verdict.ts otherwise)
  *   --dump FILE                           write each held-out domain's (gold, S, R) per claim to FILE
+ *   --nli DIR                             stances from the NLI model in DIR (a `verity models pull nli`
+ *                                         folder) through the engine's runner instead of the local
+ *                                         model; only the verdict parameters are fitted (LODO); prints
+ *                                         the cost per passage. Not with --fit
+ *   --sample N                            every k-th claim, N per domain (for slow stance readers)
  *   --cache FILE                          keep the retrieved, ranked passages in FILE (reused while
  *                                         the retrieval/ranking code is unchanged); stance features
  *                                         are recomputed on every run
@@ -68,6 +73,14 @@ import { createHash } from 'node:crypto';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const FIT = args.includes('--fit');
+if (FIT && args.includes('--nli')) {
+  console.error('eval-claims: --nli measures an NLI model through the verdict; claim-weights.ts holds the local model, so it cannot be combined with --fit');
+  process.exit(2);
+}
+if (FIT && args.includes('--sample')) {
+  console.error('eval-claims: --sample measures a subset; --fit fits on every claim');
+  process.exit(2);
+}
 if (FIT && args.includes('--two-stage')) {
   console.error('eval-claims: --two-stage is a measured experiment; claim-weights.ts has no place for its direction model, so it cannot be combined with --fit');
   process.exit(2);
@@ -197,7 +210,9 @@ function featurize(domain) {
 const toX = (v) => Object.fromEntries(FEATURES.map((f, i) => [f, v[i]]));
 /** Experimental (--two-stage): the 3-class model says whether a passage takes a side, a binary
  *  model fitted on gold supports/refutes pairs only says which side. */
-function stanceOf(x, model) {
+function stanceOf(x, model, passage) {
+  // --nli: the model's own probabilities, mapped as the engine maps them (assess.ts applyNli).
+  if (model.nli) return { supports: passage.nli.entailment, refutes: passage.nli.contradiction, neutral: passage.nli.neutral };
   if (!model.direction) return predictStance(toX(x), model);
   const p = predictStance(toX(x), model);
   const d = predictStance(toX(x), model.direction);
@@ -205,7 +220,7 @@ function stanceOf(x, model) {
   return { supports: side * d.supports, refutes: side * d.refutes, neutral: p.neutral };
 }
 function srOf(c, model) {
-  const items = c.passages.map((p) => ({ stance: stanceOf(p.x, model), relevance: p.relevance, authority: p.authority, publisher: p.publisher, published_at: null }));
+  const items = c.passages.map((p) => ({ stance: stanceOf(p.x, model, p), relevance: p.relevance, authority: p.authority, publisher: p.publisher, published_at: null }));
   const a = aggregate(items, { now: NOW });
   return [a.support, a.refute];
 }
@@ -213,6 +228,8 @@ function srOf(c, model) {
 /** Multinomial logistic regression, MAP with a Gaussian prior centred on W0; per-example weights. */
 const opt = (name, d) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
 const L2 = opt('--l2', 0.05);
+const NLI_DIR = args.includes('--nli') ? resolve(args[args.indexOf('--nli') + 1]) : null;
+const SAMPLE = opt('--sample', 0);
 const OBJECTIVE = args.includes('--objective') ? args[args.indexOf('--objective') + 1] : 'macro-f1';
 if (!['utility', 'macro-f1'].includes(OBJECTIVE)) {
   console.error(`eval-claims: --objective is utility or macro-f1, not ${OBJECTIVE}`);
@@ -247,6 +264,8 @@ const NEUTRAL_PER_CLAIM = 4;
 /** Weight of the neutral class relative to supports/refutes in the stance fit (--neutral-weight). */
 const NEUTRAL_WEIGHT = opt('--neutral-weight', 1);
 function fitStance(domains) {
+  // The NLI model is used as it is: only the verdict parameters are fitted on its readings.
+  if (NLI_DIR) return { nli: true };
   const xs = [];
   const ys = [];
   const ws = [];
@@ -516,6 +535,36 @@ for (const d of domains)
       p.x = FEATURES.map((f) => x[f]);
     }
 
+// --sample N: every k-th claim of each domain (deterministic), so that a slow stance reader (an NLI
+// model on this machine) can be measured on a subset.
+if (SAMPLE > 0)
+  for (const d of domains) {
+    const step = Math.max(1, Math.floor(d.claims.length / SAMPLE));
+    d.claims = d.claims.filter((_, i) => i % step === 0).slice(0, SAMPLE);
+  }
+// --nli DIR: read every passage against its claim with the NLI model in DIR, through the engine's
+// own runner (premise = passage, hypothesis = claim, as verify.ts asks it).
+if (NLI_DIR) {
+  const { createOnnxNliClassifier } = await dist('engine/claim/nli/classifier.js');
+  const nli = createOnnxNliClassifier({ dir: NLI_DIR });
+  await nli.load();
+  const started = Date.now();
+  const cpu0 = process.cpuUsage();
+  let pairs = 0;
+  for (const d of domains) {
+    for (const c of d.claims) {
+      if (!c.passages.length) continue;
+      const scores = await nli.classify(c.passages.map((p) => ({ premise: p.text, hypothesis: c.claim })));
+      c.passages.forEach((p, i) => (p.nli = scores[i]));
+      pairs += c.passages.length;
+    }
+    process.stderr.write(`${d.name}: NLI read ${pairs} passages so far (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`${nli.name} (${NLI_DIR}): ${pairs} passages, ${((Date.now() - started) / Math.max(1, pairs)).toFixed(1)} ms wall and ${((cpu.user + cpu.system) / 1000 / Math.max(1, pairs)).toFixed(1)} ms CPU per passage`);
+  await nli.close();
+}
+
 const out = { shipped: {}, lodo: {}, params: {} };
 const dumpFile = args.includes('--dump') ? resolve(args[args.indexOf('--dump') + 1]) : null;
 const dumped = {};
@@ -577,8 +626,8 @@ export const WEIGHTS_PROVENANCE = ${JSON.stringify(provenance)};
   console.log(`\nwrote ${file}\nrebuild (npm run build) and run without --fit to check the shipped weights`);
 } else {
   console.log(`weights: ${WEIGHTS_PROVENANCE}`);
-  const rows = domains.map((d) => [d.name, (out.shipped[d.name] = evaluate(d, STANCE_MODEL, VERDICT_PARAMS))]);
-  table('Shipped weights (claim-weights.ts, fitted on all three domains: in-sample for each)', rows);
+  const rows = domains.map((d) => [d.name, (out.shipped[d.name] = evaluate(d, NLI_DIR ? { nli: true } : STANCE_MODEL, VERDICT_PARAMS))]);
+  table(NLI_DIR ? 'NLI stances with the shipped verdict parameters (claim-weights.ts, fitted for the local model)' : 'Shipped weights (claim-weights.ts, fitted on all three domains: in-sample for each)', rows);
   for (const [name, r] of rows) console.log(`  ${name}: verdicts ${VERDICTS.map((v) => `${v} ${r.predicted[v]}`).join(', ')}`);
 }
 if (args.includes('--json')) console.log(JSON.stringify(out));
