@@ -151,6 +151,16 @@ describe('verdict: symmetric, calibrated, abstaining', () => {
     expect(decideVerdict(0.45, 0.4, VERDICT_PARAMS)).toBe('unverifiable');
     expect(decideVerdict(0.4, 0.45, VERDICT_PARAMS)).toBe('unverifiable');
   });
+  it('two opposite fact-check ratings of the claim are conflicting; one rating alone decides', () => {
+    const claim = 'The city banned cars from its centre in 2020';
+    const rated = (url: string, rating: string): ClaimHit =>
+      hit(claim, url, { source: 'google_fact_check', reviewed_claim: claim, rating: normalizeRating(rating), published_at: '2024-01-01T00:00:00Z' });
+    const both = conclude(scoreHits(claim, [rated('https://www.politifact.com/a', 'True'), rated('https://www.snopes.com/b', 'False')]), { now, retrievedAt: now.toISOString(), maxEvidence: 5 });
+    expect(Math.min(both.support, both.refute)).toBeGreaterThanOrEqual(CONFLICT_FLOOR);
+    expect(both.verdict).toBe('conflicting');
+    const one = conclude(scoreHits(claim, [rated('https://www.snopes.com/b', 'False')]), { now, retrievedAt: now.toISOString(), maxEvidence: 5 });
+    expect(one.verdict).toBe('false');
+  });
   it('a fitted confidence replaces the stated one, on both sides alike', () => {
     const strict = { ...p, confidence: 0.75 };
     // σ(3 × 0.3) ≈ 0.71: enough at 0.6, not at 0.75.
