@@ -33,6 +33,17 @@
  *   --two-stage                           experiment, measured only (not with --fit): the 3-class
  *                                         model says whether a passage takes a side, a binary model
  *                                         fitted on gold supports/refutes pairs says which side
+ *   --objective macro-f1|utility          what minEvidence is fitted on (default macro-f1); utility
+ *                                         scores a right answer 1, a wrong verdict −WRONG_COST (1.5,
+ *                                         verdict.ts), an abstention 0 (precision first; measured)
+ *   --fit-confidence, --fit-conflict      experiments: also fit the confidence a verdict needs and the
+ *                                         conflict floor (stated policies in verdict.ts otherwise)
+ *   --dump FILE                           write each held-out domain's (gold, S, R) per claim to FILE
+ *   --nli DIR                             stances from the NLI model in DIR (a `verity models pull nli`
+ *                                         folder) through the engine's runner instead of the local
+ *                                         model; only the verdict parameters are fitted (LODO); prints
+ *                                         the cost per passage. Not with --fit
+ *   --sample N                            every k-th claim, N per domain (for slow stance readers)
  *   --cache FILE                          keep the retrieved, ranked passages in FILE (reused while
  *                                         the retrieval/ranking code is unchanged); stance features
  *                                         are recomputed on every run
@@ -43,9 +54,9 @@
  *      labels: a gold sentence takes its claim's label (supports/refutes; an NEI claim's → neutral),
  *      other retrieved sentences are neutral; AVeriTeC answers take their claim's label (weak).
  *   2. verdict: the slope of P(true) = σ(a (S − R)) by log-loss on the true/false claims; then
- *      minEvidence and conflictFloor (verdict.ts) by grid search maximizing the mean over training
- *      domains of macro-F1 over the labels each domain has. The confidence a verdict needs
- *      (verdict.ts CONFIDENCE = 0.6) is a stated policy, not fitted.
+ *      minEvidence (verdict.ts) by grid search maximizing the mean over training domains of
+ *      macro-F1 over the labels each domain has. The confidence a verdict needs (CONFIDENCE = 0.6)
+ *      and the floor both sides need for `conflicting` (CONFLICT_FLOOR = 0.6) are stated policies.
  * Measures, per domain: accuracy, macro-F1 (over the labels the domain has), the always-majority
  * baseline, precision of `true` and of `false` verdicts, share answered `unverifiable` (all claims
  * and NEI claims), retrieval recall@5/@10 of the gold sentences, and how well trust_score reads as
@@ -62,6 +73,14 @@ import { createHash } from 'node:crypto';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const FIT = args.includes('--fit');
+if (FIT && args.includes('--nli')) {
+  console.error('eval-claims: --nli measures an NLI model through the verdict; claim-weights.ts holds the local model, so it cannot be combined with --fit');
+  process.exit(2);
+}
+if (FIT && args.includes('--sample')) {
+  console.error('eval-claims: --sample measures a subset; --fit fits on every claim');
+  process.exit(2);
+}
 if (FIT && args.includes('--two-stage')) {
   console.error('eval-claims: --two-stage is a measured experiment; claim-weights.ts has no place for its direction model, so it cannot be combined with --fit');
   process.exit(2);
@@ -82,7 +101,7 @@ const { rankPassages } = await dist('engine/claim/passages.js');
 const { FEATURES, STANCES, predictStance, stanceFeatures } = await dist('engine/claim/stance.js');
 const { STANCE_PRIOR } = await dist('engine/claim/stance-prior.js');
 const { STANCE_MODEL, VERDICT_PARAMS, WEIGHTS_PROVENANCE } = await dist('engine/claim/claim-weights.js');
-const { decideVerdict, truthProbability } = await dist('engine/claim/verdict.js');
+const { decideVerdict, truthProbability, CONFIDENCE, CONFLICT_FLOOR, WRONG_COST } = await dist('engine/claim/verdict.js');
 const { aggregate } = await dist('engine/claim/aggregate.js');
 const { buildQuery } = await dist('engine/claim/query.js');
 const { SOURCE_LIMITS } = await dist('engine/claim/retrieve.js');
@@ -191,7 +210,9 @@ function featurize(domain) {
 const toX = (v) => Object.fromEntries(FEATURES.map((f, i) => [f, v[i]]));
 /** Experimental (--two-stage): the 3-class model says whether a passage takes a side, a binary
  *  model fitted on gold supports/refutes pairs only says which side. */
-function stanceOf(x, model) {
+function stanceOf(x, model, passage) {
+  // --nli: the model's own probabilities, mapped as the engine maps them (assess.ts applyNli).
+  if (model.nli) return { supports: passage.nli.entailment, refutes: passage.nli.contradiction, neutral: passage.nli.neutral };
   if (!model.direction) return predictStance(toX(x), model);
   const p = predictStance(toX(x), model);
   const d = predictStance(toX(x), model.direction);
@@ -199,7 +220,7 @@ function stanceOf(x, model) {
   return { supports: side * d.supports, refutes: side * d.refutes, neutral: p.neutral };
 }
 function srOf(c, model) {
-  const items = c.passages.map((p) => ({ stance: stanceOf(p.x, model), relevance: p.relevance, authority: p.authority, publisher: p.publisher, published_at: null }));
+  const items = c.passages.map((p) => ({ stance: stanceOf(p.x, model, p), relevance: p.relevance, authority: p.authority, publisher: p.publisher, published_at: null }));
   const a = aggregate(items, { now: NOW });
   return [a.support, a.refute];
 }
@@ -207,6 +228,13 @@ function srOf(c, model) {
 /** Multinomial logistic regression, MAP with a Gaussian prior centred on W0; per-example weights. */
 const opt = (name, d) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
 const L2 = opt('--l2', 0.05);
+const NLI_DIR = args.includes('--nli') ? resolve(args[args.indexOf('--nli') + 1]) : null;
+const SAMPLE = opt('--sample', 0);
+const OBJECTIVE = args.includes('--objective') ? args[args.indexOf('--objective') + 1] : 'macro-f1';
+if (!['utility', 'macro-f1'].includes(OBJECTIVE)) {
+  console.error(`eval-claims: --objective is utility or macro-f1, not ${OBJECTIVE}`);
+  process.exit(2);
+}
 const ITERS = opt('--iters', 400);
 function fitSoftmax(xs, ys, ws, W0, { l2 = L2, iters = ITERS, lr = 1 } = {}) {
   const K = W0.length;
@@ -236,6 +264,8 @@ const NEUTRAL_PER_CLAIM = 4;
 /** Weight of the neutral class relative to supports/refutes in the stance fit (--neutral-weight). */
 const NEUTRAL_WEIGHT = opt('--neutral-weight', 1);
 function fitStance(domains) {
+  // The NLI model is used as it is: only the verdict parameters are fitted on its readings.
+  if (NLI_DIR) return { nli: true };
   const xs = [];
   const ys = [];
   const ws = [];
@@ -294,20 +324,42 @@ function fitVerdict(domains, model) {
     }
     if (loss < bestA.loss) bestA = { loss, a };
   }
-  // Then the evidence floor and the conflict floor, on mean macro-F1 over the training domains.
-  let best = { score: -1, p: null };
-  for (const minEvidence of grid(0.05, 0.9, 0.025))
-    for (const conflictFloor of [...grid(0.3, 0.95, 0.05), 1.01]) {
-      const p = { minEvidence, conflictFloor, calibration: bestA.a };
-      let score = 0;
-      for (const s of sets) score += metrics(s.gold, s.sr.map(([S, R]) => decideVerdict(S, R, p))).macroF1;
-      score /= sets.length;
-      if (score > best.score + 1e-9) best = { score, p };
-    }
+  // Then the evidence floor (and, with --fit-conflict / --fit-confidence, the conflict floor and the
+  // confidence a verdict needs, both stated policies otherwise), on the mean over the training
+  // domains of the objective.
+  let best = { score: -Infinity, p: null };
+  const confidences = args.includes('--fit-confidence') ? grid(0.5, 0.8, 0.025) : [CONFIDENCE];
+  for (const confidence of confidences)
+    for (const minEvidence of grid(0.05, 0.9, 0.025))
+      for (const conflictFloor of args.includes('--fit-conflict') ? [...grid(0.3, 0.95, 0.05), 1.01] : [CONFLICT_FLOOR]) {
+        const p = args.includes('--fit-confidence') ? { minEvidence, conflictFloor, calibration: bestA.a, confidence } : { minEvidence, conflictFloor, calibration: bestA.a };
+        let score = 0;
+        for (const s of sets) {
+          const pred = s.sr.map(([S, R]) => decideVerdict(S, R, p));
+          score += OBJECTIVE === 'utility' ? utility(s.gold, pred) : metrics(s.gold, pred).macroF1;
+        }
+        score /= sets.length;
+        if (score > best.score + 1e-9) best = { score, p };
+      }
   return best.p;
 }
 
 // ---- measures
+/**
+ * The verdict's utility per claim (--objective utility): a right answer scores 1, a wrong true /
+ * false / conflicting verdict costs WRONG_COST (verdict.ts), abstaining (`unverifiable` on a claim
+ * that has an answer) scores 0. With WRONG_COST = 1.5 a verdict pays only when it is right at least
+ * 3 times in 5 — the same break-even as Chow's rule at CONFIDENCE 0.6 — so fitting the confidence on
+ * this utility corrects the calibration's error on the training domains, not the policy.
+ */
+function utility(gold, pred) {
+  let u = 0;
+  gold.forEach((g, i) => {
+    if (pred[i] === g) u += 1;
+    else if (pred[i] !== 'unverifiable') u -= WRONG_COST;
+  });
+  return u / gold.length;
+}
 function metrics(gold, pred) {
   const labels = VERDICTS.filter((v) => gold.includes(v));
   const per = {};
@@ -483,7 +535,39 @@ for (const d of domains)
       p.x = FEATURES.map((f) => x[f]);
     }
 
+// --sample N: every k-th claim of each domain (deterministic), so that a slow stance reader (an NLI
+// model on this machine) can be measured on a subset.
+if (SAMPLE > 0)
+  for (const d of domains) {
+    const step = Math.max(1, Math.floor(d.claims.length / SAMPLE));
+    d.claims = d.claims.filter((_, i) => i % step === 0).slice(0, SAMPLE);
+  }
+// --nli DIR: read every passage against its claim with the NLI model in DIR, through the engine's
+// own runner (premise = passage, hypothesis = claim, as verify.ts asks it).
+if (NLI_DIR) {
+  const { createOnnxNliClassifier } = await dist('engine/claim/nli/classifier.js');
+  const nli = createOnnxNliClassifier({ dir: NLI_DIR });
+  await nli.load();
+  const started = Date.now();
+  const cpu0 = process.cpuUsage();
+  let pairs = 0;
+  for (const d of domains) {
+    for (const c of d.claims) {
+      if (!c.passages.length) continue;
+      const scores = await nli.classify(c.passages.map((p) => ({ premise: p.text, hypothesis: c.claim })));
+      c.passages.forEach((p, i) => (p.nli = scores[i]));
+      pairs += c.passages.length;
+    }
+    process.stderr.write(`${d.name}: NLI read ${pairs} passages so far (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`${nli.name} (${NLI_DIR}): ${pairs} passages, ${((Date.now() - started) / Math.max(1, pairs)).toFixed(1)} ms wall and ${((cpu.user + cpu.system) / 1000 / Math.max(1, pairs)).toFixed(1)} ms CPU per passage`);
+  await nli.close();
+}
+
 const out = { shipped: {}, lodo: {}, params: {} };
+const dumpFile = args.includes('--dump') ? resolve(args[args.indexOf('--dump') + 1]) : null;
+const dumped = {};
 if (FIT || !args.includes('--no-lodo')) {
   const rows = [];
   for (const held of domains) {
@@ -492,10 +576,12 @@ if (FIT || !args.includes('--no-lodo')) {
     const params = fitVerdict(train, model);
     out.lodo[held.name] = evaluate(held, model, params);
     out.params[held.name] = params;
+    if (dumpFile) dumped[held.name] = { params, claims: held.claims.map((c) => ({ gold: c.gold, sr: srOf(c, model), n: c.passages.length, rel: Math.max(0, ...c.passages.map((p) => p.relevance)) })) };
     rows.push([held.name, out.lodo[held.name]]);
     process.stderr.write(`held out ${held.name}: ${JSON.stringify(params)}\n`);
   }
   table('Leave-one-domain-out (stance model and verdict parameters fitted on the other two domains)', rows);
+  if (dumpFile) writeFileSync(dumpFile, JSON.stringify(dumped));
 }
 if (FIT) {
   const model = fitStance(domains);
@@ -507,7 +593,7 @@ if (FIT) {
     `fitted by scripts/eval-claims.mjs --fit on ${new Date().toISOString().slice(0, 10)} on three domains weighted alike: ` +
     domains.map((d) => `${d.name} (${d.claims.length} claims; ${d.files.join(', ')})`).join('; ') +
     `. Stance: ${FEATURES.length}-feature multinomial logistic model, L2 ${L2} toward stance-prior.ts, ${ITERS} steps, class-balanced per domain. ` +
-    `Verdict: calibration slope ${params.calibration} by log-loss; minEvidence ${params.minEvidence}, conflictFloor ${params.conflictFloor} by grid search on mean macro-F1. ` +
+    `Verdict: calibration slope ${params.calibration} by log-loss; minEvidence ${params.minEvidence} by grid search on mean ${OBJECTIVE}; conflictFloor ${params.conflictFloor}${args.includes('--fit-conflict') ? ' fitted alongside' : ' (verdict.ts CONFLICT_FLOOR, stated)'}. ` +
     `Leave-one-domain-out: ` +
     domains.map((d) => `${d.name} ${f(out.lodo[d.name])}`).join('; ') +
     '.';
@@ -540,8 +626,8 @@ export const WEIGHTS_PROVENANCE = ${JSON.stringify(provenance)};
   console.log(`\nwrote ${file}\nrebuild (npm run build) and run without --fit to check the shipped weights`);
 } else {
   console.log(`weights: ${WEIGHTS_PROVENANCE}`);
-  const rows = domains.map((d) => [d.name, (out.shipped[d.name] = evaluate(d, STANCE_MODEL, VERDICT_PARAMS))]);
-  table('Shipped weights (claim-weights.ts, fitted on all three domains: in-sample for each)', rows);
+  const rows = domains.map((d) => [d.name, (out.shipped[d.name] = evaluate(d, NLI_DIR ? { nli: true } : STANCE_MODEL, VERDICT_PARAMS))]);
+  table(NLI_DIR ? 'NLI stances with the shipped verdict parameters (claim-weights.ts, fitted for the local model)' : 'Shipped weights (claim-weights.ts, fitted on all three domains: in-sample for each)', rows);
   for (const [name, r] of rows) console.log(`  ${name}: verdicts ${VERDICTS.map((v) => `${v} ${r.predicted[v]}`).join(', ')}`);
 }
 if (args.includes('--json')) console.log(JSON.stringify(out));

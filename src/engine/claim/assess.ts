@@ -62,11 +62,15 @@ export function scoreHits(claim: string, hits: readonly ClaimHit[], opts: ScoreO
   const passages = rankPassages(claim, hits.map((h) => h.text), { lang, limit: opts.limit ?? 20 });
   const chosen = new Map<number, { text: string; relevance: number }[]>();
   for (const p of passages) chosen.set(p.item, [...(chosen.get(p.item) ?? []), { text: p.text, relevance: p.relevance }]);
+  // Passages are de-duplicated by text, but two publishers rating the same claim wording are two
+  // ratings (the Fact Check API gives one claim text with several reviews): a rated item whose
+  // text was kept under another item takes that passage's relevance, not none.
+  const relevanceOf = new Map(passages.map((p) => [passageKey(p.text), p.relevance]));
   const out: ScoredHit[] = [];
   hits.forEach((hit, i) => {
     const auth = authorityFor({ source: hit.source, url: hit.url, citation_count: hit.citation_count, declared_authority: hit.declared_authority });
     const rated = hit.rating && hit.rating.stance !== 'neutral';
-    const ps = chosen.get(i) ?? (rated ? [{ text: hit.text, relevance: 0 }] : []);
+    const ps = chosen.get(i) ?? (rated ? [{ text: hit.text, relevance: relevanceOf.get(passageKey(hit.text)) ?? 0 }] : []);
     if (rated) {
       const best = ps[0]!;
       out.push({

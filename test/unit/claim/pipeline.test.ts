@@ -4,7 +4,7 @@ import { rankPassages } from '../../../src/engine/claim/passages.js';
 import { localStance, ratingStance, stanceFeatures } from '../../../src/engine/claim/stance.js';
 import { aggregate, recencyOf, UNDATED_RECENCY } from '../../../src/engine/claim/aggregate.js';
 import { conclude, dedupeHits, scoreHits } from '../../../src/engine/claim/assess.js';
-import { decideVerdict, truthProbability } from '../../../src/engine/claim/verdict.js';
+import { CONFLICT_FLOOR, decideVerdict, truthProbability, WRONG_COST } from '../../../src/engine/claim/verdict.js';
 import { VERDICT_PARAMS } from '../../../src/engine/claim/claim-weights.js';
 import { normalizeRating } from '../../../src/sources/fact-check.js';
 import { registrableDomainOf, type ClaimHit } from '../../../src/sources/claim-types.js';
@@ -141,6 +141,36 @@ describe('verdict: symmetric, calibrated, abstaining', () => {
       expect(truthProbability(s, r, p) + truthProbability(r, s, p)).toBeCloseTo(1, 10);
     }
     expect(truthProbability(0, 0, VERDICT_PARAMS)).toBe(0.5);
+  });
+  it('conflicting needs both sides strong: two opposite ratings conflict, weak two-sided readings abstain', () => {
+    // The shipped floor is the stated policy, not a number fitted on sets without two-sided evidence.
+    expect(VERDICT_PARAMS.conflictFloor).toBe(CONFLICT_FLOOR);
+    // Two authoritative fact-check ratings, opposite: w × P ≈ 0.85 on each side.
+    expect(decideVerdict(0.85, 0.8, VERDICT_PARAMS)).toBe('conflicting');
+    // The local model's typical two-sided reading (best passage ≈ 0.4 each side) does not conflict.
+    expect(decideVerdict(0.45, 0.4, VERDICT_PARAMS)).toBe('unverifiable');
+    expect(decideVerdict(0.4, 0.45, VERDICT_PARAMS)).toBe('unverifiable');
+  });
+  it('two opposite fact-check ratings of the claim are conflicting; one rating alone decides', () => {
+    const claim = 'The city banned cars from its centre in 2020';
+    const rated = (url: string, rating: string): ClaimHit =>
+      hit(claim, url, { source: 'google_fact_check', reviewed_claim: claim, rating: normalizeRating(rating), published_at: '2024-01-01T00:00:00Z' });
+    const both = conclude(scoreHits(claim, [rated('https://www.politifact.com/a', 'True'), rated('https://www.snopes.com/b', 'False')]), { now, retrievedAt: now.toISOString(), maxEvidence: 5 });
+    expect(Math.min(both.support, both.refute)).toBeGreaterThanOrEqual(CONFLICT_FLOOR);
+    expect(both.verdict).toBe('conflicting');
+    const one = conclude(scoreHits(claim, [rated('https://www.snopes.com/b', 'False')]), { now, retrievedAt: now.toISOString(), maxEvidence: 5 });
+    expect(one.verdict).toBe('false');
+  });
+  it('a fitted confidence replaces the stated one, on both sides alike', () => {
+    const strict = { ...p, confidence: 0.75 };
+    // σ(3 × 0.3) ≈ 0.71: enough at 0.6, not at 0.75.
+    expect(decideVerdict(0.6, 0.3, p)).toBe('true');
+    expect(decideVerdict(0.6, 0.3, strict)).toBe('unverifiable');
+    expect(decideVerdict(0.3, 0.6, strict)).toBe('unverifiable');
+    expect(decideVerdict(0.9, 0.1, strict)).toBe('true');
+    expect(decideVerdict(0.1, 0.9, strict)).toBe('false');
+    // The wrong-verdict cost is the same break-even as the confidence: 0.6 right ⇔ utility 0.
+    expect(0.6 - 0.4 * WRONG_COST).toBeCloseTo(0, 10);
   });
   it('no relevant evidence → unverifiable, trust 0.5', () => {
     const scored = scoreHits('The Eiffel Tower is in Paris', [hit('Bananas are rich in potassium.')]);
