@@ -1,19 +1,8 @@
 /** Document report: signatures and the revision timeline, metadata consistency, AI-text passages. */
-import { z } from 'zod';
-import type { DocumentResult, RevisionEntry, SignatureSummary } from '../api/results.js';
+import { AiTextSummary, type DocumentResult, type RevisionEntry, type SignatureSummary } from '../api/results.js';
 import { AUTHORITY_NOTE, badge, bar, dimensionsSection, evidenceTable, headline, warningsSection, type Tone } from './common.js';
 import { fmt, html, type Html } from './html.js';
 
-/**
- * The AI-text detector's optional field (added by the detector, not by this module): read
- * defensively, so a result without it, or with another shape, still renders.
- */
-const AiText = z.object({
-  probability: z.number().min(0).max(1),
-  words: z.number().nonnegative(),
-  flagged: z.boolean(),
-  passages: z.array(z.object({ start: z.number(), end: z.number(), excerpt: z.string(), probability: z.number().min(0).max(1), cues: z.array(z.string()) })),
-});
 
 const sigName = (s: SignatureSummary | undefined, i: number): string => (s?.field ? `“${s.field}”` : `signature ${i + 1}`);
 const INTEGRITY_TONE: Record<SignatureSummary['integrity'], Tone> = { valid: 'good', broken: 'bad', unknown: 'warn' };
@@ -59,7 +48,8 @@ ${r.breaks.length ? html`<div>${badge('breaks', 'bad')} This revision breaks ${r
 }
 
 function aiSection(r: DocumentResult): Html {
-  const parsed = AiText.safeParse((r as { ai_text?: unknown }).ai_text);
+  // Read defensively: a saved result from an older or other build may lack the field or bend it.
+  const parsed = AiTextSummary.safeParse(r.ai_text);
   const ai = parsed.success ? parsed.data : null;
   const p = ai?.probability ?? r.ai_generated_probability;
   return html`<section aria-labelledby="h-ai"><h2 id="h-ai">AI-generated text</h2>
