@@ -34,12 +34,14 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     const nli = claim?.stance === 'nli' ? (await import('../../engine/claim/nli/configured.js')).configuredNliClassifier(rt.ctx.paths.dataDir, claim.nli_model) : undefined;
     const engines = createServerEngines({ config: rt.engineConfig(), store, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock, ...(nli ? { nli } : {}) });
     const allowPrivate = o.allowPrivateWebhooks === true;
+    const { sqliteServerStore } = await import('../../store/sqlite-server-store.js');
+    const serverStore = sqliteServerStore(store.db);
     const webhooks = (await import('../../webhooks/server-plugin.js')).webhookServerHooks({
-      db: store.db,
+      store: serverStore,
       clock: rt.ctx.clock,
       targetPolicy: { allowPrivate },
     });
-    const app = await buildServer({ db: store.db, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, ...webhooks });
+    const app = await buildServer({ store: serverStore, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, ...webhooks });
     if (allowPrivate)
       app.log.warn(
         { allow_private_webhooks: true },
@@ -49,7 +51,8 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
       background: webhooks.background,
       host: o.host,
       port,
-      store,
+      // The server store first (its deferred writes), then the SQLite file (checkpoint, close).
+      store: { close: async () => void (await serverStore.close(), store.close()) },
       // The ready line is a protocol line for scripts and tests, so it is written even with --quiet.
       announce: (line) => void rt.ctx.stderr.write(`${line}\n`),
     });
