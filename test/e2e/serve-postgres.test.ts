@@ -160,3 +160,91 @@ describe.skipIf(!pgAdmin)('verity serve: three processes on one PostgreSQL datab
     }
   }, 120_000);
 });
+
+describe.skipIf(!pgAdmin)('verity worker: kill -9 mid-delivery loses nothing', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let served: Served | undefined;
+  const workers: Array<ReturnType<typeof execa>> = [];
+  const cli = (args: string[]) => execa('node', [BIN, ...args], { env, reject: false });
+
+  beforeAll(async () => {
+    db = await freshDatabase(pgAdmin!);
+  });
+  afterAll(async () => {
+    served?.proc.kill('SIGTERM');
+    for (const w of workers) w.kill('SIGTERM');
+    await Promise.all([served?.proc, ...workers]);
+    await db?.drop();
+  }, 60_000);
+
+  /** A `verity worker` process; resolves once it says it is delivering. */
+  const startWorker = async (): Promise<{ proc: ReturnType<typeof execa> }> => {
+    const w = execa('node', [BIN, 'worker', '--db', db.url, '--allow-private-webhooks'], { env, reject: false });
+    workers.push(w);
+    await new Promise<void>((resolve, reject) => {
+      let buf = '';
+      w.stderr!.on('data', (c: Buffer) => {
+        buf += c.toString();
+        if (/Worker delivering from postgres:\/\//.test(buf)) resolve();
+      });
+      void w.then((r) => reject(new Error(`worker exited ${r.exitCode}: ${buf}`)));
+    });
+    // Wrapped: an async function returning the process itself would wait for it to exit.
+    return { proc: w };
+  };
+
+  it('sends what the killed worker had in flight again, from another worker, with the same event ids', async () => {
+    // The receiver holds the first five requests open (the worker is "mid-delivery"), then answers.
+    const held: Array<() => void> = [];
+    const got: string[] = [];
+    let holding = true;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(String(req.headers['x-service-event-id']));
+        if (holding) held.push(() => res.end('late'));
+        else res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      served = await startServeProcess(BIN, ['--db', db.url, '--no-worker', '--log-level', 'warn', '--allow-private-webhooks'], env);
+      const k = await cli(['admin', 'keys', 'create', '--name', 'kill', '--env', 'test', '--plan', 'pro', '--db', db.url]);
+      const key = k.stdout.trim();
+      const auth = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      expect((await fetch(`${served.url}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url, events: ['verification.completed'] }) })).status).toBe(201);
+      const first = await startWorker();
+      for (let i = 0; i < 8; i++) expect((await fetch(`${served.url}/v1/verify/claim`, { method: 'POST', headers: auth, body: claimBody })).status).toBe(200);
+      // Four in flight at once per endpoint: wait until the worker has four requests open.
+      for (let i = 0; i < 400 && held.length < 4; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(held.length).toBe(4);
+      const inFlight = new Set(got);
+      first.proc.kill('SIGKILL');
+      await first.proc;
+      holding = false;
+      for (const release of held) release();
+      await startWorker();
+      // Their leases (30 s) expire, then the second worker sends them again.
+      for (let i = 0; i < 1_800 && new Set(got).size < 8; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(new Set(got).size).toBe(8);
+      for (let i = 0; i < 400; i++) {
+        const log = await (await fetch(`${served.url}/v1/webhooks`, { headers: auth })).json();
+        const d = await (await fetch(`${served.url}/v1/webhooks/${log.data[0].id}/deliveries`, { headers: auth })).json();
+        if (d.outstanding.length === 0) {
+          const lost = d.data.filter((a: { outcome: string }) => a.outcome === 'lost');
+          expect(lost.map((a: { event_id: string }) => a.event_id).sort()).toEqual([...inFlight].sort());
+          expect(d.data.filter((a: { outcome: string }) => a.outcome === 'delivered')).toHaveLength(8);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('deliveries still outstanding');
+    } finally {
+      await new Promise<void>((r) => {
+        receiver.close(() => r());
+        receiver.closeAllConnections();
+      });
+    }
+  }, 120_000);
+});
