@@ -125,8 +125,12 @@ interface Lane {
 
 export interface DeliveryWorker {
   start(): void;
-  /** Stops taking work. In-flight attempts are aborted when `abort`, else awaited. */
-  stop(opts?: { abort?: boolean }): Promise<void>;
+  /**
+   * Stops taking work. In-flight attempts are aborted when `abort`, else awaited. Aborted attempts
+   * keep their leases (as a crash would: due again when the lease expires) unless `release`,
+   * which gives them back at once (graceful shutdown: another process sends them now).
+   */
+  stop(opts?: { abort?: boolean; release?: boolean }): Promise<void>;
   /** Look for due work now (after an enqueue). */
   notify(): void;
   /** Resolves once nothing is in flight (tests step a fake clock between calls). */
@@ -300,7 +304,9 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       lane.inFlight++;
       held.set(c.id, c);
       const p = attempt(c, now).finally(() => {
-        held.delete(c.id);
+        // An attempt aborted by stop() still holds its claim: stop() gives it back. (Releasing a
+        // claim already recorded is a no-op: the row is no longer 'delivering' at that attempt.)
+        if (!aborter.signal.aborted) held.delete(c.id);
         lane.inFlight--;
         running.delete(p);
         if (lane.queue.length < laneCap / 2) schedulePoll(clock.now());
@@ -378,7 +384,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       await Promise.allSettled([...busy]);
       await Promise.allSettled([...running]);
       // Aborted attempts still hold their claims: hand them back so any worker can send them now.
-      if (held.size) {
+      if (opts.release && held.size) {
         const claims = [...held.values()];
         held.clear();
         await outbox.release(claims, clock.now()).catch(report);

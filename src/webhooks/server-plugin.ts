@@ -219,7 +219,9 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       async stop() {
         running = false;
         unsubscribe?.();
-        await worker.stop();
+        // Graceful shutdown: attempts in flight are cut short and their claims given back at once,
+        // so this process exits promptly and any other worker (or the next start) sends them.
+        await worker.stop({ abort: true, release: true });
       },
     },
   };

@@ -33,8 +33,9 @@ export default async function worker(rt: CliRuntime, cmd: Command): Promise<void
   await stopped;
   unsubscribe();
   try {
-    // In-flight attempts finish (bounded by the 10 s deadline); claims not started are given back.
-    await w.stop();
+    // Attempts in flight are cut short and their claims given back at once: another worker (or
+    // serve process) sends them now, with the same event id, instead of after the lease.
+    await w.stop({ abort: true, release: true });
   } finally {
     await store.close();
   }

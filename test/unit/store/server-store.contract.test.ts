@@ -4,6 +4,8 @@
  * a shared store can show (a duplicate from another process, limits across workers) say so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { hashKey } from '../../../src/server/accounts.js';
 import { openStore, type Store } from '../../../src/store/database.js';
 import type { OutboxEntry, ServerStore } from '../../../src/store/server-store.js';
 import { sqliteServerStore } from '../../../src/store/sqlite-server-store.js';
+import { createDeliveryWorker, systemWorkerClock } from '../../../src/webhooks/delivery.js';
 import { envelope } from '../../../src/webhooks/events.js';
 import { freshDatabase, reachablePostgres } from '../../helpers/postgres.js';
 
@@ -232,6 +235,33 @@ for (const [kind, open, available] of kinds) {
       }
       const late = await s.other.outbox.claim(ids[2]!, NOW + 600, 30_000, { ...LANE, maxInFlight: 100 });
       expect(late).toEqual({ deferred: true, retryAt: NOW + 1_020 });
+    });
+
+    it('a worker stopped mid-delivery (abort + release) gives its claims back: due at once, the attempt not counted', async () => {
+      const k = await key('stopping', 'test');
+      const scope = `${k.account_id}/test`;
+      let arrived = 0;
+      const hung = createServer((req) => {
+        req.resume();
+        arrived++;
+      });
+      await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+      try {
+        const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/in`;
+        const w = await s.store.webhooks.create(scope, { url, events: ['verification.completed'] }, new Date(NOW));
+        const { deliveryId } = await s.store.webhooks.enqueueTest(scope, w.id, undefined, Date.now());
+        const worker = createDeliveryWorker({ outbox: s.store.outbox, clock: systemWorkerClock });
+        worker.start();
+        for (let i = 0; i < 400 && arrived === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(arrived).toBe(1);
+        expect((await s.store.webhooks.deliveryLog(scope, w.id)).outstanding[0]).toMatchObject({ status: 'delivering', attempts: 1 });
+        await worker.stop({ abort: true, release: true });
+        expect((await s.store.webhooks.deliveryLog(scope, w.id)).outstanding[0]).toMatchObject({ status: 'pending', attempts: 0 });
+        expect(await s.other.outbox.claim(deliveryId, Date.now(), 30_000, LANE)).toMatchObject({ id: deliveryId, attempt: 1 });
+      } finally {
+        hung.closeAllConnections();
+        await new Promise<void>((r) => hung.close(() => r()));
+      }
     });
 
     it('reports its health', async () => {
