@@ -21,6 +21,7 @@ import { policyFor, RateLimiter } from './rate-limit.js';
 import type { ServerContext, ServerDeps } from './types.js';
 import { createLedger } from './usage.js';
 import { registerVerifyRoutes } from './verify-routes.js';
+import { batchesPlugin } from './batches/index.js';
 
 export type { ServerDeps } from './types.js';
 
@@ -221,6 +222,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     },
   });
 
+  await app.register(batchesPlugin({ db: deps.db, engines: deps.engines, ledger, idempotency, writes, clock, afterBatch: deps.afterBatch }));
   for (const plugin of deps.plugins ?? []) await app.register(async (child) => plugin(child));
   return app;
 }

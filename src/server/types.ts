@@ -39,6 +39,23 @@ export interface VerificationRecordedInfo {
   usageAfter: number;
   monthlyQuota: number;
   now: Date;
+  /** Set when the verification was an item of a batch (issue 15): events carry both ids. */
+  batch?: BatchItemRef;
+}
+
+/** A batch item's identity, carried into its events. */
+export interface BatchItemRef {
+  batch_id: string;
+  custom_id: string;
+}
+
+/** Passed to `afterBatch` inside the transaction that marks a batch finished (issue 15). */
+export interface BatchFinishedInfo {
+  accountId: string;
+  environment: KeyEnvironment;
+  /** The batch as the API shows it (GET /v1/batches/{id}). */
+  batch: Record<string, unknown> & { id: string; status: 'completed' | 'partial' | 'cancelled' };
+  now: Date;
 }
 
 /** Passed to `afterFailure`: a verification that failed on our side or upstream (5xx). */
@@ -50,6 +67,8 @@ export interface VerificationFailedInfo {
   requestId: string;
   error: VerityError;
   now: Date;
+  /** Set when the verification was an item of a batch (issue 15). */
+  batch?: BatchItemRef;
 }
 
 export type ServerPlugin = (app: FastifyInstance) => Promise<void>;
@@ -82,6 +101,8 @@ export interface ServerDeps {
   afterVerification?: (db: Database, info: VerificationRecordedInfo) => void;
   /** Likewise, in its own transaction, for a verification that failed with a 5xx error. */
   afterFailure?: (db: Database, info: VerificationFailedInfo) => void;
+  /** Likewise, in the transaction that marks a batch finished (batch.completed / batch.partial). */
+  afterBatch?: (db: Database, info: BatchFinishedInfo) => void;
   /** Started after listen, stopped during graceful shutdown (before the store closes). */
   background?: BackgroundTask;
   /** A request (headers and body) must arrive within this time (default 30 s), else 400. */

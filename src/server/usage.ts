@@ -17,7 +17,7 @@ import type { Database } from '../store/database.js';
 import { periodOf } from './accounts.js';
 import type { GroupCommit } from './group-commit.js';
 import type { IdempotencyStore, StoredResponse } from './idempotency.js';
-import type { AuthInfo, ServerDeps } from './types.js';
+import type { AuthInfo, BatchItemRef, ServerDeps } from './types.js';
 
 export function createLedger(
   db: Database,
@@ -38,6 +38,26 @@ export function createLedger(
 
   const usedNow = (accountId: string, environment: string, period: string): number =>
     (read.get(accountId, period, environment) as number | undefined) ?? 0;
+
+  /** The charge and the hook, synchronously inside the caller's transaction. */
+  function charge(auth: AuthInfo, kind: VerificationKind, result: VerificationResult, batch?: BatchItemRef): void {
+    const now = clock.now();
+    const credits = result.credits_used;
+    // One statement reads and writes: the total after this charge, hence the one before.
+    const after = add.get(auth.accountId, periodOf(now), auth.environment, credits) as number;
+    hooks.afterVerification?.(db, {
+      accountId: auth.accountId,
+      environment: auth.environment,
+      kind,
+      result,
+      creditsUsed: credits,
+      usageBefore: after - credits,
+      usageAfter: after,
+      monthlyQuota: PLAN_LIMITS[auth.plan].monthlyCredits,
+      now,
+      ...(batch ? { batch } : {}),
+    });
+  }
 
   return {
     /** Reserves `credits` against the live quota, or fails with 402. Returns the release function. */
@@ -77,27 +97,14 @@ export function createLedger(
       result: VerificationResult,
       replay?: { key: string; hash: string; response: StoredResponse },
     ): Promise<void> {
-      const now = clock.now();
-      const period = periodOf(now);
-      const credits = result.credits_used;
       return writes.run(() => {
-        // One statement reads and writes: the total after this charge, hence the one before.
-        const after = add.get(auth.accountId, period, auth.environment, credits) as number;
-        const before = after - credits;
+        charge(auth, kind, result);
         if (replay) idempotency.save(auth.accountId, replay.key, replay.hash, replay.response);
-        hooks.afterVerification?.(db, {
-          accountId: auth.accountId,
-          environment: auth.environment,
-          kind,
-          result,
-          creditsUsed: credits,
-          usageBefore: before,
-          usageAfter: after,
-          monthlyQuota: PLAN_LIMITS[auth.plan].monthlyCredits,
-          now,
-        });
       });
     },
+
+    /** For batch items (src/server/batches): the charge and its hook inside the caller's transaction. */
+    chargeInTransaction: charge,
 
     /** A verification that failed on our side or upstream: not charged; the hook may record an event. */
     recordFailure(auth: AuthInfo, kind: VerificationKind, requestId: string, error: VerityError): Promise<void> {
@@ -106,6 +113,11 @@ export function createLedger(
       return writes.run(() => {
         hooks.afterFailure!(db, { accountId: auth.accountId, environment: auth.environment, kind, requestId, error, now });
       });
+    },
+
+    /** For batch items: the failure hook inside the caller's transaction. */
+    failureInTransaction(auth: AuthInfo, kind: VerificationKind, requestId: string, error: VerityError, batch: BatchItemRef): void {
+      hooks.afterFailure?.(db, { accountId: auth.accountId, environment: auth.environment, kind, requestId, error, now: clock.now(), batch });
     },
   };
 }

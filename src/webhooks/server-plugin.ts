@@ -11,7 +11,14 @@ import { z } from 'zod';
 import { VerityError, validationError } from '../api/errors.js';
 import { WebhookConfig } from '../api/webhooks.js';
 import type { Clock } from '../engine/types.js';
-import type { AuthInfo, BackgroundTask, ServerPlugin, VerificationFailedInfo, VerificationRecordedInfo } from '../server/types.js';
+import type {
+  AuthInfo,
+  BackgroundTask,
+  BatchFinishedInfo,
+  ServerPlugin,
+  VerificationFailedInfo,
+  VerificationRecordedInfo,
+} from '../server/types.js';
 import type { Database } from '../store/database.js';
 import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type WorkerClock } from './delivery.js';
 import { completedData, crossedThresholds, envelope } from './events.js';
@@ -55,6 +62,7 @@ export interface WebhookServerHooks {
   plugins: ServerPlugin[];
   afterVerification: (db: Database, info: VerificationRecordedInfo) => void;
   afterFailure: (db: Database, info: VerificationFailedInfo) => void;
+  afterBatch: (db: Database, info: BatchFinishedInfo) => void;
   background: BackgroundTask;
 }
 
@@ -199,7 +207,7 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       const scope = scopeOf(info);
       // Due times are in the worker's clock; created_at is the request's time.
       const nowMs = timers.now();
-      let queued = enqueueEvent(db, scope, envelope('verification.completed', { ...completedData(info.result) }, info.now), nowMs).length;
+      let queued = enqueueEvent(db, scope, envelope('verification.completed', { ...completedData(info.result), ...info.batch }, info.now), nowMs).length;
       const period = info.now.toISOString().slice(0, 7);
       // Only live usage counts against the quota (src/server/types.ts), so only it can cross one.
       const crossed = info.environment === 'live' ? crossedThresholds(info.usageBefore, info.usageAfter, info.monthlyQuota) : [];
@@ -222,8 +230,15 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
         request_id: info.requestId,
         request_type: info.kind,
         error: { code: info.error.code, message: info.error.message },
+        ...info.batch,
       };
       if (enqueueEvent(db, scopeOf(info), envelope('verification.failed', data, info.now), timers.now()).length) worker.notify();
+    },
+    afterBatch(db, info) {
+      // One terminal event per batch (issue 15): completed when every item succeeded, else partial.
+      const type = info.batch.status === 'completed' ? 'batch.completed' : 'batch.partial';
+      const { id, ...rest } = info.batch;
+      if (enqueueEvent(db, scopeOf(info), envelope(type, { batch_id: id, ...rest }, info.now), timers.now()).length) worker.notify();
     },
     background: {
       start() {
