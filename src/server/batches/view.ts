@@ -1,16 +1,8 @@
 /** How a batch is shown: the API object (GET /v1/batches/{id}) and the terminal event's `data`. */
+import type { Batch } from '../../api/batches.js';
 import type { BatchRow } from '../../store/batches/types.js';
 
-export interface BatchObject {
-  id: string;
-  type: BatchRow['type'];
-  status: BatchRow['status'];
-  request_counts: { total: number; succeeded: number; failed: number; cancelled: number };
-  credits_used: number;
-  created_at: string;
-  completed_at: string | null;
-  metadata: Record<string, string> | null;
-}
+export type BatchObject = Batch;
 
 export function batchObject(b: BatchRow): BatchObject {
   return {

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Batch, BatchEventData, BatchResultLine } from '../../../src/api/batches.js';
 import { createKey, migrateServer } from '../../../src/server/accounts.js';
 import { buildServer } from '../../../src/server/app.js';
 import { createServerEngines } from '../../../src/server/engines.js';
@@ -134,6 +135,17 @@ describe('POST /v1/batches validation', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the batch operations with examples', async () => {
+    const h = await harness();
+    const doc = (await (await fetch(`${h.url}/v1/openapi.json`)).json()) as any;
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/batches', '/v1/batches/{id}', '/v1/batches/{id}/cancel', '/v1/batches/{id}/results']));
+    expect(doc.paths['/v1/batches'].post.responses['202'].content['application/json'].example.id).toMatch(/^bat_/);
+    expect(doc.paths['/v1/batches'].post.requestBody.content['application/x-ndjson']).toBeDefined();
+    expect(doc.components.schemas.Batch.properties.request_counts).toBeDefined();
+  });
+});
+
 describe('credits and idempotency', () => {
   it('answers 402 when the whole batch does not fit in the month, before storing anything', async () => {
     const h = await harness();
@@ -202,6 +214,11 @@ describe('running, results and cancel', () => {
     expect(h.events.failed.map((e) => e.batch)).toEqual(expect.arrayContaining([{ batch_id: id, custom_id: 'c7' }, { batch_id: id, custom_id: 'c21' }]));
     expect(h.events.batches).toHaveLength(1);
     expect(h.events.batches[0]!.batch).toMatchObject({ id, status: 'partial', total: 30, succeeded: 28, failed: 2 });
+    // The wire contract holds for what was sent.
+    expect(Batch.safeParse(b.json).success).toBe(true);
+    for (const l of all) expect(BatchResultLine.safeParse(l).success).toBe(true);
+    const { id: _id, ...eventRest } = h.events.batches[0]!.batch;
+    expect(BatchEventData.safeParse({ batch_id: id, ...eventRest }).success).toBe(true);
     const list = await h.req('GET', '/v1/batches?limit=1', key);
     expect(list.json).toMatchObject({ data: [{ id }], has_more: false });
     expect((await h.req('GET', '/v1/batches/bat_nope', key)).status).toBe(404);
