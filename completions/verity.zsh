@@ -18,6 +18,7 @@ _verity_next() {
     '|webhooks') REPLY='webhooks' ;;
     '|listen') REPLY='listen' ;;
     '|models') REPLY='models' ;;
+    '|batches') REPLY='batches' ;;
     '|help') REPLY='help' ;;
     'verify|claim') REPLY='verify claim' ;;
     'verify|business') REPLY='verify business' ;;
@@ -64,13 +65,18 @@ _verity_next() {
     'models|pull') REPLY='models pull' ;;
     'models|list'|'models|ls') REPLY='models list' ;;
     'models|help') REPLY='models help' ;;
+    'batches|list'|'batches|ls') REPLY='batches list' ;;
+    'batches|get') REPLY='batches get' ;;
+    'batches|results') REPLY='batches results' ;;
+    'batches|cancel') REPLY='batches cancel' ;;
+    'batches|help') REPLY='batches help' ;;
   esac
 }
 
 _verity_data() {
   case "$1" in
     '')
-      subs=('verify:verify a claim, a company, an image/video or a document' 'corpus:your own evidence corpora for claim checks (`--sources local`)' 'data:offline bulk data for business verification' 'media:manage the known-media index used for provenance' 'keys:store, list, choose and remove API keys (kept in the config file, mode 0600)' 'config:read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)' 'completion:print the shell completion script for bash, zsh or fish' 'serve:run the verification service over HTTP: /v1/verify/*, /v1/openapi.json, /healthz' 'admin:manage the service'\''s accounts and API keys (what a hosted dashboard would do), on the server'\''s database' 'webhooks:register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)' 'listen:receive webhook events on loopback: check signatures, print each event, optionally forward to your app' 'models:local models verity runs in-process (the claim NLI stance model)' 'help:show the help of a command: verity help verify claim')
+      subs=('verify:verify a claim, a company, an image/video or a document' 'corpus:your own evidence corpora for claim checks (`--sources local`)' 'data:offline bulk data for business verification' 'media:manage the known-media index used for provenance' 'keys:store, list, choose and remove API keys (kept in the config file, mode 0600)' 'config:read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)' 'completion:print the shell completion script for bash, zsh or fish' 'serve:run the verification service over HTTP: /v1/verify/*, /v1/openapi.json, /healthz' 'admin:manage the service'\''s accounts and API keys (what a hosted dashboard would do), on the server'\''s database' 'webhooks:register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)' 'listen:receive webhook events on loopback: check signatures, print each event, optionally forward to your app' 'models:local models verity runs in-process (the claim NLI stance model)' 'batches:server batches: list, inspect, download results of, and cancel batches (needs --remote)' 'help:show the help of a command: verity help verify claim')
       opts=('--version:print the version' '-V:print the version' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)' '--help:display help for command' '-h:display help for command')
       vals=('--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
       arg='@none' ;;
@@ -359,6 +365,36 @@ _verity_data() {
       opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
       vals=('--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
       arg='@any' ;;
+    'batches')
+      subs=('list:batches of this key, newest first' 'ls:batches of this key, newest first' 'get:one batch: status, counts, credits' 'results:the finished items as NDJSON lines (custom_id, index, seq, status, result | error)' 'cancel:cancel a batch: queued items never run, running ones stop (nothing charged for them)' 'help:display help for command')
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
+      arg='@none' ;;
+    'batches list')
+      subs=()
+      opts=('--limit:how many (1 to 100)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--limit=@any' '--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
+      arg='@none' ;;
+    'batches get')
+      subs=()
+      opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
+      arg='@any' ;;
+    'batches results')
+      subs=()
+      opts=('--after:continue after this line (its seq): resumes a broken download' '--status:only items that ended so' '--follow:keep reading until the batch ends' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--after=@any' '--status=succeeded,failed,cancelled' '--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
+      arg='@any' ;;
+    'batches cancel')
+      subs=()
+      opts=('--yes:do not ask for confirmation on a terminal (needed in scripts)' '-y:do not ask for confirmation on a terminal (needed in scripts)' '--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
+      arg='@any' ;;
+    'batches help')
+      subs=()
+      opts=('--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
+      vals=('--remote=@any' '--key=@dyn:keys' '--key-file=@file' '--profile=@dyn:profiles')
+      arg='@any' ;;
     'help')
       subs=()
       opts=('--help:display help for command' '-h:display help for command' '--json:print one JSON document (the result, or the error body) on stdout' '--remote:use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)' '--local:force the embedded engine even when a profile or VERITY_BASE_URL names a service' '--key:API key: a stored key name, "-" to read it from stdin, or the key itself' '--key-file:read the API key from a file' '--test:sandbox: simulated, deterministic data and no network (or a test key in remote mode)' '--live:real sources (or a live key in remote mode)' '--profile:config profile to use (env VERITY_PROFILE)' '--quiet:print only the result; no progress or notes' '-q:print only the result; no progress or notes' '--verbose:more detail on stderr' '-v:more detail on stderr' '--no-color:no colour (also NO_COLOR, TERM=dumb, or when not a terminal)')
@@ -370,7 +406,7 @@ _verity_data() {
 _verity() {
   local cmdpath= w i skip=0 arg= kind= v
   local -a subs opts vals
-  local valued=' --account --claim --company-name --content --db --env --events --fail-on --file --forward-to --from --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
+  local valued=' --account --after --claim --company-name --content --db --env --events --fail-on --file --forward-to --from --host --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook '
   for ((i = 2; i < CURRENT; i++)); do
     w=${words[i]}
     if ((skip)); then skip=0; continue; fi

@@ -16,6 +16,7 @@ import { registerAdmin } from './admin.js';
 import { registerWebhooks } from './webhooks.js';
 import { registerListen } from './listen.js';
 import { registerModels } from './models.js';
+import { registerBatches } from './batches.js';
 
 export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerVerify,
@@ -29,4 +30,5 @@ export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerWebhooks,
   registerListen,
   registerModels,
+  registerBatches,
 ];
