@@ -51,7 +51,8 @@ export type BatchResultLine = z.infer<typeof BatchResultLine>;
 export const BatchEventData = z.object({
   batch_id: z.string().regex(BATCH_ID),
   status: z.enum(BATCH_TERMINAL),
-  type: z.enum(['claim', 'business', 'media', 'document']),
+  /** The batch's type (named as in the verification events). */
+  request_type: z.enum(['claim', 'business', 'media', 'document']),
   total: z.number().int(),
   succeeded: z.number().int(),
   failed: z.number().int(),

@@ -25,7 +25,7 @@ export function batchEventData(b: BatchRow): Record<string, unknown> & { id: str
   return {
     id: b.id,
     status: b.status as 'completed' | 'partial' | 'cancelled',
-    type: b.type,
+    request_type: b.type,
     total: b.total,
     succeeded: b.succeeded,
     failed: b.failed,
