@@ -15,14 +15,14 @@ export interface BatchLimits {
 }
 
 export const BATCH_LIMITS: Record<Plan, BatchLimits> = {
-  starter: { maxItems: 1_000, concurrentBatches: 2, itemConcurrency: 2 },
-  pro: { maxItems: 10_000, concurrentBatches: 5, itemConcurrency: 4 },
-  business: { maxItems: 50_000, concurrentBatches: 10, itemConcurrency: 8 },
-  enterprise: { maxItems: 100_000, concurrentBatches: 20, itemConcurrency: 16 },
+  starter: { maxItems: 1_000, concurrentBatches: 2, itemConcurrency: 4 },
+  pro: { maxItems: 10_000, concurrentBatches: 5, itemConcurrency: 8 },
+  business: { maxItems: 50_000, concurrentBatches: 10, itemConcurrency: 16 },
+  enterprise: { maxItems: 100_000, concurrentBatches: 20, itemConcurrency: 32 },
 };
 
 /** Items in flight across all batches of one server. */
-export const SERVER_MAX_CONCURRENCY = 32;
+export const SERVER_MAX_CONCURRENCY = 64;
 
 /** A custom_id: what a caller uses to match results to its own rows. */
 export const CUSTOM_ID = /^[\x21-\x7e]{1,64}$/;

@@ -16,6 +16,7 @@ import { openStore, type Store } from '../../../src/store/database.js';
 import { startWikipediaFake } from '../../fakes/wikipedia.js';
 import type { FakeServer } from '../../fakes/claim-fake-server.js';
 import { FakeClock } from '../server/harness.js';
+import { BATCH_LIMITS } from '../../../src/server/batches/limits.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -232,8 +233,8 @@ describe('running, results and cancel', () => {
     const items = claims(20).map((i) => ({ ...i, sources: ['wikipedia'] }));
     const created = await h.req('POST', '/v1/batches', key, { type: 'claim', items });
     const id = created.json.id as string;
-    // The pro plan runs 4 items at once: wait until they are all at the (hanging) source.
-    while (wiki.requests.length < 4) await new Promise<void>((r) => setImmediate(r));
+    // Wait until the plan's whole item concurrency is at the (hanging) source.
+    while (wiki.requests.length < BATCH_LIMITS.pro.itemConcurrency) await new Promise<void>((r) => setImmediate(r));
     const c = await h.req('POST', `/v1/batches/${id}/cancel`, key);
     expect(c.status).toBe(200);
     expect(['cancelling', 'cancelled']).toContain(c.json.status);
