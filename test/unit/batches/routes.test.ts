@@ -147,6 +147,17 @@ describe('OpenAPI', () => {
   });
 });
 
+describe('sample batch events', () => {
+  it('`webhooks trigger` samples have the shape the server sends', async () => {
+    const { sampleData } = await import('../../../src/webhooks/events.js');
+    for (const t of ['batch.completed', 'batch.partial'] as const) {
+      const { sample, ...data } = sampleData(t, new Date()) as Record<string, unknown>;
+      expect(sample).toBe(true);
+      expect(BatchEventData.safeParse(data).success).toBe(true);
+    }
+  });
+});
+
 describe('credits and idempotency', () => {
   it('answers 402 when the whole batch does not fit in the month, before storing anything', async () => {
     const h = await harness();
