@@ -23,6 +23,8 @@ const external = [
   'better-sqlite3', 'sharp', '@contentauth/c2pa-wasm', 'pdf-parse', 'pdfjs-dist', 'fastify', 'pino', 'mammoth',
   'jszip', 'exifr', 'file-type', 'undici', 'conf', 'ora', '@inquirer/prompts', 'csv-parse', 'fast-xml-parser', 'pdf-lib',
   'onnxruntime-node', '@huggingface/tokenizers',
+  // The PostgreSQL driver: loaded only by `serve` / `worker` / `admin` with a postgres:// --db.
+  'postgres',
   // Large and needed by few commands (document signatures; claim stemming, stop words and
   // registrable domains; the webhook address guard): bundled, they tripled the bundle that every
   // start reads (0.9 → 2.5 MB). External, they load from node_modules when first imported.

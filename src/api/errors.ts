@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: { status: 429, exit: 5, meaning: 'Too many requests; retry after `Retry-After` seconds' },
   INTERNAL_ERROR: { status: 500, exit: 1, meaning: 'An unexpected fault in the service' },
   UNAVAILABLE: { status: 503, exit: 6, meaning: 'An upstream source or the service is unavailable' },
+  CONFLICT: { status: 409, exit: 5, meaning: 'A request with the same Idempotency-Key is still running; retry after `Retry-After` seconds' },
 } as const satisfies Record<string, { status: number; exit: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

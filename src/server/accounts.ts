@@ -87,14 +87,14 @@ export interface CreatedKey extends KeyRow {
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-function checkName(what: string, name: string): void {
+export function checkName(what: string, name: string): void {
   if (!NAME.test(name))
     throw new VerityError('VALIDATION_FAILED', `The ${what} name "${name}" is not allowed`, {
       details: [{ field: 'name', issue: '1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit' }],
     });
 }
 
-function checkPlan(plan: string): Plan {
+export function checkPlan(plan: string): Plan {
   if (!(PLANS as readonly string[]).includes(plan))
     throw new VerityError('VALIDATION_FAILED', `Unknown plan "${plan}"`, { details: [{ field: 'plan', issue: `one of ${PLANS.join(', ')}` }] });
   return plan as Plan;

@@ -9,15 +9,15 @@ import { randomBase62 } from '../api/ids.js';
 import { LIMITS } from '../api/requests.js';
 import { systemClock } from '../engine/types.js';
 import { VERSION } from '../version.js';
-import { migrateServer } from './accounts.js';
+import { sqliteServerStore } from '../store/sqlite-server-store.js';
+import type { RateDecision, ServerStore } from '../store/server-store.js';
 import { createAuthenticator } from './auth.js';
 import { sendError, toHttpError } from './error-handler.js';
 import { redactUrl } from './redact.js';
-import { createStorageHealth } from './storage-health.js';
-import { createGroupCommit } from './group-commit.js';
-import { createIdempotencyStore } from './idempotency.js';
+import { createIdempotency } from './idempotency.js';
 import { buildOpenApi } from './openapi.js';
-import { policyFor, RateLimiter } from './rate-limit.js';
+import { policyFor } from './rate-limit.js';
+import type { AuthInfo } from './types.js';
 import type { ServerContext, ServerDeps } from './types.js';
 import { createLedger } from './usage.js';
 import { registerVerifyRoutes } from './verify-routes.js';
@@ -59,7 +59,10 @@ function writeClientError(err: NodeJS.ErrnoException, socket: import('node:net')
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { default: Fastify, LogController } = await import('fastify');
   const clock = deps.clock ?? systemClock;
-  migrateServer(deps.db);
+  let store: ServerStore;
+  if (deps.store) store = deps.store;
+  else if (deps.db) store = sqliteServerStore(deps.db);
+  else throw new TypeError('buildServer needs a store (or a SQLite db)');
   const nextRequestId = requestIds();
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
 
@@ -103,21 +106,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     jsonParser(request, body as string, done);
   });
 
-  // One commit for all the request-path writes of an event-loop turn (usage, idempotency records,
-  // webhook outbox, last-used times); each caller still waits for its own write to be committed.
-  const writes = createGroupCommit(deps.db, (err) => app.log.error({ err }, 'background write failed'));
-  const auth = createAuthenticator(deps.db, clock, writes);
-  const limiter = new RateLimiter(() => clock.now().getTime());
-  // The checks are synchronous; plugins get them as async hooks (ServerContext), the verify
-  // routes as one callback hook (no promise per check on the hot path).
-  function authenticate(request: FastifyRequest): void {
-    request.auth = auth.authenticate(request.headers.authorization);
-  }
-  function applyRateLimit(request: FastifyRequest, reply: FastifyReply): void {
-    const a = request.auth;
-    if (!a) throw new VerityError('UNAUTHORIZED', 'Missing API key: send `Authorization: Bearer <API_KEY>`');
-    const policy = policyFor(a);
-    const d = limiter.take(a.keyId, policy);
+  const auth = createAuthenticator(store, clock);
+  const sync = store.sync;
+  function limitHeaders(a: AuthInfo, d: RateDecision, reply: FastifyReply): void {
     // draft-ietf-httpapi-ratelimit-headers: limit, remaining, seconds to reset, and the policy.
     reply.header('ratelimit-limit', String(d.limit));
     reply.header('ratelimit-remaining', String(d.remaining));
@@ -130,17 +121,29 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       });
     }
   }
-  const idempotency = createIdempotencyStore(deps.db, clock);
+  const needAuth = (request: FastifyRequest): AuthInfo => {
+    const a = request.auth;
+    if (!a) throw new VerityError('UNAUTHORIZED', 'Missing API key: send `Authorization: Bearer <API_KEY>`');
+    return a;
+  };
+  async function authenticate(request: FastifyRequest): Promise<void> {
+    request.auth = await auth.authenticate(request.headers.authorization);
+  }
+  async function applyRateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const a = needAuth(request);
+    limitHeaders(a, await store.takeRate(a.keyId, policyFor(a), clock.now().getTime()), reply);
+  }
+  const idempotency = createIdempotency(store, clock);
   const context: ServerContext = {
-    db: deps.db,
+    get db() {
+      if (!store.sqlite) throw new TypeError(`app.verity.db is the SQLite handle; this server runs on ${store.kind} (use app.verity.store)`);
+      return store.sqlite;
+    },
+    store,
     clock,
     idempotency,
-    async requireAuth(request) {
-      authenticate(request);
-    },
-    async rateLimit(request, reply) {
-      applyRateLimit(request, reply);
-    },
+    requireAuth: (request) => authenticate(request),
+    rateLimit: (request, reply) => applyRateLimit(request, reply),
   };
   app.decorate('verity', context);
   app.decorateRequest('auth', null);
@@ -184,21 +187,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     done(null, payload);
   });
   // In-flight requests have finished; commit deferred writes (last-used times) before the store closes.
-  app.addHook('onClose', (_instance, done) => {
-    writes.flush();
+  app.addHook('onClose', async () => {
+    await store.flush();
     auth.close();
-    done();
   });
-  const health = createStorageHealth(deps.db);
-  app.setErrorHandler((err, request, reply) => sendError(err, request, reply, health.noteFault));
+  app.setErrorHandler((err, request, reply) => sendError(err, request, reply, (e) => store.noteFault(e), (e) => store.faultCause(e)));
   app.setNotFoundHandler((request, reply) =>
     sendError(new VerityError('NOT_FOUND', `No route ${request.method} ${redactUrl(request.url.split("?")[0]!)}`), request, reply),
   );
 
   app.get('/healthz', async (_request, reply) => {
-    const fault = health.check();
+    const fault = await store.health();
     if (fault) throw new VerityError('UNAVAILABLE', `The store cannot take writes (${fault})`, { retryAfter: 30 });
-    return reply.send({ status: 'ok', version: VERSION });
+    return reply.send({ status: 'ok', version: VERSION, store: store.kind });
   });
   let openapi: string | undefined;
   app.get('/v1/openapi.json', async (_request, reply) => {
@@ -206,23 +207,32 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return reply.type('application/json; charset=utf-8').send(openapi);
   });
 
-  const ledger = createLedger(deps.db, clock, idempotency, deps, writes);
+  const ledger = createLedger(store, clock, deps);
   registerVerifyRoutes(app, {
     engines: deps.engines,
     ledger,
     idempotency,
-    guard(request, reply, done) {
-      try {
-        authenticate(request);
-        applyRateLimit(request, reply);
-      } catch (err) {
-        return done(err as Error);
-      }
-      done();
-    },
+    // Authentication then rate limit as one callback hook. An in-process store (SQLite) answers
+    // synchronously: no promise per check on the hot path.
+    guard: sync
+      ? (request, reply, done) => {
+          try {
+            const a = auth.authenticateSync(request.headers.authorization);
+            request.auth = a;
+            limitHeaders(a, sync.takeRate(a.keyId, policyFor(a), clock.now().getTime()), reply);
+          } catch (err) {
+            return done(err as Error);
+          }
+          done();
+        }
+      : (request, reply, done) => {
+          authenticate(request)
+            .then(() => applyRateLimit(request, reply))
+            .then(() => done(), done);
+        },
   });
 
-  await app.register(batchesPlugin({ db: deps.db, engines: deps.engines, ledger, idempotency, writes, clock, afterBatch: deps.afterBatch }));
+  await app.register(batchesPlugin({ store, engines: deps.engines, ledger, idempotency, clock, hooks: deps }));
   for (const plugin of deps.plugins ?? []) await app.register(async (child) => plugin(child));
   return app;
 }

@@ -9,10 +9,10 @@ import { LIMITS } from '../api/requests.js';
 import { VerityError } from '../api/errors.js';
 import { STORAGE_RETRY_AFTER_S, storageFaultCause } from './storage-health.js';
 
-export function toHttpError(err: unknown): VerityError {
+export function toHttpError(err: unknown, faultCause: (err: unknown) => string | undefined = storageFaultCause): VerityError {
   if (err instanceof VerityError) return err;
   const e = err as Partial<FastifyError> & { name?: string };
-  const fault = storageFaultCause(err);
+  const fault = faultCause(err);
   if (fault) return new VerityError('UNAVAILABLE', `The service cannot store data right now (${fault}); retry later`, { retryAfter: STORAGE_RETRY_AFTER_S, cause: err });
   switch (e.code) {
     // fastify's own refusals, in the API's shape with catalogue codes (docs/server.md "Errors").
@@ -45,14 +45,20 @@ export function toHttpError(err: unknown): VerityError {
 }
 
 /** Status, Retry-After and the error body for one failure. */
-export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply, onStorageFault?: (err: unknown) => void): FastifyReply {
-  const e = toHttpError(err);
+export function sendError(
+  err: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  onStorageFault?: (err: unknown) => void,
+  faultCause: (err: unknown) => string | undefined = storageFaultCause,
+): FastifyReply {
+  const e = toHttpError(err, faultCause);
   if (e.code === 'INTERNAL_ERROR') request.log.error({ err: e.cause ?? err }, 'internal error');
-  else if (e.code === 'UNAVAILABLE' && storageFaultCause(err)) {
+  else if (e.code === 'UNAVAILABLE' && faultCause(err)) {
     // The operator needs the code (and SQLite's words); the caller gets the short cause only.
     request.log.error({ code: (err as { code?: string }).code, detail: (err as Error).message }, 'storage fault');
     onStorageFault?.(err);
   }
-  if ((e.status === 429 || e.status === 503) && e.retryAfter !== undefined) reply.header('retry-after', String(Math.ceil(e.retryAfter)));
+  if ((e.status === 409 || e.status === 429 || e.status === 503) && e.retryAfter !== undefined) reply.header('retry-after', String(Math.ceil(e.retryAfter)));
   return reply.code(e.status).type('application/json; charset=utf-8').send(JSON.stringify(e.toBody()));
 }

@@ -1,22 +1,23 @@
 /**
- * Idempotency-Key (issue 3): a retried POST with the same key returns the first response and is
- * not charged again. Records are kept 24 h per account. The record is written in the same SQLite
- * transaction as the usage it charged (src/server/usage.ts), so "charged" and "remembered" cannot
- * disagree after a crash. Concurrent duplicates (a client retrying while the first attempt still
- * runs) wait for the first attempt in this process instead of running twice.
+ * Idempotency-Key (issue 3, Stripe-style): a retried POST with the same key returns the first
+ * response and is not charged again. Records are kept 24 h per account and written in the same
+ * transaction as the usage they charged (ServerStore.commitCharge), so "charged" and
+ * "remembered" cannot disagree after a crash.
+ *
+ * Concurrent duplicates: within one process the second waits for the first and gets its answer;
+ * across processes (PostgreSQL) the first holds a `running` record and a duplicate arriving
+ * meanwhile is answered 409 CONFLICT with Retry-After. A failed request's record is dropped, so
+ * it can be retried.
  */
 import { createHash } from 'node:crypto';
 import { VerityError } from '../api/errors.js';
 import type { Clock } from '../engine/types.js';
-import type { Database } from '../store/database.js';
+import type { ServerStore, StoredResponse } from '../store/server-store.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+export type { StoredResponse } from '../store/server-store.js';
+export { IDEMPOTENCY_TTL_MS } from '../store/sqlite-server-store.js';
+
 const KEY = /^[\x21-\x7e]{1,255}$/;
-
-export interface StoredResponse {
-  status: number;
-  body: string;
-}
 
 export function requestHash(method: string, path: string, body: unknown): string {
   return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
@@ -29,52 +30,49 @@ export function checkIdempotencyKey(key: string): void {
     });
 }
 
-export function createIdempotencyStore(db: Database, clock: Clock) {
-  const get = db.prepare('SELECT request_hash, status, body, created_at FROM idempotency WHERE account_id = ? AND key = ?');
-  const put = db.prepare(
-    `INSERT INTO idempotency (account_id, key, request_hash, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-       body = excluded.body, created_at = excluded.created_at`,
-  );
-  const purge = db.prepare('DELETE FROM idempotency WHERE created_at < ?');
+export interface IdempotentOutcome extends StoredResponse {
+  replayed: boolean;
+}
+
+export function createIdempotency(store: ServerStore, clock: Clock) {
   const inFlight = new Map<string, Promise<unknown>>();
-  let lastPurge = 0;
+
+  /** Runs `fn` unless the same account+key is already running here; then waits for that one first. */
+  async function exclusive<T>(accountId: string, key: string, fn: () => Promise<T>): Promise<T> {
+    const id = `${accountId}\0${key}`;
+    for (let running = inFlight.get(id); running; running = inFlight.get(id)) await running.catch(() => undefined);
+    const p = fn();
+    inFlight.set(id, p);
+    try {
+      return await p;
+    } finally {
+      if (inFlight.get(id) === p) inFlight.delete(id);
+    }
+  }
 
   return {
-    /** The stored response for this key, or undefined; a different request under the same key is refused. */
-    lookup(accountId: string, key: string, hash: string): StoredResponse | undefined {
-      const row = get.get(accountId, key) as { request_hash: string; status: number; body: string; created_at: number } | undefined;
-      if (!row || row.created_at < clock.now().getTime() - IDEMPOTENCY_TTL_MS) return undefined;
-      if (row.request_hash !== hash)
-        throw new VerityError('VALIDATION_FAILED', 'This Idempotency-Key was already used with a different request', {
-          details: [{ field: 'Idempotency-Key', issue: 'reused with a different method, path or body; use a new key' }],
-        });
-      return { status: row.status, body: row.body };
-    },
-
-    /** Inside the caller's transaction. */
-    save(accountId: string, key: string, hash: string, res: StoredResponse): void {
-      const now = clock.now().getTime();
-      put.run(accountId, key, hash, res.status, res.body, now);
-      if (now - lastPurge > 3_600_000) {
-        lastPurge = now;
-        purge.run(now - IDEMPOTENCY_TTL_MS);
-      }
-    },
-
-    /** Runs `fn` unless the same account+key is already running here; then waits for that one first. */
-    async exclusive<T>(accountId: string, key: string, fn: () => Promise<T>): Promise<T> {
-      const id = `${accountId}\0${key}`;
-      for (let running = inFlight.get(id); running; running = inFlight.get(id)) await running.catch(() => undefined);
-      const p = fn();
-      inFlight.set(id, p);
-      try {
-        return await p;
-      } finally {
-        if (inFlight.get(id) === p) inFlight.delete(id);
-      }
+    /**
+     * Replays the stored answer, or runs `fn` — which must commit the record itself (with its
+     * usage) through the store. A different request under the same key is refused (400).
+     */
+    run(accountId: string, key: string, hash: string, fn: () => Promise<StoredResponse>): Promise<IdempotentOutcome> {
+      return exclusive(accountId, key, async () => {
+        const begun = await store.idempotencyBegin(accountId, key, hash, clock.now().getTime());
+        if (begun.state === 'replay') return { ...begun.response, replayed: true };
+        if (begun.state === 'running')
+          throw new VerityError('CONFLICT', 'A request with this Idempotency-Key is still running (in another server process); retry shortly', {
+            retryAfter: 1,
+            details: [{ field: 'Idempotency-Key', issue: 'the first request with this key has not finished yet' }],
+          });
+        try {
+          return { ...(await fn()), replayed: false };
+        } catch (err) {
+          await store.idempotencyAbandon(accountId, key).catch(() => undefined);
+          throw err;
+        }
+      });
     },
   };
 }
 
-export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;
+export type Idempotency = ReturnType<typeof createIdempotency>;

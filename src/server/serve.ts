@@ -4,7 +4,6 @@
  * background work, then checkpoint and close the store.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../store/database.js';
 import type { BackgroundTask } from './types.js';
 
 export interface RunningServer {
@@ -17,7 +16,7 @@ export interface RunningServer {
 
 export async function startServer(
   app: FastifyInstance,
-  o: { host: string; port: number; store?: Store; background?: BackgroundTask; announce: (line: string) => void },
+  o: { host: string; port: number; store?: { close(): void | Promise<void> }; background?: BackgroundTask; announce: (line: string) => void },
 ): Promise<RunningServer> {
   await app.listen({ host: o.host, port: o.port, listenTextResolver: (address) => `server bound to ${address}` });
   const addr = app.server.address();
@@ -39,7 +38,7 @@ export async function startServer(
           try {
             await o.background?.stop();
           } finally {
-            o.store?.close();
+            await o.store?.close();
           }
         }
         app.log.info('shut down');

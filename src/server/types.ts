@@ -9,9 +9,11 @@ import type { VerificationKind } from '../api/ids.js';
 import type { VerificationResult } from '../api/results.js';
 import type { Clock, Engine } from '../engine/types.js';
 import type { Database } from '../store/database.js';
-import type { IdempotencyStore } from './idempotency.js';
+import type { OutboxEntry, ServerStore } from '../store/server-store.js';
+import type { Idempotency } from './idempotency.js';
 
-export type KeyEnvironment = 'live' | 'test';
+export type { KeyEnvironment } from '../store/server-store.js';
+import type { KeyEnvironment } from '../store/server-store.js';
 
 /** Set on `request.auth` by `requireAuth` (src/server/auth.ts). Never holds the key itself. */
 export interface AuthInfo {
@@ -81,8 +83,10 @@ export interface BackgroundTask {
 }
 
 export interface ServerDeps {
-  /** The open SQLite database (WAL); `buildServer` applies the `server` migrations to it. */
-  db: Database;
+  /** The server's store (SQLite or PostgreSQL, src/store/server-store.ts). Give this or `db`. */
+  store?: ServerStore;
+  /** Shorthand: an open SQLite database (WAL), wrapped in the SQLite store (migrations applied). */
+  db?: Database;
   /** Engines per key environment: test keys get the sandbox, live keys the real engine. */
   engines: { live: Engine; test: Engine };
   /** Injected clock: rate-limit windows, idempotency expiry, usage periods, timestamps. */
@@ -101,8 +105,17 @@ export interface ServerDeps {
   afterVerification?: (db: Database, info: VerificationRecordedInfo) => void;
   /** Likewise, in its own transaction, for a verification that failed with a 5xx error. */
   afterFailure?: (db: Database, info: VerificationFailedInfo) => void;
-  /** Likewise, in the transaction that marks a batch finished (batch.completed / batch.partial). */
+  /**
+   * Store-neutral form (any store): the events to queue in the outbox, computed inside the commit
+   * transaction from the usage totals (pure and synchronous; throwing rolls the charge back).
+   */
+  eventsAfterVerification?: (info: VerificationRecordedInfo) => OutboxEntry[];
+  /** Likewise for a verification that failed with a 5xx error. */
+  eventsAfterFailure?: (info: VerificationFailedInfo) => OutboxEntry[];
+  /** Likewise (legacy SQLite form), in the transaction that ends a batch. */
   afterBatch?: (db: Database, info: BatchFinishedInfo) => void;
+  /** The events to queue when a batch ends (batch.completed / batch.partial), inside that commit. */
+  eventsAfterBatch?: (info: BatchFinishedInfo) => OutboxEntry[];
   /** Started after listen, stopped during graceful shutdown (before the store closes). */
   background?: BackgroundTask;
   /** A request (headers and body) must arrive within this time (default 30 s), else 400. */
@@ -111,10 +124,12 @@ export interface ServerDeps {
 
 /** Decorated on the root instance as `app.verity`, visible to every plugin. */
 export interface ServerContext {
-  db: Database;
+  /** The SQLite handle when the store is SQLite; reading it on another store throws. */
+  readonly db: Database;
+  store: ServerStore;
   clock: Clock;
-  /** Idempotency-Key records (24 h per account), shared with the verify routes. */
-  idempotency: IdempotencyStore;
+  /** Idempotency-Key handling (24 h per account), shared with the verify routes. */
+  idempotency: Idempotency;
   /** Authenticates the Bearer key and sets `request.auth`; replies 401 otherwise. */
   requireAuth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Applies the key's rate limit (after requireAuth); replies 429 when over. */

@@ -13,7 +13,7 @@ import { creditsFor, OPENCORPORATES_PLAN, planAtLeast, REQUIRED_PLAN } from '../
 import { BusinessRequest, ClaimRequest, DocumentRequest, MediaRequest } from '../api/requests.js';
 import type { VerificationResult } from '../api/results.js';
 import type { Engine } from '../engine/types.js';
-import { checkIdempotencyKey, requestHash, type IdempotencyStore } from './idempotency.js';
+import { checkIdempotencyKey, requestHash, type Idempotency } from './idempotency.js';
 import type { Ledger } from './usage.js';
 import type { AuthInfo } from './types.js';
 
@@ -40,7 +40,7 @@ const call = (engine: Engine, kind: VerificationKind, body: never, opts: { plan:
 export interface VerifyRouteDeps {
   engines: { live: Engine; test: Engine };
   ledger: Ledger;
-  idempotency: IdempotencyStore;
+  idempotency: Idempotency;
   /** Authentication then rate limit, as one callback-style onRequest hook (before the body is read). */
   guard: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
 }
@@ -76,7 +76,8 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
     reply: FastifyReply,
     replay?: { key: string; hash: string },
   ): Promise<Outcome> {
-    const release = ledger.reserve(auth, creditsFor(kind, body as { officers?: boolean; filings?: boolean }));
+    const hold = await ledger.reserve(auth, creditsFor(kind, body as { officers?: boolean; filings?: boolean }));
+    let charged = false;
     // A caller that hangs up stops the work (and is not charged). Only the live engine waits on
     // anything (sources, downloads); the sandbox computes in microseconds without I/O and reads no
     // signal, so test keys skip the AbortController and close listener (~15 µs a request).
@@ -106,10 +107,11 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
       }
       const text = JSON.stringify(result);
       // Committed (usage, idempotency record, outbox) before the answer is sent.
-      await ledger.record(auth, kind, result, replay ? { ...replay, response: { status: 200, body: text } } : undefined);
+      await ledger.record(auth, kind, result, hold, replay ? { ...replay, response: { status: 200, body: text } } : undefined);
+      charged = true; // the commit turned the hold into usage
       return { status: 200, body: text, replayed: false };
     } finally {
-      release();
+      if (!charged && hold) await ledger.release(hold).catch((err: unknown) => reply.log.error({ err }, 'quota hold not released (it expires)'));
       if (abort) reply.raw.off('close', onClose);
     }
   }
@@ -130,11 +132,9 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
         if (typeof header === 'string') {
           checkIdempotencyKey(header);
           const hash = requestHash('POST', `/v1/verify/${kind}`, body);
-          outcome = await idempotency.exclusive(auth.accountId, header, async () => {
-            const stored = idempotency.lookup(auth.accountId, header, hash);
-            if (stored) return { ...stored, replayed: true };
-            return run(kind, auth, body as Record<string, unknown>, reply, { key: header, hash });
-          });
+          outcome = await idempotency.run(auth.accountId, header, hash, () =>
+            run(kind, auth, body as Record<string, unknown>, reply, { key: header, hash }),
+          );
         } else {
           outcome = await run(kind, auth, body as Record<string, unknown>, reply);
         }

@@ -12,7 +12,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Database } from '../store/database.js';
-import { claimDelivery, dueDeliveries, nextDueAt, recordAttempt, type Claim } from './repository.js';
+import type { Claim, OutboxStore } from '../store/server-store.js';
+import { sqliteOutbox } from '../store/sqlite-server-store.js';
 import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from './schedule.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
 import { ForbiddenTargetError, guardedLookup, literalTargetProblem, type TargetPolicy } from './target-guard.js';
@@ -90,7 +91,10 @@ export interface AttemptReport {
 }
 
 export interface WorkerOptions {
-  db: Database;
+  /** The outbox (src/store/server-store.ts). Give this or `db`. */
+  outbox?: OutboxStore;
+  /** Shorthand: a SQLite connection's outbox (embedded mode, `verity webhooks deliver`). */
+  db?: Database;
   clock?: WorkerClock;
   send?: Sender;
   userAgent?: string;
@@ -112,6 +116,8 @@ interface Lane {
   url: string;
   queue: number[];
   inFlight: number;
+  /** A claim is being made (the store answers asynchronously): the lane waits for it. */
+  claiming: boolean;
   /** Start times of the last `rate` attempts (the sliding window). */
   starts: number[];
   cancelTimer: (() => void) | undefined;
@@ -119,8 +125,12 @@ interface Lane {
 
 export interface DeliveryWorker {
   start(): void;
-  /** Stops taking work. In-flight attempts are aborted when `abort`, else awaited. */
-  stop(opts?: { abort?: boolean }): Promise<void>;
+  /**
+   * Stops taking work. In-flight attempts are aborted when `abort`, else awaited. Aborted attempts
+   * keep their leases (as a crash would: due again when the lease expires) unless `release`,
+   * which gives them back at once (graceful shutdown: another process sends them now).
+   */
+  stop(opts?: { abort?: boolean; release?: boolean }): Promise<void>;
   /** Look for due work now (after an enqueue). */
   notify(): void;
   /** Resolves once nothing is in flight (tests step a fake clock between calls). */
@@ -142,6 +152,7 @@ const describe = (err: unknown): string => {
 };
 
 export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
+  const outbox = o.outbox ?? sqliteOutbox(o.db!);
   const clock = o.clock ?? systemWorkerClock;
   const send = o.send ?? httpSender(o.userAgent ?? 'verity-webhooks', o.targetPolicy);
   const pollMs = o.pollMs ?? 1000;
@@ -165,6 +176,19 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
   const lanes = new Map<string, Lane>();
   const queued = new Set<number>();
   const running = new Set<Promise<void>>();
+  /** Store calls under way (polls, claims): idle() waits for them too. */
+  const busy = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    busy.add(p);
+    void p.then(
+      () => busy.delete(p),
+      () => busy.delete(p),
+    );
+    return p;
+  };
+  /** Claims held right now, given back on a graceful stop. */
+  const held = new Map<number, Claim>();
+  const limits = { ratePerSecond: rate, rateWindowMs: windowMs, minGapMs: minGap, maxInFlight };
   const aborter = new AbortController();
   let started = false;
   let stopped = false;
@@ -195,26 +219,31 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
     if (stopped) return;
     const now = clock.now();
     lastPollAt = now;
+    void track(pollOnce(now));
+  }
+
+  async function pollOnce(now: number): Promise<void> {
     try {
       // An idle lane is forgotten only once its gap has passed, so a new lane never starts early.
       for (const [url, lane] of lanes)
-        if (!lane.queue.length && !lane.inFlight && (lane.starts.at(-1) ?? -Infinity) + windowMs <= now) {
+        if (!lane.queue.length && !lane.inFlight && !lane.claiming && (lane.starts.at(-1) ?? -Infinity) + windowMs <= now) {
           lane.cancelTimer?.();
           lanes.delete(url);
         }
-      for (const d of dueDeliveries(o.db, now, laneCap)) {
+      for (const d of await outbox.due(now, laneCap)) {
         if (queued.has(d.id)) continue;
         let lane = lanes.get(d.url);
         if (!lane) {
-          lane = { url: d.url, queue: [], inFlight: 0, starts: [], cancelTimer: undefined };
+          lane = { url: d.url, queue: [], inFlight: 0, claiming: false, starts: [], cancelTimer: undefined };
           lanes.set(d.url, lane);
         }
         if (lane.queue.length >= laneCap) continue;
         lane.queue.push(d.id);
         queued.add(d.id);
       }
+      if (stopped) return;
       for (const lane of lanes.values()) pump(lane);
-      const due = nextDueAt(o.db);
+      const due = await outbox.nextDueAt();
       // Wake for the next known retry, and at least every pollMs for rows others write.
       const wake = Math.min(now + pollMs, due !== undefined && due > now ? due : now + pollMs);
       schedulePoll(wake);
@@ -225,32 +254,59 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
   }
 
   function pump(lane: Lane): void {
-    if (stopped) return;
+    if (stopped || lane.claiming) return;
     lane.cancelTimer?.();
     lane.cancelTimer = undefined;
-    while (lane.queue.length && lane.inFlight < maxInFlight) {
-      const now = clock.now();
-      const earliest = nextStartAt(lane);
-      if (now < earliest) {
+    if (!lane.queue.length || lane.inFlight >= maxInFlight) return;
+    const now = clock.now();
+    const earliest = nextStartAt(lane);
+    if (now < earliest) {
+      lane.cancelTimer = clock.setTimer(() => {
+        lane.cancelTimer = undefined;
+        pump(lane);
+      }, earliest - now);
+      return;
+    }
+    const id = lane.queue.shift()!;
+    lane.claiming = true;
+    void track(
+      outbox.claim(id, now, leaseMs, limits).then(
+        (c) => afterClaim(lane, id, now, c),
+        (err: unknown) => {
+          report(err);
+          afterClaim(lane, id, now, undefined);
+        },
+      ),
+    );
+  }
+
+  function afterClaim(lane: Lane, id: number, now: number, c: Awaited<ReturnType<OutboxStore['claim']>>): void {
+    lane.claiming = false;
+    if (c && 'deferred' in c) {
+      // Another process used the endpoint's budget: keep the row at the front and wait.
+      lane.queue.unshift(id);
+      if (!stopped)
         lane.cancelTimer = clock.setTimer(() => {
           lane.cancelTimer = undefined;
           pump(lane);
-        }, earliest - now);
+        }, Math.max(1, c.retryAt - clock.now()));
+      return;
+    }
+    queued.delete(id);
+    if (c) {
+      if (stopped) {
+        // Stopped while the claim was under way: give it straight back.
+        void track(outbox.release([c], clock.now()).catch(report));
         return;
       }
-      const id = lane.queue.shift()!;
-      let claim: Claim | undefined;
-      try {
-        claim = claimDelivery(o.db, id, now, leaseMs);
-      } catch (err) {
-        report(err);
-      }
-      queued.delete(id);
-      if (!claim) continue; // taken by another worker, cancelled, or no longer due
       lane.starts.push(now);
       if (lane.starts.length > rate) lane.starts.shift();
       lane.inFlight++;
-      const p = attempt(claim, now).finally(() => {
+      held.set(c.id, c);
+      const p = attempt(c, now).finally(() => {
+        // An attempt aborted by stop() still holds its claim: stop() gives it back. (Releasing a
+        // claim already recorded is a no-op: the row is no longer 'delivering' at that attempt.)
+        if (!aborter.signal.aborted) held.delete(c.id);
         lane.inFlight--;
         running.delete(p);
         if (lane.queue.length < laneCap / 2) schedulePoll(clock.now());
@@ -258,6 +314,8 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       });
       running.add(p);
     }
+    // Taken by another worker, cancelled, or no longer due: on to the next one.
+    pump(lane);
   }
 
   async function attempt(claim: Claim, startedAt: number): Promise<void> {
@@ -276,7 +334,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       statusCode = res.status;
       if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}${STATUS_CODES[res.status] ? ` ${STATUS_CODES[res.status]}` : ''}`;
     } catch (err) {
-      if (aborter.signal.aborted) return; // shutting down: the lease will bring it back
+      if (aborter.signal.aborted) return; // shutting down: given back by stop(), else the lease brings it back
       error = describe(err);
     }
     const finishedAt = clock.now();
@@ -287,7 +345,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
     const ok = error === null;
     const nextAt = ok ? undefined : nextAttemptAt(claim.attempt, finishedAt);
     try {
-      recordAttempt(o.db, claim, { startedAt, finishedAt, ok, statusCode, error, nextAt });
+      await outbox.recordAttempt(claim, { startedAt, finishedAt, ok, statusCode, error, nextAt });
     } catch (err) {
       report(err);
     }
@@ -323,13 +381,23 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       cancelPoll?.();
       for (const lane of lanes.values()) lane.cancelTimer?.();
       if (opts.abort) aborter.abort();
+      await Promise.allSettled([...busy]);
       await Promise.allSettled([...running]);
+      // Aborted attempts still hold their claims: hand them back so any worker can send them now.
+      if (opts.release && held.size) {
+        const claims = [...held.values()];
+        held.clear();
+        await outbox.release(claims, clock.now()).catch(report);
+      }
     },
     notify() {
       if (started && !stopped) schedulePoll(clock.now());
     },
     async idle() {
-      while (running.size) await Promise.allSettled([...running]);
+      while (running.size || busy.size) {
+        await Promise.allSettled([...busy]);
+        await Promise.allSettled([...running]);
+      }
     },
     get inFlight() {
       return running.size;

@@ -79,7 +79,7 @@ export function ensureWebhookSchema(db: Database): void {
 
 export const generateSecret = generateSecretValue;
 
-interface EndpointRow {
+export interface EndpointRow {
   id: string;
   account_id: string;
   url: string;
@@ -88,7 +88,7 @@ interface EndpointRow {
   created_at: string;
 }
 
-function toWebhook(r: EndpointRow, withSecret = false): Webhook {
+export function toWebhook(r: EndpointRow, withSecret = false): Webhook {
   const w: Webhook = {
     id: r.id,
     url: r.url,

@@ -20,21 +20,11 @@ import type {
   VerificationRecordedInfo,
 } from '../server/types.js';
 import type { Database } from '../store/database.js';
+import type { OutboxEntry, ServerStore } from '../store/server-store.js';
+import { sqliteServerStore } from '../store/sqlite-server-store.js';
 import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type WorkerClock } from './delivery.js';
 import { completedData, crossedThresholds, envelope } from './events.js';
-import {
-  createWebhook,
-  deleteWebhook,
-  deliveryLog,
-  enqueueEvent,
-  ensureWebhookSchema,
-  getWebhook,
-  listWebhooks,
-  markThreshold,
-  replayEvent,
-  rotateSecret,
-} from './repository.js';
-import { AttemptWaiter, enqueueTestEvent, parseEventType, toTestResult } from './service.js';
+import { AttemptWaiter, parseEventType, toTestResult } from './service.js';
 import { RESPONSE_DEADLINE_MS } from './schedule.js';
 import { checkTargetUrl, type TargetPolicy } from './target-guard.js';
 import { checkIdempotencyKey, requestHash } from '../server/idempotency.js';
@@ -43,7 +33,10 @@ import { checkIdempotencyKey, requestHash } from '../server/idempotency.js';
 const WEBHOOK_BODY_LIMIT = 16 * 1024;
 
 export interface WebhookServerOptions {
-  db: Database;
+  /** The server's store (the same instance buildServer gets). Give this or `db`. */
+  store?: ServerStore;
+  /** Shorthand: a SQLite connection (its one SQLite store is used). */
+  db?: Database;
   clock?: Clock;
   /** Timers for the worker (tests inject a fake one); defaults to real timers on `clock`. */
   workerClock?: WorkerClock;
@@ -60,9 +53,9 @@ export interface WebhookServerOptions {
 
 export interface WebhookServerHooks {
   plugins: ServerPlugin[];
-  afterVerification: (db: Database, info: VerificationRecordedInfo) => void;
-  afterFailure: (db: Database, info: VerificationFailedInfo) => void;
-  afterBatch: (db: Database, info: BatchFinishedInfo) => void;
+  eventsAfterVerification: (info: VerificationRecordedInfo) => OutboxEntry[];
+  eventsAfterFailure: (info: VerificationFailedInfo) => OutboxEntry[];
+  eventsAfterBatch: (info: BatchFinishedInfo) => OutboxEntry[];
   background: BackgroundTask;
 }
 
@@ -91,13 +84,15 @@ function authOf(request: FastifyRequest): AuthInfo {
 }
 
 export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks {
-  ensureWebhookSchema(o.db);
   const clock = o.clock ?? { now: () => new Date() };
   const timers: WorkerClock = o.workerClock ?? { now: () => clock.now().getTime(), setTimer: systemWorkerClock.setTimer };
+  const store: ServerStore = o.store ?? (o.db ? sqliteServerStore(o.db, { nowMs: () => timers.now() }) : undefined)!;
+  if (!store) throw new TypeError('webhookServerHooks needs a store (or a SQLite db)');
+  const hooks = store.webhooks;
   const waiter = new AttemptWaiter();
   const policy: TargetPolicy = o.targetPolicy ?? { allowPrivate: false };
   const worker = createDeliveryWorker({
-    db: o.db,
+    outbox: store.outbox,
     clock: timers,
     userAgent: o.userAgent,
     targetPolicy: policy,
@@ -109,25 +104,25 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
     onError: o.onError ?? ((err) => void process.stderr.write(`webhooks: delivery worker error: ${err instanceof Error ? err.message : String(err)}\n`)),
   });
   let running = false;
+  let unsubscribe: (() => void) | undefined;
 
   const plugin: ServerPlugin = async (app: FastifyInstance) => {
     // Authentication and the rate limit run on onRequest, before the body is read: a caller
     // without a valid key never gets a byte parsed (a 29 MB body, malformed JSON → 401).
     const guard = { onRequest: [app.verity.requireAuth, app.verity.rateLimit], bodyLimit: WEBHOOK_BODY_LIMIT };
 
-    const create = (scope: string, body: unknown): { status: number; body: string } => {
-      let created;
+    const respond = (w: unknown): { status: number; body: string } => ({ status: 201, body: JSON.stringify(w) });
+    const create = async (scope: string, body: unknown, idem?: { accountId: string; key: string; hash: string }): Promise<{ status: number; body: string }> => {
       try {
         const url = (body as { url?: unknown } | null)?.url;
         // Shape first (caps, events), then the address policy, so each 400 names its rule.
         createWebhookCheck(body);
         if (typeof url === 'string') checkTargetUrl(url, policy);
-        created = createWebhook(o.db, scope, body ?? {}, clock.now());
+        return respond(await hooks.create(scope, body ?? {}, clock.now(), idem && { ...idem, respond }));
       } catch (err) {
         if (err instanceof z.ZodError) throw validationError(err);
         throw err;
       }
-      return { status: 201, body: JSON.stringify(created) };
     };
 
     app.post('/v1/webhooks', guard, async (request, reply) => {
@@ -138,29 +133,22 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       if (typeof header === 'string') {
         // As on the verify routes: a retried create returns the first answer, not a second webhook.
         checkIdempotencyKey(header);
-        const store = app.verity.idempotency;
         const hash = requestHash('POST', '/v1/webhooks', request.body);
-        out = await store.exclusive(auth.accountId, header, async () => {
-          const stored = store.lookup(auth.accountId, header, hash);
-          if (stored) return { ...stored, replayed: true };
-          return o.db.transaction(() => {
-            const r = create(scope, request.body);
-            store.save(auth.accountId, header, hash, r);
-            return r;
-          })();
-        });
-      } else out = create(scope, request.body);
+        out = await app.verity.idempotency.run(auth.accountId, header, hash, () =>
+          create(scope, request.body, { accountId: auth.accountId, key: header, hash }),
+        );
+      } else out = await create(scope, request.body);
       if (out.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(out.status).type('application/json; charset=utf-8').send(out.body);
     });
 
-    app.get('/v1/webhooks', guard, async (request) => ({ data: listWebhooks(o.db, scopeOf(authOf(request))) }));
+    app.get('/v1/webhooks', guard, async (request) => ({ data: await hooks.list(scopeOf(authOf(request))) }));
 
-    app.get('/v1/webhooks/:id', guard, async (request) => getWebhook(o.db, scopeOf(authOf(request)), parse(IdParams, request.params).id));
+    app.get('/v1/webhooks/:id', guard, async (request) => hooks.get(scopeOf(authOf(request)), parse(IdParams, request.params).id));
 
     app.delete('/v1/webhooks/:id', guard, async (request) => {
       const { id } = parse(IdParams, request.params);
-      deleteWebhook(o.db, scopeOf(authOf(request)), id, clock.now());
+      await hooks.remove(scopeOf(authOf(request)), id, clock.now());
       return { id, deleted: true };
     });
 
@@ -168,7 +156,7 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       const { id } = parse(IdParams, request.params);
       const { secret } = parse(RotateBody, request.body);
       try {
-        return rotateSecret(o.db, scopeOf(authOf(request)), id, secret);
+        return await hooks.rotate(scopeOf(authOf(request)), id, secret);
       } catch (err) {
         if (err instanceof z.ZodError) throw validationError(err, 'secret');
         throw err;
@@ -179,7 +167,7 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       const { id } = parse(IdParams, request.params);
       const body = parse(TestBody, request.body);
       const type = body.type === undefined ? undefined : parseEventType(body.type);
-      const { event, deliveryId } = enqueueTestEvent(o.db, scopeOf(authOf(request)), id, type, timers.now());
+      const { event, deliveryId } = await hooks.enqueueTest(scopeOf(authOf(request)), id, type, timers.now());
       // Without a running worker (an in-process server with no background task) it stays queued.
       const pending = running ? waiter.wait(deliveryId, RESPONSE_DEADLINE_MS + 2_000, timers) : Promise.resolve(null);
       worker.notify();
@@ -189,13 +177,13 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
     app.get('/v1/webhooks/:id/deliveries', guard, async (request) => {
       const { id } = parse(IdParams, request.params);
       const { limit } = parse(DeliveriesQuery, request.query);
-      return deliveryLog(o.db, scopeOf(authOf(request)), id, limit);
+      return hooks.deliveryLog(scopeOf(authOf(request)), id, limit);
     });
 
     app.post('/v1/events/:id/replay', guard, async (request) => {
       const { id } = parse(IdParams, request.params);
       const { webhook_id } = parse(ReplayBody, request.body);
-      const r = replayEvent(o.db, scopeOf(authOf(request)), id, timers.now(), webhook_id);
+      const r = await hooks.replay(scopeOf(authOf(request)), id, timers.now(), webhook_id);
       worker.notify();
       return r;
     });
@@ -203,16 +191,13 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
 
   return {
     plugins: [plugin],
-    afterVerification(db, info) {
+    eventsAfterVerification(info) {
       const scope = scopeOf(info);
-      // Due times are in the worker's clock; created_at is the request's time.
-      const nowMs = timers.now();
-      let queued = enqueueEvent(db, scope, envelope('verification.completed', { ...completedData(info.result), ...info.batch }, info.now), nowMs).length;
+      const out: OutboxEntry[] = [{ scope, event: envelope('verification.completed', { ...completedData(info.result), ...info.batch }, info.now) }];
       const period = info.now.toISOString().slice(0, 7);
       // Only live usage counts against the quota (src/server/types.ts), so only it can cross one.
       const crossed = info.environment === 'live' ? crossedThresholds(info.usageBefore, info.usageAfter, info.monthlyQuota) : [];
       for (const threshold of crossed) {
-        if (!markThreshold(db, scope, period, threshold)) continue; // once per period
         const data = {
           threshold,
           usage: info.usageAfter,
@@ -220,34 +205,39 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
           percent: Math.round((info.usageAfter / info.monthlyQuota) * 1000) / 10,
           period,
         };
-        queued += enqueueEvent(db, scope, envelope('credit.threshold', data, info.now), nowMs).length;
+        // Once per period: the store skips it when this threshold already fired.
+        out.push({ scope, event: envelope('credit.threshold', data, info.now), once: { period, threshold } });
       }
-      // The poll runs from a timer, i.e. after the caller's transaction has committed.
-      if (queued) worker.notify();
+      return out;
     },
-    afterFailure(db, info) {
+    eventsAfterFailure(info) {
       const data = {
         request_id: info.requestId,
         request_type: info.kind,
         error: { code: info.error.code, message: info.error.message },
+        // A batch item's events name the batch and the caller's id for the item (issue 15).
         ...info.batch,
       };
-      if (enqueueEvent(db, scopeOf(info), envelope('verification.failed', data, info.now), timers.now()).length) worker.notify();
+      return [{ scope: scopeOf(info), event: envelope('verification.failed', data, info.now) }];
     },
-    afterBatch(db, info) {
+    eventsAfterBatch(info) {
       // One terminal event per batch (issue 15): completed when every item succeeded, else partial.
       const type = info.batch.status === 'completed' ? 'batch.completed' : 'batch.partial';
       const { id, ...rest } = info.batch;
-      if (enqueueEvent(db, scopeOf(info), envelope(type, { batch_id: id, ...rest }, info.now), timers.now()).length) worker.notify();
+      return [{ scope: scopeOf(info), event: envelope(type, { batch_id: id, ...rest }, info.now) }];
     },
     background: {
       start() {
         running = true;
+        unsubscribe = store.outbox.subscribe(() => worker.notify());
         worker.start();
       },
       async stop() {
         running = false;
-        await worker.stop();
+        unsubscribe?.();
+        // Graceful shutdown: attempts in flight are cut short and their claims given back at once,
+        // so this process exits promptly and any other worker (or the next start) sends them.
+        await worker.stop({ abort: true, release: true });
       },
     },
   };

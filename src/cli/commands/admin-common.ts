@@ -1,21 +1,34 @@
-/** What the `admin` commands share: the server's database (--db, default the embedded store). */
+/** What the `admin` commands share: the server's database (--db PATH or postgres://…, default the embedded store). */
 import type { Command } from 'commander';
 import { ago } from './keys-list.js';
 import type { CliRuntime } from '../runtime.js';
-import type { Database } from '../../store/database.js';
+import type { AdminStore } from '../../store/server-store.js';
 
 export { ago };
 
-/** Opens the server's store, applies the server's migrations, runs `fn`, and closes it. */
-export async function withServerDb<T>(rt: CliRuntime, cmd: Command, fn: (db: Database) => T | Promise<T>): Promise<T> {
-  const path = cmd.opts<{ db?: string }>().db ?? rt.ctx.paths.storeFile;
-  const [{ openStore }, { migrateServer }] = await Promise.all([import('../../store/database.js'), import('../../server/accounts.js')]);
-  const store = await openStore(path);
+/** Opens the server's store (migrations applied), runs `fn` on its admin side, and closes it. */
+export async function withAdminStore<T>(rt: CliRuntime, cmd: Command, fn: (admin: AdminStore) => Promise<T>): Promise<T> {
+  const { databaseTarget, openPostgres } = await import('../../store/open-server-store.js');
+  const target = databaseTarget(cmd.opts<{ db?: string }>().db, rt.ctx.env, rt.ctx.paths.storeFile);
+  if (target.kind === 'postgres') {
+    const store = await openPostgres(target.url, { poolSize: 2, listen: false });
+    try {
+      return await fn(store.admin);
+    } finally {
+      await store.close();
+    }
+  }
+  const [{ openStore }, { sqliteServerStore }] = await Promise.all([import('../../store/database.js'), import('../../store/sqlite-server-store.js')]);
+  const file = await openStore(target.path);
   try {
-    migrateServer(store.db);
-    return await fn(store.db);
+    const store = sqliteServerStore(file.db);
+    try {
+      return await fn(store.admin);
+    } finally {
+      await store.close();
+    }
   } finally {
-    store.close();
+    file.close();
   }
 }
 

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { withServerDb } from './admin-common.js';
+import { withAdminStore } from './admin-common.js';
 
 export default async function adminKeysCreate(rt: CliRuntime, cmd: Command): Promise<void> {
   const o = cmd.opts<{ name: string; env: 'live' | 'test'; plan?: string; account: string }>();
-  const { createKey } = await import('../../server/accounts.js');
-  const created = await withServerDb(rt, cmd, (db) =>
-    createKey(db, { name: o.name, environment: o.env, account: o.account, plan: o.plan, now: rt.ctx.clock.now() }),
+  const created = await withAdminStore(rt, cmd, (admin) =>
+    admin.createKey({ name: o.name, environment: o.env, account: o.account, plan: o.plan, now: rt.ctx.clock.now() }),
   );
   if (rt.out.machine) return rt.out.json(created);
   // The key is the data (stdout, so `KEY=$(…)` works); everything else is talk (stderr).

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { ago, columns, withServerDb } from './admin-common.js';
+import { ago, columns, withAdminStore } from './admin-common.js';
 
 export default async function adminKeysList(rt: CliRuntime, cmd: Command): Promise<void> {
-  const { listKeys } = await import('../../server/accounts.js');
-  const rows = await withServerDb(rt, cmd, (db) => listKeys(db, { includeRevoked: Boolean(cmd.opts<{ all?: boolean }>().all) }));
+  const rows = await withAdminStore(rt, cmd, (admin) => admin.listKeys({ includeRevoked: Boolean(cmd.opts<{ all?: boolean }>().all) }));
   if (rt.out.machine) return rt.out.jsonList(rows);
   if (rows.length === 0) {
     rt.out.info('No keys. Create one with: verity admin keys create --name NAME --env test');

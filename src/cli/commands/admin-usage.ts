@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import { PLAN_LIMITS } from '../../api/plans.js';
 import type { CliRuntime } from '../runtime.js';
-import { columns, withServerDb } from './admin-common.js';
+import { columns, withAdminStore } from './admin-common.js';
 
 export default async function adminUsage(rt: CliRuntime, cmd: Command): Promise<void> {
   const given = cmd.opts<{ period?: string }>().period;
@@ -10,9 +10,9 @@ export default async function adminUsage(rt: CliRuntime, cmd: Command): Promise<
     throw new VerityError('VALIDATION_FAILED', `--period must be a month as YYYY-MM, got "${given}"`, {
       details: [{ field: 'period', issue: 'YYYY-MM' }],
     });
-  const { listUsage, periodOf } = await import('../../server/accounts.js');
+  const { periodOf } = await import('../../server/accounts.js');
   const period = given ?? periodOf(rt.ctx.clock.now());
-  const rows = (await withServerDb(rt, cmd, (db) => listUsage(db, period))).map((u) => ({
+  const rows = (await withAdminStore(rt, cmd, (admin) => admin.listUsage(period))).map((u) => ({
     ...u,
     // Only live usage counts against the quota (docs/server.md "Credits").
     quota: u.environment === 'live' ? PLAN_LIMITS[u.plan].monthlyCredits : null,

@@ -2,26 +2,46 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import { untilStopped } from '../context.js';
 import type { CliRuntime } from '../runtime.js';
+import type { ServerStore } from '../../store/server-store.js';
 
 export default async function serve(rt: CliRuntime, cmd: Command): Promise<void> {
-  const o = cmd.opts<{ host: string; port: string; db?: string; logLevel: string; allowPrivateWebhooks?: boolean }>();
+  const o = cmd.opts<{ host: string; port: string; db?: string; pool?: string; worker: boolean; logLevel: string; allowPrivateWebhooks?: boolean }>();
   const port = Number(o.port);
   if (!/^\d+$/.test(o.port) || port > 65_535)
     throw new VerityError('VALIDATION_FAILED', `--port must be 0 to 65535, got "${o.port}"`, { details: [{ field: 'port', issue: '0 to 65535' }] });
-  const [{ openStore }, { acquireServeLock }, { buildServer }, { createServerEngines }, { startServer }] = await Promise.all([
-    import('../../store/database.js'),
-    import('../../store/serve-lock.js'),
-    import('../../server/app.js'),
-    import('../../server/engines.js'),
-    import('../../server/serve.js'),
-  ]);
-  const dbPath = o.db ?? rt.ctx.paths.storeFile;
-  // Before the store is opened: a second serve on the same file must not even migrate it.
-  const lock = acquireServeLock(dbPath);
-  let store: Awaited<ReturnType<typeof openStore>>;
+  const [{ openStore }, { acquireServeLock }, { buildServer }, { createServerEngines }, { startServer }, { databaseTarget, parsePoolSize, openPostgres }] =
+    await Promise.all([
+      import('../../store/database.js'),
+      import('../../store/serve-lock.js'),
+      import('../../server/app.js'),
+      import('../../server/engines.js'),
+      import('../../server/serve.js'),
+      import('../../store/open-server-store.js'),
+    ]);
+  const target = databaseTarget(o.db, rt.ctx.env, rt.ctx.paths.storeFile);
+  const poolSize = parsePoolSize(o.pool);
+  // SQLite: one serve per file — the lock is taken before the store is opened, so a second serve
+  // on the same file does not even migrate it. PostgreSQL: any number of processes.
+  const lock = target.kind === 'sqlite' ? acquireServeLock(target.path) : undefined;
+  // The SQLite file: the server's store on SQLite; on PostgreSQL, only the engines' local data
+  // (corpus, registry, media index) in the embedded store.
+  let file: Awaited<ReturnType<typeof openStore>>;
+  let serverStore: ServerStore;
   try {
-    store = await openStore(dbPath);
+    file = await openStore(target.kind === 'sqlite' ? target.path : rt.ctx.paths.storeFile);
   } catch (err) {
+    lock?.release();
+    throw err;
+  }
+  try {
+    if (target.kind === 'postgres')
+      serverStore = await openPostgres(target.url, {
+        poolSize,
+        onBackgroundError: (err) => void rt.ctx.stderr.write(`serve: background database write failed: ${err instanceof Error ? err.message : String(err)}\n`),
+      });
+    else serverStore = (await import('../../store/sqlite-server-store.js')).sqliteServerStore(file.db);
+  } catch (err) {
+    file.close();
     lock?.release();
     throw err;
   }
@@ -32,29 +52,33 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
   try {
     const claim = rt.config().claim;
     const nli = claim?.stance === 'nli' ? (await import('../../engine/claim/nli/configured.js')).configuredNliClassifier(rt.ctx.paths.dataDir, claim.nli_model) : undefined;
-    const engines = createServerEngines({ config: rt.engineConfig(), store, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock, ...(nli ? { nli } : {}) });
+    const engines = createServerEngines({ config: rt.engineConfig(), store: file, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock, ...(nli ? { nli } : {}) });
     const allowPrivate = o.allowPrivateWebhooks === true;
     const webhooks = (await import('../../webhooks/server-plugin.js')).webhookServerHooks({
-      db: store.db,
+      store: serverStore,
       clock: rt.ctx.clock,
       targetPolicy: { allowPrivate },
     });
-    const app = await buildServer({ db: store.db, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, ...webhooks });
+    const app = await buildServer({ store: serverStore, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, ...webhooks });
     if (allowPrivate)
       app.log.warn(
         { allow_private_webhooks: true },
         'webhook targets are NOT guarded (--allow-private-webhooks): any key holder can make this server send requests to http, loopback and private addresses; use for development only',
       );
+    if (target.kind === 'postgres') app.log.info({ store: serverStore.label, pool: poolSize, worker: o.worker !== false }, 'using PostgreSQL');
     running = await startServer(app, {
-      background: webhooks.background,
+      // Without the worker (PostgreSQL, --no-worker), separate `verity worker` processes deliver.
+      background: o.worker === false && target.kind === 'postgres' ? undefined : webhooks.background,
       host: o.host,
       port,
-      store,
+      // The server store first (its deferred writes), then the SQLite file (checkpoint, close).
+      store: { close: async () => void (await serverStore.close(), file.close()) },
       // The ready line is a protocol line for scripts and tests, so it is written even with --quiet.
       announce: (line) => void rt.ctx.stderr.write(`${line}\n`),
     });
   } catch (err) {
-    store.close();
+    await serverStore.close().catch(() => undefined);
+    file.close();
     lock?.release();
     const code = (err as { code?: string }).code;
     if (code === 'EADDRINUSE') throw new VerityError('UNAVAILABLE', `Port ${port} on ${o.host} is already in use; pick another with --port`);

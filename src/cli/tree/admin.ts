@@ -2,7 +2,8 @@ import { Command, Option } from 'commander';
 import { lazyAction } from '../action.js';
 import type { CliContext } from '../context.js';
 
-const db = (c: Command): Command => c.option('--db <path>', "the server's SQLite database (default: the embedded store, as `verity serve`)");
+const db = (c: Command): Command =>
+  c.option('--db <path-or-url>', "the server's database: a SQLite file or postgres://… (default: $VERITY_DATABASE_URL, else the embedded store, as `verity serve`)");
 
 export function registerAdmin(program: Command, ctx: CliContext): void {
   const admin = program
@@ -80,6 +81,20 @@ Examples:
         confirm: (cmd) => `Revoke the key "${String(cmd.args[0])}"? Requests with it fail from now on.`,
       }),
     );
+
+  db(
+    admin
+      .command('migrate')
+      .description("apply the server database's schema migrations (serve and worker also apply them at start)"),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity admin migrate --db postgres://verity@db.internal:5432/verity
+  $ VERITY_DATABASE_URL=postgres://verity@db/verity verity admin migrate --json`,
+    )
+    .action(lazyAction(ctx, () => import('../commands/admin-migrate.js')));
 
   db(
     admin

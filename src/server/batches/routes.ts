@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { VerityError, validationError } from '../../api/errors.js';
 import { randomBase62 } from '../../api/ids.js';
 import type { BatchRow, BatchScope, BatchStore, ResultRow } from '../../store/batches/types.js';
-import { checkIdempotencyKey, requestHash, type IdempotencyStore } from '../idempotency.js';
+import { checkIdempotencyKey, requestHash, type Idempotency, type StoredResponse } from '../idempotency.js';
 import type { Ledger } from '../usage.js';
 import type { AuthInfo } from '../types.js';
 import { fromNdjson, validateBatch } from './input.js';
@@ -23,7 +23,9 @@ export interface BatchRouteDeps {
   store: BatchStore;
   runner: BatchRunner;
   ledger: Ledger;
-  idempotency: IdempotencyStore;
+  idempotency: Idempotency;
+  /** Writes the idempotency record inside the batch's create transaction. */
+  saveIdempotency?: (accountId: string, key: string, hash: string, response: StoredResponse) => void;
   now: () => Date;
 }
 
@@ -90,7 +92,7 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
         { retryAfter: 30 },
       );
     // 402 before anything is stored: the whole batch must fit in the month's remaining credits.
-    const release = d.ledger.reserve(auth, parsed.items.reduce((n, i) => n + i.credits, 0));
+    const hold = await d.ledger.reserve(auth, parsed.items.reduce((n, i) => n + i.credits, 0));
     try {
       const id = batchId();
       let text = '';
@@ -99,13 +101,13 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
         parsed.items.map((i) => ({ custom_id: i.custom_id, request: JSON.stringify(i.request), credits: i.credits })),
         (row) => {
           text = JSON.stringify(batchObject(row));
-          if (replay) d.idempotency.save(auth.accountId, replay.key, replay.hash, { status: 202, body: text });
+          if (replay) d.saveIdempotency?.(auth.accountId, replay.key, replay.hash, { status: 202, body: text });
         },
       );
-      d.runner.adopt(id, release);
-      return { status: 202, body: text, id, replayed: false };
+      d.runner.adopt(id, hold);
+      return { status: 202, body: text, id };
     } catch (err) {
-      release();
+      await d.ledger.release(hold);
       throw err;
     }
   }
@@ -118,12 +120,8 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
     if (typeof header === 'string') {
       checkIdempotencyKey(header);
       const hash = requestHash('POST', '/v1/batches', typeof request.body === 'string' ? { ndjson: request.body, type: query.type ?? null } : request.body);
-      out = await d.idempotency.exclusive(auth.accountId, header, async () => {
-        const stored = d.idempotency.lookup(auth.accountId, header, hash);
-        if (stored) return { ...stored, replayed: true };
-        return create(auth, request.body, query, { key: header, hash });
-      });
-    } else out = await create(auth, request.body, query);
+      out = await d.idempotency.run(auth.accountId, header, hash, () => create(auth, request.body, query, { key: header, hash }));
+    } else out = { ...(await create(auth, request.body, query)), replayed: false };
     if (out.replayed) reply.header('idempotent-replayed', 'true');
     const id = out.id ?? (JSON.parse(out.body) as { id?: string }).id;
     if (out.status === 202 && id) reply.header('location', `/v1/batches/${id}`);

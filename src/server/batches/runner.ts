@@ -17,20 +17,28 @@ import { toVerityError, type VerityError } from '../../api/errors.js';
 import { randomBase62, verificationId, type VerificationKind } from '../../api/ids.js';
 import type { VerificationResult } from '../../api/results.js';
 import type { Clock, Engine } from '../../engine/types.js';
-import type { Database } from '../../store/database.js';
-import type { BatchRow, BatchScope, BatchStore, ClaimedItem, ItemOutcome } from '../../store/batches/types.js';
+import { StaleBatchWrite, type BatchRow, type BatchScope, type BatchStore, type ClaimedItem, type ItemOutcome } from '../../store/batches/types.js';
+import type { QuotaHold, ServerStore } from '../../store/server-store.js';
+import { PLAN_LIMITS } from '../../api/plans.js';
+import { periodOf } from '../accounts.js';
 import type { Ledger } from '../usage.js';
-import type { AuthInfo, ServerDeps } from '../types.js';
+import type { AuthInfo, BatchFinishedInfo, ServerDeps, VerificationFailedInfo, VerificationRecordedInfo } from '../types.js';
 import { ITEM_LEASE_MS, limitsFor, SERVER_MAX_CONCURRENCY } from './limits.js';
 import { batchEventData } from './view.js';
 
+export type BatchHooks = Pick<
+  ServerDeps,
+  'afterVerification' | 'afterFailure' | 'eventsAfterVerification' | 'eventsAfterFailure' | 'afterBatch' | 'eventsAfterBatch'
+>;
+
 export interface BatchRunnerDeps {
-  db: Database;
+  /** The server store: its charge commit carries each item's finish (one transaction). */
+  server: ServerStore;
   store: BatchStore;
   engines: { live: Engine; test: Engine };
   ledger: Ledger;
   clock: Clock;
-  afterBatch?: ServerDeps['afterBatch'];
+  hooks: BatchHooks;
   log: { error(obj: object, msg: string): void };
   maxConcurrency?: number;
   leaseMs?: number;
@@ -51,6 +59,9 @@ const call = (engine: Engine, kind: VerificationKind, body: never, opts: { plan:
   }
 };
 
+const TERMINAL = new Set(['completed', 'partial', 'cancelled']);
+const terminalOf = (b: BatchRow): 'completed' | 'partial' | 'cancelled' => (b.cancelled > 0 ? 'cancelled' : b.failed > 0 ? 'partial' : 'completed');
+
 const STOPPING = Symbol('stopping');
 const CANCELLED = Symbol('cancelled');
 
@@ -68,7 +79,8 @@ export function createBatchRunner(d: BatchRunnerDeps) {
   const leaseMs = d.leaseMs ?? ITEM_LEASE_MS;
   const inflight = new Map<string, Map<number, AbortController>>();
   const running = new Set<Promise<void>>();
-  const reservations = new Map<string, () => void>();
+  const reservations = new Map<string, QuotaHold>();
+  const holdChain = new Map<string, Promise<void>>();
   const listeners = new Map<string, Set<() => void>>();
   let total = 0;
   let state: 'idle' | 'running' | 'stopped' = 'idle';
@@ -83,27 +95,64 @@ export function createBatchRunner(d: BatchRunnerDeps) {
     for (const f of listeners.get(batchId) ?? []) f();
   }
 
-  /** Holds the credits of the batch's unfinished items (live only); re-taken as items settle. */
-  function hold(b: BatchRow, plan: string): void {
-    reservations.get(b.id)?.();
-    reservations.delete(b.id);
-    const remaining = b.credits_reserved - b.credits_settled;
-    if (b.environment !== 'live' || remaining <= 0 || state === 'stopped') return;
-    try {
-      reservations.set(b.id, d.ledger.reserve(authOf(b, plan), remaining));
-    } catch {
-      // The quota shrank (a plan change) since the batch was accepted: the batch keeps running on
-      // the promise it was given; other requests now see less headroom only through usage.
-    }
+  /**
+   * Holds the credits of the batch's unfinished items (live only), re-taken as items settle;
+   * holds of one batch are changed one at a time.
+   */
+  function hold(b: BatchRow, plan: string): Promise<void> {
+    const prior = holdChain.get(b.id) ?? Promise.resolve();
+    const next = prior.then(async () => {
+      const old = reservations.get(b.id);
+      reservations.delete(b.id);
+      if (old) await d.ledger.release(old);
+      const remaining = b.credits_reserved - b.credits_settled;
+      if (b.environment !== 'live' || remaining <= 0 || state === 'stopped' || TERMINAL.has(b.status)) return;
+      try {
+        const h = await d.ledger.reserve(authOf(b, plan), remaining);
+        if (h) reservations.set(b.id, h);
+      } catch {
+        // The quota shrank (a plan change) since the batch was accepted: the batch keeps running on
+        // the promise it was given; other requests see less headroom through usage only.
+      }
+    });
+    const settled = next.catch(() => undefined);
+    holdChain.set(b.id, settled);
+    void settled.then(() => {
+      if (holdChain.get(b.id) === settled) holdChain.delete(b.id);
+    });
+    return settled;
+  }
+
+  async function dropHold(batchId: string): Promise<void> {
+    await holdChain.get(batchId);
+    const h = reservations.get(batchId);
+    reservations.delete(batchId);
+    if (h) await d.ledger.release(h);
   }
 
   async function finalize(b: BatchRow): Promise<void> {
-    const row = await d.store.finalize(b.id, d.clock.now().toISOString(), (r) =>
-      d.afterBatch?.(d.db, { accountId: r.account_id, environment: r.environment, batch: batchEventData(r), now: d.clock.now() }),
-    );
-    if (!row) return;
-    reservations.get(b.id)?.();
-    reservations.delete(b.id);
+    // The event is built from the row as read now; the step re-checks it inside the commit.
+    const seen = await d.store.get({ accountId: b.account_id, environment: b.environment }, b.id);
+    if (!seen || TERMINAL.has(seen.status)) return;
+    const now = d.clock.now();
+    const nowIso = now.toISOString();
+    const final: BatchRow = { ...seen, status: terminalOf(seen), completed_at: nowIso };
+    const info: BatchFinishedInfo = { accountId: b.account_id, environment: b.environment, batch: batchEventData(final), now };
+    const step = d.store.finalizeStep(seen, nowIso);
+    try {
+      // (commitFailure is the server store's "outbox + hook" commit; nothing is charged here.)
+      await d.server.commitFailure({
+        outbox: d.hooks.eventsAfterBatch?.(info) ?? [],
+        sqliteHook: (db) => {
+          step(db);
+          d.hooks.afterBatch?.(db, info);
+        },
+      });
+    } catch (err) {
+      if (err instanceof StaleBatchWrite) return; // items still running, or counts moved: a later pump ends it
+      throw err;
+    }
+    await dropHold(b.id);
     notify(b.id);
   }
 
@@ -129,14 +178,54 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       }
     }
     const ref = { batch_id: b.id, custom_id: item.custom_id };
+    const now = d.clock.now();
+    const step = d.store.finishStep(item, outcome, now.toISOString());
     let after: BatchRow | undefined;
-    const done = await d.store.finish(item, outcome, d.clock.now().toISOString(), (row) => {
-      after = row;
-      if (outcome.status === 'succeeded') d.ledger.chargeInTransaction(auth, kind, result!, ref);
-      else if (outcome.status === 'failed') d.ledger.failureInTransaction(auth, kind, verificationId(kind), error!, ref);
-    });
-    if (done && after) {
-      if (reservations.has(b.id)) hold(after, plan);
+    try {
+      if (outcome.status === 'succeeded') {
+        const r = result!;
+        const info = (usage: { before: number; after: number }): VerificationRecordedInfo => ({
+          accountId: auth.accountId,
+          environment: auth.environment,
+          kind,
+          result: r,
+          creditsUsed: r.credits_used,
+          usageBefore: usage.before,
+          usageAfter: usage.after,
+          monthlyQuota: PLAN_LIMITS[auth.plan].monthlyCredits,
+          now,
+          batch: ref,
+        });
+        // The charge, the item's result and its events: one transaction (the server store's commit).
+        await d.server.commitCharge({
+          accountId: auth.accountId,
+          environment: auth.environment,
+          period: periodOf(now),
+          credits: r.credits_used,
+          nowMs: now.getTime(),
+          outbox: d.hooks.eventsAfterVerification && ((usage) => d.hooks.eventsAfterVerification!(info(usage))),
+          sqliteHook: (db, usage) => {
+            after = step(db);
+            d.hooks.afterVerification?.(db, info(usage));
+          },
+        });
+      } else {
+        const info: VerificationFailedInfo | undefined =
+          outcome.status === 'failed' ? { accountId: auth.accountId, environment: auth.environment, kind, requestId: verificationId(kind), error: error!, now, batch: ref } : undefined;
+        await d.server.commitFailure({
+          outbox: info && d.hooks.eventsAfterFailure ? d.hooks.eventsAfterFailure(info) : [],
+          sqliteHook: (db) => {
+            after = step(db);
+            if (info) d.hooks.afterFailure?.(db, info);
+          },
+        });
+      }
+    } catch (err) {
+      if (err instanceof StaleBatchWrite) return; // another worker finished it: nothing charged or sent twice
+      throw err;
+    }
+    if (after) {
+      if (reservations.has(b.id)) void hold(after, plan);
       notify(b.id);
     }
   }
@@ -173,7 +262,7 @@ export function createBatchRunner(d: BatchRunnerDeps) {
         for (const b of await d.store.active()) {
           if (state !== 'running') return;
           const mine = inflight.get(b.id)?.size ?? 0;
-          if (b.environment === 'live' && !reservations.has(b.id)) hold(b, b.plan);
+          if (b.environment === 'live' && !reservations.has(b.id) && !holdChain.has(b.id)) void hold(b, b.plan);
           if (b.status === 'cancelling') {
             if (mine === 0) {
               await d.store.cancel({ accountId: b.account_id, environment: b.environment }, b.id, d.clock.now().toISOString());
@@ -222,17 +311,17 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       clearInterval(pollTimer);
       for (const m of inflight.values()) for (const ac of m.values()) ac.abort(STOPPING);
       await Promise.allSettled([...running]);
-      for (const release of reservations.values()) release();
+      await Promise.allSettled([...holdChain.values()]);
+      for (const h of reservations.values()) await d.ledger.release(h).catch(() => undefined);
       reservations.clear();
       for (const id of [...listeners.keys()]) notify(id);
     },
     get stopped(): boolean {
       return state === 'stopped';
     },
-    /** A new batch: its credits were reserved by the route (402 before it was stored). */
-    adopt(batchId: string, release: () => void): void {
-      reservations.get(batchId)?.();
-      reservations.set(batchId, release);
+    /** A new batch: its credits were held by the route (402 before it was stored). */
+    adopt(batchId: string, h: QuotaHold | undefined): void {
+      if (h) reservations.set(batchId, h);
       void pump();
     },
     async cancel(scope: BatchScope, id: string): Promise<BatchRow | undefined> {

@@ -5,7 +5,13 @@
  * share a commit, each in its own savepoint).
  */
 import { migrate, type Database } from '../database.js';
-import type { BatchRow, BatchScope, BatchStatus, BatchStore, ClaimedItem, ItemOutcome, NewBatch, NewItem, ResultRow } from './types.js';
+import { StaleBatchWrite, type BatchRow, type BatchScope, type BatchStatus, type BatchStore, type ClaimedItem, type ItemOutcome, type NewBatch, type NewItem, type ResultRow } from './types.js';
+
+/** The terminal status of a batch with nothing left to run. */
+export function terminalStatus(b: Pick<BatchRow, 'cancelled' | 'failed'>): BatchStatus {
+  // A cancel that came after every item had started cancels nothing: the batch simply completes.
+  return b.cancelled > 0 ? 'cancelled' : b.failed > 0 ? 'partial' : 'completed';
+}
 
 /** The batches component's schema, oldest step first (never edit a step once released). */
 export const BATCH_MIGRATIONS: readonly string[] = [
@@ -141,6 +147,21 @@ export function createSqliteBatchStore(db: Database, o: SqliteBatchStoreOptions 
     return r && toRow(r);
   };
 
+  /** Inside a transaction: the item's result and the batch's counters; StaleBatchWrite when the claim is gone. */
+  function finishStep(item: ClaimedItem, outcome: ItemOutcome, nowIso: string): BatchRow {
+    const seq = s.nextSeq.get(item.batch_id) as number | undefined;
+    if (seq === undefined) throw new StaleBatchWrite('no such batch');
+    const result = outcome.status === 'succeeded' ? outcome.result : null;
+    const error = outcome.status === 'failed' ? JSON.stringify(outcome.error) : null;
+    // The claim decides: when it is gone the caller's savepoint rolls back (the counter too).
+    const changed = s.finish.run(outcome.status, result, error, seq, nowIso, item.batch_id, item.index, item.owner).changes;
+    if (changed !== 1) throw new StaleBatchWrite('the claim was lost');
+    if (outcome.status === 'succeeded') s.countOk.run(outcome.credits, item.credits, item.batch_id);
+    else if (outcome.status === 'failed') s.countFail.run(item.credits, item.batch_id);
+    else s.countCancel.run(1, item.credits, item.batch_id);
+    return get(item.batch_id)!;
+  }
+
   return {
     create(batch: NewBatch, items: NewItem[], within?: (row: BatchRow) => void) {
       return transact(() => {
@@ -202,23 +223,22 @@ export function createSqliteBatchStore(db: Database, o: SqliteBatchStoreOptions 
     },
     finish(item: ClaimedItem, outcome: ItemOutcome, nowIso: string, within?: (batch: BatchRow) => void) {
       return transact(() => {
-        // The sequence number is taken first and the item update decides: when the claim is gone
-        // the savepoint is rolled back (throw), so the counter does not move either.
-        const seq = s.nextSeq.get(item.batch_id) as number | undefined;
-        if (seq === undefined) return false;
-        const result = outcome.status === 'succeeded' ? outcome.result : null;
-        const error = outcome.status === 'failed' ? JSON.stringify(outcome.error) : null;
-        const changed = s.finish.run(outcome.status, result, error, seq, nowIso, item.batch_id, item.index, item.owner).changes;
-        if (changed !== 1) throw new ClaimLost();
-        if (outcome.status === 'succeeded') s.countOk.run(outcome.credits, item.credits, item.batch_id);
-        else if (outcome.status === 'failed') s.countFail.run(item.credits, item.batch_id);
-        else s.countCancel.run(1, item.credits, item.batch_id);
-        within?.(get(item.batch_id)!);
+        const row = finishStep(item, outcome, nowIso);
+        within?.(row);
         return true;
       }).catch((err: unknown) => {
-        if (err instanceof ClaimLost) return false;
+        if (err instanceof StaleBatchWrite) return false;
         throw err;
       });
+    },
+    finishStep: (item, outcome, nowIso) => () => finishStep(item, outcome, nowIso),
+    finalizeStep: (seen, nowIso) => () => {
+      const b = get(seen.id);
+      if (!b || !['queued', 'running', 'cancelling'].includes(b.status)) throw new StaleBatchWrite('the batch already ended');
+      if ((s.unfinished.get(seen.id) as number) > 0) throw new StaleBatchWrite('items are still unfinished');
+      if (b.succeeded !== seen.succeeded || b.failed !== seen.failed || b.cancelled !== seen.cancelled) throw new StaleBatchWrite('the counts moved');
+      s.terminal.run(terminalStatus(b), nowIso, seen.id);
+      return get(seen.id)!;
     },
     cancel(scope, id, nowIso) {
       return own(() => {
@@ -239,9 +259,7 @@ export function createSqliteBatchStore(db: Database, o: SqliteBatchStoreOptions 
         const b = get(batchId);
         if (!b || !['queued', 'running', 'cancelling'].includes(b.status)) return undefined;
         if ((s.unfinished.get(batchId) as number) > 0) return undefined;
-        // A cancel that came after every item had started cancels nothing: the batch simply completes.
-        const status: BatchStatus = b.cancelled > 0 ? 'cancelled' : b.failed > 0 ? 'partial' : 'completed';
-        s.terminal.run(status, nowIso, batchId);
+        s.terminal.run(terminalStatus(b), nowIso, batchId);
         const row = get(batchId)!;
         within?.(row);
         return row;
@@ -256,8 +274,5 @@ export function createSqliteBatchStore(db: Database, o: SqliteBatchStoreOptions 
     },
   };
 }
-
-/** Thrown inside `finish`'s savepoint to roll it back when the item's claim was lost. */
-class ClaimLost extends Error {}
 
 export type { BatchScope };

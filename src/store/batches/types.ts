@@ -12,6 +12,22 @@
  * outbox live in the same file); an implementation on another database passes its transaction.
  */
 import type { VerificationKind } from '../../api/ids.js';
+import type { Database } from '../database.js';
+
+/**
+ * A write that runs inside ANOTHER component's SQLite transaction (the server store's charge
+ * commit, src/store/server-store.ts `sqliteHook`), so the item's finish commits with its charge
+ * and its events. A PostgreSQL BatchStore supplies the same steps on its transaction handle.
+ */
+export type SqliteStep<T> = (db: Database) => T;
+
+/** Thrown by a step when its premise no longer holds (the claim was lost, the batch changed): the transaction rolls back. */
+export class StaleBatchWrite extends Error {
+  constructor(what: string) {
+    super(`stale batch write: ${what}`);
+    this.name = 'StaleBatchWrite';
+  }
+}
 
 export type BatchStatus = 'queued' | 'running' | 'cancelling' | 'completed' | 'partial' | 'cancelled';
 export const TERMINAL_STATUSES: readonly BatchStatus[] = ['completed', 'partial', 'cancelled'];
@@ -113,6 +129,13 @@ export interface BatchStore {
    * so an item is finished, charged and announced once.
    */
   finish(item: ClaimedItem, outcome: ItemOutcome, nowIso: string, within?: (batch: BatchRow) => void): Promise<boolean>;
+  /** `finish` as a step of another transaction; throws StaleBatchWrite when the claim is no longer held. */
+  finishStep(item: ClaimedItem, outcome: ItemOutcome, nowIso: string): SqliteStep<BatchRow>;
+  /**
+   * `finalize` as a step: sets the terminal status when nothing is unfinished and the counts are
+   * still those of `seen` (the row the caller built the batch's event from); else StaleBatchWrite.
+   */
+  finalizeStep(seen: BatchRow, nowIso: string): SqliteStep<BatchRow>;
   /** Queued items become cancelled; status → cancelling (or cancelled when nothing runs). */
   cancel(scope: BatchScope, id: string, nowIso: string): Promise<BatchRow | undefined>;
   /**

@@ -19,6 +19,7 @@ const EXPECTED: Record<ErrorCode, number> = {
   RATE_LIMITED: 5,
   INTERNAL_ERROR: 1,
   UNAVAILABLE: 6,
+  CONFLICT: 5,
 };
 
 describe('exit-code mapping', () => {

@@ -12,6 +12,7 @@ import { createKey, migrateServer } from '../../../src/server/accounts.js';
 import { buildServer } from '../../../src/server/app.js';
 import { createServerEngines } from '../../../src/server/engines.js';
 import { openStore, type Store } from '../../../src/store/database.js';
+import { sqliteServerStore } from '../../../src/store/sqlite-server-store.js';
 import { systemWorkerClock } from '../../../src/webhooks/delivery.js';
 import { FakeClock } from '../server/harness.js';
 
@@ -198,20 +199,21 @@ describe('webhooks in verity serve', () => {
     await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['credit.threshold'], secret: SECRET });
     const accountId = (h.store.db.prepare('SELECT account_id FROM api_keys WHERE name = ?').get('live1') as { account_id: string }).account_id;
     const result = { id: 'vrf_clm_abc', trust_score: 0.5, verdict: 'true', evidence: [], latency_ms: 3, credits_used: 1, dimensions: {} };
+    // The events the hook computes, written through the store's commit (as the ledger does).
     const usage = (before: number, after: number, environment: 'live' | 'test' = 'live') =>
-      h.store.db.transaction(() =>
-        hooks.afterVerification(h.store.db, {
+      sqliteServerStore(h.store.db).commitFailure({
+        outbox: hooks.eventsAfterVerification({
           accountId, environment, kind: 'claim', result: result as never, creditsUsed: after - before,
           usageBefore: before, usageAfter: after, monthlyQuota: 1000, now: h.clock.now(),
         }),
-      )();
-    usage(700, 740);
-    usage(749, 760); // 75 %
-    usage(760, 950); // 90 % (and 75 % again: not re-sent)
-    usage(950, 1000); // 100 %
-    usage(100, 1000, 'test'); // test usage never counts
+      });
+    await usage(700, 740);
+    await usage(749, 760); // 75 %
+    await usage(760, 950); // 90 % (and 75 % again: not re-sent)
+    await usage(950, 1000); // 100 %
+    await usage(100, 1000, 'test'); // test usage never counts
     h.clock.advance(31 * 86_400_000); // next month
-    usage(740, 800); // 75 % again, in the new period
+    await usage(740, 800); // 75 % again, in the new period
     const got = [];
     for (let i = 0; i < 4; i++) got.push(JSON.parse((await rx.next()).body));
     expect(got.map((e) => [e.type, e.data.threshold, e.data.period])).toEqual([
@@ -230,12 +232,12 @@ describe('webhooks in verity serve', () => {
     const rx = await receiver();
     await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['verification.failed'], secret: SECRET });
     const accountId = (h.store.db.prepare('SELECT account_id FROM api_keys WHERE name = ?').get('f') as { account_id: string }).account_id;
-    h.store.db.transaction(() =>
-      hooks.afterFailure(h.store.db, {
+    await sqliteServerStore(h.store.db).commitFailure({
+      outbox: hooks.eventsAfterFailure({
         accountId, environment: 'test', kind: 'document', requestId: 'vrf_doc_x1',
         error: new VerityError('UNAVAILABLE', 'Upstream down'), now: h.clock.now(),
       }),
-    )();
+    });
     const ev = JSON.parse((await rx.next()).body);
     expect(ev).toMatchObject({ type: 'verification.failed', data: { request_id: 'vrf_doc_x1', request_type: 'document', error: { code: 'UNAVAILABLE', message: 'Upstream down' } } });
   });

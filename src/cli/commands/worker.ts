@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { VerityError } from '../../api/errors.js';
+import { untilStopped } from '../context.js';
+import type { CliRuntime } from '../runtime.js';
+
+/**
+ * `verity worker`: the webhook delivery worker alone, on a PostgreSQL outbox shared with the
+ * serve processes. Announced deliveries (NOTIFY) wake it at once; it also polls every second.
+ */
+export default async function worker(rt: CliRuntime, cmd: Command): Promise<void> {
+  const o = cmd.opts<{ db?: string; pool?: string; allowPrivateWebhooks?: boolean }>();
+  const { databaseTarget, parsePoolSize, openPostgres } = await import('../../store/open-server-store.js');
+  const target = databaseTarget(o.db, rt.ctx.env, rt.ctx.paths.storeFile);
+  if (target.kind !== 'postgres')
+    throw new VerityError('VALIDATION_FAILED', 'verity worker needs a PostgreSQL outbox: --db postgres://… or VERITY_DATABASE_URL (with SQLite, `verity serve` delivers itself)', {
+      details: [{ field: 'db', issue: 'a postgres:// URL' }],
+    });
+  const report = (err: unknown): void => void rt.ctx.stderr.write(`worker: ${err instanceof Error ? err.message : String(err)}\n`);
+  const store = await openPostgres(target.url, { poolSize: parsePoolSize(o.pool ?? '4'), onBackgroundError: report });
+  const stopped = untilStopped(rt.ctx);
+  const { createDeliveryWorker } = await import('../../webhooks/delivery.js');
+  const { VERSION } = await import('../../version.js');
+  const w = createDeliveryWorker({
+    outbox: store.outbox,
+    userAgent: `verity-webhooks/${VERSION}`,
+    targetPolicy: { allowPrivate: o.allowPrivateWebhooks === true },
+    onError: report,
+    onAttempt: (r) => rt.out.debug(`${r.ok ? 'delivered' : 'failed'} ${r.eventId} to ${r.url} (attempt ${r.attempt}${r.error ? `: ${r.error}` : ''})`),
+  });
+  const unsubscribe = store.outbox.subscribe(() => w.notify());
+  w.start();
+  rt.ctx.stderr.write(`Worker delivering from ${store.label}\n`);
+  await stopped;
+  unsubscribe();
+  try {
+    // Attempts in flight are cut short and their claims given back at once: another worker (or
+    // serve process) sends them now, with the same event id, instead of after the lease.
+    await w.stop({ abort: true, release: true });
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Which server store a command uses: `--db postgres://…` (or `postgresql://…`), else
+ * VERITY_DATABASE_URL when set, else the SQLite file (`--db PATH` or the embedded store). The
+ * PostgreSQL driver is imported only on the PostgreSQL path.
+ */
+import { VerityError } from '../api/errors.js';
+import type { ServerStore } from './server-store.js';
+
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'sqlite'; path: string };
+
+const PG_URL = /^postgres(ql)?:\/\//i;
+
+export function databaseTarget(dbFlag: string | undefined, env: NodeJS.ProcessEnv, defaultPath: string): DatabaseTarget {
+  if (dbFlag !== undefined && PG_URL.test(dbFlag)) return { kind: 'postgres', url: dbFlag };
+  if (dbFlag !== undefined) return { kind: 'sqlite', path: dbFlag };
+  const fromEnv = env.VERITY_DATABASE_URL;
+  if (fromEnv) {
+    if (!PG_URL.test(fromEnv))
+      throw new VerityError('VALIDATION_FAILED', 'VERITY_DATABASE_URL must be a postgres:// URL', {
+        details: [{ field: 'VERITY_DATABASE_URL', issue: 'postgres://user:password@host:5432/database' }],
+      });
+    return { kind: 'postgres', url: fromEnv };
+  }
+  return { kind: 'sqlite', path: defaultPath };
+}
+
+export function parsePoolSize(value: string | undefined): number {
+  if (value === undefined) return 10;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 1000)
+    throw new VerityError('VALIDATION_FAILED', `--pool must be 1 to 1000 connections, got "${value}"`, { details: [{ field: 'pool', issue: '1 to 1000' }] });
+  return n;
+}
+
+/** A PostgreSQL store, migrated unless `migrate: false`. */
+export async function openPostgres(url: string, o: { poolSize?: number; migrate?: boolean; listen?: boolean; onBackgroundError?: (err: unknown) => void } = {}): Promise<ServerStore> {
+  const { openPostgresStore } = await import('./postgres/server-store.js');
+  return openPostgresStore({ url, ...o });
+}

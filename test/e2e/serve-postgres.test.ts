@@ -1,0 +1,250 @@
+/**
+ * Several `verity serve` processes on one PostgreSQL database (a real server: pg_virtualenv in
+ * .ci/run; skipped with a message without one): the built bin, keys made with `admin`, three
+ * serve processes on port 0.
+ * - 300 concurrent requests with a 100/hour test key spread over the three → exactly 100 accepted;
+ * - a key revoked with `admin keys revoke` → 401 from every process on the next request;
+ * - 1,000 events to 20 endpoints → each delivered exactly once, never more than 10 in any second
+ *   per endpoint across the processes;
+ * - `kill -9` of one process while its deliveries are in flight → nothing lost (its leases expire
+ *   and another process sends them, with the same event id).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freshDatabase, reachablePostgres } from '../helpers/postgres.js';
+import { startServeProcess, type Served } from './serve-process.js';
+
+const BIN = join(inject('verityRoot'), 'bin', 'verity.js');
+const pgAdmin = await reachablePostgres();
+const home = mkdtempSync(join(tmpdir(), 'verity-pg-e2e-'));
+const env = { VERITY_HOME: home, NO_COLOR: '1', VERITY_API_KEY: '', VERITY_BASE_URL: '', VERITY_DATABASE_URL: '' };
+const claimBody = JSON.stringify({ claim: 'The Eiffel Tower is in Paris' });
+
+describe.skipIf(!pgAdmin)('verity serve: three processes on one PostgreSQL database', () => {
+  let db: { url: string; drop(): Promise<void> };
+  const served: Served[] = [];
+  const cli = (args: string[]) => execa('node', [BIN, ...args], { env, reject: false });
+  const createKey = async (name: string, account = name): Promise<string> => {
+    const r = await cli(['admin', 'keys', 'create', '--name', name, '--env', 'test', '--plan', 'pro', '--account', account, '--db', db.url]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    return r.stdout.trim();
+  };
+  const post = (s: Served, path: string, key: string, body: string) =>
+    fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body });
+
+  beforeAll(async () => {
+    db = await freshDatabase(pgAdmin!);
+    const m = await cli(['admin', 'migrate', '--db', db.url, '--json']);
+    expect(m.exitCode, m.stderr).toBe(0);
+    expect(JSON.parse(m.stdout).applied).toEqual(['server@1', 'webhooks@1']);
+    expect(JSON.parse(m.stdout).database).not.toContain(new URL(db.url).password || '\0');
+    const again = await cli(['admin', 'migrate', '--db', db.url, '--json']);
+    expect(JSON.parse(again.stdout).applied).toEqual([]);
+    // Three processes started at once: each would migrate; the advisory lock makes that safe.
+    served.push(
+      ...(await Promise.all(
+        [0, 1, 2].map(() => startServeProcess(BIN, ['--db', db.url, '--pool', '4', '--log-level', 'warn', '--allow-private-webhooks'], env)),
+      )),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const s of served) s.proc.kill('SIGTERM');
+    await Promise.all(served.map((s) => s.proc));
+    await db?.drop();
+    rmSync(home, { recursive: true, force: true });
+  }, 60_000);
+
+  it('reports the store in /healthz', async () => {
+    const r = await fetch(`${served[0]!.url}/healthz`);
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ status: 'ok', store: 'postgres' });
+  });
+
+  it('accepts exactly 100 of 300 concurrent requests with a 100/hour test key, across three processes', async () => {
+    const key = await createKey('burst');
+    const statuses = await Promise.all(
+      Array.from({ length: 300 }, async (_, i) => {
+        const r = await post(served[i % 3]!, '/v1/verify/claim', key, claimBody);
+        await r.arrayBuffer();
+        return r.status;
+      }),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(200);
+    const usage = await cli(['admin', 'usage', '--db', db.url, '--json']);
+    expect(JSON.parse(usage.stdout).data.find((u: { account_name: string }) => u.account_name === 'burst')).toMatchObject({ requests: 100, credits: 100 });
+  }, 60_000);
+
+  it('answers 401 in every process on the next request after a revocation', async () => {
+    const key = await createKey('revoke-me');
+    for (const s of served) expect((await post(s, '/v1/verify/claim', key, claimBody)).status).toBe(200);
+    const r = await cli(['admin', 'keys', 'revoke', 'revoke-me', '--yes', '--db', db.url]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    for (const s of served) {
+      const res = await post(s, '/v1/verify/claim', key, claimBody);
+      expect(res.status).toBe(401);
+      expect((await res.json()).error.message).toMatch(/revoked/);
+    }
+  }, 60_000);
+
+  it('runs a duplicate Idempotency-Key once: replayed from another process after it completed', async () => {
+    const key = await createKey('idem');
+    const first = await fetch(`${served[0]!.url}/v1/verify/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'idempotency-key': 'order-1' },
+      body: claimBody,
+    });
+    const second = await fetch(`${served[1]!.url}/v1/verify/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'idempotency-key': 'order-1' },
+      body: claimBody,
+    });
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect((await second.json()).id).toBe((await first.json()).id);
+  }, 30_000);
+
+  it('delivers 1,000 events to 20 endpoints exactly once each, at most 10 per second per endpoint, across the processes', async () => {
+    const arrivals = new Map<string, Array<{ at: number; id: string }>>();
+    const receiver: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const list = arrivals.get(req.url!) ?? [];
+        list.push({ at: performance.now(), id: String(req.headers['x-service-event-id']) });
+        arrivals.set(req.url!, list);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      // 20 accounts, one endpoint each (registered through different processes), 50 requests each.
+      const keys = await Promise.all(Array.from({ length: 20 }, (_, i) => createKey(`hooks-${i}`)));
+      for (const [i, key] of keys.entries()) {
+        const r = await post(served[i % 3]!, '/v1/webhooks', key, JSON.stringify({ url: `${base}/ep/${i}`, events: ['verification.completed'] }));
+        expect(r.status).toBe(201);
+      }
+      await Promise.all(
+        keys.map(async (key, i) => {
+          for (let n = 0; n < 50; n++) {
+            const r = await post(served[(i + n) % 3]!, '/v1/verify/claim', key, claimBody);
+            expect(r.status).toBe(200);
+            await r.arrayBuffer();
+          }
+        }),
+      );
+      const total = () => [...arrivals.values()].reduce((a, l) => a + l.length, 0);
+      for (let i = 0; i < 600 && total() < 1000; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(total()).toBe(1000);
+      for (const [path, list] of arrivals) expect(new Set(list.map((a) => a.id)).size, path).toBe(list.length); // no event twice
+      expect(arrivals.size).toBe(20);
+      // The senders' attempt log (start times, whichever process sent): never 11 within a second.
+      for (const [i, key] of keys.entries()) {
+        const hooks = await (await fetch(`${served[0]!.url}/v1/webhooks`, { headers: { authorization: `Bearer ${key}` } })).json();
+        const log = await (await fetch(`${served[1]!.url}/v1/webhooks/${hooks.data[0].id}/deliveries?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json();
+        const at = (log.data as Array<{ attempted_at: string; outcome: string }>).map((a) => Date.parse(a.attempted_at)).sort((a, b) => a - b);
+        expect(at, `endpoint ${i}`).toHaveLength(50);
+        for (let j = 10; j < at.length; j++) expect(at[j]! - at[j - 10]!, `endpoint ${i}`).toBeGreaterThanOrEqual(1000);
+      }
+    } finally {
+      await new Promise<void>((r) => {
+        receiver.close(() => r());
+        receiver.closeAllConnections();
+      });
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!pgAdmin)('verity worker: kill -9 mid-delivery loses nothing', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let served: Served | undefined;
+  const workers: Array<ReturnType<typeof execa>> = [];
+  const cli = (args: string[]) => execa('node', [BIN, ...args], { env, reject: false });
+
+  beforeAll(async () => {
+    db = await freshDatabase(pgAdmin!);
+  });
+  afterAll(async () => {
+    served?.proc.kill('SIGTERM');
+    for (const w of workers) w.kill('SIGTERM');
+    await Promise.all([served?.proc, ...workers]);
+    await db?.drop();
+  }, 60_000);
+
+  /** A `verity worker` process; resolves once it says it is delivering. */
+  const startWorker = async (): Promise<{ proc: ReturnType<typeof execa> }> => {
+    const w = execa('node', [BIN, 'worker', '--db', db.url, '--allow-private-webhooks'], { env, reject: false });
+    workers.push(w);
+    await new Promise<void>((resolve, reject) => {
+      let buf = '';
+      w.stderr!.on('data', (c: Buffer) => {
+        buf += c.toString();
+        if (/Worker delivering from postgres:\/\//.test(buf)) resolve();
+      });
+      void w.then((r) => reject(new Error(`worker exited ${r.exitCode}: ${buf}`)));
+    });
+    // Wrapped: an async function returning the process itself would wait for it to exit.
+    return { proc: w };
+  };
+
+  it('sends what the killed worker had in flight again, from another worker, with the same event ids', async () => {
+    // The receiver holds the first five requests open (the worker is "mid-delivery"), then answers.
+    const held: Array<() => void> = [];
+    const got: string[] = [];
+    let holding = true;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(String(req.headers['x-service-event-id']));
+        if (holding) held.push(() => res.end('late'));
+        else res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      served = await startServeProcess(BIN, ['--db', db.url, '--no-worker', '--log-level', 'warn', '--allow-private-webhooks'], env);
+      const k = await cli(['admin', 'keys', 'create', '--name', 'kill', '--env', 'test', '--plan', 'pro', '--db', db.url]);
+      const key = k.stdout.trim();
+      const auth = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      expect((await fetch(`${served.url}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url, events: ['verification.completed'] }) })).status).toBe(201);
+      const first = await startWorker();
+      for (let i = 0; i < 8; i++) expect((await fetch(`${served.url}/v1/verify/claim`, { method: 'POST', headers: auth, body: claimBody })).status).toBe(200);
+      // Four in flight at once per endpoint: wait until the worker has four requests open.
+      for (let i = 0; i < 400 && held.length < 4; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(held.length).toBe(4);
+      const inFlight = new Set(got);
+      first.proc.kill('SIGKILL');
+      await first.proc;
+      holding = false;
+      for (const release of held) release();
+      await startWorker();
+      // Their leases (30 s) expire, then the second worker sends them again.
+      for (let i = 0; i < 1_800 && new Set(got).size < 8; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(new Set(got).size).toBe(8);
+      for (let i = 0; i < 400; i++) {
+        const log = await (await fetch(`${served.url}/v1/webhooks`, { headers: auth })).json();
+        const d = await (await fetch(`${served.url}/v1/webhooks/${log.data[0].id}/deliveries`, { headers: auth })).json();
+        if (d.outstanding.length === 0) {
+          const lost = d.data.filter((a: { outcome: string }) => a.outcome === 'lost');
+          expect(lost.map((a: { event_id: string }) => a.event_id).sort()).toEqual([...inFlight].sort());
+          expect(d.data.filter((a: { outcome: string }) => a.outcome === 'delivered')).toHaveLength(8);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('deliveries still outstanding');
+    } finally {
+      await new Promise<void>((r) => {
+        receiver.close(() => r());
+        receiver.closeAllConnections();
+      });
+    }
+  }, 120_000);
+});

@@ -1,0 +1,272 @@
+/**
+ * One contract, two stores: every case runs against the SQLite store (a real file) and the
+ * PostgreSQL store (a real server, when reachable — see test/helpers/postgres.ts). Cases that only
+ * a shared store can show (a duplicate from another process, limits across workers) say so.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey } from '../../../src/server/accounts.js';
+import { openStore, type Store } from '../../../src/store/database.js';
+import type { OutboxEntry, ServerStore } from '../../../src/store/server-store.js';
+import { sqliteServerStore } from '../../../src/store/sqlite-server-store.js';
+import { createDeliveryWorker, systemWorkerClock } from '../../../src/webhooks/delivery.js';
+import { envelope } from '../../../src/webhooks/events.js';
+import { freshDatabase, reachablePostgres } from '../../helpers/postgres.js';
+
+interface Subject {
+  store: ServerStore;
+  /** A second handle on the same data (another process's view). */
+  other: ServerStore;
+  close(): Promise<void>;
+}
+
+const LANE = { ratePerSecond: 10, rateWindowMs: 1_020, minGapMs: 50, maxInFlight: 4 };
+const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
+
+async function sqliteSubject(): Promise<Subject> {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-contract-'));
+  const file: Store = await openStore(join(dir, 'verity.db'));
+  const file2: Store = await openStore(join(dir, 'verity.db'));
+  const store = sqliteServerStore(file.db);
+  const other = sqliteServerStore(file2.db);
+  return {
+    store,
+    other,
+    async close() {
+      await store.close();
+      await other.close();
+      file.close();
+      file2.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const pgAdmin = await reachablePostgres();
+
+async function postgresSubject(): Promise<Subject> {
+  const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+  const db = await freshDatabase(pgAdmin!);
+  const store = await openPostgresStore({ url: db.url, poolSize: 4 });
+  const other = await openPostgresStore({ url: db.url, poolSize: 4 });
+  return {
+    store,
+    other,
+    async close() {
+      await store.close();
+      await other.close();
+      await db.drop();
+    },
+  };
+}
+
+const kinds: Array<[string, () => Promise<Subject>, boolean]> = [
+  ['sqlite', sqliteSubject, true],
+  ['postgres', postgresSubject, pgAdmin !== undefined],
+];
+
+for (const [kind, open, available] of kinds) {
+  describe.skipIf(!available)(`server store contract: ${kind}`, () => {
+    let s: Subject;
+    beforeAll(async () => {
+      s = await open();
+    });
+    afterAll(async () => {
+      await s?.close();
+    });
+
+    const key = async (name: string, env: 'live' | 'test', plan = 'pro', account = name) => {
+      const k = await s.store.admin.createKey({ name, environment: env, account, plan, now: new Date(NOW) });
+      return { ...k, hash: hashKey(k.key) };
+    };
+
+    it('finds keys by hash, and a revocation through one handle shows through the other on the next look-up', async () => {
+      const k = await key('alpha', 'test');
+      expect(await s.store.findKey(k.hash)).toMatchObject({ id: k.id, account_id: k.account_id, environment: 'test', plan: 'pro', revoked_at: null });
+      expect(await s.store.findKey(hashKey(`vty_test_${'x'.repeat(32)}`))).toBeUndefined();
+      await s.other.admin.revokeKey('alpha', new Date(NOW + 1000));
+      expect((await s.store.findKey(k.hash))?.revoked_at).toBe(new Date(NOW + 1000).toISOString());
+      expect((await s.store.admin.listKeys()).map((r) => r.name)).not.toContain('alpha');
+      expect((await s.store.admin.listKeys({ includeRevoked: true })).map((r) => r.name)).toContain('alpha');
+      await expect(s.store.admin.createKey({ name: 'alpha', environment: 'test', account: 'x', now: new Date(NOW) })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+      });
+      await expect(s.store.admin.revokeKey('nope', new Date(NOW))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    });
+
+    it('accepts exactly `limit` of many concurrent rate takes, and says when a slot frees', async () => {
+      const policy = { limit: 100, windowMs: 3_600_000 };
+      const results = await Promise.all(Array.from({ length: 150 }, () => s.store.takeRate('key_rate', policy, NOW)));
+      expect(results.filter((r) => r.allowed)).toHaveLength(100);
+      const refused = results.find((r) => !r.allowed)!;
+      expect(refused).toMatchObject({ remaining: 0, limit: 100, windowSeconds: 3600 });
+      expect(refused.resetSeconds).toBeGreaterThanOrEqual(1);
+      expect(refused.resetSeconds).toBeLessThanOrEqual(3600);
+      expect(Math.min(...results.filter((r) => r.allowed).map((r) => r.remaining))).toBe(0);
+    });
+
+    it('holds quota for running requests, turns a hold into usage in the commit, and refuses past the quota', async () => {
+      const k = await key('quota', 'live', 'starter');
+      const period = '2026-03';
+      const hold = async (credits: number) => s.store.holdQuota({ accountId: k.account_id, period, credits, quota: 10, nowMs: NOW });
+      const a = await hold(6);
+      expect(a.ok).toBe(true);
+      expect(await hold(6)).toEqual({ ok: false, used: 0 });
+      const b = await hold(4);
+      expect(b.ok).toBe(true);
+      if (!b.ok || !a.ok) return;
+      await s.store.releaseHold(b.hold);
+      const usage = await s.store.commitCharge({ accountId: k.account_id, environment: 'live', period, credits: 6, nowMs: NOW, hold: a.hold });
+      expect(usage).toEqual({ before: 0, after: 6 });
+      expect(await hold(5)).toEqual({ ok: false, used: 6 });
+      expect((await hold(4)).ok).toBe(true);
+      expect((await s.store.admin.listUsage(period)).find((u) => u.account_name === 'quota')).toMatchObject({ credits: 6, requests: 1, environment: 'live' });
+    });
+
+    it('idempotency: new, then replayed after the commit, refused for another request under the same key', async () => {
+      const k = await key('idem', 'test');
+      expect(await s.store.idempotencyBegin(k.account_id, 'K1', 'h1', NOW)).toEqual({ state: 'new' });
+      if (s.store.kind === 'postgres') {
+        // A shared store: another process sees the first request running.
+        expect(await s.other.idempotencyBegin(k.account_id, 'K1', 'h1', NOW)).toEqual({ state: 'running' });
+      }
+      await s.store.commitCharge({
+        accountId: k.account_id, environment: 'test', period: '2026-03', credits: 1, nowMs: NOW,
+        idempotency: { accountId: k.account_id, key: 'K1', hash: 'h1', response: { status: 200, body: '{"id":"x"}' } },
+      });
+      expect(await s.other.idempotencyBegin(k.account_id, 'K1', 'h1', NOW + 1000)).toEqual({ state: 'replay', response: { status: 200, body: '{"id":"x"}' } });
+      await expect(s.store.idempotencyBegin(k.account_id, 'K1', 'h2', NOW)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      // After 24 h the key is new again.
+      expect(await s.store.idempotencyBegin(k.account_id, 'K1', 'h1', NOW + 24 * 3_600_000 + 1)).toEqual({ state: 'new' });
+      // A failed request is forgotten, so it can be retried.
+      expect(await s.store.idempotencyBegin(k.account_id, 'K2', 'h', NOW)).toEqual({ state: 'new' });
+      await s.store.idempotencyAbandon(k.account_id, 'K2');
+      expect(await s.other.idempotencyBegin(k.account_id, 'K2', 'h', NOW)).toEqual({ state: 'new' });
+    });
+
+    it('commits usage and outbox together, once-only thresholds once, and nothing when the outbox function throws', async () => {
+      const k = await key('hooks', 'live', 'pro');
+      const scope = `${k.account_id}/live`;
+      const w = await s.store.webhooks.create(scope, { url: 'https://hooks.example.com/in', events: ['verification.completed', 'credit.threshold'] }, new Date(NOW));
+      expect(w.secret).toMatch(/.{32,}/);
+      expect((await s.store.webhooks.list(scope)).map((x) => x.id)).toEqual([w.id]);
+      const entries = (): OutboxEntry[] => [
+        { scope, event: envelope('verification.completed', { request_id: 'vrf_clm_a' }, new Date(NOW)) },
+        { scope, event: envelope('credit.threshold', { threshold: 75 }, new Date(NOW)), once: { period: '2026-03', threshold: 75 } },
+      ];
+      const before = await s.store.outbox.outstanding();
+      await s.store.commitCharge({ accountId: k.account_id, environment: 'live', period: '2026-03', credits: 2, nowMs: NOW, outbox: entries });
+      await s.store.commitCharge({ accountId: k.account_id, environment: 'live', period: '2026-03', credits: 2, nowMs: NOW, outbox: entries });
+      // 2 completed + 1 threshold.
+      expect((await s.store.outbox.outstanding()) - before).toBe(3);
+      await expect(
+        s.store.commitCharge({
+          accountId: k.account_id, environment: 'live', period: '2026-03', credits: 50, nowMs: NOW,
+          outbox: () => {
+            throw new Error('hook failed');
+          },
+        }),
+      ).rejects.toThrow('hook failed');
+      expect((await s.store.admin.listUsage('2026-03')).find((u) => u.account_name === 'hooks')).toMatchObject({ credits: 4, requests: 2 });
+      expect((await s.store.outbox.outstanding()) - before).toBe(3);
+      // A failure event commits alone.
+      await s.store.commitFailure({ outbox: [{ scope, event: envelope('verification.failed', { request_id: 'vrf_clm_b' }, new Date(NOW)) }] });
+      expect((await s.store.outbox.outstanding()) - before).toBe(3); // not subscribed to verification.failed
+    });
+
+    it('claims a due delivery exactly once among concurrent claimers, records the attempt, and gives a released claim back', async () => {
+      const k = await key('outbox', 'test');
+      const scope = `${k.account_id}/test`;
+      const w = await s.store.webhooks.create(scope, { url: 'https://outbox.example.com/in', events: ['verification.completed'] }, new Date(NOW));
+      const { deliveryId, event } = await s.store.webhooks.enqueueTest(scope, w.id, undefined, NOW);
+      const due = await s.store.outbox.due(NOW, 40);
+      expect(due.map((d) => d.id)).toContain(deliveryId);
+      const claims = await Promise.all([s.store, s.other, s.store, s.other].map((x) => x.outbox.claim(deliveryId, NOW, 30_000, LANE)));
+      const won = claims.filter((c) => c && !('deferred' in c));
+      expect(won).toHaveLength(1);
+      const claim = won[0] as Exclude<(typeof won)[number], undefined | { deferred: true }>;
+      expect(claim).toMatchObject({ id: deliveryId, event_id: event.id, url: 'https://outbox.example.com/in', attempt: 1, replay: false });
+      expect(JSON.parse(claim.body)).toMatchObject({ id: event.id, type: 'verification.completed' });
+      // Graceful shutdown gives it back: due at once, the attempt not counted.
+      await s.store.outbox.release([claim], NOW);
+      const again = await s.other.outbox.claim(deliveryId, NOW + 100, 30_000, LANE);
+      expect(again).toMatchObject({ id: deliveryId, attempt: 1 });
+      if (!again || 'deferred' in again) return;
+      await s.other.outbox.recordAttempt(again, { startedAt: NOW + 100, finishedAt: NOW + 150, ok: false, statusCode: 500, error: 'HTTP 500', nextAt: NOW + 10_150 });
+      const log = await s.store.webhooks.deliveryLog(scope, w.id);
+      expect(log.data[0]).toMatchObject({ event_id: event.id, outcome: 'failed', status_code: 500, attempt: 1 });
+      expect(log.outstanding[0]).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(await s.store.outbox.claim(deliveryId, NOW + 200, 30_000, LANE)).toBeUndefined(); // not due yet
+      // An expired lease is due again: the lost attempt is logged, the event goes out with the same id.
+      const third = await s.store.outbox.claim(deliveryId, NOW + 10_150, 1_000, LANE);
+      expect(third).toMatchObject({ attempt: 2, event_id: event.id });
+      const fourth = await s.other.outbox.claim(deliveryId, NOW + 11_151, 1_000, LANE);
+      expect(fourth).toMatchObject({ attempt: 3, event_id: event.id });
+      expect((await s.store.webhooks.deliveryLog(scope, w.id)).data[0]).toMatchObject({ outcome: 'lost', attempt: 2 });
+      expect(await s.store.webhooks.replay(scope, event.id, NOW, w.id)).toEqual({ event_id: event.id, deliveries: 0 }); // in flight: left alone
+      await s.store.webhooks.remove(scope, w.id, new Date(NOW));
+      await expect(s.store.webhooks.get(scope, w.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    });
+
+    it.skipIf(kind !== 'postgres')('shared store: one endpoint’s limits hold across workers (10 per window, 50 ms apart)', async () => {
+      const k = await key('lanes', 'test');
+      const scope = `${k.account_id}/test`;
+      const w = await s.store.webhooks.create(scope, { url: 'https://lane.example.com/in', events: ['verification.completed'] }, new Date(NOW));
+      const ids: number[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await s.store.webhooks.enqueueTest(scope, w.id, undefined, NOW)).deliveryId);
+      const first = await s.store.outbox.claim(ids[0]!, NOW, 30_000, LANE);
+      expect(first).toMatchObject({ id: ids[0] });
+      // Another process, right after: the 50 ms gap is not over.
+      const second = await s.other.outbox.claim(ids[1]!, NOW, 30_000, LANE);
+      expect(second).toMatchObject({ deferred: true });
+      expect((second as { retryAt: number }).retryAt).toBeGreaterThan(NOW);
+      expect((second as { retryAt: number }).retryAt).toBeLessThanOrEqual(NOW + 50);
+      // In-flight cap of 1: deferred while the first is leased.
+      expect(await s.other.outbox.claim(ids[1]!, NOW + 60, 30_000, { ...LANE, maxInFlight: 1 })).toMatchObject({ deferred: true });
+      expect(await s.other.outbox.claim(ids[1]!, NOW + 60, 30_000, LANE)).toMatchObject({ id: ids[1] });
+      // Ten starts fill the window: the eleventh waits until the first leaves it.
+      for (let i = 2; i < 10; i++) {
+        const id = (await s.store.webhooks.enqueueTest(scope, w.id, undefined, NOW)).deliveryId;
+        expect(await s.store.outbox.claim(id, NOW + 60 * i, 30_000, { ...LANE, maxInFlight: 100 })).toMatchObject({ id });
+      }
+      const late = await s.other.outbox.claim(ids[2]!, NOW + 600, 30_000, { ...LANE, maxInFlight: 100 });
+      expect(late).toEqual({ deferred: true, retryAt: NOW + 1_020 });
+    });
+
+    it('a worker stopped mid-delivery (abort + release) gives its claims back: due at once, the attempt not counted', async () => {
+      const k = await key('stopping', 'test');
+      const scope = `${k.account_id}/test`;
+      let arrived = 0;
+      const hung = createServer((req) => {
+        req.resume();
+        arrived++;
+      });
+      await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+      try {
+        const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}/in`;
+        const w = await s.store.webhooks.create(scope, { url, events: ['verification.completed'] }, new Date(NOW));
+        const { deliveryId } = await s.store.webhooks.enqueueTest(scope, w.id, undefined, Date.now());
+        const worker = createDeliveryWorker({ outbox: s.store.outbox, clock: systemWorkerClock });
+        worker.start();
+        for (let i = 0; i < 400 && arrived === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(arrived).toBe(1);
+        expect((await s.store.webhooks.deliveryLog(scope, w.id)).outstanding[0]).toMatchObject({ status: 'delivering', attempts: 1 });
+        await worker.stop({ abort: true, release: true });
+        expect((await s.store.webhooks.deliveryLog(scope, w.id)).outstanding[0]).toMatchObject({ status: 'pending', attempts: 0 });
+        expect(await s.other.outbox.claim(deliveryId, Date.now(), 30_000, LANE)).toMatchObject({ id: deliveryId, attempt: 1 });
+      } finally {
+        hung.closeAllConnections();
+        await new Promise<void>((r) => hung.close(() => r()));
+      }
+    });
+
+    it('reports its health', async () => {
+      expect(await s.store.health()).toBeUndefined();
+      expect(s.store.label).not.toMatch(/:[^@/]*@/); // never a password
+    });
+  });
+}
