@@ -160,7 +160,8 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
         const terminal = ['completed', 'partial', 'cancelled'].includes(batch.status);
         const wanted = Math.min(PAGE, left);
         const page = await store.results(id, { after, status: q.status, limit: wanted });
-        for (const r of page) yield resultLine(r);
+        // One chunk per page, not one socket write per line.
+        if (page.length) yield page.map(resultLine).join('');
         if (page.length) after = page[page.length - 1]!.seq;
         left -= page.length;
         if (left <= 0) return;
