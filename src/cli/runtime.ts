@@ -68,11 +68,11 @@ export class CliRuntime {
   }
 
   /** stdin can be read once: by `-` input or by `--key -`, not both. */
-  async takeStdin(purpose: string): Promise<Buffer> {
+  async takeStdin(purpose: string, limitBytes?: number): Promise<Buffer> {
     if (this.stdinTaken)
       throw new VerityError('VALIDATION_FAILED', `stdin is already used for the API key; cannot also read ${purpose} from it`);
     this.stdinTaken = true;
-    return readStdin(this.ctx);
+    return readStdin(this.ctx, limitBytes);
   }
 
   /** Key precedence (DESIGN.md): --key-file / --key - > --key > VERITY_API_KEY > active profile. */

@@ -95,6 +95,7 @@ export async function callRemote<T>(
   path: string,
   body?: unknown,
   signal?: AbortSignal,
+  idempotencyKey?: string,
 ): Promise<T> {
   const { request } = await import('undici');
   const url = endpoint(o.baseUrl, path);
@@ -110,7 +111,7 @@ export async function callRemote<T>(
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   // Same key on every attempt: the service answers a retry with the first response, charged once.
-  if (method === 'POST') headers['idempotency-key'] = (o.idempotencyKey ?? randomUUID)();
+  if (method === 'POST') headers['idempotency-key'] = idempotencyKey ?? (o.idempotencyKey ?? randomUUID)();
   const payload = body === undefined ? undefined : JSON.stringify(body);
 
   const once = async (): Promise<Attempt<T>> => {
@@ -175,7 +176,7 @@ export async function callRemote<T>(
 }
 
 export function createRemoteEngine(o: RemoteEngineOptions): Engine {
-  const post = <T>(path: string, body: unknown, opts?: VerifyOptions) => callRemote<T>(o, 'POST', path, body, opts?.signal);
+  const post = <T>(path: string, body: unknown, opts?: VerifyOptions) => callRemote<T>(o, 'POST', path, body, opts?.signal, opts?.idempotencyKey);
   return {
     verifyClaim: (req, opts) => post('/verify/claim', req, opts),
     verifyBusiness: (req, opts) => post('/verify/business', req, opts),

@@ -70,6 +70,8 @@ export interface VerifyOptions {
   signal?: AbortSignal;
   /** The caller's plan: gates plan-only sources (opencorporates). Embedded mode: `enterprise`. */
   plan?: Plan;
+  /** Remote mode: the Idempotency-Key to send (batch items derive it from their input); the engine itself ignores it. */
+  idempotencyKey?: string;
 }
 
 export interface Engine {

@@ -7,7 +7,11 @@ export default async function verifyClaim(rt: CliRuntime, cmd: Command): Promise
   gateFlags(cmd);
   const o = cmd.opts<{ claim?: string; sources?: string; language: string; maxEvidence: string }>();
   let text = (cmd.args[0] as string | undefined) ?? o.claim;
-  if (text === '-') text = (await rt.takeStdin('the claim')).toString('utf8').trim();
+  if (text === '-') {
+    text = (await rt.takeStdin('the claim')).toString('utf8').trim();
+    const lines = text.split(/\r?\n/).filter((l) => l.trim()).length;
+    if (lines > 1) rt.out.warn(`stdin has ${lines} lines; they are checked as one claim (one claim per line: \`verity verify batch FILE --type claim\`)`);
+  }
   if (text === undefined)
     throw new VerityError('VALIDATION_FAILED', 'Give the claim as an argument, with --claim, or - to read it from stdin', {
       details: [{ field: 'claim', issue: 'required' }],

@@ -14,6 +14,8 @@ export const DYNAMIC_SOURCES = [
   'webhooks',
   'config-keys',
   ...(Object.keys(FAIL_ON_VALUES) as GateKind[]).map((k) => `fail-on:${k}`),
+  // `verify batch` may mix kinds: every kind's values.
+  'fail-on:batch',
   'sources:claim',
   'sources:business',
 ] as const;
@@ -46,7 +48,8 @@ export async function completionValues(rt: CliRuntime, source: string, current: 
         reg.close();
       }
     }
-  } else if (source.startsWith('fail-on:')) return listItems(FAIL_ON_VALUES[source.slice(8) as GateKind] ?? [], current);
+  } else if (source === 'fail-on:batch') return listItems([...new Set(Object.values(FAIL_ON_VALUES).flat())], current);
+  else if (source.startsWith('fail-on:')) return listItems(FAIL_ON_VALUES[source.slice(8) as GateKind] ?? [], current);
   else if (source === 'sources:claim') return listItems(CLAIM_SOURCES_EXT, current);
   else if (source === 'sources:business') return listItems(BUSINESS_SOURCES, current);
   return values.filter((v) => v.startsWith(current)).sort();

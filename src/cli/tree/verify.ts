@@ -3,6 +3,7 @@ import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT, DOCUMENT_SOURCES } from '../../api
 import { lazyAction } from '../action.js';
 import { FAIL_ON_VALUES, type GateKind } from '../gates.js';
 import type { CliContext } from '../context.js';
+import { registerVerifyBatch } from './verify-batch.js';
 
 const GATE_WORD: Record<GateKind, string> = { claim: 'verdict', business: 'status', media: 'authenticity', document: 'flags' };
 
@@ -23,7 +24,8 @@ export function registerVerify(program: Command, ctx: CliContext): void {
 Examples:
   $ verity verify claim "The Eiffel Tower is in Paris" --test
   $ verity verify business "Acme Widgets Ltd" --jurisdiction gb --test
-  $ verity verify media photo.jpg --json`,
+  $ verity verify media photo.jpg --json
+  $ verity verify batch claims.jsonl --type claim --out results.ndjson`,
     );
 
   gates(
@@ -42,7 +44,10 @@ Examples:
 Examples:
   $ verity verify claim "The Eiffel Tower is in Paris" --test
   $ echo "Water boils at 100 °C at sea level" | verity verify claim - --json | jq .verdict
-  $ verity verify claim "Vaccines cause autism" --sources google_fact_check,wikipedia --fail-on true`,
+  $ verity verify claim "Vaccines cause autism" --sources google_fact_check,wikipedia --fail-on true
+
+stdin is read as ONE claim, however many lines it has; to check one claim per line, use
+\`verity verify batch\` (JSONL or CSV, one verification per line, in one process).`,
     )
     .action(lazyAction(ctx, () => import('../commands/verify-claim.js')));
 
@@ -114,4 +119,6 @@ Examples:
   $ pbpaste | verity verify document - --json | jq .ai_generated_probability`,
     )
     .action(lazyAction(ctx, () => import('../commands/verify-document.js')));
+
+  registerVerifyBatch(verify, ctx);
 }

@@ -1,0 +1,105 @@
+/**
+ * The running account of a batch — counts, failures, gate hits, rate — fed one result line at a
+ * time (from the embedded runner or from a service's results stream) and turned into the summary.
+ */
+import type { VerityError } from '../api/errors.js';
+import { EXIT } from '../cli/errors.js';
+import { idempotencyKey, type BatchItem } from './items.js';
+import { gateView, type JournalEntry, type ResultLine } from './journal.js';
+import { exitCodeOf, gateReasons, type BatchGates, type BatchSummary, type GateHit } from './outcome.js';
+import type { ProgressCounts } from './progress.js';
+
+export class BatchTally {
+  succeeded = 0;
+  failed = 0;
+  resumed = 0;
+  doneThisRun = 0;
+  readonly failures: BatchSummary['failures'] = [];
+  readonly gateHits: GateHit[] = [];
+  private readonly started: number;
+
+  constructor(
+    readonly total: number,
+    private readonly gates: BatchGates,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.started = now();
+  }
+
+  /** Items --resume found succeeded but whose input has changed since (they run again). */
+  readonly changed: BatchItem[] = [];
+
+  /**
+   * Items that succeeded in an earlier run (--resume): counted, and gated, but not run again.
+   * An item whose input is in the line itself (no file to read) must also have the journal's
+   * idempotency key: a custom_id like `line-12` may name another request after an edit.
+   * Returns the items still to run.
+   */
+  resume(items: readonly BatchItem[], earlier: ReadonlyMap<string, JournalEntry>): BatchItem[] {
+    const todo: BatchItem[] = [];
+    for (const item of items) {
+      const e = earlier.get(item.custom_id);
+      if (e?.status !== 'succeeded') {
+        todo.push(item);
+        continue;
+      }
+      if (!item.file && e.idempotency_key && e.idempotency_key !== idempotencyKey(item.type, item.request)) {
+        this.changed.push(item);
+        todo.push(item);
+        continue;
+      }
+      this.resumed++;
+      this.succeeded++;
+      const reasons = e.gateView ? gateReasons(e.gateView, this.gates) : [];
+      if (reasons.length) this.gateHits.push({ custom_id: item.custom_id, line: item.line, reasons });
+    }
+    return todo;
+  }
+
+  add(line: ResultLine): void {
+    this.doneThisRun++;
+    if (line.status === 'succeeded') {
+      this.succeeded++;
+      const reasons = gateReasons(gateView(line.result ?? {}), this.gates);
+      if (reasons.length) this.gateHits.push({ custom_id: line.custom_id, line: line.line, reasons });
+    } else {
+      this.failed++;
+      this.failures.push({ custom_id: line.custom_id, line: line.line, error: line.error ?? { code: 'INTERNAL_ERROR', message: 'no error given' } });
+    }
+  }
+
+  progress(): ProgressCounts {
+    return {
+      done: this.succeeded + this.failed,
+      total: this.total,
+      succeeded: this.succeeded,
+      failed: this.failed,
+      doneThisRun: this.doneThisRun,
+      elapsedMs: this.now() - this.started,
+    };
+  }
+
+  summary(o: { out?: string; stoppedBy?: VerityError; interrupted?: boolean } = {}): BatchSummary {
+    const elapsed = this.now() - this.started;
+    const byLine = (a: { line?: number }, b: { line?: number }): number => (a.line ?? 0) - (b.line ?? 0);
+    const s: BatchSummary = {
+      total: this.total,
+      succeeded: this.succeeded,
+      failed: this.failed,
+      resumed: this.resumed,
+      not_run: this.total - this.succeeded - this.failed,
+      failures: [...this.failures].sort(byLine),
+      gate: {
+        set: this.gates.failOn.size > 0 || this.gates.minTrust !== undefined,
+        passed: this.gateHits.length === 0,
+        failed_items: [...this.gateHits].sort(byLine),
+      },
+      ...(o.out ? { out: o.out } : {}),
+      elapsed_ms: Math.round(elapsed),
+      items_per_second: elapsed > 0 ? Math.round((this.doneThisRun / (elapsed / 1000)) * 10) / 10 : 0,
+      exit_code: 0,
+    };
+    s.exit_code = o.interrupted ? EXIT.interrupted : exitCodeOf(s, o.stoppedBy);
+    return s;
+  }
+}
