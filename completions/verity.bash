@@ -13,10 +13,12 @@ _verity_next() {
     '|config') REPLY='config' ;;
     '|completion') REPLY='completion' ;;
     '|serve') REPLY='serve' ;;
+    '|worker') REPLY='worker' ;;
     '|admin') REPLY='admin' ;;
     '|webhooks') REPLY='webhooks' ;;
     '|listen') REPLY='listen' ;;
     '|models') REPLY='models' ;;
+    '|batches') REPLY='batches' ;;
     '|help') REPLY='help' ;;
     'verify|claim') REPLY='verify claim' ;;
     'verify|business') REPLY='verify business' ;;
@@ -45,6 +47,7 @@ _verity_next() {
     'config|path') REPLY='config path' ;;
     'config|help') REPLY='config help' ;;
     'admin|keys') REPLY='admin keys' ;;
+    'admin|migrate') REPLY='admin migrate' ;;
     'admin|usage') REPLY='admin usage' ;;
     'admin|help') REPLY='admin help' ;;
     'admin keys|create') REPLY='admin keys create' ;;
@@ -64,13 +67,18 @@ _verity_next() {
     'models|pull') REPLY='models pull' ;;
     'models|list'|'models|ls') REPLY='models list' ;;
     'models|help') REPLY='models help' ;;
+    'batches|list'|'batches|ls') REPLY='batches list' ;;
+    'batches|get') REPLY='batches get' ;;
+    'batches|results') REPLY='batches results' ;;
+    'batches|cancel') REPLY='batches cancel' ;;
+    'batches|help') REPLY='batches help' ;;
   esac
 }
 
 _verity_data() {
   case "$1" in
     '')
-      subs='verify corpus data media keys config completion serve admin webhooks listen models help'
+      subs='verify corpus data media keys config completion serve worker admin webhooks listen models batches help'
       opts='--version -V --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color --help -h'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
@@ -101,7 +109,7 @@ _verity_data() {
       arg='@file' ;;
     'verify batch')
       subs=''
-      opts='--type --input-format --concurrency --out --resume --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      opts='--type --input-format --concurrency --out --resume --fail-on --min-trust --no-wait --per-item --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--type=claim,business,media,document --input-format=jsonl,csv --concurrency=@any --out=@file --fail-on=@dyn:fail-on:batch --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@file' ;;
     'verify help')
@@ -241,11 +249,16 @@ _verity_data() {
       arg='bash,zsh,fish' ;;
     'serve')
       subs=''
-      opts='--host --port --db --allow-private-webhooks --log-level --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--host=@any --port=@any --db=@file --log-level=fatal,error,warn,info,debug,trace,silent --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      opts='--host --port --db --pool --no-worker --allow-private-webhooks --log-level --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--host=@any --port=@any --db=@any --pool=@any --log-level=fatal,error,warn,info,debug,trace,silent --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@none' ;;
+    'worker')
+      subs=''
+      opts='--db --pool --allow-private-webhooks --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--db=@any --pool=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin')
-      subs='keys usage help'
+      subs='keys migrate usage help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
@@ -257,27 +270,32 @@ _verity_data() {
     'admin keys create')
       subs=''
       opts='--name --env --plan --account --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--name=@any --env=live,test --plan=starter,pro,business,enterprise --account=@any --db=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      vals='--name=@any --env=live,test --plan=starter,pro,business,enterprise --account=@any --db=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin keys list')
       subs=''
       opts='--all --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--db=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      vals='--db=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin keys revoke')
       subs=''
       opts='--yes -y --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--db=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      vals='--db=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'admin keys help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
+    'admin migrate')
+      subs=''
+      opts='--db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--db=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@none' ;;
     'admin usage')
       subs=''
       opts='--period --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--period=@any --db=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      vals='--period=@any --db=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin help')
       subs=''
@@ -364,6 +382,36 @@ _verity_data() {
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
+    'batches')
+      subs='list ls get results cancel help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@none' ;;
+    'batches list')
+      subs=''
+      opts='--limit --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--limit=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@none' ;;
+    'batches get')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
+    'batches results')
+      subs=''
+      opts='--after --status --follow --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--after=@any --status=succeeded,failed,cancelled --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
+    'batches cancel')
+      subs=''
+      opts='--yes -y --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
+    'batches help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
     'help')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
@@ -375,7 +423,7 @@ _verity_data() {
 _verity() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valued=' --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --host --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook '
+  local valued=' --account --after --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --host --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --period --plan --pool --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook '
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi

@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --host --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --period --plan --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook
+set -g __verity_valued --account --after --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --host --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --period --plan --pool --port --profile --registration-number --remote --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -21,6 +21,8 @@ function __verity_next
             echo 'completion'
         case '|serve'
             echo 'serve'
+        case '|worker'
+            echo 'worker'
         case '|admin'
             echo 'admin'
         case '|webhooks'
@@ -29,6 +31,8 @@ function __verity_next
             echo 'listen'
         case '|models'
             echo 'models'
+        case '|batches'
+            echo 'batches'
         case '|help'
             echo 'help'
         case 'verify|claim'
@@ -85,6 +89,8 @@ function __verity_next
             echo 'config help'
         case 'admin|keys'
             echo 'admin keys'
+        case 'admin|migrate'
+            echo 'admin migrate'
         case 'admin|usage'
             echo 'admin usage'
         case 'admin|help'
@@ -123,6 +129,16 @@ function __verity_next
             echo 'models list'
         case 'models|help'
             echo 'models help'
+        case 'batches|list' 'batches|ls'
+            echo 'batches list'
+        case 'batches|get'
+            echo 'batches get'
+        case 'batches|results'
+            echo 'batches results'
+        case 'batches|cancel'
+            echo 'batches cancel'
+        case 'batches|help'
+            echo 'batches help'
     end
 end
 
@@ -180,10 +196,12 @@ complete -c verity -n '__verity_at \'\'' -a 'keys' -d 'store, list, choose and r
 complete -c verity -n '__verity_at \'\'' -a 'config' -d 'read and change settings in the config file (dotted names: llm.base_url, profiles.staging.base_url, …)'
 complete -c verity -n '__verity_at \'\'' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c verity -n '__verity_at \'\'' -a 'serve' -d 'run the verification service over HTTP: /v1/verify/*, /v1/openapi.json, /healthz'
+complete -c verity -n '__verity_at \'\'' -a 'worker' -d 'deliver webhooks from a PostgreSQL outbox shared with `verity serve` processes (no HTTP)'
 complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s accounts and API keys (what a hosted dashboard would do), on the server\'s database'
 complete -c verity -n '__verity_at \'\'' -a 'webhooks' -d 'register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)'
 complete -c verity -n '__verity_at \'\'' -a 'listen' -d 'receive webhook events on loopback: check signatures, print each event, optionally forward to your app'
 complete -c verity -n '__verity_at \'\'' -a 'models' -d 'local models verity runs in-process (the claim NLI stance model)'
+complete -c verity -n '__verity_at \'\'' -a 'batches' -d 'server batches: list, inspect, download results of, and cancel batches (needs --remote)'
 complete -c verity -n '__verity_at \'\'' -a 'help' -d 'show the help of a command: verity help verify claim'
 complete -c verity -n '__verity_at \'\'' -l version -s V -d 'print the version'
 complete -c verity -n '__verity_at \'\'' -l help -s h -d 'display help for command'
@@ -246,6 +264,8 @@ complete -c verity -n '__verity_at \'verify batch\'' -l out -r -F -d 'append eac
 complete -c verity -n '__verity_at \'verify batch\'' -l resume -d 'skip the items that already succeeded in the --out journal'
 complete -c verity -n '__verity_at \'verify batch\'' -l fail-on -x -a '(__verity_dyn fail-on:batch)' -d 'exit 3 when any item\'s verdict, status, authenticity or flags is any of these (comma-separated)'
 complete -c verity -n '__verity_at \'verify batch\'' -l min-trust -x -d 'exit 3 when any item\'s trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify batch\'' -l no-wait -d 'remote mode: create the server batch(es), print their ids and leave (see `verity batches`)'
+complete -c verity -n '__verity_at \'verify batch\'' -l per-item -d 'remote mode: send one request per item instead of server batches'
 complete -c verity -n '__verity_at \'verify batch\'' -l help -s h -d 'display help for command'
 complete -c verity -n '__verity_at \'verify batch\'' -F
 # verity verify help
@@ -338,12 +358,20 @@ complete -c verity -n '__verity_at \'completion\'' -a 'bash zsh fish'
 # verity serve
 complete -c verity -n '__verity_at \'serve\'' -l host -x -d 'address to listen on'
 complete -c verity -n '__verity_at \'serve\'' -l port -x -d 'port to listen on (0 = any free port)'
-complete -c verity -n '__verity_at \'serve\'' -l db -r -F -d 'SQLite database of accounts, keys and usage (default: the embedded store)'
+complete -c verity -n '__verity_at \'serve\'' -l db -x -d 'accounts, keys, usage and the webhook outbox: a SQLite file, or postgres://… for several processes (default: $VERITY_DATABASE_URL, else the embedded store)'
+complete -c verity -n '__verity_at \'serve\'' -l pool -x -d 'PostgreSQL only: connections in the pool'
+complete -c verity -n '__verity_at \'serve\'' -l no-worker -d 'PostgreSQL only: do not deliver webhooks in this process (run `verity worker` instead)'
 complete -c verity -n '__verity_at \'serve\'' -l allow-private-webhooks -d 'development only: let webhooks target http, loopback and private addresses (logged at start-up)'
 complete -c verity -n '__verity_at \'serve\'' -l log-level -x -a 'fatal error warn info debug trace silent' -d 'request log level (JSON lines on stderr)'
 complete -c verity -n '__verity_at \'serve\'' -l help -s h -d 'display help for command'
+# verity worker
+complete -c verity -n '__verity_at \'worker\'' -l db -x -d 'the postgres://… database (default: $VERITY_DATABASE_URL)'
+complete -c verity -n '__verity_at \'worker\'' -l pool -x -d 'connections in the pool'
+complete -c verity -n '__verity_at \'worker\'' -l allow-private-webhooks -d 'development only: let webhooks target http, loopback and private addresses'
+complete -c verity -n '__verity_at \'worker\'' -l help -s h -d 'display help for command'
 # verity admin
 complete -c verity -n '__verity_at \'admin\'' -a 'keys' -d 'create, list and revoke API keys of `verity serve`'
+complete -c verity -n '__verity_at \'admin\'' -a 'migrate' -d 'apply the server database\'s schema migrations (serve and worker also apply them at start)'
 complete -c verity -n '__verity_at \'admin\'' -a 'usage' -d 'credits used per account this month (or --period YYYY-MM) against the plan\'s quota'
 complete -c verity -n '__verity_at \'admin\'' -a 'help' -d 'display help for command'
 complete -c verity -n '__verity_at \'admin\'' -l help -s h -d 'display help for command'
@@ -359,20 +387,23 @@ complete -c verity -n '__verity_at \'admin keys create\'' -l name -x -d 'a uniqu
 complete -c verity -n '__verity_at \'admin keys create\'' -l env -x -a 'live test' -d 'live (real engine) or test (sandbox)'
 complete -c verity -n '__verity_at \'admin keys create\'' -l plan -x -a 'starter pro business enterprise' -d 'the account\'s plan (sets it when given)'
 complete -c verity -n '__verity_at \'admin keys create\'' -l account -x -d 'the account the key belongs to (created when new)'
-complete -c verity -n '__verity_at \'admin keys create\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
+complete -c verity -n '__verity_at \'admin keys create\'' -l db -x -d 'the server\'s database: a SQLite file or postgres://… (default: $VERITY_DATABASE_URL, else the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin keys create\'' -l help -s h -d 'display help for command'
 # verity admin keys list
 complete -c verity -n '__verity_at \'admin keys list\'' -l all -d 'include revoked keys'
-complete -c verity -n '__verity_at \'admin keys list\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
+complete -c verity -n '__verity_at \'admin keys list\'' -l db -x -d 'the server\'s database: a SQLite file or postgres://… (default: $VERITY_DATABASE_URL, else the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin keys list\'' -l help -s h -d 'display help for command'
 # verity admin keys revoke
 complete -c verity -n '__verity_at \'admin keys revoke\'' -l yes -s y -d 'do not ask for confirmation on a terminal (needed in scripts)'
-complete -c verity -n '__verity_at \'admin keys revoke\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
+complete -c verity -n '__verity_at \'admin keys revoke\'' -l db -x -d 'the server\'s database: a SQLite file or postgres://… (default: $VERITY_DATABASE_URL, else the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin keys revoke\'' -l help -s h -d 'display help for command'
 # verity admin keys help
+# verity admin migrate
+complete -c verity -n '__verity_at \'admin migrate\'' -l db -x -d 'the server\'s database: a SQLite file or postgres://… (default: $VERITY_DATABASE_URL, else the embedded store, as `verity serve`)'
+complete -c verity -n '__verity_at \'admin migrate\'' -l help -s h -d 'display help for command'
 # verity admin usage
 complete -c verity -n '__verity_at \'admin usage\'' -l period -x -d 'the month, UTC (default: this month)'
-complete -c verity -n '__verity_at \'admin usage\'' -l db -r -F -d 'the server\'s SQLite database (default: the embedded store, as `verity serve`)'
+complete -c verity -n '__verity_at \'admin usage\'' -l db -x -d 'the server\'s database: a SQLite file or postgres://… (default: $VERITY_DATABASE_URL, else the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin usage\'' -l help -s h -d 'display help for command'
 # verity admin help
 # verity webhooks
@@ -453,5 +484,27 @@ complete -c verity -n '__verity_at \'models pull\'' -a 'nli'
 # verity models list
 complete -c verity -n '__verity_at \'models list\'' -l help -s h -d 'display help for command'
 # verity models help
+# verity batches
+complete -c verity -n '__verity_at \'batches\'' -a 'list' -d 'batches of this key, newest first'
+complete -c verity -n '__verity_at \'batches\'' -a 'ls' -d 'batches of this key, newest first'
+complete -c verity -n '__verity_at \'batches\'' -a 'get' -d 'one batch: status, counts, credits'
+complete -c verity -n '__verity_at \'batches\'' -a 'results' -d 'the finished items as NDJSON lines (custom_id, index, seq, status, result | error)'
+complete -c verity -n '__verity_at \'batches\'' -a 'cancel' -d 'cancel a batch: queued items never run, running ones stop (nothing charged for them)'
+complete -c verity -n '__verity_at \'batches\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'batches\'' -l help -s h -d 'display help for command'
+# verity batches list
+complete -c verity -n '__verity_at \'batches list\'' -l limit -x -d 'how many (1 to 100)'
+complete -c verity -n '__verity_at \'batches list\'' -l help -s h -d 'display help for command'
+# verity batches get
+complete -c verity -n '__verity_at \'batches get\'' -l help -s h -d 'display help for command'
+# verity batches results
+complete -c verity -n '__verity_at \'batches results\'' -l after -x -d 'continue after this line (its seq): resumes a broken download'
+complete -c verity -n '__verity_at \'batches results\'' -l status -x -a 'succeeded failed cancelled' -d 'only items that ended so'
+complete -c verity -n '__verity_at \'batches results\'' -l follow -d 'keep reading until the batch ends'
+complete -c verity -n '__verity_at \'batches results\'' -l help -s h -d 'display help for command'
+# verity batches cancel
+complete -c verity -n '__verity_at \'batches cancel\'' -l yes -s y -d 'do not ask for confirmation on a terminal (needed in scripts)'
+complete -c verity -n '__verity_at \'batches cancel\'' -l help -s h -d 'display help for command'
+# verity batches help
 # verity help
 complete -c verity -n '__verity_at \'help\'' -l help -s h -d 'display help for command'

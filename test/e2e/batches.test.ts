@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -208,5 +208,53 @@ describe('batches in verity serve', () => {
     expect(end).toEqual([
       expect.objectContaining({ type: 'batch.partial', batch_id: id, status: 'partial', total: 3, succeeded: 2, failed: 1, cancelled: 0, results_url: `/v1/batches/${id}/results` }),
     ]);
+  });
+
+  it('verify batch --remote runs a server batch; after kill -9 of the CLI, --resume follows the same batch (each item charged once); --no-wait prints the id', async () => {
+    const wiki = await startWikipediaFake(undefined, { delayMs: 250 });
+    closers.push(() => wiki.close());
+    const home = newHome();
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ contact: 'e2e@example.com', sources: { wikipedia: { base_url: `${wiki.url}/w/api.php` } } }));
+    const key = (await verity(['admin', 'keys', 'create', '--name', 'r', '--env', 'live', '--plan', 'pro'], { home })).stdout.trim();
+    const serve = await spawn(['serve', '--port', '0', '--log-level', 'silent'], home);
+    const N = 24;
+    const input = join(home, 'claims.jsonl');
+    writeFileSync(input, Array.from({ length: N }, (_, i) => JSON.stringify({ custom_id: `k${i}`, claim: `The Eiffel Tower is in Paris (${i})`, sources: ['wikipedia'] })).join('\n'));
+    const journal = join(home, 'results.ndjson');
+    const args = ['--remote', serve.url, '--key', key, 'verify', 'batch', input, '--type', 'claim', '--out', journal];
+
+    // First run: killed without warning once the first result is printed (and journaled).
+    const first = execa(process.execPath, [join(inject('verityRoot'), 'bin', 'verity.js'), ...args], {
+      env: { PATH: process.env.PATH!, VERITY_HOME: home },
+      extendEnv: false,
+      reject: false,
+    });
+    await new Promise<void>((resolve) => first.stdout!.on('data', () => resolve()));
+    first.kill('SIGKILL');
+    await first;
+    const before = readFileSync(journal, 'utf8').split('\n').filter(Boolean).length;
+    expect(before).toBeGreaterThan(0);
+    expect(before).toBeLessThan(N);
+
+    const again = await verity([...args, '--resume', '--json'], { home });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ total: N, succeeded: N, failed: 0, resumed: before });
+    const lines = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(N);
+    expect(new Set(lines.map((l) => l.custom_id)).size).toBe(N);
+    expect(lines.every((l) => l.status === 'succeeded' && l.type === 'claim' && typeof l.line === 'number')).toBe(true);
+    // One server batch, run once: N credits, though the command ran twice.
+    const list = JSON.parse((await verity(['--remote', serve.url, '--key', key, 'batches', 'list', '--json'], { home })).stdout);
+    expect(list.data).toHaveLength(1);
+    expect(list.data[0]).toMatchObject({ status: 'completed', request_counts: { total: N, succeeded: N } });
+
+    const nowait = await verity(['--remote', serve.url, '--key', key, 'verify', 'batch', input, '--type', 'claim', '--no-wait'], { home });
+    expect(nowait.code, nowait.stderr).toBe(0);
+    // The same input within 24 h: the same server batch, not a new one.
+    expect(nowait.stdout.trim()).toBe(list.data[0].id);
+    serve.proc.kill('SIGTERM');
+    await serve.proc;
+    const usage = JSON.parse((await verity(['admin', 'usage', '--json'], { home })).stdout).data;
+    expect(usage).toEqual([expect.objectContaining({ environment: 'live', credits: N, requests: N })]);
   });
 });
