@@ -6,13 +6,15 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { startWikipediaFake } from '../fakes/wikipedia.js';
 import type { FakeServer } from '../fakes/claim-fake-server.js';
 import { newHome, verity } from './run-cli.js';
+import { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../../src/api/results.js';
+import { createSandboxEngine } from '../../src/engine/index.js';
 
 const SECRET = 'e2e-batch-listen-secret-0123456789-abcdef';
 const procs: ResultPromise[] = [];
@@ -256,5 +258,53 @@ describe('batches in verity serve', () => {
     await serve.proc;
     const usage = JSON.parse((await verity(['admin', 'usage', '--json'], { home })).stdout).data;
     expect(usage).toEqual([expect.objectContaining({ environment: 'live', credits: N, requests: N })]);
+  });
+
+  it('a 500-item mixed batch in remote mode gives the results of single calls (ids and latency aside)', async () => {
+    const home = newHome();
+    const { default: sharp } = await import('sharp');
+    mkdirSync(join(home, 'photos'));
+    for (let i = 0; i < 6; i++)
+      await sharp({ create: { width: 320 + i * 8, height: 240, channels: 3, background: { r: 30 * i, g: 120, b: 90 } } })
+        .withExif({ IFD0: { Make: 'Canon', Model: 'Canon EOS R5' } })
+        .jpeg({ quality: 85 })
+        .toFile(join(home, 'photos', `p${i}.jpg`));
+    const verdicts = ['', ' #false', ' #unverifiable', ' #conflicting'];
+    const items = Array.from({ length: 500 }, (_, i): Record<string, unknown> => {
+      if (i % 4 === 0) return { type: 'claim', claim: `Claim number ${i} about the world${verdicts[(i / 4) % 4]}`, max_evidence: 1 + (i % 5) };
+      if (i % 4 === 1) return { type: 'business', company_name: `Company ${i} Ltd`, jurisdiction: 'gb', officers: i % 3 === 0 };
+      if (i % 4 === 2) return { type: 'media', file: `photos/p${i % 6}.jpg` };
+      return { type: 'document', content: `Memo ${i}: the quarterly figures.` };
+    });
+    writeFileSync(join(home, 'mixed.jsonl'), items.map((i) => JSON.stringify(i)).join('\n'));
+    const serve = await spawn(['serve', '--port', '0', '--log-level', 'silent'], home);
+    const key = (await verity(['admin', 'keys', 'create', '--name', 'm', '--env', 'test', '--plan', 'business'], { home })).stdout.trim();
+    const r = await verity(['--remote', serve.url, '--key', key, 'verify', 'batch', join(home, 'mixed.jsonl')], { home, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    const out = lines(r.stdout).sort((a, b) => a.index - b.index);
+    expect(out).toHaveLength(500);
+    const schema = { claim: ClaimResult, business: BusinessResult, media: MediaResult, document: DocumentResult } as const;
+    const engine = createSandboxEngine({ clock: { now: () => new Date() }, config: {}, http: null as never, fetchInput: null as never });
+    const stable = (x: Record<string, unknown>): Record<string, unknown> => {
+      const { id: _i, latency_ms: _l, ...rest } = x;
+      return rest;
+    };
+    for (const [i, line] of out.entries()) {
+      const { type, ...req } = items[i]! as Record<string, unknown> & { type: keyof typeof schema };
+      expect([line.index, line.line, line.custom_id, line.type, line.status]).toEqual([i, i + 1, `line-${i + 1}`, type, 'succeeded']);
+      expect(schema[type].safeParse(line.result).success).toBe(true);
+      const single =
+        type === 'claim'
+          ? await engine.verifyClaim(req as never)
+          : type === 'business'
+            ? await engine.verifyBusiness(req as never)
+            : type === 'media'
+              ? await engine.verifyMedia({ file: readFileSync(join(home, req.file as string)).toString('base64') } as never)
+              : await engine.verifyDocument({ source: 'raw', ...req } as never);
+      expect(stable(line.result), `item ${i}`).toEqual(stable(single as never));
+    }
+    // One server batch per type.
+    const list = JSON.parse((await verity(['--remote', serve.url, '--key', key, 'batches', 'list', '--json'], { home })).stdout);
+    expect(list.data.map((b: { type: string }) => b.type).sort()).toEqual(['business', 'claim', 'document', 'media']);
   });
 });
