@@ -189,6 +189,64 @@ describe('credits and idempotency', () => {
   });
 });
 
+describe('limits', () => {
+  it('a live batch holds its credits: a single request that no longer fits gets 402 until the batch is cancelled', async () => {
+    const wiki = await startWikipediaFake(undefined, { mode: 'hang' });
+    cleanups.push(() => wiki.close());
+    const h = await harness({ wiki });
+    const key = h.key('hold', 'live', 'starter');
+    const items = claims(1000).map((i) => ({ ...i, sources: ['wikipedia'] }));
+    const a = await h.req('POST', '/v1/batches', key, { type: 'claim', items });
+    expect(a.status).toBe(202);
+    const single = await h.req('POST', '/v1/verify/claim', key, { claim: 'One more', sources: ['wikipedia'] });
+    expect(single.status).toBe(402);
+    const second = await h.req('POST', '/v1/batches', key, { type: 'claim', items: claims(1, 'z') });
+    expect(second.status).toBe(402);
+    await h.req('POST', `/v1/batches/${a.json.id}/cancel`, key);
+    await follow(h, key, a.json.id);
+    const after = await h.req('POST', '/v1/batches', key, { type: 'claim', items: claims(1000, 'y').map((i) => ({ ...i, sources: ['wikipedia'] })) });
+    expect(after.status).toBe(202);
+    await h.req('POST', `/v1/batches/${after.json.id}/cancel`, key);
+    await follow(h, key, after.json.id);
+  });
+
+  it('refuses more unfinished batches than the plan allows (429), and bad metadata and queries (400)', async () => {
+    const wiki = await startWikipediaFake(undefined, { mode: 'hang' });
+    cleanups.push(() => wiki.close());
+    const h = await harness({ wiki });
+    const key = h.key('many', 'live', 'starter');
+    const one = (p: string) => ({ type: 'claim', items: claims(3, p).map((i) => ({ ...i, sources: ['wikipedia'] })) });
+    const ids: string[] = [];
+    for (const p of ['a', 'b']) ids.push((await h.req('POST', '/v1/batches', key, one(p))).json.id);
+    const third = await h.req('POST', '/v1/batches', key, one('c'));
+    expect(third.status).toBe(429);
+    expect(third.json.error.message).toMatch(/2 unfinished batches/);
+    const meta = await h.req('POST', '/v1/batches', key, { ...one('d'), metadata: { ok: 'x', bad: 7 } });
+    expect(meta.status).toBe(400);
+    expect(meta.json.error.details[0].field).toBe('metadata.bad');
+    expect((await h.req('GET', `/v1/batches/${ids[0]}/results?after=-1`, key)).status).toBe(400);
+    expect((await h.req('GET', `/v1/batches/${ids[0]}/results?status=done`, key)).status).toBe(400);
+    for (const id of ids) {
+      await h.req('POST', `/v1/batches/${id}/cancel`, key);
+      await follow(h, key, id);
+    }
+    expect((await h.req('POST', '/v1/batches', key, one('e'))).status).toBe(202);
+  });
+
+  it('on a server store without a BatchStore (PostgreSQL today) the routes answer 503', async () => {
+    const { default: Fastify } = await import('fastify');
+    const { batchesPlugin } = await import('../../../src/server/batches/index.js');
+    const { sendError } = await import('../../../src/server/error-handler.js');
+    const app = Fastify();
+    app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
+    await app.register(batchesPlugin({ store: { kind: 'postgres' } as never, engines: {} as never, ledger: {} as never, idempotency: {} as never, clock: { now: () => new Date() }, hooks: {} }));
+    const r = await app.inject({ method: 'GET', url: '/v1/batches' });
+    expect(r.statusCode).toBe(503);
+    expect(r.json().error.message).toMatch(/not available on the postgres store/);
+    await app.close();
+  });
+});
+
 describe('running, results and cancel', () => {
   it('runs every item once, charges each success, and the results cursor resumes where it stopped', async () => {
     const h = await harness();
