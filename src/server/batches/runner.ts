@@ -105,8 +105,12 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       const old = reservations.get(b.id);
       reservations.delete(b.id);
       if (old) await d.ledger.release(old);
-      const remaining = b.credits_reserved - b.credits_settled;
-      if (b.environment !== 'live' || remaining <= 0 || state === 'stopped' || TERMINAL.has(b.status)) return;
+      if (b.environment !== 'live' || state === 'stopped') return;
+      // Read again: a pump may hold for a row read just before the batch ended (the hold would leak).
+      const fresh = await d.store.get({ accountId: b.account_id, environment: b.environment }, b.id);
+      if (!fresh || TERMINAL.has(fresh.status)) return;
+      const remaining = fresh.credits_reserved - fresh.credits_settled;
+      if (remaining <= 0) return;
       try {
         const h = await d.ledger.reserve(authOf(b, plan), remaining);
         if (h) reservations.set(b.id, h);
