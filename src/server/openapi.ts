@@ -55,8 +55,8 @@ export function buildOpenApi(): Schema {
       },
     };
   }
-  // Batches (issue 15): their own module, items referencing the request schemas above.
-  const batches = batchOpenApi(errorRef, Object.fromEntries(OPERATIONS.map((op) => [op.kind, `#/components/schemas/${cap(op.kind)}Request`])));
+  // Batches (issue 15): their own module.
+  const batches = batchOpenApi(errorRef);
   Object.assign(schemas, batches.schemas);
   Object.assign(paths, batches.paths);
   paths['/healthz'] = {

@@ -1,6 +1,7 @@
 /** The /v1/batches part of the OpenAPI document (src/server/openapi.ts), with examples. */
 import { z } from 'zod';
 import { Batch, BatchList, BatchResultLine } from '../../api/batches.js';
+import { BusinessRequest, ClaimRequest, DocumentRequest, MediaRequest } from '../../api/requests.js';
 import { BATCH_LIMITS } from './limits.js';
 
 type Schema = Record<string, unknown>;
@@ -25,19 +26,29 @@ const limitsTable = Object.entries(BATCH_LIMITS)
   .map(([plan, l]) => `${plan}: ${l.maxItems} items, ${l.concurrentBatches} unfinished batches, ${l.itemConcurrency} items at once`)
   .join('; ');
 
-export function batchOpenApi(errorRef: Schema, requestRefs: Record<string, string>): { schemas: Record<string, Schema>; paths: Record<string, Schema> } {
+export function batchOpenApi(errorRef: Schema): { schemas: Record<string, Schema>; paths: Record<string, Schema> } {
   const err = (description: string): Schema => ({ ...errorRef, description });
   const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^bat_[0-9A-Za-z]+$' } };
   const batchContent = (example: unknown) => ({ 'application/json': { schema: { $ref: '#/components/schemas/Batch' }, example } });
   const common = { '401': err('UNAUTHORIZED'), '429': err('RATE_LIMITED: the key\'s request limit (creating a batch is one request)') };
-  const itemSchema = (kind: string): Schema => ({
-    allOf: [{ $ref: requestRefs[kind] }, { type: 'object', required: ['custom_id'], properties: { custom_id: { type: 'string', minLength: 1, maxLength: 64 } } }],
-  });
+  // An item is the single request plus `custom_id`: the request schemas are closed
+  // (additionalProperties: false), so the field is added to a copy rather than combined with allOf.
+  const REQUESTS = { claim: ClaimRequest, business: BusinessRequest, media: MediaRequest, document: DocumentRequest } as const;
+  const itemSchemas: Record<string, Schema> = {};
+  for (const [kind, req] of Object.entries(REQUESTS)) {
+    const base = json(req, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+    itemSchemas[`Batch${kind[0]!.toUpperCase()}${kind.slice(1)}Item`] = {
+      ...base,
+      properties: { custom_id: { type: 'string', minLength: 1, maxLength: 64, description: 'your id for the item, unique in the batch' }, ...base.properties },
+      required: ['custom_id', ...(base.required ?? [])],
+    };
+  }
   return {
     schemas: {
       Batch: json(Batch, 'output'),
       BatchList: json(BatchList, 'output'),
       BatchResultLine: json(BatchResultLine, 'output'),
+      ...itemSchemas,
       BatchCreate: {
         type: 'object',
         required: ['type', 'items'],
@@ -48,7 +59,7 @@ export function batchOpenApi(errorRef: Schema, requestRefs: Record<string, strin
             type: 'array',
             minItems: 1,
             description: 'Each item is the single endpoint\'s request for `type` plus a `custom_id` (unique in the batch).',
-            items: { oneOf: ['claim', 'business', 'media', 'document'].map(itemSchema) },
+            items: { oneOf: Object.keys(itemSchemas).map((name) => ({ $ref: `#/components/schemas/${name}` })) },
           },
           metadata: { type: 'object', maxProperties: 16, additionalProperties: { type: 'string', maxLength: 512 } },
         },

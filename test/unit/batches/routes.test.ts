@@ -144,6 +144,13 @@ describe('OpenAPI', () => {
     expect(doc.paths['/v1/batches'].post.responses['202'].content['application/json'].example.id).toMatch(/^bat_/);
     expect(doc.paths['/v1/batches'].post.requestBody.content['application/x-ndjson']).toBeDefined();
     expect(doc.components.schemas.Batch.properties.request_counts).toBeDefined();
+    // Items are closed objects that include custom_id (not an allOf a strict validator would refuse).
+    const item = doc.components.schemas.BatchClaimItem;
+    expect(item.required).toEqual(expect.arrayContaining(['custom_id', 'claim']));
+    expect(item.additionalProperties).toBe(false);
+    expect(Object.keys(item.properties)).toContain('custom_id');
+    const example = doc.paths['/v1/batches'].post.requestBody.content['application/json'].example.items as Array<Record<string, unknown>>;
+    for (const x of example) expect(Object.keys(x).every((k) => k in item.properties)).toBe(true);
   });
 });
 
