@@ -86,15 +86,18 @@ async function getBatch(url: string, key: string, id: string): Promise<any> {
 
 const lines = (stdout: string): any[] => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
-describe('batches in verity serve', () => {
+// Real processes on a shared 2-core machine: generous bounds, never waits on the clock.
+describe('batches in verity serve', { timeout: 90_000 }, () => {
   it('a batch survives kill -9 of serve: after the restart every item is done exactly once and charged once', async () => {
-    const wiki: FakeServer = await startWikipediaFake(undefined, { delayMs: 150 });
+    // 300 ms per source answer, 8 items at a time: ~4.5 s for the whole batch, so the follower
+    // (on a loaded machine too) sees its first lines long before the end.
+    const wiki: FakeServer = await startWikipediaFake(undefined, { delayMs: 300 });
     closers.push(() => wiki.close());
     const home = newHome();
     writeFileSync(join(home, 'config.json'), JSON.stringify({ contact: 'e2e@example.com', sources: { wikipedia: { base_url: `${wiki.url}/w/api.php` } } }));
     const key = (await verity(['admin', 'keys', 'create', '--name', 'b', '--env', 'live', '--plan', 'pro'], { home })).stdout.trim();
     let serve = await spawn(['serve', '--port', '0', '--log-level', 'silent'], home);
-    const N = 40;
+    const N = 120;
     const items = Array.from({ length: N }, (_, i) => ({ custom_id: `row-${i}`, claim: `The Eiffel Tower is in Paris (${i})`, sources: ['wikipedia'] }));
     const { id } = await createBatch(serve.url, key, { type: 'claim', items });
 
@@ -115,6 +118,8 @@ describe('batches in verity serve', () => {
         if (seen.length >= 6) resolve();
       });
     });
+    // From now on the source holds new requests: the batch cannot finish before the kill, however loaded the machine.
+    wiki.options.mode = 'hang';
     const before = await getBatch(serve.url, key, id);
     serve.proc.kill('SIGKILL');
     await serve.proc;
@@ -123,6 +128,7 @@ describe('batches in verity serve', () => {
     expect(before.status).toBe('running');
     expect(before.request_counts.succeeded + before.request_counts.failed).toBeLessThan(N);
 
+    wiki.options.mode = 'ok';
     serve = await spawn(['serve', '--port', '0', '--log-level', 'silent'], home);
     const r = await verity(['--remote', serve.url, '--key', key, 'batches', 'results', id, '--follow'], { home });
     expect(r.code, r.stderr).toBe(0);
@@ -232,11 +238,13 @@ describe('batches in verity serve', () => {
       reject: false,
     });
     await new Promise<void>((resolve) => first.stdout!.on('data', () => resolve()));
+    wiki.options.mode = 'hang'; // the rest waits at the source: the batch is surely unfinished at the kill
     first.kill('SIGKILL');
     await first;
     const before = readFileSync(journal, 'utf8').split('\n').filter(Boolean).length;
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(N);
+    wiki.options.mode = 'ok';
 
     const again = await verity([...args, '--resume', '--json'], { home });
     expect(again.code, again.stderr).toBe(0);
