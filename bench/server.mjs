@@ -8,10 +8,16 @@
 // - the bare route parses the JSON body and answers a JSON object of the same size as verity's
 //   answer (a copy of one), serialized per request — but no auth, no limits, no validation, no
 //   engine, no SQLite.
-// Imports the BUILT code: run `npx tsc -p tsconfig.build.json` first.
-//   node bench/server.mjs [--duration 10] [--connections 50] [--log-level silent|info]
-import { fork } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+// Then, when a PostgreSQL server is given (--pg URL, VERITY_BENCH_DATABASE_URL, or the PG*
+// variables pg_virtualenv sets), the same sandbox claim against `verity serve` PROCESSES (the
+// built bin): one on SQLite, then 1, 2 and 3 on one PostgreSQL database (a throwaway database on
+// that server). The load child splits the connections evenly over the processes (as a load
+// balancer would); req/s is the sum, p99 the worst process's p99. CPU per request is split into
+// the serve processes' and PostgreSQL's (all `postgres` processes of the machine, from /proc).
+// Imports the BUILT code: run `npm run build` first.
+//   node bench/server.mjs [--duration 10] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg]
+import { fork, spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,34 +27,42 @@ const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidenc
 // ---- child: the load generator -------------------------------------------------------------
 if (process.argv[2] === '--load') {
   const { default: autocannon } = await import('autocannon');
-  process.once('message', async ({ url, keys, connections, duration, amount }) => {
+  process.once('message', async ({ url, urls, keys, connections, duration, amount }) => {
     let next = 0;
     const cpu0 = process.cpuUsage();
-    const r = await autocannon({
-      url,
-      method: 'POST',
-      connections,
-      ...(amount ? { amount } : { duration }),
-      requests: [
-        {
+    const targets = urls ?? [url];
+    // One autocannon per server process, the connections split evenly (a load balancer's view).
+    const rs = await Promise.all(
+      targets.map((u, i) =>
+        autocannon({
+          url: u,
           method: 'POST',
-          body,
-          setupRequest: (req) => ({
-            ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[next++ % keys.length]}` },
-          }),
-        },
-      ],
-    });
+          connections: Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0),
+          ...(amount ? { amount: Math.ceil(amount / targets.length) } : { duration }),
+          requests: [
+            {
+              method: 'POST',
+              body,
+              setupRequest: (req) => ({
+                ...req,
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[next++ % keys.length]}` },
+              }),
+            },
+          ],
+        }),
+      ),
+    );
     const cpu = process.cpuUsage(cpu0);
+    const sum = (f) => rs.reduce((a, r) => a + f(r), 0);
     process.send({
-      reqs: r.requests.average,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      non2xx: r.non2xx,
-      errors: r.errors,
-      total: r.requests.total,
-      clientCpu: (cpu.user + cpu.system) / 1000 / (r.duration * 1000),
+      reqs: sum((r) => r.requests.average),
+      p50: Math.max(...rs.map((r) => r.latency.p50)),
+      p99: Math.max(...rs.map((r) => r.latency.p99)),
+      non2xx: sum((r) => r.non2xx),
+      errors: sum((r) => r.errors),
+      total: sum((r) => r.requests.total),
+      duration: Math.max(...rs.map((r) => r.duration)),
+      clientCpu: (cpu.user + cpu.system) / 1000 / (Math.max(...rs.map((r) => r.duration)) * 1000),
     });
   });
 } else {
@@ -152,5 +166,164 @@ if (process.argv[2] === '--load') {
   await app.close();
   await bare.close();
   store.close();
+
+  const pgUrl = process.argv.includes('--no-pg') ? undefined : pgAdminUrl(arg('pg', undefined));
+  if (pgUrl) await processes(pgUrl);
   rmSync(dir, { recursive: true, force: true });
+
+  // ---- serve processes: SQLite (1) and PostgreSQL (1, 2, 3) ------------------------------------
+  async function processes(adminUrl) {
+    const { default: postgres } = await import('postgres');
+    const { openPostgresStore } = await import('../dist/store/postgres/server-store.js');
+    const bin = fileURLToPath(new URL('../bin/verity.js', import.meta.url));
+    const name = `verity_bench_${process.pid}`;
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const u = new URL(adminUrl);
+    u.pathname = `/${name}`;
+    const dbUrl = u.toString();
+    const home = mkdtempSync(join(tmpdir(), 'verity-bench-home-'));
+    const sqliteFile = join(home, 'bench-serve.db');
+    try {
+      // Keys: enough 100/hour test keys for the fastest process count (as above), on both stores.
+      const pg = await openPostgresStore({ url: dbUrl, poolSize: 4, listen: false });
+      const many = Math.ceil((duration * 20_000) / 100) + 20;
+      const pgKeys = [];
+      for (let i = 0; i < many; i += 4)
+        pgKeys.push(
+          ...(await Promise.all(
+            [0, 1, 2, 3]
+              .filter((j) => i + j < many)
+              .map(async (j) => (await pg.admin.createKey({ name: `b${i + j}`, environment: 'test', account: 'bench', plan: 'enterprise', now: new Date() })).key),
+          )),
+        );
+      await pg.close();
+      const file = await openStore(sqliteFile);
+      migrateServer(file.db);
+      const sqliteKeys = file.db.transaction(() =>
+        Array.from({ length: many }, (_, i) => createKey(file.db, { name: `b${i}`, environment: 'test', account: 'bench', plan: 'enterprise', now: new Date() }).key),
+      )();
+      file.close();
+
+      const run = async (label, count, db, keys) => {
+        process.stderr.write(`bench: ${label}\n`);
+        const procs = await Promise.all(Array.from({ length: count }, () => serveProcess(bin, db, home)));
+        try {
+          const urls = procs.map((p) => `${p.url}/v1/verify/claim`);
+          // Warm-up (JIT, caches, pool connections) spread over every key: no key nears its limit.
+          await loadMany(urls, keys, { amount: 600, connections: 10 });
+          const pids = procs.map((p) => p.child.pid);
+          const before = { serve: cpuOf(pids), pg: cpuOf(postgresPids()) };
+          const r = await loadMany(urls, keys, {});
+          const after = { serve: cpuOf(pids), pg: cpuOf(postgresPids()) };
+          const requests = r.total;
+          return {
+            label,
+            ...r,
+            serveCpuPerReq: ((after.serve - before.serve) * 1e6) / requests,
+            pgCpuPerReq: ((after.pg - before.pg) * 1e6) / requests,
+          };
+        } finally {
+          await Promise.all(procs.map((p) => p.stop()));
+        }
+      };
+      const rows = [await run('SQLite, 1 serve process', 1, sqliteFile, sqliteKeys)];
+      for (const n of [1, 2, 3]) rows.push(await run(`PostgreSQL, ${n} serve process${n > 1 ? 'es' : ''}`, n, dbUrl, pgKeys));
+      const base = rows[0].reqs;
+      console.log(
+        `\nverity serve processes (the built bin, --log-level silent, default --pool 10), sandbox claim, ${connections} connections split over the processes, ${duration} s each:`,
+      );
+      console.table(
+        rows.map((r) => ({
+          setup: r.label,
+          'req/s': Math.round(r.reqs),
+          'p50 ms': r.p50,
+          'p99 ms': r.p99,
+          non2xx: r.non2xx,
+          errors: r.errors,
+          'vs SQLite': `${(r.reqs / base).toFixed(2)}×`,
+          'serve CPU µs/req': Math.round(r.serveCpuPerReq),
+          'PostgreSQL CPU µs/req': Math.round(r.pgCpuPerReq),
+        })),
+      );
+      console.log('p50/p99: the worst of the processes; non2xx should be 0 (every key stays under its 100/hour limit).');
+    } finally {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await admin.end({ timeout: 1 });
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+
+  function loadMany(urls, keys, o) {
+    return new Promise((resolve, reject) => {
+      const child = fork(fileURLToPath(import.meta.url), ['--load'], { stdio: 'inherit' });
+      let done = false;
+      child.once('message', (m) => {
+        done = true;
+        child.kill();
+        resolve(m);
+      });
+      child.once('error', reject);
+      child.once('exit', (code) => done || reject(new Error(`the load generator exited (${code}) without a result`)));
+      child.send({ urls, keys, connections, duration, ...o });
+    });
+  }
+}
+
+/** The admin URL of a PostgreSQL server for the process benchmark, if one is configured. */
+function pgAdminUrl(given) {
+  if (given) return given;
+  if (process.env.VERITY_BENCH_DATABASE_URL) return process.env.VERITY_BENCH_DATABASE_URL;
+  const { PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE } = process.env;
+  if (!PGHOST || !PGUSER || PGHOST.startsWith('/')) return undefined;
+  const auth = PGPASSWORD ? `${encodeURIComponent(PGUSER)}:${encodeURIComponent(PGPASSWORD)}` : encodeURIComponent(PGUSER);
+  return `postgres://${auth}@${PGHOST}:${PGPORT ?? '5432'}/${PGDATABASE ?? 'postgres'}`;
+}
+
+/** A `verity serve` child on port 0; resolves once it prints its ready line. */
+function serveProcess(bin, db, home) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--log-level', 'silent'], {
+      env: { ...process.env, VERITY_HOME: home, VERITY_DATABASE_URL: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let buf = '';
+    child.stderr.on('data', (c) => {
+      buf += c.toString();
+      const m = /Listening on (\S+)/.exec(buf);
+      if (m) resolve({ child, url: m[1], stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${buf}`)));
+  });
+}
+
+/** CPU seconds (user + system) of the given processes so far, from /proc. */
+function cpuOf(pids) {
+  const tick = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(f[11]) + Number(f[12])) / tick;
+    } catch {
+      // the process ended
+    }
+  }
+  return total;
+}
+
+/** Every `postgres` process on the machine (the server under test and its backends). */
+function postgresPids() {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

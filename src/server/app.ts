@@ -16,7 +16,7 @@ import { sendError, toHttpError } from './error-handler.js';
 import { redactUrl } from './redact.js';
 import { createIdempotency } from './idempotency.js';
 import { buildOpenApi } from './openapi.js';
-import { policyFor } from './rate-limit.js';
+import { allPolicies, policyFor } from './rate-limit.js';
 import type { AuthInfo } from './types.js';
 import type { ServerContext, ServerDeps } from './types.js';
 import { createLedger } from './usage.js';
@@ -108,6 +108,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   const auth = createAuthenticator(store, clock);
   const sync = store.sync;
+  const policies = allPolicies();
   function limitHeaders(a: AuthInfo, d: RateDecision, reply: FastifyReply): void {
     // draft-ietf-httpapi-ratelimit-headers: limit, remaining, seconds to reset, and the policy.
     reply.header('ratelimit-limit', String(d.limit));
@@ -225,11 +226,28 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           }
           done();
         }
-      : (request, reply, done) => {
-          authenticate(request)
-            .then(() => applyRateLimit(request, reply))
-            .then(() => done(), done);
-        },
+      : store.admit
+        ? (request, reply, done) => {
+            // One round trip: the key and, for a valid key, the rate take under its policy.
+            let hash: string;
+            try {
+              hash = auth.keyHash(request.headers.authorization);
+            } catch (err) {
+              return done(err as Error);
+            }
+            store.admit!(hash, policies, clock.now().getTime())
+              .then((r) => {
+                const a = auth.admit(r.key);
+                request.auth = a;
+                limitHeaders(a, r.decision!, reply);
+              })
+              .then(() => done(), done);
+          }
+        : (request, reply, done) => {
+            authenticate(request)
+              .then(() => applyRateLimit(request, reply))
+              .then(() => done(), done);
+          },
   });
 
   await app.register(batchesPlugin({ store, engines: deps.engines, ledger, idempotency, clock, hooks: deps }));

@@ -48,6 +48,8 @@ export function createAuthenticator(store: ServerStore, clock: Clock) {
   }
 
   return {
+    keyHash,
+    admit,
     /** In-process stores only (store.sync): no promise on the hot path. */
     authenticateSync(header: string | undefined): AuthInfo {
       return admit(store.sync!.findKey(keyHash(header)));

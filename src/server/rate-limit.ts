@@ -7,6 +7,7 @@
  *
  * Kept in memory: a restart forgets the windows (documented in docs/server.md).
  */
+import { PLANS, type Plan } from '../api/errors.js';
 import { PLAN_LIMITS, TEST_KEY_PER_HOUR } from '../api/plans.js';
 import type { AuthInfo } from './types.js';
 
@@ -18,6 +19,12 @@ export interface RatePolicy {
 export function policyFor(auth: Pick<AuthInfo, 'environment' | 'plan'>): RatePolicy {
   if (auth.environment === 'test') return { limit: TEST_KEY_PER_HOUR, windowMs: 3_600_000 };
   return { limit: PLAN_LIMITS[auth.plan].livePerMinute, windowMs: 60_000 };
+}
+
+/** Every policy, for a store that applies them itself (PostgreSQL's one-round-trip admit). */
+export function allPolicies(): import('../store/server-store.js').RatePolicies {
+  const live = Object.fromEntries(PLANS.map((plan) => [plan, policyFor({ environment: 'live', plan })])) as Record<Plan, RatePolicy>;
+  return { test: policyFor({ environment: 'test', plan: 'starter' }), live };
 }
 
 export interface RateDecision {

@@ -31,6 +31,12 @@ export interface RatePolicy {
   windowMs: number;
 }
 
+/** The rate policy of every kind of key: test keys, and live keys by plan. */
+export interface RatePolicies {
+  test: RatePolicy;
+  live: Record<Plan, RatePolicy>;
+}
+
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -257,6 +263,11 @@ export interface ServerStore {
   readonly sync?: SyncHotPath;
 
   findKey(hash: string): Promise<KeyRecord | undefined>;
+  /**
+   * Optional: the key look-up and, for a valid unrevoked key, the rate take under its policy, in
+   * one step (one round trip to a database server). Stores without it get findKey + takeRate.
+   */
+  admit?(hash: string, policies: RatePolicies, nowMs: number): Promise<{ key: KeyRecord | undefined; decision: RateDecision | undefined }>;
   /** Best effort, batched: last-used time (at most about once a second per key). */
   touchKey(keyId: string, at: Date): void;
   takeRate(keyId: string, policy: RatePolicy, nowMs: number): Promise<RateDecision>;

@@ -110,6 +110,22 @@ const SERVER: readonly string[] = [
          RETURNING id INTO hold_id;
      END IF;
    END $$ LANGUAGE plpgsql;`,
+  // The request guard in one round trip: the key (NULLs when unknown), and for a valid key the
+  // rate take under its policy ({"test":{limit,windowMs},"live":{"<plan>":{limit,windowMs}}}).
+  `CREATE FUNCTION verity_admit(p_hash text, p_policies jsonb,
+     OUT id text, OUT account_id text, OUT prefix text, OUT environment text, OUT revoked_at text, OUT plan text,
+     OUT allowed boolean, OUT remaining integer, OUT reset_ms double precision, OUT lim integer, OUT window_ms double precision) AS $$
+   DECLARE pol jsonb;
+   BEGIN
+     SELECT k.id, k.account_id, k.prefix, k.environment, k.revoked_at, a.plan
+       INTO id, account_id, prefix, environment, revoked_at, plan
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = p_hash;
+     IF NOT FOUND OR revoked_at IS NOT NULL THEN RETURN; END IF;
+     pol := CASE WHEN environment = 'test' THEN p_policies -> 'test' ELSE p_policies -> 'live' -> plan END;
+     lim := (pol ->> 'limit')::integer;
+     window_ms := (pol ->> 'windowMs')::double precision;
+     SELECT t.allowed, t.remaining, t.reset_ms INTO allowed, remaining, reset_ms FROM verity_rate_take(id, lim, window_ms) t;
+   END $$ LANGUAGE plpgsql;`,
 ];
 
 /** The webhooks component: endpoints, the outbox, deliveries, attempts, thresholds, shared lanes. */

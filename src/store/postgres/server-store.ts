@@ -39,6 +39,7 @@ import type {
   QuotaAnswer,
   QuotaHold,
   RateDecision,
+  RatePolicies,
   RatePolicy,
   ServerStore,
   UsageRow,
@@ -143,6 +144,10 @@ export class PostgresServerStore implements ServerStore {
   private degraded: string | undefined;
   private closed = false;
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly touches = new Map<string, string>();
+  private touchTimer: NodeJS.Timeout | undefined;
+  private charges: Array<{ c: ChargeCommit; resolve: (u: UsageTotals) => void; reject: (err: unknown) => void }> = [];
+  private chargeScheduled = false;
 
   constructor(
     readonly sql: Sql,
@@ -177,8 +182,43 @@ export class PostgresServerStore implements ServerStore {
     return row;
   }
 
+  /** Last-used times are collected and written together, once a second, in one statement. */
   touchKey(keyId: string, at: Date): void {
-    this.background(this.sql`UPDATE api_keys SET last_used_at = ${at.toISOString()} WHERE id = ${keyId}`);
+    this.touches.set(keyId, at.toISOString());
+    if (!this.touchTimer) {
+      this.touchTimer = setTimeout(() => this.writeTouches(), 1_000);
+      this.touchTimer.unref();
+    }
+  }
+
+  private writeTouches(): void {
+    this.touchTimer = undefined;
+    if (!this.touches.size) return;
+    const ids = [...this.touches.keys()];
+    const ats = [...this.touches.values()];
+    this.touches.clear();
+    this.background(this.sql`UPDATE api_keys k SET last_used_at = t.at FROM unnest(${ids}::text[], ${ats}::text[]) AS t(id, at) WHERE k.id = t.id`);
+  }
+
+  /** Key look-up and rate take in one round trip (`verity_admit`); no take for unknown or revoked keys. */
+  async admit(hash: string, policies: RatePolicies): Promise<{ key: KeyRecord | undefined; decision: RateDecision | undefined }> {
+    const [r] = await this.sql<Array<KeyRecord & { allowed: boolean | null; remaining: number | null; reset_ms: number | null; lim: number | null; window_ms: number | null }>>`
+      SELECT id, account_id, prefix, environment, revoked_at, plan, allowed, remaining, reset_ms, lim, window_ms
+      FROM verity_admit(${hash}, ${JSON.stringify(policies)}::text::jsonb)`;
+    if (!r || r.id === null) return { key: undefined, decision: undefined };
+    const key: KeyRecord = { id: r.id, account_id: r.account_id, prefix: r.prefix, environment: r.environment, revoked_at: r.revoked_at, plan: r.plan };
+    if (r.allowed === null) return { key, decision: undefined };
+    const reset = Math.ceil(r.reset_ms! / 1000);
+    return {
+      key,
+      decision: {
+        allowed: r.allowed,
+        limit: r.lim!,
+        remaining: r.remaining!,
+        resetSeconds: r.allowed ? Math.max(0, reset) : Math.max(1, reset),
+        windowSeconds: Math.round(r.window_ms! / 1000),
+      },
+    };
   }
 
   // ---- rate limit, in the database
@@ -239,29 +279,100 @@ export class PostgresServerStore implements ServerStore {
 
   // ---- the commit
 
-  async commitCharge(c: ChargeCommit): Promise<UsageTotals> {
-    return this.sql.begin(async (tx) => {
-      const [u] = await tx<{ credits: number }[]>`
-        INSERT INTO usage (account_id, period, environment, credits, requests) VALUES (${c.accountId}, ${c.period}, ${c.environment}, ${c.credits}, 1)
-        ON CONFLICT (account_id, period, environment) DO UPDATE SET credits = usage.credits + excluded.credits, requests = usage.requests + 1
-        RETURNING credits`;
-      const after = Number(u!.credits);
-      const usage = { before: after - c.credits, after };
-      // The rest is issued together (pipelined on the transaction's connection).
-      const writes: Array<Promise<unknown>> = [];
-      if (c.hold) writes.push(tx`DELETE FROM quota_holds WHERE id = ${c.hold.id}`);
-      if (c.idempotency) {
-        const i = c.idempotency;
-        writes.push(tx`
-          INSERT INTO idempotency (account_id, key, request_hash, state, status, body, created_at, lease_until)
-          VALUES (${i.accountId}, ${i.key}, ${i.hash}, 'completed', ${i.response.status}, ${i.response.body}, ${c.nowMs}, ${c.nowMs})
-          ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
-            status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until`);
+  /**
+   * Group commit, as on SQLite: the charges queued during one event-loop turn share ONE
+   * transaction — their usage upserts pipelined (one round trip), then every idempotency record,
+   * hold removal and outbox row pipelined (one more), then COMMIT — instead of four round trips
+   * and a commit each. Rows are locked in a fixed order (account, period, environment), so two
+   * processes' batches cannot deadlock on usage rows; a deadlock or serialization failure anyway
+   * is retried once. A charge whose outbox function throws is undone inside the batch (its usage
+   * increment subtracted) and only its caller fails; a database error fails the whole batch, and
+   * nothing of it is stored.
+   */
+  commitCharge(c: ChargeCommit): Promise<UsageTotals> {
+    return new Promise<UsageTotals>((resolve, reject) => {
+      this.charges.push({ c, resolve, reject });
+      if (!this.chargeScheduled) {
+        this.chargeScheduled = true;
+        setImmediate(() => {
+          const p = this.flushCharges();
+          this.pending.add(p);
+          void p.finally(() => this.pending.delete(p));
+        });
       }
-      if (c.outbox) for (const e of c.outbox(usage)) writes.push(enqueue(tx, e, Date.now()));
-      await Promise.all(writes);
-      return usage;
-    }) as Promise<UsageTotals>;
+    });
+  }
+
+  private async flushCharges(): Promise<void> {
+    this.chargeScheduled = false;
+    const items = this.charges.splice(0);
+    if (!items.length) return;
+    const rowKey = (c: ChargeCommit): string => `${c.accountId}\0${c.period}\0${c.environment}`;
+    items.sort((a, b) => (rowKey(a.c) < rowKey(b.c) ? -1 : rowKey(a.c) > rowKey(b.c) ? 1 : 0));
+    const run = (): Promise<Array<{ ok: true; usage: UsageTotals } | { ok: false; err: unknown }>> =>
+      this.sql.begin(async (tx) => {
+        const totals = await Promise.all(
+          items.map(
+            ({ c }) => tx<{ credits: number }[]>`
+              INSERT INTO usage (account_id, period, environment, credits, requests) VALUES (${c.accountId}, ${c.period}, ${c.environment}, ${c.credits}, 1)
+              ON CONFLICT (account_id, period, environment) DO UPDATE SET credits = usage.credits + excluded.credits, requests = usage.requests + 1
+              RETURNING credits`,
+          ),
+        );
+        const now = Date.now();
+        const writes: Array<Promise<unknown>> = [];
+        const events: OutboxEntry[] = [];
+        const outcomes = items.map(({ c }, i): { ok: true; usage: UsageTotals } | { ok: false; err: unknown } => {
+          const after = Number(totals[i]![0]!.credits);
+          const usage = { before: after - c.credits, after };
+          let entries: OutboxEntry[];
+          try {
+            entries = c.outbox?.(usage) ?? [];
+          } catch (err) {
+            writes.push(tx`UPDATE usage SET credits = credits - ${c.credits}, requests = requests - 1
+              WHERE account_id = ${c.accountId} AND period = ${c.period} AND environment = ${c.environment}`);
+            return { ok: false, err };
+          }
+          if (c.hold) writes.push(tx`DELETE FROM quota_holds WHERE id = ${c.hold.id}`);
+          if (c.idempotency) {
+            const r = c.idempotency;
+            writes.push(tx`
+              INSERT INTO idempotency (account_id, key, request_hash, state, status, body, created_at, lease_until)
+              VALUES (${r.accountId}, ${r.key}, ${r.hash}, 'completed', ${r.response.status}, ${r.response.body}, ${c.nowMs}, ${c.nowMs})
+              ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
+                status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until`);
+          }
+          events.push(...entries);
+          return { ok: true, usage };
+        });
+        if (events.length) {
+          // Which scopes have endpoints at all: one query for the batch instead of one per event
+          // (the same snapshot rule as the per-event statement: endpoints committed before it).
+          const scopes = [...new Set(events.map((e) => e.scope))];
+          const live = new Set(
+            (await tx<{ account_id: string }[]>`SELECT DISTINCT account_id FROM webhook_endpoints WHERE account_id = ANY(${scopes}::text[]) AND deleted_at IS NULL`).map(
+              (r) => r.account_id,
+            ),
+          );
+          for (const e of events) if (live.has(e.scope)) writes.push(enqueue(tx, e, now));
+        }
+        await Promise.all(writes);
+        return outcomes;
+      }) as Promise<Array<{ ok: true; usage: UsageTotals } | { ok: false; err: unknown }>>;
+    let outcomes;
+    try {
+      try {
+        outcomes = await run();
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code !== '40P01' && code !== '40001') throw err;
+        outcomes = await run();
+      }
+    } catch (err) {
+      for (const it of items) it.reject(err);
+      return;
+    }
+    outcomes.forEach((o, i) => (o.ok ? items[i]!.resolve(o.usage) : items[i]!.reject(o.err)));
   }
 
   async commitFailure(c: FailureCommit): Promise<void> {
@@ -292,6 +403,10 @@ export class PostgresServerStore implements ServerStore {
   }
 
   async flush(): Promise<void> {
+    if (this.touchTimer) {
+      clearTimeout(this.touchTimer);
+      this.writeTouches();
+    }
     await Promise.allSettled([...this.pending]);
   }
 

@@ -264,6 +264,22 @@ for (const [kind, open, available] of kinds) {
       }
     });
 
+    it('admits in one step when the store offers it: the key, and the take under its policy', async () => {
+      if (!s.store.admit) return; // SQLite answers in-process (store.sync) instead
+      const k = await key('admit', 'test');
+      const policies = { test: { limit: 2, windowMs: 3_600_000 }, live: {} as never };
+      expect(await s.store.admit(hashKey(`vty_test_${'y'.repeat(32)}`), policies, NOW)).toEqual({ key: undefined, decision: undefined });
+      const a = await s.store.admit(k.hash, policies, NOW);
+      expect(a.key).toMatchObject({ id: k.id, environment: 'test', revoked_at: null });
+      expect(a.decision).toMatchObject({ allowed: true, limit: 2, remaining: 1, windowSeconds: 3600 });
+      expect((await s.store.admit(k.hash, policies, NOW)).decision).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await s.store.admit(k.hash, policies, NOW)).decision).toMatchObject({ allowed: false, remaining: 0 });
+      await s.other.admin.revokeKey('admit', new Date(NOW));
+      const revoked = await s.store.admit(k.hash, policies, NOW);
+      expect(revoked.key?.revoked_at).not.toBeNull();
+      expect(revoked.decision).toBeUndefined();
+    });
+
     it('reports its health', async () => {
       expect(await s.store.health()).toBeUndefined();
       expect(s.store.label).not.toMatch(/:[^@/]*@/); // never a password

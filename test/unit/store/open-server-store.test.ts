@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { databaseTarget, parsePoolSize } from '../../../src/store/open-server-store.js';
+import { postgresFaultCause, redactDatabaseUrl } from '../../../src/store/postgres/server-store.js';
+import { toHttpError } from '../../../src/server/error-handler.js';
+
+describe('choosing the server store', () => {
+  it('takes --db postgres://… first, then VERITY_DATABASE_URL, then the SQLite file', () => {
+    expect(databaseTarget('postgres://u@h/db', { VERITY_DATABASE_URL: 'postgres://other/x' }, '/d.db')).toEqual({ kind: 'postgres', url: 'postgres://u@h/db' });
+    expect(databaseTarget('postgresql://u@h/db', {}, '/d.db')).toEqual({ kind: 'postgres', url: 'postgresql://u@h/db' });
+    expect(databaseTarget('/srv/v.db', { VERITY_DATABASE_URL: 'postgres://other/x' }, '/d.db')).toEqual({ kind: 'sqlite', path: '/srv/v.db' });
+    expect(databaseTarget(undefined, { VERITY_DATABASE_URL: 'postgres://other/x' }, '/d.db')).toEqual({ kind: 'postgres', url: 'postgres://other/x' });
+    expect(databaseTarget(undefined, { VERITY_DATABASE_URL: '' }, '/d.db')).toEqual({ kind: 'sqlite', path: '/d.db' });
+    expect(() => databaseTarget(undefined, { VERITY_DATABASE_URL: 'mysql://x' }, '/d.db')).toThrow(/must be a postgres:\/\/ URL/);
+  });
+
+  it('checks --pool', () => {
+    expect(parsePoolSize(undefined)).toBe(10);
+    expect(parsePoolSize('3')).toBe(3);
+    for (const bad of ['0', '-1', '2.5', 'x', '1001']) expect(() => parsePoolSize(bad)).toThrow(/--pool must be 1 to 1000/);
+  });
+
+  it('never shows the password of a database URL', () => {
+    expect(redactDatabaseUrl('postgres://verity:s3cret@db.internal:5432/verity?sslmode=require')).toBe('postgres://verity@db.internal:5432/verity');
+    expect(redactDatabaseUrl('not a url')).not.toContain('not a url');
+  });
+
+  it('maps PostgreSQL connection and capacity errors to 503 UNAVAILABLE with a short cause', () => {
+    expect(postgresFaultCause({ code: 'ECONNREFUSED' })).toBe('the database refuses connections');
+    expect(postgresFaultCause({ code: '57P01' })).toBe('the database is shutting down');
+    expect(postgresFaultCause({ code: '08006' })).toBe('the database connection failed');
+    expect(postgresFaultCause({ code: '23505' })).toBeUndefined(); // a unique violation is a bug, not an outage
+    const e = toHttpError(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' }), postgresFaultCause);
+    expect(e.code).toBe('UNAVAILABLE');
+    expect(e.message).toContain('the database refuses connections');
+    expect(e.message).not.toContain('10.0.0.5');
+  });
+});
