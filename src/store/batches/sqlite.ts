@@ -200,7 +200,8 @@ export function createSqliteBatchStore(db: Database, o: SqliteBatchStoreOptions 
       return (s.active.all() as Array<RawBatch & { plan: string }>).map((r) => ({ ...toRow(r), plan: r.plan }));
     },
     claim(batchId, owner, n, nowMs, leaseUntil) {
-      return own(() => {
+      // Through `transact`: claims share the commit of the results finished in the same loop turn.
+      return transact(() => {
         const rows = s.claimExpired.all(owner, leaseUntil, batchId, batchId, nowMs, n) as ClaimedItem[];
         if (rows.length < n) rows.push(...(s.claimQueued.all(owner, leaseUntil, batchId, batchId, n - rows.length) as ClaimedItem[]));
         if (rows.length) s.markRunning.run(batchId);
