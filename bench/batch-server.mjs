@@ -76,6 +76,7 @@ for await (const chunk of res.body) {
   while ((i = buf.indexOf('\n')) >= 0) {
     const line = buf.slice(0, i);
     buf = buf.slice(i + 1);
+    if (!line) continue; // the follow stream's heartbeat
     lines++;
     if (!line.includes('"status":"succeeded"')) failed++;
   }

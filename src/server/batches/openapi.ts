@@ -175,7 +175,8 @@ export function batchOpenApi(errorRef: Schema): { schemas: Record<string, Schema
           summary: 'Results as NDJSON, in completion order',
           description:
             'One line per finished item: `{custom_id, index, seq, status, result | error}`. `seq` is the completion order; pass the last `seq` received as ' +
-            '`after` to continue a broken download. `follow=true` keeps the stream open and writes lines as items finish, until the batch ends.',
+            '`after` to continue a broken download. `follow=true` keeps the stream open and writes lines as items finish, until the batch ends; it starts with an empty line and ' +
+            'writes one every 15 s while idle (skip empty lines).',
           parameters: [
             idParam,
             { name: 'after', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },

@@ -50,6 +50,8 @@ const CreateQuery = z.object({ type: z.string().optional() });
 const PAGE = 500;
 /** A follower re-reads the store at least this often (items finished by another server process). */
 const FOLLOW_POLL_MS = 2_000;
+/** A following stream with nothing to say writes an empty line this often. */
+const HEARTBEAT_MS = 15_000;
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value ?? {});
@@ -150,18 +152,27 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
     const auth = request.auth!;
     const first = await get(auth, id);
     const { store, runner } = d;
-    const gone = AbortSignal.any([closing.signal]);
+    const gone = closing.signal;
     async function* lines(): AsyncGenerator<string> {
       let after = q.after;
       let left = q.limit ?? Number.POSITIVE_INFINITY;
       let batch = first;
-      for (;;) {
+      let lastWrite = 0;
+      for (let round = 0; ; round++) {
         // Read the status BEFORE the page: a batch seen terminal has all its lines in the store.
         const terminal = ['completed', 'partial', 'cancelled'].includes(batch.status);
         const wanted = Math.min(PAGE, left);
         const page = await store.results(id, { after, status: q.status, limit: wanted });
         // One chunk per page, not one socket write per line.
-        if (page.length) yield page.map(resultLine).join('');
+        if (page.length) {
+          lastWrite = Date.now();
+          yield page.map(resultLine).join('');
+        } else if (q.follow && (round === 0 || Date.now() - lastWrite >= HEARTBEAT_MS)) {
+          // An empty line: the answer's head goes out now (a follower learns at once that it is
+          // following), and an idle stream keeps proxies from closing it. NDJSON readers skip it.
+          lastWrite = Date.now();
+          yield '\n';
+        }
         if (page.length) after = page[page.length - 1]!.seq;
         left -= page.length;
         if (left <= 0) return;

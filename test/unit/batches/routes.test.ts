@@ -16,7 +16,6 @@ import { openStore, type Store } from '../../../src/store/database.js';
 import { startWikipediaFake } from '../../fakes/wikipedia.js';
 import type { FakeServer } from '../../fakes/claim-fake-server.js';
 import { FakeClock } from '../server/harness.js';
-import { BATCH_LIMITS } from '../../../src/server/batches/limits.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -25,6 +24,7 @@ afterEach(async () => {
 
 interface H {
   url: string;
+  close(): Promise<void>;
   store: Store;
   clock: FakeClock;
   events: { completed: VerificationRecordedInfo[]; failed: VerificationFailedInfo[]; batches: BatchFinishedInfo[] };
@@ -57,6 +57,7 @@ async function harness(o: { wiki?: FakeServer } = {}): Promise<H> {
   });
   return {
     url,
+    close: () => app.close(),
     store,
     clock,
     events,
@@ -254,6 +255,36 @@ describe('limits', () => {
   });
 });
 
+describe('graceful stop and bounds', () => {
+  it('closing the server ends follow streams and hands the running items back (not charged, not finished)', async () => {
+    const wiki = await startWikipediaFake(undefined, { mode: 'hang' });
+    cleanups.push(() => wiki.close());
+    const h = await harness({ wiki });
+    const key = h.key('stop', 'live', 'pro');
+    const { json } = await h.req('POST', '/v1/batches', key, { type: 'claim', items: claims(12).map((i) => ({ ...i, sources: ['wikipedia'] })) });
+    while (wiki.requests.length < 2) await new Promise<void>((r) => setImmediate(r));
+    const res = await fetch(`${h.url}/v1/batches/${json.id}/results?follow=true`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.headers.get('verity-batch-status')).toBe('running');
+    const following = res.text();
+    await h.close();
+    expect((await following).trim()).toBe('');
+    const rows = h.store.db.prepare('SELECT status, count(*) AS n FROM batch_items GROUP BY status').all();
+    expect(rows).toEqual([{ status: 'queued', n: 12 }]);
+    expect(h.store.db.prepare('SELECT count(*) AS n FROM usage').get()).toEqual({ n: 0 });
+  });
+
+  it('a batch body over 30 MB (JSON or NDJSON) is refused with 413 and nothing is stored', async () => {
+    const h = await harness();
+    const key = h.key('big', 'test', 'enterprise');
+    const line = JSON.stringify({ custom_id: 'x', claim: 'y'.repeat(1000) });
+    const body = Array.from({ length: 31 * 1024 }, (_, i) => line.replace('"x"', `"x${i}"`)).join('\n');
+    const r = await h.req('POST', '/v1/batches?type=claim', key, body, { 'content-type': 'application/x-ndjson' });
+    expect(r.status).toBe(413);
+    expect(r.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect((await h.req('GET', '/v1/batches', key)).json.data).toHaveLength(0);
+  });
+});
+
 describe('running, results and cancel', () => {
   it('runs every item once, charges each success, and the results cursor resumes where it stopped', async () => {
     const h = await harness();
@@ -309,8 +340,8 @@ describe('running, results and cancel', () => {
     const items = claims(20).map((i) => ({ ...i, sources: ['wikipedia'] }));
     const created = await h.req('POST', '/v1/batches', key, { type: 'claim', items });
     const id = created.json.id as string;
-    // Wait until the plan's whole item concurrency is at the (hanging) source.
-    while (wiki.requests.length < BATCH_LIMITS.pro.itemConcurrency) await new Promise<void>((r) => setImmediate(r));
+    // Wait until items are at the (hanging) source (its host limit lets only some through at once).
+    while (wiki.requests.length < 2) await new Promise<void>((r) => setImmediate(r));
     const c = await h.req('POST', `/v1/batches/${id}/cancel`, key);
     expect(c.status).toBe(200);
     expect(['cancelling', 'cancelled']).toContain(c.json.status);
