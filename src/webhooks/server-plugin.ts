@@ -106,6 +106,32 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
   let running = false;
   let unsubscribe: (() => void) | undefined;
 
+  /** This process's report if its worker sends it, else the attempt log (another process sent it). */
+  function firstAttempt(scope: string, webhook: string, eventIdValue: string, deliveryId: number, waitMs: number): Promise<AttemptReport | null> {
+    const deadline = timers.now() + waitMs;
+    const local = running ? waiter.wait(deliveryId, waitMs, timers) : new Promise<null>(() => undefined);
+    const fromLog = new Promise<AttemptReport | null>((resolve) => {
+      const check = (): void => {
+        hooks
+          .deliveryLog(scope, webhook, 20)
+          .then((log) => {
+            const a = log.data.find((r) => r.event_id === eventIdValue && r.outcome !== 'lost');
+            if (a)
+              return resolve({
+                deliveryId, eventId: eventIdValue, eventType: a.event_type, webhookId: webhook, url: '', attempt: a.attempt,
+                ok: a.outcome === 'delivered', statusCode: a.status_code, startedAt: Date.parse(a.attempted_at),
+                latencyMs: a.latency_ms ?? 0, error: a.error, nextAt: undefined,
+              });
+            if (timers.now() >= deadline) return resolve(null);
+            timers.setTimer(check, 100);
+          })
+          .catch(() => resolve(null));
+      };
+      timers.setTimer(check, 100);
+    });
+    return Promise.race([local, fromLog]);
+  }
+
   const plugin: ServerPlugin = async (app: FastifyInstance) => {
     // Authentication and the rate limit run on onRequest, before the body is read: a caller
     // without a valid key never gets a byte parsed (a 29 MB body, malformed JSON → 401).
@@ -167,9 +193,16 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       const { id } = parse(IdParams, request.params);
       const body = parse(TestBody, request.body);
       const type = body.type === undefined ? undefined : parseEventType(body.type);
-      const { event, deliveryId } = await hooks.enqueueTest(scopeOf(authOf(request)), id, type, timers.now());
+      const scope = scopeOf(authOf(request));
+      const { event, deliveryId } = await hooks.enqueueTest(scope, id, type, timers.now());
       // Without a running worker (an in-process server with no background task) it stays queued.
-      const pending = running ? waiter.wait(deliveryId, RESPONSE_DEADLINE_MS + 2_000, timers) : Promise.resolve(null);
+      // On a shared outbox any process's worker may send it: its attempt is then read from the log.
+      const wait = RESPONSE_DEADLINE_MS + 2_000;
+      const pending = store.outbox.shared
+        ? firstAttempt(scope, id, event.id, deliveryId, wait)
+        : running
+          ? waiter.wait(deliveryId, wait, timers)
+          : Promise.resolve(null);
       worker.notify();
       return toTestResult(event, await pending);
     });

@@ -152,6 +152,12 @@ describe.skipIf(!pgAdmin)('verity serve: three processes on one PostgreSQL datab
         expect(at, `endpoint ${i}`).toHaveLength(50);
         for (let j = 10; j < at.length; j++) expect(at[j]! - at[j - 10]!, `endpoint ${i}`).toBeGreaterThanOrEqual(1000);
       }
+      // A test event answers with its first attempt whichever process's worker sent it.
+      for (const s of served) {
+        const hooks = await (await fetch(`${s.url}/v1/webhooks`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
+        const t = await post(s, `/v1/webhooks/${hooks.data[0].id}/test`, keys[0]!, '{}');
+        expect(await t.json()).toMatchObject({ type: 'verification.completed', attempt: { ok: true, status_code: 200 } });
+      }
     } finally {
       await new Promise<void>((r) => {
         receiver.close(() => r());

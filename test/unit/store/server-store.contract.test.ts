@@ -257,7 +257,8 @@ for (const [kind, open, available] of kinds) {
         expect((await s.store.webhooks.deliveryLog(scope, w.id)).outstanding[0]).toMatchObject({ status: 'delivering', attempts: 1 });
         await worker.stop({ abort: true, release: true });
         expect((await s.store.webhooks.deliveryLog(scope, w.id)).outstanding[0]).toMatchObject({ status: 'pending', attempts: 0 });
-        expect(await s.other.outbox.claim(deliveryId, Date.now(), 30_000, LANE)).toMatchObject({ id: deliveryId, attempt: 1 });
+        // (A second past the first start: the endpoint's shared 50 ms gap must not defer it.)
+        expect(await s.other.outbox.claim(deliveryId, Date.now() + 1_100, 30_000, LANE)).toMatchObject({ id: deliveryId, attempt: 1 });
       } finally {
         hung.closeAllConnections();
         await new Promise<void>((r) => hung.close(() => r()));
