@@ -15,7 +15,7 @@
 // balancer would); req/s is the sum, p99 the worst process's p99. CPU per request is split into
 // the serve processes' and PostgreSQL's (all `postgres` processes of the machine, from /proc).
 // Imports the BUILT code: run `npm run build` first.
-//   node bench/server.mjs [--duration 10] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg]
+//   node bench/server.mjs [--duration 10] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg] [--accounts 1]
 import { fork, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -189,20 +189,23 @@ if (process.argv[2] === '--load') {
       // Keys: enough 100/hour test keys for the fastest process count (as above), on both stores.
       const pg = await openPostgresStore({ url: dbUrl, poolSize: 4, listen: false });
       const many = Math.ceil((duration * 20_000) / 100) + 20;
+      // Keys over `--accounts` accounts (default 1: every charge updates the same usage row, the
+      // worst case for PostgreSQL, where that row is locked until each batch commits).
+      const accounts = Number(arg('accounts', 1));
       const pgKeys = [];
       for (let i = 0; i < many; i += 4)
         pgKeys.push(
           ...(await Promise.all(
             [0, 1, 2, 3]
               .filter((j) => i + j < many)
-              .map(async (j) => (await pg.admin.createKey({ name: `b${i + j}`, environment: 'test', account: 'bench', plan: 'enterprise', now: new Date() })).key),
+              .map(async (j) => (await pg.admin.createKey({ name: `b${i + j}`, environment: 'test', account: `bench-${(i + j) % accounts}`, plan: 'enterprise', now: new Date() })).key),
           )),
         );
       await pg.close();
       const file = await openStore(sqliteFile);
       migrateServer(file.db);
       const sqliteKeys = file.db.transaction(() =>
-        Array.from({ length: many }, (_, i) => createKey(file.db, { name: `b${i}`, environment: 'test', account: 'bench', plan: 'enterprise', now: new Date() }).key),
+        Array.from({ length: many }, (_, i) => createKey(file.db, { name: `b${i}`, environment: 'test', account: `bench-${i % accounts}`, plan: 'enterprise', now: new Date() }).key),
       )();
       file.close();
 

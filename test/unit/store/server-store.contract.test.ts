@@ -281,6 +281,19 @@ for (const [kind, open, available] of kinds) {
       expect(revoked.decision).toBeUndefined();
     });
 
+    it('gives concurrent charges on one usage row a consistent chain of totals', async () => {
+      const k = await key('chain', 'test');
+      const credits = [1, 3, 2, 5, 1];
+      const totals = await Promise.all(
+        credits.map((n) => s.store.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-04', credits: n, nowMs: NOW })),
+      );
+      const chain = [...totals].sort((a, b) => a.before - b.before);
+      expect(chain[0]!.before).toBe(0);
+      for (let i = 1; i < chain.length; i++) expect(chain[i]!.before).toBe(chain[i - 1]!.after);
+      expect(chain.at(-1)!.after).toBe(12);
+      totals.forEach((t, i) => expect(t.after - t.before).toBe(credits[i]));
+    });
+
     it('reports its health', async () => {
       expect(await s.store.health()).toBeUndefined();
       expect(s.store.label).not.toMatch(/:[^@/]*@/); // never a password
