@@ -101,7 +101,7 @@ describe('batches in verity serve', { timeout: 90_000 }, () => {
     const items = Array.from({ length: N }, (_, i) => ({ custom_id: `row-${i}`, claim: `The Eiffel Tower is in Paris (${i})`, sources: ['wikipedia'] }));
     const { id } = await createBatch(serve.url, key, { type: 'claim', items });
 
-    // Follow until a few items are done, then kill the server without warning.
+    // Follow until a few items are done, then kill the server without warning (the follower keeps going).
     const follower = execa(process.execPath, [join(inject('verityRoot'), 'bin', 'verity.js'), '--remote', serve.url, '--key', key, 'batches', 'results', id, '--follow'], {
       env: { PATH: process.env.PATH!, VERITY_HOME: home },
       extendEnv: false,
@@ -123,21 +123,26 @@ describe('batches in verity serve', { timeout: 90_000 }, () => {
     const before = await getBatch(serve.url, key, id);
     serve.proc.kill('SIGKILL');
     await serve.proc;
-    follower.kill('SIGTERM');
-    await follower;
     expect(before.status).toBe('running');
     expect(before.request_counts.succeeded + before.request_counts.failed).toBeLessThan(N);
 
+    // The same port again: the follower (still running) resumes its stream after its last line.
     wiki.options.mode = 'ok';
-    serve = await spawn(['serve', '--port', '0', '--log-level', 'silent'], home);
+    serve = await spawn(['serve', '--port', new URL(serve.url).port, '--log-level', 'silent'], home);
+    const followed = await follower;
+    expect(followed.exitCode, String(followed.stderr)).toBe(0);
+    const resumed = seen.map((l) => JSON.parse(l));
+    expect(resumed.map((l) => l.seq)).toEqual(Array.from({ length: N }, (_, i) => i + 1));
+    expect(new Set(resumed.map((l) => l.custom_id)).size).toBe(N);
+
     const r = await verity(['--remote', serve.url, '--key', key, 'batches', 'results', id, '--follow'], { home });
     expect(r.code, r.stderr).toBe(0);
     const all = lines(r.stdout);
     expect(all).toHaveLength(N);
     expect(new Set(all.map((l) => l.custom_id)).size).toBe(N);
     expect(all.map((l) => l.seq)).toEqual(Array.from({ length: N }, (_, i) => i + 1));
-    // What the follower saw before the kill is the start of the same sequence.
-    expect(seen.map((l) => JSON.parse(l).custom_id)).toEqual(all.slice(0, seen.length).map((l) => l.custom_id));
+    // The follower across the restart saw exactly the same sequence.
+    expect(resumed.map((l) => l.custom_id)).toEqual(all.map((l) => l.custom_id));
     const after = await getBatch(serve.url, key, id);
     expect(after.status).toBe('completed');
     expect(after.request_counts).toEqual({ total: N, succeeded: N, failed: 0, cancelled: 0 });
