@@ -358,6 +358,21 @@ export class PostgresServerStore implements ServerStore {
     if (!items.length) return;
     const rowKey = (c: ChargeCommit): string => `${c.accountId}\0${c.period}\0${c.environment}`;
     items.sort((a, b) => (rowKey(a.c) < rowKey(b.c) ? -1 : rowKey(a.c) > rowKey(b.c) ? 1 : 0));
+    // Which of the likely event scopes (`<account>/<environment>`, the webhook plugin's) have
+    // endpoints, asked BEFORE the transaction: the usage rows are locked from the upsert to the
+    // commit, and on a busy account every other process's batch waits for that lock, so nothing
+    // that can be done before it is done inside it. Scopes not guessed are asked inside.
+    const guessed = [...new Set(items.filter(({ c }) => c.outbox).map(({ c }) => `${c.accountId}/${c.environment}`))];
+    const known = new Map<string, boolean>(guessed.map((g) => [g, false]));
+    if (guessed.length)
+      try {
+        for (const r of await this.sql<{ account_id: string }[]>`
+          SELECT DISTINCT account_id FROM webhook_endpoints WHERE account_id = ANY(${guessed}::text[]) AND deleted_at IS NULL`)
+          known.set(r.account_id, true);
+      } catch (err) {
+        for (const it of items) it.reject(err);
+        return;
+      }
     const run = (): Promise<Array<{ ok: true; usage: UsageTotals } | { ok: false; err: unknown }>> =>
       this.sql.begin(async (tx) => {
         // One statement for the whole batch (one socket write, one round trip): the charges summed
@@ -415,12 +430,14 @@ export class PostgresServerStore implements ServerStore {
         if (events.length) {
           // Which scopes have endpoints at all: one query for the batch instead of one per event
           // (the same snapshot rule as the per-event statement: endpoints committed before it).
-          const scopes = [...new Set(events.map((e) => e.scope))];
-          const live = new Set(
-            (await tx<{ account_id: string }[]>`SELECT DISTINCT account_id FROM webhook_endpoints WHERE account_id = ANY(${scopes}::text[]) AND deleted_at IS NULL`).map(
-              (r) => r.account_id,
-            ),
-          );
+          // An endpoint registered between that question and this commit may miss this batch's
+          // events, as it would with any snapshot taken before the commit.
+          const unknown = [...new Set(events.map((e) => e.scope))].filter((x) => !known.has(x));
+          const live = new Set([...known].filter(([, has]) => has).map(([scope]) => scope));
+          if (unknown.length)
+            for (const r of await tx<{ account_id: string }[]>`
+              SELECT DISTINCT account_id FROM webhook_endpoints WHERE account_id = ANY(${unknown}::text[]) AND deleted_at IS NULL`)
+              live.add(r.account_id);
           for (const e of events) if (live.has(e.scope)) writes.push(enqueue(tx, e, now));
         }
         await Promise.all(writes);
