@@ -19,6 +19,7 @@ _verity_next() {
     '|listen') REPLY='listen' ;;
     '|models') REPLY='models' ;;
     '|report') REPLY='report' ;;
+    '|batches') REPLY='batches' ;;
     '|help') REPLY='help' ;;
     'verify|claim') REPLY='verify claim' ;;
     'verify|business') REPLY='verify business' ;;
@@ -67,13 +68,18 @@ _verity_next() {
     'models|pull') REPLY='models pull' ;;
     'models|list'|'models|ls') REPLY='models list' ;;
     'models|help') REPLY='models help' ;;
+    'batches|list'|'batches|ls') REPLY='batches list' ;;
+    'batches|get') REPLY='batches get' ;;
+    'batches|results') REPLY='batches results' ;;
+    'batches|cancel') REPLY='batches cancel' ;;
+    'batches|help') REPLY='batches help' ;;
   esac
 }
 
 _verity_data() {
   case "$1" in
     '')
-      subs='verify corpus data media keys config completion serve worker admin webhooks listen models report help'
+      subs='verify corpus data media keys config completion serve worker admin webhooks listen models report batches help'
       opts='--version -V --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color --help -h'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
@@ -104,7 +110,7 @@ _verity_data() {
       arg='@file' ;;
     'verify batch')
       subs=''
-      opts='--type --input-format --concurrency --out --resume --fail-on --min-trust --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      opts='--type --input-format --concurrency --out --resume --fail-on --min-trust --no-wait --per-item --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--type=claim,business,media,document --input-format=jsonl,csv --concurrency=@any --out=@file --fail-on=@dyn:fail-on:batch --min-trust=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@file' ;;
     'verify help')
@@ -382,6 +388,36 @@ _verity_data() {
       opts='--input --output -o --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--input=@file --output=@file -o=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
+    'batches')
+      subs='list ls get results cancel help'
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@none' ;;
+    'batches list')
+      subs=''
+      opts='--limit --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--limit=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@none' ;;
+    'batches get')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
+    'batches results')
+      subs=''
+      opts='--after --status --follow --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--after=@any --status=succeeded,failed,cancelled --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
+    'batches cancel')
+      subs=''
+      opts='--yes -y --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
+    'batches help')
+      subs=''
+      opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
     'help')
       subs=''
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
@@ -393,7 +429,7 @@ _verity_data() {
 _verity() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valued=' --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook -o '
+  local valued=' --account --after --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o '
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi

@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --tls-cert --tls-key --to --type --url --webhook -o
+set -g __verity_valued --account --after --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -33,6 +33,8 @@ function __verity_next
             echo 'models'
         case '|report'
             echo 'report'
+        case '|batches'
+            echo 'batches'
         case '|help'
             echo 'help'
         case 'verify|claim'
@@ -129,6 +131,16 @@ function __verity_next
             echo 'models list'
         case 'models|help'
             echo 'models help'
+        case 'batches|list' 'batches|ls'
+            echo 'batches list'
+        case 'batches|get'
+            echo 'batches get'
+        case 'batches|results'
+            echo 'batches results'
+        case 'batches|cancel'
+            echo 'batches cancel'
+        case 'batches|help'
+            echo 'batches help'
     end
 end
 
@@ -192,6 +204,7 @@ complete -c verity -n '__verity_at \'\'' -a 'webhooks' -d 'register webhooks and
 complete -c verity -n '__verity_at \'\'' -a 'listen' -d 'receive webhook events on loopback: check signatures, print each event, optionally forward to your app'
 complete -c verity -n '__verity_at \'\'' -a 'models' -d 'local models verity runs in-process (the claim NLI stance model)'
 complete -c verity -n '__verity_at \'\'' -a 'report' -d 'write a self-contained HTML report from a saved --json result (offline, printable)'
+complete -c verity -n '__verity_at \'\'' -a 'batches' -d 'server batches: list, inspect, download results of, and cancel batches (needs --remote)'
 complete -c verity -n '__verity_at \'\'' -a 'help' -d 'show the help of a command: verity help verify claim'
 complete -c verity -n '__verity_at \'\'' -l version -s V -d 'print the version'
 complete -c verity -n '__verity_at \'\'' -l help -s h -d 'display help for command'
@@ -259,6 +272,8 @@ complete -c verity -n '__verity_at \'verify batch\'' -l out -r -F -d 'append eac
 complete -c verity -n '__verity_at \'verify batch\'' -l resume -d 'skip the items that already succeeded in the --out journal'
 complete -c verity -n '__verity_at \'verify batch\'' -l fail-on -x -a '(__verity_dyn fail-on:batch)' -d 'exit 3 when any item\'s verdict, status, authenticity or flags is any of these (comma-separated)'
 complete -c verity -n '__verity_at \'verify batch\'' -l min-trust -x -d 'exit 3 when any item\'s trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify batch\'' -l no-wait -d 'remote mode: create the server batch(es), print their ids and leave (see `verity batches`)'
+complete -c verity -n '__verity_at \'verify batch\'' -l per-item -d 'remote mode: send one request per item instead of server batches'
 complete -c verity -n '__verity_at \'verify batch\'' -l help -s h -d 'display help for command'
 complete -c verity -n '__verity_at \'verify batch\'' -F
 # verity verify help
@@ -481,5 +496,27 @@ complete -c verity -n '__verity_at \'models list\'' -l help -s h -d 'display hel
 complete -c verity -n '__verity_at \'report\'' -l input -r -F -d 'the media or document file the result is about (embeds the image)'
 complete -c verity -n '__verity_at \'report\'' -l output -s o -r -F -d 'the HTML file to write'
 complete -c verity -n '__verity_at \'report\'' -l help -s h -d 'display help for command'
+# verity batches
+complete -c verity -n '__verity_at \'batches\'' -a 'list' -d 'batches of this key, newest first'
+complete -c verity -n '__verity_at \'batches\'' -a 'ls' -d 'batches of this key, newest first'
+complete -c verity -n '__verity_at \'batches\'' -a 'get' -d 'one batch: status, counts, credits'
+complete -c verity -n '__verity_at \'batches\'' -a 'results' -d 'the finished items as NDJSON lines (custom_id, index, seq, status, result | error)'
+complete -c verity -n '__verity_at \'batches\'' -a 'cancel' -d 'cancel a batch: queued items never run, running ones stop (nothing charged for them)'
+complete -c verity -n '__verity_at \'batches\'' -a 'help' -d 'display help for command'
+complete -c verity -n '__verity_at \'batches\'' -l help -s h -d 'display help for command'
+# verity batches list
+complete -c verity -n '__verity_at \'batches list\'' -l limit -x -d 'how many (1 to 100)'
+complete -c verity -n '__verity_at \'batches list\'' -l help -s h -d 'display help for command'
+# verity batches get
+complete -c verity -n '__verity_at \'batches get\'' -l help -s h -d 'display help for command'
+# verity batches results
+complete -c verity -n '__verity_at \'batches results\'' -l after -x -d 'continue after this line (its seq): resumes a broken download'
+complete -c verity -n '__verity_at \'batches results\'' -l status -x -a 'succeeded failed cancelled' -d 'only items that ended so'
+complete -c verity -n '__verity_at \'batches results\'' -l follow -d 'keep reading until the batch ends'
+complete -c verity -n '__verity_at \'batches results\'' -l help -s h -d 'display help for command'
+# verity batches cancel
+complete -c verity -n '__verity_at \'batches cancel\'' -l yes -s y -d 'do not ask for confirmation on a terminal (needed in scripts)'
+complete -c verity -n '__verity_at \'batches cancel\'' -l help -s h -d 'display help for command'
+# verity batches help
 # verity help
 complete -c verity -n '__verity_at \'help\'' -l help -s h -d 'display help for command'

@@ -21,6 +21,7 @@ import type { AuthInfo } from './types.js';
 import type { ServerContext, ServerDeps } from './types.js';
 import { createLedger } from './usage.js';
 import { registerVerifyRoutes } from './verify-routes.js';
+import { batchesPlugin } from './batches/index.js';
 
 export type { ServerDeps } from './types.js';
 
@@ -249,6 +250,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           },
   });
 
+  await app.register(batchesPlugin({ store, engines: deps.engines, ledger, idempotency, clock, hooks: deps }));
   for (const plugin of deps.plugins ?? []) await app.register(async (child) => plugin(child));
   return app;
 }

@@ -8,6 +8,7 @@ import { REQUIRED_PLAN } from '../api/plans.js';
 import { BusinessRequest, ClaimRequest, DocumentRequest, MediaRequest } from '../api/requests.js';
 import { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../api/results.js';
 import { VERSION } from '../version.js';
+import { batchOpenApi } from './batches/openapi.js';
 
 type Schema = Record<string, unknown>;
 function json(s: z.ZodType, io: 'input' | 'output'): Schema {
@@ -54,6 +55,10 @@ export function buildOpenApi(): Schema {
       },
     };
   }
+  // Batches (issue 15): their own module.
+  const batches = batchOpenApi(errorRef);
+  Object.assign(schemas, batches.schemas);
+  Object.assign(paths, batches.paths);
   paths['/healthz'] = {
     get: { operationId: 'health', summary: 'Liveness and store check', responses: { '200': { description: 'ok' }, '503': { description: 'store unavailable' } } },
   };

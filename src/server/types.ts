@@ -41,6 +41,23 @@ export interface VerificationRecordedInfo {
   usageAfter: number;
   monthlyQuota: number;
   now: Date;
+  /** Set when the verification was an item of a batch (issue 15): events carry both ids. */
+  batch?: BatchItemRef;
+}
+
+/** A batch item's identity, carried into its events. */
+export interface BatchItemRef {
+  batch_id: string;
+  custom_id: string;
+}
+
+/** Passed to `afterBatch` inside the transaction that marks a batch finished (issue 15). */
+export interface BatchFinishedInfo {
+  accountId: string;
+  environment: KeyEnvironment;
+  /** The batch as the API shows it (GET /v1/batches/{id}). */
+  batch: Record<string, unknown> & { id: string; status: 'completed' | 'partial' | 'cancelled' };
+  now: Date;
 }
 
 /** Passed to `afterFailure`: a verification that failed on our side or upstream (5xx). */
@@ -52,6 +69,8 @@ export interface VerificationFailedInfo {
   requestId: string;
   error: VerityError;
   now: Date;
+  /** Set when the verification was an item of a batch (issue 15). */
+  batch?: BatchItemRef;
 }
 
 export type ServerPlugin = (app: FastifyInstance) => Promise<void>;
@@ -93,6 +112,10 @@ export interface ServerDeps {
   eventsAfterVerification?: (info: VerificationRecordedInfo) => OutboxEntry[];
   /** Likewise for a verification that failed with a 5xx error. */
   eventsAfterFailure?: (info: VerificationFailedInfo) => OutboxEntry[];
+  /** Likewise (legacy SQLite form), in the transaction that ends a batch. */
+  afterBatch?: (db: Database, info: BatchFinishedInfo) => void;
+  /** The events to queue when a batch ends (batch.completed / batch.partial), inside that commit. */
+  eventsAfterBatch?: (info: BatchFinishedInfo) => OutboxEntry[];
   /** Started after listen, stopped during graceful shutdown (before the store closes). */
   background?: BackgroundTask;
   /** A request (headers and body) must arrive within this time (default 30 s), else 400. */

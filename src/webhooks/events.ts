@@ -91,6 +91,27 @@ export function crossedThresholds(before: number, after: number, quota: number):
   return CREDIT_THRESHOLDS.filter((t) => before * 100 < t * quota && after * 100 >= t * quota);
 }
 
+/** A sample `batch.*` data object in the shape the server sends (src/api/batches.ts BatchEventData). */
+function sampleBatch(id: string, status: 'completed' | 'partial', succeeded: number, failed: number, now: Date): Record<string, unknown> {
+  const at = now.toISOString();
+  const total = succeeded + failed;
+  return {
+    batch_id: id,
+    status,
+    request_type: 'claim',
+    total,
+    succeeded,
+    failed,
+    cancelled: 0,
+    credits_used: succeeded,
+    created_at: at,
+    completed_at: at,
+    metadata: null,
+    results_url: `/v1/batches/${id}/results`,
+    sample: true,
+  };
+}
+
 /** Sample data for `verity webhooks trigger` and test events: realistic, clearly marked. */
 export function sampleData(type: EventType, now: Date): Record<string, unknown> {
   switch (type) {
@@ -119,9 +140,9 @@ export function sampleData(type: EventType, now: Date): Record<string, unknown> 
         sample: true,
       };
     case 'batch.completed':
-      return { batch_id: 'bat_SampleTriggerEvent0003', total: 3, succeeded: 3, failed: 0, sample: true };
+      return sampleBatch('bat_SampleTriggerEvent0003', 'completed', 3, 0, now);
     case 'batch.partial':
-      return { batch_id: 'bat_SampleTriggerEvent0004', total: 3, succeeded: 2, failed: 1, sample: true };
+      return sampleBatch('bat_SampleTriggerEvent0004', 'partial', 2, 1, now);
     case 'credit.threshold':
       return { threshold: 90, usage: 900, quota: 1000, percent: 90, period: now.toISOString().slice(0, 7), sample: true };
   }

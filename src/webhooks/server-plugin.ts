@@ -11,7 +11,14 @@ import { z } from 'zod';
 import { VerityError, validationError } from '../api/errors.js';
 import { WebhookConfig } from '../api/webhooks.js';
 import type { Clock } from '../engine/types.js';
-import type { AuthInfo, BackgroundTask, ServerPlugin, VerificationFailedInfo, VerificationRecordedInfo } from '../server/types.js';
+import type {
+  AuthInfo,
+  BackgroundTask,
+  BatchFinishedInfo,
+  ServerPlugin,
+  VerificationFailedInfo,
+  VerificationRecordedInfo,
+} from '../server/types.js';
 import type { Database } from '../store/database.js';
 import type { OutboxEntry, ServerStore } from '../store/server-store.js';
 import { sqliteServerStore } from '../store/sqlite-server-store.js';
@@ -48,6 +55,7 @@ export interface WebhookServerHooks {
   plugins: ServerPlugin[];
   eventsAfterVerification: (info: VerificationRecordedInfo) => OutboxEntry[];
   eventsAfterFailure: (info: VerificationFailedInfo) => OutboxEntry[];
+  eventsAfterBatch: (info: BatchFinishedInfo) => OutboxEntry[];
   background: BackgroundTask;
 }
 
@@ -218,7 +226,7 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
     plugins: [plugin],
     eventsAfterVerification(info) {
       const scope = scopeOf(info);
-      const out: OutboxEntry[] = [{ scope, event: envelope('verification.completed', { ...completedData(info.result) }, info.now) }];
+      const out: OutboxEntry[] = [{ scope, event: envelope('verification.completed', { ...completedData(info.result), ...info.batch }, info.now) }];
       const period = info.now.toISOString().slice(0, 7);
       // Only live usage counts against the quota (src/server/types.ts), so only it can cross one.
       const crossed = info.environment === 'live' ? crossedThresholds(info.usageBefore, info.usageAfter, info.monthlyQuota) : [];
@@ -240,8 +248,16 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
         request_id: info.requestId,
         request_type: info.kind,
         error: { code: info.error.code, message: info.error.message },
+        // A batch item's events name the batch and the caller's id for the item (issue 15).
+        ...info.batch,
       };
       return [{ scope: scopeOf(info), event: envelope('verification.failed', data, info.now) }];
+    },
+    eventsAfterBatch(info) {
+      // One terminal event per batch (issue 15): completed when every item succeeded, else partial.
+      const type = info.batch.status === 'completed' ? 'batch.completed' : 'batch.partial';
+      const { id, ...rest } = info.batch;
+      return [{ scope: scopeOf(info), event: envelope(type, { batch_id: id, ...rest }, info.now) }];
     },
     background: {
       start() {

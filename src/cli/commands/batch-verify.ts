@@ -129,8 +129,16 @@ export function finishBatch(rt: CliRuntime, b: PreparedBatch, outcome: { stopped
   if (summary.exit_code !== EXIT.ok) throw new ExitError(summary.exit_code);
 }
 
-/** Embedded (and, until the service's batches are used, remote item by item): run the items here. */
+/** Embedded, or remote item by item with --per-item: run the items here. */
 export default async function verifyBatch(rt: CliRuntime, cmd: Command): Promise<void> {
+  const remote = (await rt.connection()).mode === 'remote';
+  const perItem = cmd.opts<{ perItem?: boolean }>().perItem === true;
+  // Remote mode: the service runs the items as server batches (src/cli/commands/batches-remote.ts).
+  if (remote && !perItem) return (await import('./batches-remote.js')).default(rt, cmd);
+  if (cmd.opts<{ wait?: boolean }>().wait === false)
+    throw new VerityError('VALIDATION_FAILED', remote ? '--no-wait creates server batches: not with --per-item' : '--no-wait creates server batches: it needs --remote URL', {
+      details: [{ field: 'no-wait', issue: 'remote mode with server batches only' }],
+    });
   const b = await prepareBatch(rt, cmd);
   // One engine for all items. Analysis stays on this thread: a worker per item would cost its
   // start-up (~0.3 s) for every file, which is what a batch exists to avoid.

@@ -17,6 +17,7 @@ import { registerWebhooks } from './webhooks.js';
 import { registerListen } from './listen.js';
 import { registerModels } from './models.js';
 import { registerReport } from './report.js';
+import { registerBatches } from './batches.js';
 
 export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerVerify,
@@ -31,4 +32,5 @@ export const areas: Array<(program: Command, ctx: CliContext) => void> = [
   registerListen,
   registerModels,
   registerReport,
+  registerBatches,
 ];

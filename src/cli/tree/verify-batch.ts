@@ -16,6 +16,8 @@ export function registerVerifyBatch(verify: Command, ctx: CliContext): void {
     .option('--resume', 'skip the items that already succeeded in the --out journal')
     .option('--fail-on <values>', 'exit 3 when any item\'s verdict, status, authenticity or flags is any of these (comma-separated)')
     .option('--min-trust <x>', 'exit 3 when any item\'s trust_score is below x (0 to 1)')
+    .option('--no-wait', 'remote mode: create the server batch(es), print their ids and leave (see `verity batches`)')
+    .option('--per-item', 'remote mode: send one request per item instead of server batches')
     .addHelpText(
       'after',
       `
@@ -30,6 +32,10 @@ stdout: one JSON line per item {custom_id, index, line, type, status, result | e
 order they finish; --json prints one summary document instead. A progress line is shown on
 stderr on a terminal. Ctrl-C stops at once (exit 130) with the journal complete up to there.
 
+With --remote the service runs the items as server batches (one per type, up to 1,000 items
+each) and the results are followed as they finish; a re-run within 24 h follows the same server
+batch, so nothing runs or is charged twice. --per-item sends single requests instead.
+
 Exit codes: 0 all succeeded · 1 some items failed · 2 invalid input (nothing was run)
             3 a gate failed · 5 quota or rate limit · 6 unavailable · 130 interrupted
 
@@ -38,6 +44,7 @@ Examples:
   $ verity verify batch suppliers.csv --type business --fail-on dissolved,liquidation
   $ verity verify batch ./photos --type media --json | jq .failed
   $ verity verify batch claims.jsonl --type claim --out results.ndjson --resume
+  $ verity --remote https://verity.example.com verify batch claims.jsonl --type claim --no-wait
   $ jq -c '{claim: .text, custom_id: .id}' rows.json | verity verify batch - --type claim --test`,
     )
     .action(lazyAction(ctx, () => import('../commands/batch-verify.js')));

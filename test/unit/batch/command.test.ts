@@ -178,7 +178,7 @@ describe('verify batch (sandbox, in process)', () => {
     expect(r.stderr).toContain('--concurrency');
   });
 
-  it('remote, item by item: each item sends the key derived from its input, the same on a re-run; a quota error stops the rest (exit 5)', async () => {
+  it('remote, item by item (--per-item): each item sends the key derived from its input, the same on a re-run; a quota error stops the rest (exit 5)', async () => {
     const seen: Array<{ key: string; body: string }> = [];
     let quotaAfter = Infinity;
     const server = createServer((req: IncomingMessage, res) => {
@@ -195,7 +195,7 @@ describe('verify batch (sandbox, in process)', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const path = file('remote.jsonl', ['{"claim":"a"}', '{"claim":"b","language":"en"}', '{"claim":"c"}', '{"claim":"d"}'].join('\n'));
-      const args = ['verify', 'batch', path, '--type', 'claim', '--remote', url, '--concurrency', '1'];
+      const args = ['verify', 'batch', path, '--type', 'claim', '--remote', url, '--concurrency', '1', '--per-item'];
       expect((await runCli(args)).code).toBe(0);
       const first = seen.splice(0).map((s) => s.key);
       expect(new Set(first).size).toBe(4);

@@ -1,0 +1,8 @@
+import type { Command } from 'commander';
+import type { CliRuntime } from '../runtime.js';
+import { batchClient, batchIdArgument, renderBatch } from './batches-common.js';
+
+export default async function batchesCancel(rt: CliRuntime, cmd: Command): Promise<void> {
+  const id = batchIdArgument(cmd.args[0]);
+  rt.out.result(await (await batchClient(rt)).cancel(id), renderBatch);
+}

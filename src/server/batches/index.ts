@@ -1,0 +1,58 @@
+/**
+ * Batches inside `verity serve` (issue 15): the store (src/store/batches), the runner as the
+ * server's own background work (started when the server is ready, stopped when it closes, before
+ * the store is closed), and the /v1/batches routes. Registered with one line in src/server/app.ts.
+ *
+ * Storage: the SQLite BatchStore lives in the server store's file and writes through its group
+ * commit, so an item's finish commits with its charge and events. On another server store
+ * (PostgreSQL) the routes answer 503 until a BatchStore for it is given (`batchStore`).
+ */
+import type { FastifyInstance } from 'fastify';
+import { VerityError } from '../../api/errors.js';
+import type { Clock, Engine } from '../../engine/types.js';
+import { createSqliteBatchStore } from '../../store/batches/sqlite.js';
+import type { BatchStore } from '../../store/batches/types.js';
+import type { ServerStore } from '../../store/server-store.js';
+import { SqliteServerStore } from '../../store/sqlite-server-store.js';
+import type { Idempotency } from '../idempotency.js';
+import type { Ledger } from '../usage.js';
+import { registerBatchRoutes } from './routes.js';
+import { createBatchRunner, type BatchHooks } from './runner.js';
+
+export interface BatchesOptions {
+  store: ServerStore;
+  engines: { live: Engine; test: Engine };
+  ledger: Ledger;
+  idempotency: Idempotency;
+  clock: Clock;
+  hooks: BatchHooks;
+  /** A BatchStore for a server store other than SQLite. */
+  batchStore?: BatchStore;
+}
+
+export function batchesPlugin(o: BatchesOptions) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const sqlite = o.store instanceof SqliteServerStore ? o.store : undefined;
+    const store = o.batchStore ?? (sqlite && createSqliteBatchStore(sqlite.db, { transact: (fn) => sqlite.writes.run(fn) }));
+    if (!store) {
+      const unavailable = async (): Promise<never> => {
+        throw new VerityError('UNAVAILABLE', `Batches are not available on the ${o.store.kind} store in this version; use single requests`);
+      };
+      for (const path of ['/v1/batches', '/v1/batches/:id', '/v1/batches/:id/cancel', '/v1/batches/:id/results'])
+        app.route({ method: path.endsWith('cancel') || path === '/v1/batches' ? ['GET', 'POST'] : ['GET'], url: path, handler: unavailable });
+      return;
+    }
+    const runner = createBatchRunner({ server: o.store, store, engines: o.engines, ledger: o.ledger, clock: o.clock, hooks: o.hooks, log: app.log });
+    registerBatchRoutes(app, {
+      store,
+      runner,
+      ledger: o.ledger,
+      idempotency: o.idempotency,
+      // The idempotency record commits with the stored batch (SQLite: the same transaction).
+      saveIdempotency: sqlite && ((accountId, key, hash, response) => sqlite.saveIdempotency(accountId, key, hash, response, o.clock.now().getTime())),
+      now: () => o.clock.now(),
+    });
+    app.addHook('onReady', async () => runner.start());
+    app.addHook('onClose', async () => runner.stop());
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * Reading and validating a batch request (POST /v1/batches): a JSON object
+ * `{type, items:[{custom_id, …request}], metadata}` or NDJSON lines (one item per line; `type` in
+ * the query, or a first line `{"type": …, "metadata": …}` without a custom_id). Every item is
+ * checked with the same schema as the single endpoint before anything is stored or charged, and
+ * every problem is named by position: `items[12].claim`.
+ */
+import type { z } from 'zod';
+import { VerityError, type ErrorDetail } from '../../api/errors.js';
+import type { VerificationKind } from '../../api/ids.js';
+import { creditsFor, OPENCORPORATES_PLAN, planAtLeast, REQUIRED_PLAN } from '../../api/plans.js';
+import { BusinessRequest, ClaimRequest, DocumentRequest, MediaRequest } from '../../api/requests.js';
+import type { AuthInfo } from '../types.js';
+import { CUSTOM_ID, limitsFor, MAX_DETAILS } from './limits.js';
+
+export const BATCH_TYPES = ['claim', 'business', 'media', 'document'] as const satisfies readonly VerificationKind[];
+
+const SCHEMAS: Record<VerificationKind, z.ZodType> = { claim: ClaimRequest, business: BusinessRequest, media: MediaRequest, document: DocumentRequest };
+
+export const METADATA_MAX_KEYS = 16;
+const METADATA_KEY = /^[\x21-\x7e]{1,64}$/;
+const METADATA_VALUE_MAX = 512;
+
+export interface ParsedBatch {
+  type: VerificationKind;
+  metadata: Record<string, string> | null;
+  items: Array<{ custom_id: string; request: Record<string, unknown>; credits: number }>;
+}
+
+const fail = (message: string, details: ErrorDetail[]): VerityError => new VerityError('VALIDATION_FAILED', message, { details });
+
+/** NDJSON text → the same shape as the JSON form; a line that is not a JSON object is named. */
+export function fromNdjson(text: string, queryType: unknown): { type: unknown; metadata: unknown; items: unknown[] } {
+  const lines = text.split('\n');
+  const items: unknown[] = [];
+  let type = queryType;
+  let metadata: unknown;
+  const details: ErrorDetail[] = [];
+  lines.forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      if (details.length < MAX_DETAILS) details.push({ field: `line ${i + 1}`, issue: 'is not valid JSON' });
+      return;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      if (details.length < MAX_DETAILS) details.push({ field: `line ${i + 1}`, issue: 'must be a JSON object' });
+      return;
+    }
+    // A header line (first non-empty line, no custom_id, has type) sets the batch's type and metadata.
+    if (items.length === 0 && details.length === 0 && !('custom_id' in value) && 'type' in value) {
+      const h = value as { type?: unknown; metadata?: unknown };
+      if (queryType !== undefined && h.type !== queryType)
+        details.push({ field: `line ${i + 1}.type`, issue: `differs from the query's type "${String(queryType)}"` });
+      type = h.type;
+      metadata = h.metadata;
+      return;
+    }
+    items.push(value);
+  });
+  if (details.length) throw fail(`Invalid NDJSON batch: ${details[0]!.field} ${details[0]!.issue}`, details);
+  return { type, metadata, items };
+}
+
+function checkMetadata(value: unknown): Record<string, string> | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw fail('Invalid metadata: must be an object of strings', [{ field: 'metadata', issue: 'must be an object of string values' }]);
+  const entries = Object.entries(value as Record<string, unknown>);
+  const details: ErrorDetail[] = [];
+  if (entries.length > METADATA_MAX_KEYS) details.push({ field: 'metadata', issue: `at most ${METADATA_MAX_KEYS} keys` });
+  for (const [k, v] of entries.slice(0, METADATA_MAX_KEYS)) {
+    if (!METADATA_KEY.test(k)) details.push({ field: `metadata.${k.slice(0, 64)}`, issue: 'keys are 1 to 64 visible ASCII characters' });
+    else if (typeof v !== 'string' || v.length > METADATA_VALUE_MAX)
+      details.push({ field: `metadata.${k}`, issue: `must be a string of at most ${METADATA_VALUE_MAX} characters` });
+  }
+  if (details.length) throw fail(`Invalid ${details[0]!.field}: ${details[0]!.issue}`, details);
+  return Object.fromEntries(entries) as Record<string, string>;
+}
+
+/**
+ * Validates the whole batch for this key: type and plan (403), size (per plan), every item
+ * (custom_id present, unique, and the request valid for the type). Throws one error naming every
+ * bad field (the first MAX_DETAILS of them); returns the items with their credit prices.
+ */
+export function validateBatch(body: unknown, auth: Pick<AuthInfo, 'plan'>): ParsedBatch {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new VerityError('INVALID_REQUEST', 'The request body must be a JSON object (or NDJSON lines with Content-Type: application/x-ndjson)');
+  const b = body as { type?: unknown; items?: unknown; metadata?: unknown };
+  const unknownKeys = Object.keys(b).filter((k) => k !== 'type' && k !== 'items' && k !== 'metadata');
+  if (unknownKeys.length) throw fail(`Unknown field ${unknownKeys[0]}`, unknownKeys.map((k) => ({ field: k, issue: 'is not a batch field' })));
+  if (typeof b.type !== 'string' || !(BATCH_TYPES as readonly string[]).includes(b.type))
+    throw fail(`Invalid type: must be one of ${BATCH_TYPES.join(', ')}`, [{ field: 'type', issue: `one of ${BATCH_TYPES.join(', ')}` }]);
+  const type = b.type as VerificationKind;
+  const needed = REQUIRED_PLAN[type];
+  if (!planAtLeast(auth.plan, needed))
+    throw new VerityError('FORBIDDEN', `${type} verification needs the ${needed} plan or higher; this key's account is on ${auth.plan}`, {
+      requiredPlan: needed,
+    });
+  const metadata = checkMetadata(b.metadata);
+  if (!Array.isArray(b.items)) throw fail('Invalid items: must be an array of requests', [{ field: 'items', issue: 'must be an array' }]);
+  const limits = limitsFor(auth.plan);
+  if (b.items.length === 0) throw fail('Invalid items: the batch has no items', [{ field: 'items', issue: 'must hold at least one item' }]);
+  if (b.items.length > limits.maxItems)
+    throw fail(`A batch holds at most ${limits.maxItems} items on the ${auth.plan} plan; this one has ${b.items.length}`, [
+      { field: 'items', issue: `at most ${limits.maxItems} items on the ${auth.plan} plan` },
+    ]);
+
+  const details: ErrorDetail[] = [];
+  const add = (d: ErrorDetail): void => void (details.length < MAX_DETAILS && details.push(d));
+  const seen = new Map<string, number>();
+  const items: ParsedBatch['items'] = [];
+  b.items.forEach((raw, i) => {
+    const at = `items[${i}]`;
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return add({ field: at, issue: 'must be an object' });
+    const { custom_id, ...request } = raw as Record<string, unknown>;
+    if (typeof custom_id !== 'string' || !CUSTOM_ID.test(custom_id)) add({ field: `${at}.custom_id`, issue: 'required: 1 to 64 visible ASCII characters' });
+    else if (seen.has(custom_id)) add({ field: `${at}.custom_id`, issue: `duplicate of items[${seen.get(custom_id)}].custom_id` });
+    else seen.set(custom_id, i);
+    const parsed = SCHEMAS[type].safeParse(request);
+    if (!parsed.success) for (const issue of parsed.error.issues) add({ field: `${at}.${issue.path.length ? issue.path.map(String).join('.') : '(item)'}`, issue: issue.message });
+    else if (type === 'business') {
+      const sources = (request as { sources?: unknown }).sources;
+      if (Array.isArray(sources) && sources.includes('opencorporates') && !planAtLeast(auth.plan, OPENCORPORATES_PLAN))
+        throw new VerityError('FORBIDDEN', `${at}: the opencorporates source needs the ${OPENCORPORATES_PLAN} plan; this key's account is on ${auth.plan}`, {
+          requiredPlan: OPENCORPORATES_PLAN,
+        });
+    }
+    items.push({ custom_id: custom_id as string, request, credits: creditsFor(type, request as { officers?: boolean; filings?: boolean }) });
+  });
+  if (details.length) {
+    const more = details.length >= MAX_DETAILS ? ` (the first ${MAX_DETAILS} problems are listed)` : '';
+    throw fail(`Invalid ${details[0]!.field}: ${details[0]!.issue}${more}`, details);
+  }
+  return { type, metadata, items };
+}
