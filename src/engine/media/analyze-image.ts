@@ -30,6 +30,7 @@ import { detectMediaType } from './detect-type.js';
 import { exifThumbnailSignal } from './forensics/exif-thumbnail.js';
 import { jpegGridSignal } from './forensics/jpeg-grid.js';
 import { parseJpeg } from './forensics/jpeg-structure.js';
+import { lumaTileSums } from './forensics/luma-pass.js';
 import {
   c2paSourceSignal,
   cameraMetadataSignal,
@@ -197,10 +198,12 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     const thumbP = jpeg && !decoded.partial ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
     hashP.catch(() => undefined);
     thumbP.catch(() => undefined);
-    const grid = jpegGridSignal(plane, type.format === 'jpeg');
+    // One pass over the plane feeds both tile analyzers (forensics/luma-pass.ts).
+    const sums = lumaTileSums(plane);
+    const grid = jpegGridSignal(plane, type.format === 'jpeg', sums);
     signals.push(grid);
     signal.throwIfAborted();
-    const noise = noiseSignal(plane);
+    const noise = noiseSignal(plane, sums);
     if (noise) signals.push(noise);
     forensics = tileMaps(plane, grid, noise);
     if (opts.checkDeepfakes) {

@@ -5,6 +5,7 @@
  * from thumbnails"). Compared with dHash after trimming the black bars cameras add to fit 4:3.
  */
 import { loadSharp, MAX_PIXELS } from '../decode.js';
+import { loadExifr } from '../metadata.js';
 import { dHashOfPixels, hamming } from '../perceptual-hash.js';
 import type { Signal } from './types.js';
 
@@ -38,7 +39,7 @@ async function mainImageDHash(bytes: Buffer): Promise<string> {
 export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, mainHeight: number): Promise<Signal | null> {
   let thumb: Uint8Array | undefined;
   try {
-    const exifr = (await import('exifr')).default;
+    const exifr = loadExifr();
     thumb = (await exifr.thumbnail(bytes)) as Uint8Array | undefined;
   } catch {
     return null;

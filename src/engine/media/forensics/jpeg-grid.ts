@@ -10,11 +10,11 @@
  * total. A tile whose strongest other phase stands out on BOTH axes carries a foreign grid; a
  * connected group of such tiles sharing the same phase pair is reported as a likely splice.
  */
-import { clusterPixelBox, clusterStandsOut, largestClusterBox, median, roundScore, sampledRows, TILE, tileGrid, type BaseRateTest, type PixelBox, type TileMap } from './tiles.js';
+import { lumaTileSums, type LumaTileSums } from './luma-pass.js';
+import { clusterPixelBox, clusterStandsOut, largestClusterBox, roundScore, type BaseRateTest, type PixelBox, type TileMap } from './tiles.js';
 import type { LumaPlane, Signal } from './types.js';
 
-/** Differences above this are scene edges, not compression seams. */
-const EDGE = 24;
+/* Differences of GRID_EDGE (luma-pass.ts) or more are scene edges, not compression seams. */
 /** A foreign phase must exceed its tile's background by this factor on each axis. */
 const FOREIGN_RATIO = 1.3;
 
@@ -38,12 +38,28 @@ export interface GridStats {
   map: TileMap;
 }
 
+/** Scratch for the per-tile medians below: ~3000 tiles × 2 axes would otherwise allocate and sort arrays. */
+const rest = new Float64Array(8);
+
+/** Median of rest[0..m), as tiles.ts median() computes it (sorted order; mean of the middle pair). */
+function medianOfRest(m: number): number {
+  for (let i = 1; i < m; i++) {
+    const v = rest[i]!;
+    let j = i - 1;
+    for (; j >= 0 && rest[j]! > v; j--) rest[j + 1] = rest[j]!;
+    rest[j + 1] = v;
+  }
+  if (!m) return 0;
+  const h = m >> 1;
+  return m % 2 ? rest[h]! : (rest[h - 1]! + rest[h]!) / 2;
+}
+
 function peak(a: Float64Array, off: number, exclude: number): { phase: number; ratio: number } {
   let p = -1;
   for (let k = 0; k < 8; k++) if (k !== exclude && (p < 0 || a[off + k]! > a[off + p]!)) p = k;
-  const rest: number[] = [];
-  for (let k = 0; k < 8; k++) if (k !== exclude && k !== p) rest.push(a[off + k]!);
-  const base = median(rest);
+  let m = 0;
+  for (let k = 0; k < 8; k++) if (k !== exclude && k !== p) rest[m++] = a[off + k]!;
+  const base = medianOfRest(m);
   return { phase: p, ratio: base > 0 ? a[off + p]! / base : 1 };
 }
 
@@ -52,38 +68,17 @@ function peak(a: Float64Array, off: number, exclude: number): { phase: number; r
  * origin, i.e. phase 7 on both axes; otherwise the dominant phase is taken as the image's own.
  */
 function peakAt(a: Float64Array, k: number): number {
-  const rest: number[] = [];
-  for (let j = 0; j < 8; j++) if (j !== k) rest.push(a[j]!);
-  const base = median(rest);
+  let m = 0;
+  for (let j = 0; j < 8; j++) if (j !== k) rest[m++] = a[j]!;
+  const base = medianOfRest(m);
   return base > 0 ? a[k]! / base : 1;
 }
 
-export function gridStats(plane: LumaPlane, aligned = false): GridStats {
-  const { data, width, height } = plane;
-  const grid = tileGrid(width, height);
+export function gridStats(plane: LumaPlane, aligned = false, sums: LumaTileSums = lumaTileSums(plane)): GridStats {
+  const grid = { cols: sums.cols, rows: sums.rows };
   const n = grid.cols * grid.rows;
-  const hs = new Float64Array(n * 8);
-  const vs = new Float64Array(n * 8);
-  const xEnd = Math.min(grid.cols * TILE, width - 1);
-  const yEnd = Math.min(grid.rows * TILE, height - 1);
-  const rows = sampledRows(width * height);
-  for (let ty = 0; ty < grid.rows; ty++)
-    for (const r of rows) {
-      const y = ty * TILE + r;
-      if (y >= yEnd) continue;
-      const row = y * width;
-      const below = row + width;
-      const vPhase = y & 7;
-      let t = ty * grid.cols * 8;
-      for (let x = 0; x < xEnd; x++) {
-        if (x > 0 && (x & 63) === 0) t += 8;
-        const v = data[row + x]!;
-        const dh = Math.abs(data[row + x + 1]! - v);
-        if (dh < EDGE) hs[t + (x & 7)]! += dh;
-        const dv = Math.abs(data[below + x]! - v);
-        if (dv < EDGE) vs[t + vPhase]! += dv;
-      }
-    }
+  const hs = sums.gridH;
+  const vs = sums.gridV;
   const gh = new Float64Array(8);
   const gv = new Float64Array(8);
   for (let t = 0; t < n; t++)
@@ -131,8 +126,8 @@ export function gridStats(plane: LumaPlane, aligned = false): GridStats {
   };
 }
 
-export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean): Signal {
-  const s = gridStats(plane, isJpeg);
+export function jpegGridSignal(plane: LumaPlane, isJpeg: boolean, sums?: LumaTileSums): Signal {
+  const s = gridStats(plane, isJpeg, sums);
   const signal = judgeGrid(s, isJpeg);
   signal.tileMap = s.map;
   return signal;

@@ -8,10 +8,9 @@
  * with MAD) and that form a connected group are reported. Scene texture also raises σ, so this is
  * a weak signal and says so.
  */
-import { clusterPixelBox, clusterStandsOut, largestCluster, largestClusterBox, median, roundScore, sampledRows, TILE, tileGrid, type BaseRateTest, type PixelBox, type TileMap } from './tiles.js';
+import { lumaTileSums, type LumaTileSums } from './luma-pass.js';
+import { clusterPixelBox, clusterStandsOut, largestCluster, largestClusterBox, median, roundScore, type BaseRateTest, type PixelBox, type TileMap } from './tiles.js';
 import type { LumaPlane, Signal } from './types.js';
-
-const EDGE = 48;
 
 export interface NoiseStats {
   tiles: number;
@@ -30,48 +29,10 @@ export interface NoiseStats {
   map: TileMap;
 }
 
-export function noiseStats(plane: LumaPlane): NoiseStats {
-  const { data, width, height } = plane;
-  const grid = tileGrid(width, height);
+export function noiseStats(plane: LumaPlane, sums: LumaTileSums = lumaTileSums(plane)): NoiseStats {
+  const grid = { cols: sums.cols, rows: sums.rows };
   const n = grid.cols * grid.rows;
-  const sum = new Float64Array(n);
-  const count = new Float64Array(n);
-  const bright = new Float64Array(n);
-  const seen = new Float64Array(n);
-  const yEnd = Math.min(grid.rows * TILE, height - 1);
-  const xEnd = Math.min(grid.cols * TILE, width - 1);
-  const sample = sampledRows(width * height);
-  for (let ty = 0; ty < grid.rows; ty++)
-    for (const r of sample) {
-      const y = ty * TILE + r;
-      if (y < 1 || y >= yEnd) continue;
-      const r0 = (y - 1) * width;
-      const r1 = y * width;
-      const r2 = (y + 1) * width;
-      const tRow = ty * grid.cols;
-      // 3×3 window slides along the row: keep the left and centre columns in locals.
-      let a0 = data[r0]!, a1 = data[r0 + 1]!;
-      let b0 = data[r1]!, b1 = data[r1 + 1]!;
-      let c0 = data[r2]!, c1 = data[r2 + 1]!;
-      for (let x = 1; x < xEnd; x++) {
-        const a2 = data[r0 + x + 1]!;
-        const b2 = data[r1 + x + 1]!;
-        const c2 = data[r2 + x + 1]!;
-        const t = tRow + (x >> 6);
-        bright[t]! += b1;
-        seen[t]! += 1;
-        const gx = Math.abs(b2 - b0);
-        const gy = Math.abs(c1 - a1);
-        if (gx + gy <= EDGE) {
-          const v = a0 - 2 * a1 + a2 - 2 * b0 + 4 * b1 - 2 * b2 + c0 - 2 * c1 + c2;
-          sum[t]! += Math.abs(v);
-          count[t]! += 1;
-        }
-        a0 = a1; a1 = a2;
-        b0 = b1; b1 = b2;
-        c0 = c1; c1 = c2;
-      }
-    }
+  const { noiseSum: sum, noiseCount: count, bright, seen } = sums;
   const logs: number[] = [];
   const logOf = new Float64Array(n).fill(NaN);
   const levelOf = new Int8Array(n).fill(-1);
@@ -148,8 +109,8 @@ export function noiseStats(plane: LumaPlane): NoiseStats {
 const LEVELS = 6;
 const MIN_LEVEL_TILES = 8;
 
-export function noiseSignal(plane: LumaPlane): Signal | null {
-  const s = noiseStats(plane);
+export function noiseSignal(plane: LumaPlane, sums?: LumaTileSums): Signal | null {
+  const s = noiseStats(plane, sums);
   if (s.tiles < 16) return null;
   const signal = judgeNoise(s);
   signal.tileMap = s.map;

@@ -11,7 +11,22 @@ import type { LumaPlane, Signal } from './types.js';
 
 const N = 256;
 
-/** In-place radix-2 FFT. */
+/**
+ * Twiddle factors of every stage of the N-point FFT, computed once: cos/sin of the same angles
+ * the butterflies used to compute per call (ang·k with ang = −2π/len), so values are identical.
+ * Stage `len` starts at offset len/2 − 1 (lengths 2, 4, … N: N − 1 entries in all).
+ */
+const TW_RE = new Float64Array(N);
+const TW_IM = new Float64Array(N);
+for (let len = 2; len <= N; len <<= 1) {
+  const ang = (-2 * Math.PI) / len;
+  for (let k = 0; k < len / 2; k++) {
+    TW_RE[len / 2 - 1 + k] = Math.cos(ang * k);
+    TW_IM[len / 2 - 1 + k] = Math.sin(ang * k);
+  }
+}
+
+/** In-place radix-2 FFT of length N. */
 function fft(re: Float64Array, im: Float64Array): void {
   const n = re.length;
   for (let i = 1, j = 0; i < n; i++) {
@@ -19,18 +34,23 @@ function fft(re: Float64Array, im: Float64Array): void {
     for (; j & bit; bit >>= 1) j ^= bit;
     j ^= bit;
     if (i < j) {
-      [re[i], re[j]] = [re[j]!, re[i]!];
-      [im[i], im[j]] = [im[j]!, im[i]!];
+      const tr = re[i]!;
+      re[i] = re[j]!;
+      re[j] = tr;
+      const ti = im[i]!;
+      im[i] = im[j]!;
+      im[j] = ti;
     }
   }
   for (let len = 2; len <= n; len <<= 1) {
-    const ang = (-2 * Math.PI) / len;
+    const half = len >> 1;
+    const tw = half - 1;
     for (let i = 0; i < n; i += len)
-      for (let k = 0; k < len / 2; k++) {
-        const wr = Math.cos(ang * k);
-        const wi = Math.sin(ang * k);
+      for (let k = 0; k < half; k++) {
+        const wr = TW_RE[tw + k]!;
+        const wi = TW_IM[tw + k]!;
         const a = i + k;
-        const b = a + len / 2;
+        const b = a + half;
         const xr = re[b]! * wr - im[b]! * wi;
         const xi = re[b]! * wi + im[b]! * wr;
         re[b] = re[a]! - xr;
@@ -59,6 +79,28 @@ export interface SpectrumStats {
   period8: number;
 }
 
+/**
+ * Adds the power spectrum of one line's residual to `power`. A function of its own (not inline in
+ * spectrumStats) so V8 optimises it whole after a few of its 256 calls: an inner loop optimised by
+ * on-stack replacement was thrown away on leaving it (code after it had no type feedback yet).
+ */
+function addLinePower(data: Uint8Array, start: number, step: number, re: Float64Array, im: Float64Array, power: Float64Array): void {
+  for (let i = 0; i < N; i++) {
+    const c = data[start + (i < N - 1 ? i + 1 : i) * step]!;
+    // Magnitude of the first-difference residual: interpolation makes its variance periodic
+    // (Popescu & Farid 2005; Kirchner 2008), which shows as a spectral line.
+    const d = c - data[start + i * step]!;
+    re[i] = d < 0 ? -d : d;
+    im[i] = 0;
+  }
+  let mean = 0;
+  for (let i = 0; i < N; i++) mean += re[i]!;
+  mean /= N;
+  for (let i = 0; i < N; i++) re[i] = re[i]! - mean;
+  fft(re, im);
+  for (let k = 0; k <= N / 2; k++) power[k] = power[k]! + re[k]! * re[k]! + im[k]! * im[k]!;
+}
+
 /** Mean power spectrum of the second-difference residual along rows and along columns. */
 export function spectrumStats(plane: LumaPlane): SpectrumStats | null {
   const { data, width, height } = plane;
@@ -70,21 +112,9 @@ export function spectrumStats(plane: LumaPlane): SpectrumStats | null {
   const im = new Float64Array(N);
   for (let pass = 0; pass < 2; pass++)
     for (let line = 0; line < N; line += 2) {
-      for (let i = 0; i < N; i++) {
-        const at = (k: number): number =>
-          pass === 0 ? data[(y0 + line) * width + x0 + k]! : data[(y0 + k) * width + x0 + line]!;
-        const c = i < N - 1 ? at(i + 1) : at(i);
-        // Magnitude of the first-difference residual: interpolation makes its variance periodic
-        // (Popescu & Farid 2005; Kirchner 2008), which shows as a spectral line.
-        re[i] = Math.abs(c - at(i));
-        im[i] = 0;
-      }
-      let mean = 0;
-      for (let i = 0; i < N; i++) mean += re[i]!;
-      mean /= N;
-      for (let i = 0; i < N; i++) re[i] = re[i]! - mean;
-      fft(re, im);
-      for (let k = 0; k <= N / 2; k++) power[k] = power[k]! + re[k]! * re[k]! + im[k]! * im[k]!;
+      // Rows (pass 0) or columns (pass 1) of the centred N×N window, read with a stride.
+      const start = pass === 0 ? (y0 + line) * width + x0 : y0 * width + x0 + line;
+      addLinePower(data, start, pass === 0 ? 1 : width, re, im, power);
     }
   return { period2: peakRatio(power, N / 2), period4: peakRatio(power, N / 4), period8: peakRatio(power, N / 8) };
 }

@@ -172,7 +172,9 @@ export function sampledRows(pixels: number, budget = ANALYSIS_PIXEL_BUDGET): Uin
 }
 
 export function median(values: ArrayLike<number>): number {
-  const a = Array.from(values).sort((x, y) => x - y);
+  // A typed array sorts numerically without a comparator call per comparison (same order for the
+  // finite, non-negative-zero values the analyzers pass).
+  const a = Float64Array.from(values).sort();
   if (!a.length) return 0;
   const m = a.length >> 1;
   return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;

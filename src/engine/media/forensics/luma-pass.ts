@@ -1,0 +1,145 @@
+/**
+ * The one pass over the decoded luma that the two tile analyzers share (jpeg-grid.ts, noise.ts).
+ * Both read the same sampled rows (tiles.ts sampledRows) of every 64×64 tile at full resolution,
+ * and at each pixel both look at the same 3×3 neighbourhood: the block-grid test needs the right
+ * and lower neighbour differences by 8-pixel phase, the noise test Immerkær's Laplacian and the
+ * tile's brightness. Reading the plane once and keeping the running sums in locals (flushed once
+ * per tile row segment) instead of in per-pixel array updates is what makes the pair cheap.
+ *
+ * Every sum here is a sum of small integers held in float64: exact in any order, so the per-tile
+ * totals are bit-identical to a per-analyzer loop over the same pixels.
+ */
+import { sampledRows, TILE, tileGrid } from './tiles.js';
+import type { LumaPlane } from './types.js';
+
+/** Neighbour differences above this are scene edges, not compression seams (jpeg-grid.ts). */
+export const GRID_EDGE = 24;
+/** Gradient sum above which a pixel is an edge and left out of the noise estimate (noise.ts). */
+export const NOISE_EDGE = 48;
+
+export interface LumaTileSums {
+  cols: number;
+  rows: number;
+  /** Per tile × 8 phases: sum of |I(x+1,y) − I(x,y)| < GRID_EDGE by x mod 8. */
+  gridH: Float64Array;
+  /** Per tile × 8 phases: sum of |I(x,y+1) − I(x,y)| < GRID_EDGE by y mod 8. */
+  gridV: Float64Array;
+  /** Per tile: Σ|Laplacian| over non-edge pixels, and how many there were. */
+  noiseSum: Float64Array;
+  noiseCount: Float64Array;
+  /** Per tile: brightness sum and pixel count over the pixels the noise test visited. */
+  bright: Float64Array;
+  seen: Float64Array;
+}
+
+/**
+ * Look-up tables instead of branches: on noisy pixels `if (d < GRID_EDGE)` is a coin toss for the
+ * branch predictor, and the mispredictions cost more than the arithmetic.
+ * GRID_KEEP[d] = d below GRID_EDGE, else 0; NOISE_KEEP[gx + gy] = 1 when not an edge, else 0.
+ */
+const GRID_KEEP = new Float64Array(256);
+for (let d = 0; d < 256; d++) GRID_KEEP[d] = d < GRID_EDGE ? d : 0;
+const NOISE_KEEP = new Float64Array(512);
+for (let g = 0; g < 512; g++) NOISE_KEEP[g] = g <= NOISE_EDGE ? 1 : 0;
+
+/**
+ * Sums of one row segment of one tile: ACC[0..7] horizontal grid differences by x mod 8, then the
+ * vertical grid sum, Σ|Laplacian|, the non-edge count and the brightness sum. The per-pixel loops
+ * live in these two small functions (not inline in lumaTileSums) so V8 optimises them as whole
+ * functions after a few calls: an inner loop optimised on its own (on-stack replacement) before the
+ * code after it had ever run was thrown away on leaving it, twice per process, which made the first
+ * (and in a CLI process, only) pass several times slower than the next ones.
+ */
+const ACC = new Float64Array(12);
+const V_SUM = 8;
+const N_SUM = 9;
+const N_COUNT = 10;
+const B_SUM = 11;
+
+function gridSegment(data: Uint8Array, r1: number, width: number, x: number, xb: number): void {
+  const r2 = r1 + width;
+  let vSum = 0;
+  for (; x < xb; x++) {
+    const v = data[r1 + x]!;
+    ACC[x & 7]! += GRID_KEEP[Math.abs(data[r1 + x + 1]! - v)]!;
+    vSum += GRID_KEEP[Math.abs(data[r2 + x]! - v)]!;
+  }
+  ACC[V_SUM]! += vSum;
+}
+
+function fusedSegment(data: Uint8Array, r1: number, width: number, x: number, xb: number): void {
+  const r0 = r1 - width;
+  const r2 = r1 + width;
+  let vSum = 0;
+  let nSum = 0;
+  let nCount = 0;
+  let bSum = 0;
+  // 3×3 window sliding along the row: left and centre columns kept in locals.
+  let a0 = data[r0 + x - 1]!, a1 = data[r0 + x]!;
+  let b0 = data[r1 + x - 1]!, b1 = data[r1 + x]!;
+  let c0 = data[r2 + x - 1]!, c1 = data[r2 + x]!;
+  for (; x < xb; x++) {
+    const a2 = data[r0 + x + 1]!;
+    const b2 = data[r1 + x + 1]!;
+    const c2 = data[r2 + x + 1]!;
+    ACC[x & 7]! += GRID_KEEP[Math.abs(b2 - b1)]!;
+    vSum += GRID_KEEP[Math.abs(c1 - b1)]!;
+    bSum += b1;
+    // Immerkær's Laplacian, counted only off edges (keep = 0 or 1: the sums stay exact).
+    const keep = NOISE_KEEP[Math.abs(b2 - b0) + Math.abs(c1 - a1)]!;
+    nSum += keep * Math.abs(a0 - 2 * a1 + a2 - 2 * b0 + 4 * b1 - 2 * b2 + c0 - 2 * c1 + c2);
+    nCount += keep;
+    a0 = a1; a1 = a2;
+    b0 = b1; b1 = b2;
+    c0 = c1; c1 = c2;
+  }
+  ACC[V_SUM]! += vSum;
+  ACC[N_SUM]! += nSum;
+  ACC[N_COUNT]! += nCount;
+  ACC[B_SUM]! += bSum;
+}
+
+/**
+ * Grid test: rows y < yEnd, columns 0 ≤ x < xEnd (xEnd, yEnd stop one short of the plane's edge
+ * so the right/lower neighbour exists). Noise test: the same rows and columns without row 0 and
+ * column 0 (its 3×3 window needs the upper and left neighbour too).
+ */
+export function lumaTileSums(plane: LumaPlane): LumaTileSums {
+  const { data, width, height } = plane;
+  const { cols, rows } = tileGrid(width, height);
+  const n = cols * rows;
+  const gridH = new Float64Array(n * 8);
+  const gridV = new Float64Array(n * 8);
+  const noiseSum = new Float64Array(n);
+  const noiseCount = new Float64Array(n);
+  const bright = new Float64Array(n);
+  const seen = new Float64Array(n);
+  const xEnd = Math.min(cols * TILE, width - 1);
+  const yEnd = Math.min(rows * TILE, height - 1);
+  const sample = sampledRows(width * height);
+  for (let ty = 0; ty < rows; ty++)
+    for (let s = 0; s < sample.length; s++) {
+      const y = ty * TILE + sample[s]!;
+      if (y >= yEnd) continue;
+      const vPhase = y & 7;
+      for (let tc = 0; tc < cols; tc++) {
+        const xa = tc * TILE;
+        const xb = Math.min(xa + TILE, xEnd);
+        if (xa >= xb) break;
+        const t = ty * cols + tc;
+        ACC.fill(0);
+        // Grid only where the noise window has no upper row (y = 0) or left column (x = 0).
+        const x = y === 0 ? xb : xa === 0 ? 1 : xa;
+        if (x > xa) gridSegment(data, y * width, width, xa, x);
+        if (x < xb) fusedSegment(data, y * width, width, x, xb);
+        const g = t * 8;
+        for (let k = 0; k < 8; k++) gridH[g + k]! += ACC[k]!;
+        gridV[g + vPhase]! += ACC[V_SUM]!;
+        noiseSum[t]! += ACC[N_SUM]!;
+        noiseCount[t]! += ACC[N_COUNT]!;
+        bright[t]! += ACC[B_SUM]!;
+        seen[t]! += x < xb ? xb - x : 0;
+      }
+    }
+  return { cols, rows, gridH, gridV, noiseSum, noiseCount, bright, seen };
+}

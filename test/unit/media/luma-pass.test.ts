@@ -1,0 +1,88 @@
+/**
+ * The shared pass (forensics/luma-pass.ts) must give the block-grid and noise tests exactly the
+ * per-tile sums a plain loop gives: each analyzer's own loop, written here the straightforward way
+ * (one pixel at a time, with branches), is the reference. Planes of awkward sizes exercise the
+ * first row/column, partial tiles, sampled rows (a large plane) and the image's right edge.
+ */
+import { describe, expect, it } from 'vitest';
+import { GRID_EDGE, lumaTileSums, NOISE_EDGE } from '../../../src/engine/media/forensics/luma-pass.js';
+import { gridStats } from '../../../src/engine/media/forensics/jpeg-grid.js';
+import { noiseStats } from '../../../src/engine/media/forensics/noise.js';
+import { sampledRows, TILE, tileGrid } from '../../../src/engine/media/forensics/tiles.js';
+import type { LumaPlane } from '../../../src/engine/media/forensics/types.js';
+
+function referenceSums(plane: LumaPlane) {
+  const { data, width, height } = plane;
+  const { cols, rows } = tileGrid(width, height);
+  const n = cols * rows;
+  const gridH = new Float64Array(n * 8);
+  const gridV = new Float64Array(n * 8);
+  const noiseSum = new Float64Array(n);
+  const noiseCount = new Float64Array(n);
+  const bright = new Float64Array(n);
+  const seen = new Float64Array(n);
+  const xEnd = Math.min(cols * TILE, width - 1);
+  const yEnd = Math.min(rows * TILE, height - 1);
+  const at = (x: number, y: number): number => data[y * width + x]!;
+  for (let ty = 0; ty < rows; ty++)
+    for (const r of sampledRows(width * height)) {
+      const y = ty * TILE + r;
+      if (y >= yEnd) continue;
+      for (let x = 0; x < xEnd; x++) {
+        const t = ty * cols + (x >> 6);
+        const dh = Math.abs(at(x + 1, y) - at(x, y));
+        if (dh < GRID_EDGE) gridH[t * 8 + (x & 7)]! += dh;
+        const dv = Math.abs(at(x, y + 1) - at(x, y));
+        if (dv < GRID_EDGE) gridV[t * 8 + (y & 7)]! += dv;
+        if (x < 1 || y < 1) continue;
+        bright[t]! += at(x, y);
+        seen[t]! += 1;
+        if (Math.abs(at(x + 1, y) - at(x - 1, y)) + Math.abs(at(x, y + 1) - at(x, y - 1)) <= NOISE_EDGE) {
+          let v = 0;
+          const M = [1, -2, 1, -2, 4, -2, 1, -2, 1];
+          for (let j = -1; j <= 1; j++) for (let i = -1; i <= 1; i++) v += M[(j + 1) * 3 + i + 1]! * at(x + i, y + j);
+          noiseSum[t]! += Math.abs(v);
+          noiseCount[t]! += 1;
+        }
+      }
+    }
+  return { cols, rows, gridH, gridV, noiseSum, noiseCount, bright, seen };
+}
+
+/** Smooth gradient + noise + occasional spikes (edges) + a blocky region, deterministic. */
+function plane(width: number, height: number, seed: number): LumaPlane {
+  let s = seed;
+  const rnd = (): number => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const block = x > width / 3 && x < width / 2 && y > height / 3 ? ((x >> 3) + (y >> 3)) % 2 * 6 : 0;
+      const spike = rnd() < 0.03 ? rnd() * 120 : 0;
+      data[y * width + x] = Math.max(0, Math.min(255, Math.round(40 + (150 * x) / width + rnd() * 14 + block + spike)));
+    }
+  return { data, width, height, left: 0, top: 0 };
+}
+
+describe('shared luma pass', () => {
+  it.each([
+    [64, 64],
+    [130, 67],
+    [256, 192],
+    [321, 259],
+    [3000, 2000], // above the pixel budget: 6 of 8 bands per tile
+  ])('equals a plain per-pixel loop on a %i×%i plane', (w, h) => {
+    const p = plane(w, h, w * 7 + h);
+    const got = lumaTileSums(p);
+    const want = referenceSums(p);
+    expect(got.cols).toBe(want.cols);
+    expect(got.rows).toBe(want.rows);
+    for (const k of ['gridH', 'gridV', 'noiseSum', 'noiseCount', 'bright', 'seen'] as const) expect(Array.from(got[k])).toEqual(Array.from(want[k]));
+  });
+
+  it('the analyzers read the same numbers whether they share the pass or run it themselves', () => {
+    const p = plane(700, 520, 3);
+    const sums = lumaTileSums(p);
+    expect(gridStats(p, true, sums)).toEqual(gridStats(p, true));
+    expect(noiseStats(p, sums)).toEqual(noiseStats(p));
+  });
+});
