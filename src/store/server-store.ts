@@ -12,6 +12,7 @@
  */
 import type { Plan } from '../api/errors.js';
 import type { EventEnvelope, EventType, Webhook } from '../api/webhooks.js';
+import type { TransactionSql } from 'postgres';
 import type { Database } from './database.js';
 
 export type KeyEnvironment = 'live' | 'test';
@@ -95,11 +96,19 @@ export interface ChargeCommit {
   outbox?: (usage: UsageTotals) => OutboxEntry[];
   /** SQLite only: a synchronous hook on the raw handle inside the same savepoint (legacy extension point). */
   sqliteHook?: (db: Database, usage: UsageTotals) => void;
+  /**
+   * PostgreSQL only: a step on the commit's transaction, run after the usage upsert and before the
+   * outbox rows; when it throws, the charge is not committed (a charge with a hook gets its own
+   * transaction, outside the group commit).
+   */
+  pgHook?: (tx: TransactionSql, usage: UsageTotals) => Promise<void>;
 }
 
 export interface FailureCommit {
   outbox: OutboxEntry[];
   sqliteHook?: (db: Database) => void;
+  /** PostgreSQL only: a step in the same transaction as the outbox rows; throwing rolls it all back. */
+  pgHook?: (tx: TransactionSql) => Promise<void>;
 }
 
 /** Stripe-style begin: a new request may run; a completed one is replayed; a running one conflicts. */

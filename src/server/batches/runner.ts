@@ -148,9 +148,10 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       await d.server.commitFailure({
         outbox: d.hooks.eventsAfterBatch?.(info) ?? [],
         sqliteHook: (db) => {
-          step(db);
+          step.sqlite?.(db);
           d.hooks.afterBatch?.(db, info);
         },
+        pgHook: step.postgres && (async (tx) => void (await step.postgres!(tx))),
       });
     } catch (err) {
       if (err instanceof StaleBatchWrite) return; // items still running, or counts moved: a later pump ends it
@@ -209,9 +210,10 @@ export function createBatchRunner(d: BatchRunnerDeps) {
           nowMs: now.getTime(),
           outbox: d.hooks.eventsAfterVerification && ((usage) => d.hooks.eventsAfterVerification!(info(usage))),
           sqliteHook: (db, usage) => {
-            after = step(db);
+            if (step.sqlite) after = step.sqlite(db);
             d.hooks.afterVerification?.(db, info(usage));
           },
+          pgHook: step.postgres && (async (tx) => void (after = await step.postgres!(tx))),
         });
       } else {
         const info: VerificationFailedInfo | undefined =
@@ -219,9 +221,10 @@ export function createBatchRunner(d: BatchRunnerDeps) {
         await d.server.commitFailure({
           outbox: info && d.hooks.eventsAfterFailure ? d.hooks.eventsAfterFailure(info) : [],
           sqliteHook: (db) => {
-            after = step(db);
+            if (step.sqlite) after = step.sqlite(db);
             if (info) d.hooks.afterFailure?.(db, info);
           },
+          pgHook: step.postgres && (async (tx) => void (after = await step.postgres!(tx))),
         });
       }
     } catch (err) {
