@@ -65,6 +65,9 @@ export function batchesPlugin(o: BatchesOptions) {
       now: () => o.clock.now(),
     });
     app.addHook('onReady', async () => runner.start());
-    app.addHook('onClose', async () => runner.stop());
+    // Stopped before the listener drains (preClose), not after: otherwise the runner keeps
+    // claiming new items while open requests are served to their end, and a stopping process
+    // may run a whole batch that another process could have taken over.
+    app.addHook('preClose', async () => runner.stop());
   };
 }
