@@ -4,7 +4,8 @@
  * A 1,000-item batch is sent to the first; that process is stopped (SIGTERM) as soon as its first
  * result is out; the second takes over the batch and finishes it. Every item ends exactly once:
  * 1,000 result lines with 1,000 distinct custom ids and sequence numbers 1..1,000, and the usage
- * ledger charged exactly the batch's credits.
+ * ledger charged exactly the batch's credits. And an Idempotency-Key retry of a create is replayed by
+ * the other process (the record commits with the batch).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,25 @@ describe.skipIf(!pgAdmin)('verity serve on PostgreSQL: batches', () => {
     await db?.drop();
     rmSync(home, { recursive: true, force: true });
   }, 60_000);
+
+  it('a retried create with the same Idempotency-Key is replayed by the other process (the record commits with the batch)', async () => {
+    const made = await cli(['admin', 'keys', 'create', '--name', 'idem', '--env', 'test', '--plan', 'pro', '--account', 'idem', '--db', db.url]);
+    expect(made.exitCode, made.stderr).toBe(0);
+    const key = made.stdout.trim();
+    const body = JSON.stringify({ type: 'claim', items: [{ custom_id: 'one', claim: 'The Eiffel Tower is in Paris' }] });
+    const send = (s: Served) =>
+      fetch(`${s.url}/v1/batches`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'batch-order-1' },
+        body,
+      });
+    const first = await send(served[0]!);
+    expect(first.status).toBe(202);
+    const second = await send(served[1]!);
+    expect(second.status).toBe(202);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await second.json()) as { id: string }).id).toBe(((await first.json()) as { id: string }).id);
+  }, 30_000);
 
   it('a batch survives the process that accepted it stopping mid-run: the other finishes it, every item exactly once', async () => {
     const made = await cli(['admin', 'keys', 'create', '--name', 'batcher', '--env', 'test', '--plan', 'pro', '--account', 'batcher', '--db', db.url]);
