@@ -280,7 +280,12 @@ export interface ServerStore {
   /** Best effort, batched: last-used time (at most about once a second per key). */
   touchKey(keyId: string, at: Date): void;
   takeRate(keyId: string, policy: RatePolicy, nowMs: number): Promise<RateDecision>;
-  holdQuota(o: { accountId: string; period: string; credits: number; quota: number; nowMs: number }): Promise<QuotaAnswer>;
+  /**
+   * `batchId`: the hold of a running batch's unfinished items. A shared store keeps one such hold
+   * per batch, whichever process takes it (a new one replaces the last), and drops it when the
+   * batch ends; a single-process store may ignore it.
+   */
+  holdQuota(o: { accountId: string; period: string; credits: number; quota: number; nowMs: number; batchId?: string }): Promise<QuotaAnswer>;
   releaseHold(hold: QuotaHold): Promise<void>;
   /** Throws VALIDATION_FAILED when the key was used with a different request. */
   idempotencyBegin(accountId: string, key: string, hash: string, nowMs: number): Promise<IdempotencyBegin>;

@@ -112,7 +112,8 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       const remaining = fresh.credits_reserved - fresh.credits_settled;
       if (remaining <= 0) return;
       try {
-        const h = await d.ledger.reserve(authOf(b, plan), remaining);
+        // Tagged with the batch: on a shared store every process running it holds ONE amount.
+        const h = await d.ledger.reserve(authOf(b, plan), remaining, b.id);
         if (h) reservations.set(b.id, h);
       } catch {
         // The quota shrank (a plan change) since the batch was accepted: the batch keeps running on

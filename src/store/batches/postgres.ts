@@ -102,6 +102,8 @@ export function createPostgresBatchStore(sql: Sql): PostgresBatchStore {
     if (seen && (b.succeeded !== seen.succeeded || b.failed !== seen.failed || b.cancelled !== seen.cancelled)) return stale('the counts moved');
     const [row] = await tx<RawBatch[]>`
       UPDATE batches SET status = ${terminalStatus(b)}, completed_at = ${nowIso} WHERE id = ${batchId} RETURNING ${COLS}`;
+    // The batch's credit hold (whichever process took it last) ends with the batch.
+    await tx`DELETE FROM quota_holds WHERE batch_id = ${batchId}`;
     return toRow(row!);
   }
 

@@ -296,7 +296,27 @@ const BATCHES: readonly string[] = [
    );
    CREATE INDEX batch_items_open ON batch_items (batch_id, idx) WHERE status IN ('queued','running');
    CREATE UNIQUE INDEX batch_items_seq ON batch_items (batch_id, seq) WHERE seq IS NOT NULL;
-   CREATE INDEX batch_items_owner ON batch_items (lease_owner) WHERE status = 'running';`,
+   CREATE INDEX batch_items_owner ON batch_items (lease_owner) WHERE status = 'running';
+   -- A running live batch's credits: one hold per batch, whichever process took it last.
+   ALTER TABLE quota_holds ADD COLUMN batch_id text;
+   CREATE UNIQUE INDEX quota_holds_batch ON quota_holds (batch_id) WHERE batch_id IS NOT NULL;
+   CREATE FUNCTION verity_hold_batch(p_account text, p_period text, p_batch text, p_credits integer, p_quota bigint, p_ttl_ms integer,
+     OUT hold_id bigint, OUT used bigint) AS $$
+   DECLARE held bigint;
+   BEGIN
+     INSERT INTO usage (account_id, period, environment) VALUES (p_account, p_period, 'live') ON CONFLICT DO NOTHING;
+     -- The account's usage row serializes every hold of the account, in every process.
+     SELECT credits INTO used FROM usage WHERE account_id = p_account AND period = p_period AND environment = 'live' FOR UPDATE;
+     DELETE FROM quota_holds WHERE batch_id = p_batch;
+     SELECT coalesce(sum(credits), 0) INTO held FROM quota_holds WHERE account_id = p_account AND expires_at > clock_timestamp();
+     IF used + held + p_credits > p_quota THEN
+       hold_id := NULL;
+     ELSE
+       INSERT INTO quota_holds (account_id, period, credits, expires_at, batch_id)
+         VALUES (p_account, p_period, p_credits, clock_timestamp() + p_ttl_ms * interval '1 millisecond', p_batch)
+         RETURNING id INTO hold_id;
+     END IF;
+   END $$ LANGUAGE plpgsql;`,
 ];
 
 export const PG_MIGRATIONS: ReadonlyArray<readonly [component: string, steps: readonly string[]]> = [

@@ -287,9 +287,12 @@ export class PostgresServerStore implements ServerStore {
 
   // ---- quota holds
 
-  async holdQuota(o: { accountId: string; period: string; credits: number; quota: number }): Promise<QuotaAnswer> {
-    const [r] = await this.sql<{ hold_id: number | null; used: number }[]>`
-      SELECT hold_id, used FROM verity_hold_quota(${o.accountId}, ${o.period}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`;
+  async holdQuota(o: { accountId: string; period: string; credits: number; quota: number; batchId?: string }): Promise<QuotaAnswer> {
+    const [r] = o.batchId
+      ? await this.sql<{ hold_id: number | null; used: number }[]>`
+          SELECT hold_id, used FROM verity_hold_batch(${o.accountId}, ${o.period}, ${o.batchId}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`
+      : await this.sql<{ hold_id: number | null; used: number }[]>`
+          SELECT hold_id, used FROM verity_hold_quota(${o.accountId}, ${o.period}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`;
     if (r!.hold_id === null) return { ok: false, used: Number(r!.used) };
     return { ok: true, hold: { id: String(r!.hold_id), accountId: o.accountId, credits: o.credits } };
   }
