@@ -25,11 +25,11 @@ export function createLedger(store: ServerStore, clock: Clock, hooks: Hooks) {
 
   return {
     /** Holds `credits` against the live quota, or fails with 402. Returns the hold (undefined for test keys). */
-    async reserve(auth: AuthInfo, credits: number): Promise<QuotaHold | undefined> {
+    async reserve(auth: AuthInfo, credits: number, batchId?: string): Promise<QuotaHold | undefined> {
       if (auth.environment !== 'live') return undefined;
       const quota = PLAN_LIMITS[auth.plan].monthlyCredits;
       const now = clock.now();
-      const r = await store.holdQuota({ accountId: auth.accountId, period: periodOf(now), credits, quota, nowMs: now.getTime() });
+      const r = await store.holdQuota({ accountId: auth.accountId, period: periodOf(now), credits, quota, nowMs: now.getTime(), ...(batchId ? { batchId } : {}) });
       if (r.ok) return r.hold;
       // Retry when the next period starts (first day of next month, UTC).
       const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);

@@ -12,6 +12,7 @@
  */
 import type { Plan } from '../api/errors.js';
 import type { EventEnvelope, EventType, Webhook } from '../api/webhooks.js';
+import type { TransactionSql } from 'postgres';
 import type { Database } from './database.js';
 
 export type KeyEnvironment = 'live' | 'test';
@@ -95,11 +96,19 @@ export interface ChargeCommit {
   outbox?: (usage: UsageTotals) => OutboxEntry[];
   /** SQLite only: a synchronous hook on the raw handle inside the same savepoint (legacy extension point). */
   sqliteHook?: (db: Database, usage: UsageTotals) => void;
+  /**
+   * PostgreSQL only: a step on the commit's transaction, run after the usage upsert and before the
+   * outbox rows; when it throws, the charge is not committed (a charge with a hook gets its own
+   * transaction, outside the group commit).
+   */
+  pgHook?: (tx: TransactionSql, usage: UsageTotals) => Promise<void>;
 }
 
 export interface FailureCommit {
   outbox: OutboxEntry[];
   sqliteHook?: (db: Database) => void;
+  /** PostgreSQL only: a step in the same transaction as the outbox rows; throwing rolls it all back. */
+  pgHook?: (tx: TransactionSql) => Promise<void>;
 }
 
 /** Stripe-style begin: a new request may run; a completed one is replayed; a running one conflicts. */
@@ -271,7 +280,12 @@ export interface ServerStore {
   /** Best effort, batched: last-used time (at most about once a second per key). */
   touchKey(keyId: string, at: Date): void;
   takeRate(keyId: string, policy: RatePolicy, nowMs: number): Promise<RateDecision>;
-  holdQuota(o: { accountId: string; period: string; credits: number; quota: number; nowMs: number }): Promise<QuotaAnswer>;
+  /**
+   * `batchId`: the hold of a running batch's unfinished items. A shared store keeps one such hold
+   * per batch, whichever process takes it (a new one replaces the last), and drops it when the
+   * batch ends; a single-process store may ignore it.
+   */
+  holdQuota(o: { accountId: string; period: string; credits: number; quota: number; nowMs: number; batchId?: string }): Promise<QuotaAnswer>;
   releaseHold(hold: QuotaHold): Promise<void>;
   /** Throws VALIDATION_FAILED when the key was used with a different request. */
   idempotencyBegin(accountId: string, key: string, hash: string, nowMs: number): Promise<IdempotencyBegin>;

@@ -94,9 +94,9 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
         { retryAfter: 30 },
       );
     // 402 before anything is stored: the whole batch must fit in the month's remaining credits.
-    const hold = await d.ledger.reserve(auth, parsed.items.reduce((n, i) => n + i.credits, 0));
+    const id = batchId();
+    const hold = await d.ledger.reserve(auth, parsed.items.reduce((n, i) => n + i.credits, 0), id);
     try {
-      const id = batchId();
       let text = '';
       await d.store.create(
         { id, scope: scopeOf(auth), key_id: auth.keyId, key_prefix: auth.keyPrefix, type: parsed.type, metadata: parsed.metadata, created_at: d.now().toISOString() },

@@ -112,7 +112,8 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       const remaining = fresh.credits_reserved - fresh.credits_settled;
       if (remaining <= 0) return;
       try {
-        const h = await d.ledger.reserve(authOf(b, plan), remaining);
+        // Tagged with the batch: on a shared store every process running it holds ONE amount.
+        const h = await d.ledger.reserve(authOf(b, plan), remaining, b.id);
         if (h) reservations.set(b.id, h);
       } catch {
         // The quota shrank (a plan change) since the batch was accepted: the batch keeps running on
@@ -148,9 +149,10 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       await d.server.commitFailure({
         outbox: d.hooks.eventsAfterBatch?.(info) ?? [],
         sqliteHook: (db) => {
-          step(db);
+          step.sqlite?.(db);
           d.hooks.afterBatch?.(db, info);
         },
+        pgHook: step.postgres && (async (tx) => void (await step.postgres!(tx))),
       });
     } catch (err) {
       if (err instanceof StaleBatchWrite) return; // items still running, or counts moved: a later pump ends it
@@ -209,9 +211,10 @@ export function createBatchRunner(d: BatchRunnerDeps) {
           nowMs: now.getTime(),
           outbox: d.hooks.eventsAfterVerification && ((usage) => d.hooks.eventsAfterVerification!(info(usage))),
           sqliteHook: (db, usage) => {
-            after = step(db);
+            if (step.sqlite) after = step.sqlite(db);
             d.hooks.afterVerification?.(db, info(usage));
           },
+          pgHook: step.postgres && (async (tx) => void (after = await step.postgres!(tx))),
         });
       } else {
         const info: VerificationFailedInfo | undefined =
@@ -219,9 +222,10 @@ export function createBatchRunner(d: BatchRunnerDeps) {
         await d.server.commitFailure({
           outbox: info && d.hooks.eventsAfterFailure ? d.hooks.eventsAfterFailure(info) : [],
           sqliteHook: (db) => {
-            after = step(db);
+            if (step.sqlite) after = step.sqlite(db);
             if (info) d.hooks.afterFailure?.(db, info);
           },
+          pgHook: step.postgres && (async (tx) => void (after = await step.postgres!(tx))),
         });
       }
     } catch (err) {

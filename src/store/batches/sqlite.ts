@@ -5,13 +5,9 @@
  * share a commit, each in its own savepoint).
  */
 import { migrate, type Database } from '../database.js';
-import { StaleBatchWrite, type BatchRow, type BatchScope, type BatchStatus, type BatchStore, type ClaimedItem, type ItemOutcome, type NewBatch, type NewItem, type ResultRow } from './types.js';
+import { StaleBatchWrite, terminalStatus, type BatchRow, type BatchScope, type BatchStatus, type BatchStore, type ClaimedItem, type ItemOutcome, type NewBatch, type NewItem, type ResultRow } from './types.js';
 
-/** The terminal status of a batch with nothing left to run. */
-export function terminalStatus(b: Pick<BatchRow, 'cancelled' | 'failed'>): BatchStatus {
-  // A cancel that came after every item had started cancels nothing: the batch simply completes.
-  return b.cancelled > 0 ? 'cancelled' : b.failed > 0 ? 'partial' : 'completed';
-}
+export { terminalStatus };
 
 /** The batches component's schema, oldest step first (never edit a step once released). */
 export const BATCH_MIGRATIONS: readonly string[] = [
@@ -232,15 +228,15 @@ export function createSqliteBatchStore(db: Database, o: SqliteBatchStoreOptions 
         throw err;
       });
     },
-    finishStep: (item, outcome, nowIso) => () => finishStep(item, outcome, nowIso),
-    finalizeStep: (seen, nowIso) => () => {
+    finishStep: (item, outcome, nowIso) => ({ sqlite: () => finishStep(item, outcome, nowIso) }),
+    finalizeStep: (seen, nowIso) => ({ sqlite: () => {
       const b = get(seen.id);
       if (!b || !['queued', 'running', 'cancelling'].includes(b.status)) throw new StaleBatchWrite('the batch already ended');
       if ((s.unfinished.get(seen.id) as number) > 0) throw new StaleBatchWrite('items are still unfinished');
       if (b.succeeded !== seen.succeeded || b.failed !== seen.failed || b.cancelled !== seen.cancelled) throw new StaleBatchWrite('the counts moved');
       s.terminal.run(terminalStatus(b), nowIso, seen.id);
       return get(seen.id)!;
-    },
+    } }),
     cancel(scope, id, nowIso) {
       return own(() => {
         const r = s.scoped.get(id, scope.accountId, scope.environment) as RawBatch | undefined;

@@ -12,6 +12,7 @@
  * outbox live in the same file); an implementation on another database passes its transaction.
  */
 import type { VerificationKind } from '../../api/ids.js';
+import type { TransactionSql } from 'postgres';
 import type { Database } from '../database.js';
 
 /**
@@ -20,6 +21,13 @@ import type { Database } from '../database.js';
  * and its events. A PostgreSQL BatchStore supplies the same steps on its transaction handle.
  */
 export type SqliteStep<T> = (db: Database) => T;
+/** The same write as a step of a PostgreSQL transaction (the server store's charge commit, `pgHook`). */
+export type PgStep<T> = (tx: TransactionSql) => Promise<T>;
+/** A step for whichever database the store lives in (exactly one of the two is set). */
+export interface BatchStep<T> {
+  sqlite?: SqliteStep<T>;
+  postgres?: PgStep<T>;
+}
 
 /** Thrown by a step when its premise no longer holds (the claim was lost, the batch changed): the transaction rolls back. */
 export class StaleBatchWrite extends Error {
@@ -31,6 +39,11 @@ export class StaleBatchWrite extends Error {
 
 export type BatchStatus = 'queued' | 'running' | 'cancelling' | 'completed' | 'partial' | 'cancelled';
 export const TERMINAL_STATUSES: readonly BatchStatus[] = ['completed', 'partial', 'cancelled'];
+/** The terminal status of a batch with nothing left to run. */
+export function terminalStatus(b: Pick<BatchRow, 'cancelled' | 'failed'>): BatchStatus {
+  // A cancel that came after every item had started cancels nothing: the batch simply completes.
+  return b.cancelled > 0 ? 'cancelled' : b.failed > 0 ? 'partial' : 'completed';
+}
 export type ItemStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface BatchScope {
@@ -130,12 +143,12 @@ export interface BatchStore {
    */
   finish(item: ClaimedItem, outcome: ItemOutcome, nowIso: string, within?: (batch: BatchRow) => void): Promise<boolean>;
   /** `finish` as a step of another transaction; throws StaleBatchWrite when the claim is no longer held. */
-  finishStep(item: ClaimedItem, outcome: ItemOutcome, nowIso: string): SqliteStep<BatchRow>;
+  finishStep(item: ClaimedItem, outcome: ItemOutcome, nowIso: string): BatchStep<BatchRow>;
   /**
    * `finalize` as a step: sets the terminal status when nothing is unfinished and the counts are
    * still those of `seen` (the row the caller built the batch's event from); else StaleBatchWrite.
    */
-  finalizeStep(seen: BatchRow, nowIso: string): SqliteStep<BatchRow>;
+  finalizeStep(seen: BatchRow, nowIso: string): BatchStep<BatchRow>;
   /** Queued items become cancelled; status → cancelling (or cancelled when nothing runs). */
   cancel(scope: BatchScope, id: string, nowIso: string): Promise<BatchRow | undefined>;
   /**

@@ -249,9 +249,80 @@ const WEBHOOKS: readonly string[] = [
    END $$ LANGUAGE plpgsql;`,
 ];
 
+/**
+ * The batches component (issue 15), the SQLite schema's twin (src/store/batches/sqlite.ts): `n`
+ * orders batches as SQLite's rowid does; leases are bigint milliseconds.
+ */
+const BATCHES: readonly string[] = [
+  `CREATE TABLE batches (
+     n bigserial NOT NULL UNIQUE,
+     id text PRIMARY KEY,
+     account_id text NOT NULL,
+     environment text NOT NULL CHECK (environment IN ('live','test')),
+     key_id text NOT NULL,
+     key_prefix text NOT NULL,
+     type text NOT NULL CHECK (type IN ('claim','business','media','document')),
+     status text NOT NULL CHECK (status IN ('queued','running','cancelling','completed','partial','cancelled')),
+     total integer NOT NULL,
+     succeeded integer NOT NULL DEFAULT 0,
+     failed integer NOT NULL DEFAULT 0,
+     cancelled integer NOT NULL DEFAULT 0,
+     credits_reserved integer NOT NULL,
+     credits_used integer NOT NULL DEFAULT 0,
+     credits_settled integer NOT NULL DEFAULT 0,
+     finished integer NOT NULL DEFAULT 0,
+     metadata text,
+     created_at text NOT NULL,
+     completed_at text
+   );
+   CREATE INDEX batches_by_account ON batches (account_id, environment, n);
+   CREATE INDEX batches_active ON batches (n) WHERE status IN ('queued','running','cancelling');
+   CREATE TABLE batch_items (
+     batch_id text NOT NULL REFERENCES batches (id),
+     idx integer NOT NULL,
+     custom_id text NOT NULL,
+     request text NOT NULL,
+     credits integer NOT NULL,
+     status text NOT NULL CHECK (status IN ('queued','running','succeeded','failed','cancelled')),
+     lease_owner text,
+     lease_until bigint,
+     attempts integer NOT NULL DEFAULT 0,
+     seq integer,
+     result text,
+     error text,
+     finished_at text,
+     PRIMARY KEY (batch_id, idx),
+     UNIQUE (batch_id, custom_id)
+   );
+   CREATE INDEX batch_items_open ON batch_items (batch_id, idx) WHERE status IN ('queued','running');
+   CREATE UNIQUE INDEX batch_items_seq ON batch_items (batch_id, seq) WHERE seq IS NOT NULL;
+   CREATE INDEX batch_items_owner ON batch_items (lease_owner) WHERE status = 'running';
+   -- A running live batch's credits: one hold per batch, whichever process took it last.
+   ALTER TABLE quota_holds ADD COLUMN batch_id text;
+   CREATE UNIQUE INDEX quota_holds_batch ON quota_holds (batch_id) WHERE batch_id IS NOT NULL;
+   CREATE FUNCTION verity_hold_batch(p_account text, p_period text, p_batch text, p_credits integer, p_quota bigint, p_ttl_ms integer,
+     OUT hold_id bigint, OUT used bigint) AS $$
+   DECLARE held bigint;
+   BEGIN
+     INSERT INTO usage (account_id, period, environment) VALUES (p_account, p_period, 'live') ON CONFLICT DO NOTHING;
+     -- The account's usage row serializes every hold of the account, in every process.
+     SELECT credits INTO used FROM usage WHERE account_id = p_account AND period = p_period AND environment = 'live' FOR UPDATE;
+     DELETE FROM quota_holds WHERE batch_id = p_batch;
+     SELECT coalesce(sum(credits), 0) INTO held FROM quota_holds WHERE account_id = p_account AND expires_at > clock_timestamp();
+     IF used + held + p_credits > p_quota THEN
+       hold_id := NULL;
+     ELSE
+       INSERT INTO quota_holds (account_id, period, credits, expires_at, batch_id)
+         VALUES (p_account, p_period, p_credits, clock_timestamp() + p_ttl_ms * interval '1 millisecond', p_batch)
+         RETURNING id INTO hold_id;
+     END IF;
+   END $$ LANGUAGE plpgsql;`,
+];
+
 export const PG_MIGRATIONS: ReadonlyArray<readonly [component: string, steps: readonly string[]]> = [
   ['server', SERVER],
   ['webhooks', WEBHOOKS],
+  ['batches', BATCHES],
 ];
 
 /** Applies what is missing; returns the steps applied (component@version). */

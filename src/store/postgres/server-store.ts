@@ -287,9 +287,12 @@ export class PostgresServerStore implements ServerStore {
 
   // ---- quota holds
 
-  async holdQuota(o: { accountId: string; period: string; credits: number; quota: number }): Promise<QuotaAnswer> {
-    const [r] = await this.sql<{ hold_id: number | null; used: number }[]>`
-      SELECT hold_id, used FROM verity_hold_quota(${o.accountId}, ${o.period}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`;
+  async holdQuota(o: { accountId: string; period: string; credits: number; quota: number; batchId?: string }): Promise<QuotaAnswer> {
+    const [r] = o.batchId
+      ? await this.sql<{ hold_id: number | null; used: number }[]>`
+          SELECT hold_id, used FROM verity_hold_batch(${o.accountId}, ${o.period}, ${o.batchId}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`
+      : await this.sql<{ hold_id: number | null; used: number }[]>`
+          SELECT hold_id, used FROM verity_hold_quota(${o.accountId}, ${o.period}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`;
     if (r!.hold_id === null) return { ok: false, used: Number(r!.used) };
     return { ok: true, hold: { id: String(r!.hold_id), accountId: o.accountId, credits: o.credits } };
   }
@@ -339,6 +342,7 @@ export class PostgresServerStore implements ServerStore {
    * nothing of it is stored.
    */
   commitCharge(c: ChargeCommit): Promise<UsageTotals> {
+    if (c.pgHook) return this.chargeAlone(c);
     return new Promise<UsageTotals>((resolve, reject) => {
       this.charges.push({ c, resolve, reject });
       if (!this.chargeScheduled) {
@@ -415,15 +419,7 @@ export class PostgresServerStore implements ServerStore {
               WHERE account_id = ${c.accountId} AND period = ${c.period} AND environment = ${c.environment}`);
             return { ok: false, err };
           }
-          if (c.hold) writes.push(tx`DELETE FROM quota_holds WHERE id = ${c.hold.id}`);
-          if (c.idempotency) {
-            const r = c.idempotency;
-            writes.push(tx`
-              INSERT INTO idempotency (account_id, key, request_hash, state, status, body, created_at, lease_until)
-              VALUES (${r.accountId}, ${r.key}, ${r.hash}, 'completed', ${r.response.status}, ${r.response.body}, ${c.nowMs}, ${c.nowMs})
-              ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
-                status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until`);
-          }
+          writes.push(...chargeSideWrites(tx, c));
           events.push(...entries);
           return { ok: true, usage };
         });
@@ -459,11 +455,39 @@ export class PostgresServerStore implements ServerStore {
     outcomes.forEach((o, i) => (o.ok ? items[i]!.resolve(o.usage) : items[i]!.reject(o.err)));
   }
 
+  /**
+   * A charge with a `pgHook` (a batch item's finish): its own transaction — usage upsert, the hook,
+   * hold, idempotency and outbox rows — so a hook that throws (the item's claim was lost) undoes
+   * only this charge. Locks: the usage row first, then what the hook locks (as in every commit).
+   */
+  private async chargeAlone(c: ChargeCommit): Promise<UsageTotals> {
+    const run = () =>
+      this.sql.begin(async (tx) => {
+        const [f] = await tx<{ credits: number }[]>`
+          INSERT INTO usage (account_id, period, environment, credits, requests)
+          VALUES (${c.accountId}, ${c.period}, ${c.environment}, ${c.credits}, 1)
+          ON CONFLICT (account_id, period, environment) DO UPDATE SET credits = usage.credits + excluded.credits, requests = usage.requests + 1
+          RETURNING credits`;
+        const after = Number(f!.credits);
+        const usage = { before: after - c.credits, after };
+        await c.pgHook!(tx, usage);
+        const entries = c.outbox?.(usage) ?? [];
+        const now = Date.now();
+        await Promise.all([...chargeSideWrites(tx, c), ...entries.map((e) => enqueue(tx, e, now))]);
+        return usage;
+      }) as Promise<UsageTotals>;
+    return retryConflict(run);
+  }
+
   async commitFailure(c: FailureCommit): Promise<void> {
-    if (!c.outbox.length) return;
-    await this.sql.begin(async (tx) => {
-      await Promise.all(c.outbox.map((e) => enqueue(tx, e, Date.now())));
-    });
+    if (!c.outbox.length && !c.pgHook) return;
+    await retryConflict(() =>
+      this.sql.begin(async (tx) => {
+        await c.pgHook?.(tx);
+        const now = Date.now();
+        await Promise.all(c.outbox.map((e) => enqueue(tx, e, now)));
+      }),
+    );
   }
 
   // ---- health
@@ -764,6 +788,32 @@ export class PostgresServerStore implements ServerStore {
       },
     };
   }
+}
+
+/** A deadlock or serialization failure is retried once (the transaction was rolled back whole). */
+async function retryConflict<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== '40P01' && code !== '40001') throw err;
+    return run();
+  }
+}
+
+/** The charge's hold removal and idempotency record, in the commit's transaction. */
+function chargeSideWrites(tx: Tx, c: ChargeCommit): Array<Promise<unknown>> {
+  const writes: Array<Promise<unknown>> = [];
+  if (c.hold) writes.push(tx`DELETE FROM quota_holds WHERE id = ${c.hold.id}`);
+  if (c.idempotency) {
+    const r = c.idempotency;
+    writes.push(tx`
+      INSERT INTO idempotency (account_id, key, request_hash, state, status, body, created_at, lease_until)
+      VALUES (${r.accountId}, ${r.key}, ${r.hash}, 'completed', ${r.response.status}, ${r.response.body}, ${c.nowMs}, ${c.nowMs})
+      ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
+        status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until`);
+  }
+  return writes;
 }
 
 /**

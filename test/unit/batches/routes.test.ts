@@ -241,16 +241,16 @@ describe('limits', () => {
     expect((await h.req('POST', '/v1/batches', key, one('e'))).status).toBe(202);
   });
 
-  it('on a server store without a BatchStore (PostgreSQL today) the routes answer 503', async () => {
+  it('on a server store without a BatchStore (neither SQLite nor PostgreSQL) the routes answer 503', async () => {
     const { default: Fastify } = await import('fastify');
     const { batchesPlugin } = await import('../../../src/server/batches/index.js');
     const { sendError } = await import('../../../src/server/error-handler.js');
     const app = Fastify();
     app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
-    await app.register(batchesPlugin({ store: { kind: 'postgres' } as never, engines: {} as never, ledger: {} as never, idempotency: {} as never, clock: { now: () => new Date() }, hooks: {} }));
+    await app.register(batchesPlugin({ store: { kind: 'elsewhere' } as never, engines: {} as never, ledger: {} as never, idempotency: {} as never, clock: { now: () => new Date() }, hooks: {} }));
     const r = await app.inject({ method: 'GET', url: '/v1/batches' });
     expect(r.statusCode).toBe(503);
-    expect(r.json().error.message).toMatch(/not available on the postgres store/);
+    expect(r.json().error.message).toMatch(/not available on the elsewhere store/);
     await app.close();
   });
 });
