@@ -121,9 +121,10 @@ describe('verity models pull nli', () => {
       faults.set('onnx/model_quantized.onnx', fault);
       try {
         const r = await runCli(['models', 'pull', 'nli', '--from', base, '--json'], { home });
-        expect(r.code, fault).toBe(exit);
+        // The error first: when the exit code is wrong, the failure then says which error it was.
         const err = JSON.parse(r.stdout).error;
-        expect(err.code, fault).toBe(code);
+        expect(`${err.code}: ${err.message}`, fault).toMatch(new RegExp(`^${code}:`));
+        expect(r.code, fault).toBe(exit);
         expect(err.message, fault).toContain('onnx/model_quantized.onnx');
       } finally {
         faults.clear();
