@@ -8,6 +8,9 @@ import { PLANS, VerityError, type Plan } from '../api/errors.js';
 import { randomBase62 } from '../api/ids.js';
 import { migrate, type Database } from '../store/database.js';
 import type { KeyEnvironment } from './types.js';
+// The row shapes belong to the store interface (both stores return them); re-exported for callers.
+import type { AccountRow, CreatedKey, KeyRow, UsageRow } from '../store/server-store.js';
+export type { AccountRow, CreatedKey, KeyRow, UsageRow };
 
 /** The server component's schema, oldest step first (never edit a step once released). */
 export const SERVER_MIGRATIONS: readonly string[] = [
@@ -58,32 +61,6 @@ export const hashKey = (key: string): string => createHash('sha256').update(key,
 
 /** `vty_test_` + the first four random characters: enough to tell keys apart, useless to attack. */
 export const keyPrefixOf = (key: string): string => key.slice(0, 13);
-
-export interface AccountRow {
-  id: string;
-  name: string;
-  plan: Plan;
-  created_at: string;
-}
-
-export interface KeyRow {
-  id: string;
-  account_id: string;
-  account_name: string;
-  plan: Plan;
-  name: string;
-  environment: KeyEnvironment;
-  prefix: string;
-  last4: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-export interface CreatedKey extends KeyRow {
-  /** The full key: shown once, never stored. */
-  key: string;
-}
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -176,15 +153,6 @@ export function revokeKey(db: Database, nameOrPrefix: string, now: Date): KeyRow
     db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(at, key.id);
     return { ...key, revoked_at: at };
   })();
-}
-
-export interface UsageRow {
-  account_name: string;
-  plan: Plan;
-  period: string;
-  environment: KeyEnvironment;
-  credits: number;
-  requests: number;
 }
 
 export function listUsage(db: Database, period: string): UsageRow[] {

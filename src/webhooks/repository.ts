@@ -10,7 +10,10 @@ import { VerityError } from '../api/errors.js';
 import { webhookId } from '../api/ids.js';
 import { WebhookConfig, type EventEnvelope, type EventType, type Webhook } from '../api/webhooks.js';
 import { migrate, type Database } from '../store/database.js';
+import type { AttemptRecord, DeliveryState } from '../store/server-store.js';
 import { MAX_ATTEMPTS } from './schedule.js';
+
+export type { AttemptRecord, DeliveryState };
 import { generateSecretValue } from './secret-value.js';
 import { secretHint } from './signature.js';
 
@@ -247,26 +250,6 @@ export function replayEvent(db: Database, accountId: string, eventIdValue: strin
     for (const t of targets) n += upsert.run(ev.id, t.id, nowMs, nowMs).changes;
   })();
   return { event_id: ev.id, deliveries: n };
-}
-
-export interface AttemptRecord {
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  attempted_at: string;
-  outcome: 'delivered' | 'failed' | 'lost';
-  status_code: number | null;
-  latency_ms: number | null;
-  error: string | null;
-}
-
-export interface DeliveryState {
-  event_id: string;
-  event_type: string;
-  status: 'pending' | 'delivering' | 'delivered' | 'failed' | 'cancelled';
-  attempts: number;
-  next_attempt_at: string | null;
-  last_error: string | null;
 }
 
 /** The attempt log of one endpoint, newest first, and its deliveries still in progress. */
