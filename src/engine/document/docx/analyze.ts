@@ -13,7 +13,7 @@ import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis } from '../report.
 import { MAX_XML_DEPTH, xmlDepth } from './xml-depth.js';
 import type { TrustAnchors } from '../signing/trust-store.js';
 import { documentXmlText, mainDocumentPath } from './text.js';
-import { verifyPackageSignatures } from './xml-signature.js';
+import { signaturePartPaths } from './signature-parts.js';
 
 /** Parts larger than this (uncompressed) are not read: a zip bomb must not exhaust memory. */
 const MAX_PART_BYTES = 64 * 1024 * 1024;
@@ -208,7 +208,10 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   }
 
   // ---- XML signatures (xml-signature.ts): broken → signature_forgery; an untrusted signer is reported, not flagged
-  const sigs = await verifyPackageSignatures(zip, { anchors: hooks.trustAnchors?.anchors, now });
+  // The verifier (xml-crypto, xmldom, pkijs) loads only for a package that has signature parts.
+  const sigs = signaturePartPaths(Object.keys(zip.files)).length
+    ? await (await import('./xml-signature.js')).verifyPackageSignatures(zip, { anchors: hooks.trustAnchors?.anchors, now })
+    : [];
   if (sigs.length > 0) {
     a.warnings.push(...(hooks.trustAnchors?.warnings ?? []));
     a.signatures = sigs.map((x) => ({

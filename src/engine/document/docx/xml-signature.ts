@@ -17,6 +17,7 @@ import { C14nCanonicalization, SignedXml } from 'xml-crypto';
 import { evaluateTrust, type TrustStatus, type TrustEvaluation } from '../signing/certificate-status.js';
 import type { Integrity } from '../signing/cms-verify.js';
 import { NO_ANCHORS, type TrustAnchors } from '../signing/trust-store.js';
+import { signaturePartPaths } from './signature-parts.js';
 
 type Zip = import('jszip');
 
@@ -321,9 +322,7 @@ async function checkOne(zip: Zip, part: string, xml: string, anchors: TrustAncho
 
 /** Every package signature of a DOCX, verified. Bounded: at most 16 signature parts of at most 1 MB. */
 export async function verifyPackageSignatures(zip: Zip, options: { anchors?: TrustAnchors; now: Date }): Promise<XmlSignatureCheck[]> {
-  const parts = Object.keys(zip.files)
-    .filter((p) => /^_xmlsignatures\/[^/]+\.xml$/i.test(p))
-    .sort();
+  const parts = signaturePartPaths(Object.keys(zip.files));
   const out: XmlSignatureCheck[] = [];
   for (const p of parts.slice(0, MAX_SIGNATURES)) {
     const bytes = await readBytes(zip, p);

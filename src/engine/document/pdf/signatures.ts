@@ -21,7 +21,11 @@ import { verifyCms, type CmsVerification, type Integrity } from '../signing/cms-
 import { verifyTimestampToken, type TimestampVerification } from '../signing/timestamp.js';
 import { NO_ANCHORS, type TrustAnchors } from '../signing/trust-store.js';
 import { isDict, isRef, nameOf, refOf, stringOf, decodeTextString, type PdfDict, type PdfValue } from './objects.js';
+import { parsePdfDate } from './pdf-date.js';
+import { signatureByteRanges } from './signature-dicts.js';
 import { decodeStream, resolveRef, resolveValue, type PdfStructure } from './structure.js';
+
+export { parsePdfDate };
 
 export type { Integrity, TrustStatus };
 
@@ -79,37 +83,17 @@ export interface SignatureCheckOptions {
   now?: Date;
 }
 
-/** PDF date string `D:YYYYMMDDHHmmSSOHH'mm'` → ISO 8601; null when unreadable. */
-export function parsePdfDate(raw: string | undefined | null): string | null {
-  if (!raw) return null;
-  const m = /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?/.exec(raw.trim());
-  if (!m) return null;
-  const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00', sign, oh, om] = m;
-  let iso = `${y}-${mo}-${d}T${h}:${mi}:${s}`;
-  if (sign === '+' || sign === '-') iso += `${sign}${oh ?? '00'}:${om ?? '00'}`;
-  else iso += 'Z';
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? null : new Date(t).toISOString();
-}
-
 export function checkSignatures(bytes: Buffer, s: PdfStructure, options: SignatureCheckOptions = {}): SignatureCheck[] {
   const out: SignatureCheck[] = [];
   const seen = new Set<string>();
   let context: PdfContext | undefined;
-  for (const list of s.versions.values()) {
-    for (const o of list) {
-      const d = o.value;
-      if (!isDict(d)) continue;
-      const br = d.entries.get('ByteRange');
-      if (!Array.isArray(br) || br.length !== 4 || !br.every((x) => typeof x === 'number')) continue;
-      const range = br as [number, number, number, number];
-      const key = range.join(',');
-      if (seen.has(key)) continue;
-      seen.add(key);
-      context ??= readContext(bytes, s);
-      // Past the cap a signature is still checked for its ByteRange, not cryptographically (bounded work).
-      out.push(checkOne(bytes, s, o.num, d, range, context, options, out.length < MAX_VERIFIED_SIGNATURES));
-    }
+  for (const { num, dict: d, range } of signatureByteRanges(s)) {
+    const key = range.join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    context ??= readContext(bytes, s);
+    // Past the cap a signature is still checked for its ByteRange, not cryptographically (bounded work).
+    out.push(checkOne(bytes, s, num, d, range, context, options, out.length < MAX_VERIFIED_SIGNATURES));
   }
   out.sort((a, b) => a.byteRange[2] + a.byteRange[3] - (b.byteRange[2] + b.byteRange[3]));
   applyDocumentTimestamps(out);
