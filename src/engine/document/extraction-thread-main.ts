@@ -1,6 +1,8 @@
 /**
  * Entry point of the extraction thread (see extraction-thread.ts): pdf.js reads one PDF here, on
- * the second core, while the main thread runs the structure reader, C2PA and the image analysis. One job per thread; the main thread terminates it when done or out of time.
+ * the second core, while the main thread runs the structure reader, C2PA and the image analysis. The
+ * thread starts before its job (preparePdfReader) and loads pdf.js while it waits. One job per
+ * thread; the main thread terminates it when done, out of time, or when the file is not given to it.
  */
 import { parentPort } from 'node:worker_threads';
 import type { ExtractionJob, ExtractionMessage } from './extraction-thread.js';
@@ -19,9 +21,17 @@ function fail(err: unknown): void {
   send({ type: 'error', name: e.name, message: String(e.message ?? '') });
 }
 
+// pdf.js is compiled as soon as the thread starts, before its job arrives (the calling thread is
+// meanwhile reading the file's structure); a failure here is reported with the job.
+const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
+  await m.loadPdfJs();
+  return m;
+});
+reader.catch(() => undefined);
+
 async function run(job: ExtractionJob): Promise<void> {
   const bytes = Buffer.from(job.bytes);
-  const { openPdfJs } = await import('./pdf/pdfjs-reader.js');
+  const { openPdfJs } = await reader;
   const doc = await openPdfJs(bytes);
   send({ type: 'opened', pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw });
   // The main thread terminates this thread if the page count is over the limit.

@@ -12,6 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 
 export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number };
@@ -36,15 +37,21 @@ function namedError(name: string, message: string): Error {
   return e;
 }
 
+/** A started thread (see preparePdfReader): its job is sent later, once the file may be given to pdf.js. */
 interface ThreadRun {
   opened: Promise<Extract<ExtractionMessage, { type: 'opened' }>>;
   text: Promise<string>;
+  /** Sends the one job; from then on the thread keeps the process alive until it answers or is stopped. */
+  send(job: ExtractionJob): void;
   stop(): void;
 }
 
-async function startThread(job: ExtractionJob): Promise<ThreadRun> {
-  const { Worker } = await import('node:worker_threads');
+/** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
+function startThread(): ThreadRun {
   const worker = new Worker(ENTRY);
+  // Waiting for a job, the thread must not keep the process alive (a file over the decompression
+  // caps never gets one); send() refs it.
+  worker.unref();
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
   let resolveText!: (t: string) => void;
   let rejectAll!: (e: Error) => void;
@@ -71,11 +78,18 @@ async function startThread(job: ExtractionJob): Promise<ThreadRun> {
   });
   worker.on('error', (err) => rejectAll(err instanceof Error ? err : new Error(String(err))));
   worker.on('exit', (code) => rejectAll(new Error(stopped ? 'the extraction thread was stopped' : `the extraction thread stopped unexpectedly (exit code ${code})`)));
-  // The job's bytes are a private copy, moved (not copied again) to the thread.
-  worker.postMessage(job, [job.bytes]);
   return {
     opened,
     text,
+    send: (job) => {
+      try {
+        worker.ref();
+        // The job's bytes are a private copy, moved (not copied again) to the thread.
+        worker.postMessage(job, [job.bytes]);
+      } catch (err) {
+        rejectAll(err instanceof Error ? err : new Error(String(err)));
+      }
+    },
     stop: () => {
       stopped = true;
       void worker.terminate();
@@ -96,26 +110,62 @@ export interface PdfReading {
   cancel(): void;
 }
 
+/**
+ * A pdf.js reader made ready before the file may be given to it: on built code the extraction
+ * thread starts at once and compiles pdf.js (~0.2 s of thread start-up and module compile) while
+ * the calling thread reads the structure and measures the streams; `read` then hands it the file.
+ * `discard` stops a thread that was never used (a file over the decompression caps) or is still
+ * reading; it may be called more than once.
+ */
+export interface PdfReader {
+  read(bytes: Buffer, textPages: number): PdfReading;
+  discard(): void;
+}
+
+export function preparePdfReader(): PdfReader {
+  if (!extractionThreadAvailable()) {
+    // On this thread: nothing runs before read(), and the reading is released by its caller.
+    return {
+      read: (bytes) => {
+        const opened = import('./pdf/pdfjs-reader.js').then((m) => m.openPdfJs(bytes));
+        return { opened, cancel: () => void opened.then((d) => d.destroy()).catch(() => undefined) };
+      },
+      discard: () => undefined,
+    };
+  }
+  let r: ThreadRun;
+  try {
+    r = startThread();
+  } catch (err) {
+    // No thread could be started: the reading fails with that error (a warning), as pdf.js errors do.
+    const failed = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    failed.catch(() => undefined);
+    return { read: () => ({ opened: failed, cancel: () => undefined }), discard: () => undefined };
+  }
+  const stop = (): void => r.stop();
+  return {
+    read: (bytes, textPages) => {
+      r.send({ kind: 'pdf', bytes: ownCopy(bytes), textPages });
+      const opened = r.opened.then((m): PdfJsDocument => {
+        return {
+          pages: m.pages,
+          info: m.info,
+          xmpRaw: m.xmpRaw,
+          text: async (n) => {
+            if (n !== textPages) throw new Error(`the extraction thread reads ${textPages} pages, not ${n}`);
+            return r.text;
+          },
+          destroy: async () => r.stop(),
+        };
+      });
+      opened.catch(stop);
+      return { opened, cancel: stop };
+    },
+    discard: stop,
+  };
+}
+
 /** Opens a PDF with pdf.js (on the extraction thread when available); the text of the first `textPages` pages is read straight after. */
 export function startPdfReading(bytes: Buffer, textPages: number): PdfReading {
-  if (!extractionThreadAvailable()) {
-    const opened = import('./pdf/pdfjs-reader.js').then((m) => m.openPdfJs(bytes));
-    return { opened, cancel: () => void opened.then((d) => d.destroy()).catch(() => undefined) };
-  }
-  const run = startThread({ kind: 'pdf', bytes: ownCopy(bytes), textPages });
-  const opened = run.then(async (r): Promise<PdfJsDocument> => {
-    const m = await r.opened;
-    return {
-      pages: m.pages,
-      info: m.info,
-      xmpRaw: m.xmpRaw,
-      text: async (n) => {
-        if (n !== textPages) throw new Error(`the extraction thread reads ${textPages} pages, not ${n}`);
-        return r.text;
-      },
-      destroy: async () => r.stop(),
-    };
-  });
-  opened.catch(() => run.then((r) => r.stop()).catch(() => undefined));
-  return { opened, cancel: () => void run.then((r) => r.stop()).catch(() => undefined) };
+  return preparePdfReader().read(bytes, textPages);
 }

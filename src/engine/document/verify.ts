@@ -39,8 +39,16 @@ async function analyseByKind(
 ): Promise<FormatAnalysis> {
   const now = ports.clock.now();
   switch (kind) {
-    case 'pdf':
-      return (await import('./pdf/analyze.js')).analyzePdf(bytes, now, budget, { onImages: startImages, trustAnchors: await documentTrustAnchors(ports), onC2paCandidate: startC2pa });
+    case 'pdf': {
+      // The extraction thread starts first: its start-up and pdf.js compile overlap the module
+      // loading and structure reading below; it is stopped here whatever happens.
+      const pdfReader = (await import('./extraction-thread.js')).preparePdfReader();
+      try {
+        return await (await import('./pdf/analyze.js')).analyzePdf(bytes, now, budget, { onImages: startImages, trustAnchors: await documentTrustAnchors(ports), onC2paCandidate: startC2pa, pdfReader });
+      } finally {
+        pdfReader.discard();
+      }
+    }
     case 'docx':
       return (await import('./docx/analyze.js')).analyzeDocx(bytes, now, budget, { onImages: startImages, trustAnchors: await documentTrustAnchors(ports) });
     case 'image':

@@ -14,9 +14,11 @@ import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
 import { revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
 import { MAX_DIFF_REVISIONS, describeLevel, diffRevisions, type RevisionDiff } from './diff-policy.js';
 import { canonical, decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
-import { checkSignatures, parsePdfDate, signatureProvenance, signatureSummary, signatureTrustFinding, type SignatureCheck } from './signatures.js';
+import { parsePdfDate } from './pdf-date.js';
+import { hasSignatureDicts } from './signature-dicts.js';
+import type { SignatureCheck } from './signatures.js';
 import type { TrustAnchors } from '../signing/trust-store.js';
-import { startPdfReading, type PdfReading } from '../extraction-thread.js';
+import { preparePdfReader, type PdfReader, type PdfReading } from '../extraction-thread.js';
 import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import { pdfMayCarryC2pa } from './c2pa-scan.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
@@ -147,6 +149,8 @@ export interface PdfAnalysisHooks {
   trustAnchors?: { anchors: TrustAnchors; warnings: string[] };
   /** Called once the structure is read, when the file may carry a C2PA manifest (c2pa-scan.ts); not called when it cannot. */
   onC2paCandidate?(): void;
+  /** A pdf.js reader prepared by the caller (its thread already starting); the caller discards it afterwards. */
+  pdfReader?: PdfReader;
 }
 
 /** Embedded JPEG image XObjects (latest version of each object), largest first, at most IMAGE_LIMIT. */
@@ -167,8 +171,8 @@ function embeddedJpegs(bytes: Buffer, s: PdfStructure): { bytes: Buffer; label: 
 export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks: PdfAnalysisHooks = {}): Promise<FormatAnalysis> {
   const a = emptyAnalysis('pdf');
   const src = 'pdf_structure';
-  // pdf.js starts first (on the extraction thread, extraction-thread.ts) and reads while the
-  // structure reader and, through the hook, the embedded images' analysis run here.
+  // pdf.js reads on the extraction thread (extraction-thread.ts; started by the caller, which
+  // compiles pdf.js meanwhile) while the embedded images' analysis runs here, through the hook.
   // The structure reader goes first: it measures what the streams inflate to (within the caps of
   // INFLATE_LIMITS) before pdf.js, which has no output limit, is given the file.
   let s: PdfStructure | undefined;
@@ -186,8 +190,9 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   let pdfjsRun: Promise<PdfJsReading | undefined>;
   if (overCap) {
     a.warnings.push(`decompression stopped: ${overCap}; text, Info/XMP metadata and page text were not read (pdf.js was not run), the file structure and signatures were analysed`);
+    hooks.pdfReader?.discard();
     pdfjsRun = Promise.resolve(undefined);
-  } else pdfjsRun = readWithPdfJs(startPdfReading(bytes, TEXT_PAGE_LIMIT), budget, pdfjsWarnings);
+  } else pdfjsRun = readWithPdfJs((hooks.pdfReader ?? preparePdfReader()).read(bytes, TEXT_PAGE_LIMIT), budget, pdfjsWarnings);
   if (s) {
     a.images = embeddedJpegs(bytes, s);
     hooks.onImages?.(a.images);
@@ -270,12 +275,14 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   for (const r of s.revisions.slice(1)) changesByRev.set(r.index, revisionChanges(s, r));
 
   // ---- signatures
-  const sigs = checkSignatures(bytes, s, { anchors: hooks.trustAnchors?.anchors, now });
+  // The verifiers (signatures.ts: pkijs, asn1js) load only for a file that has a signature dictionary.
+  const signing = hasSignatureDicts(s) ? await import('./signatures.js') : undefined;
+  const sigs = signing ? signing.checkSignatures(bytes, s, { anchors: hooks.trustAnchors?.anchors, now }) : [];
   const sigSrc = 'pdf_signature';
   if (sigs.length) {
     // Integrity and trust per signature (signatures.ts); a broken one is also in sig.problems below.
-    a.signatures = sigs.map((x) => ({ ...signatureSummary(x), ...signatureCoverage(x) }));
-    a.findings.push(...sigs.map(signatureTrustFinding));
+    a.signatures = sigs.map((x) => ({ ...signing!.signatureSummary(x), ...signatureCoverage(x) }));
+    a.findings.push(...sigs.map(signing!.signatureTrustFinding));
     a.warnings.push(...(hooks.trustAnchors?.warnings ?? []));
     for (const sig of sigs) if (sig.integrity === 'unknown') a.warnings.push(`signature ${sig.objNum} 0 obj could not be verified cryptographically: ${sig.notes[0] ?? 'unknown reason'}`);
   }
@@ -361,7 +368,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
 
   // ---- provenance strength for `source_authority`
   const stripped = a.findings.some((f) => f.flag === 'metadata_stripped');
-  a.provenance = badSignature ? 0.1 : goodSignature ? signatureProvenance(sigs) : stripped ? 0.25 : xmp && infoFields.length > 0 ? 0.6 : 0.5;
+  a.provenance = badSignature ? 0.1 : goodSignature ? signing!.signatureProvenance(sigs) : stripped ? 0.25 : xmp && infoFields.length > 0 ? 0.6 : 0.5;
 
   return a;
 }
