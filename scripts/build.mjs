@@ -90,6 +90,29 @@ for (const { outfile } of bundles) {
   writeFileSync(outfile, rewritten);
 }
 
+// pdf.js (two ES modules, 1.5 MB) as one CommonJS file, which the PDF extraction thread compiles
+// through a V8 code cache (src/engine/document/pdf/pdfjs-bundle.ts): Node 20 compiles ES modules
+// from source in every process. `import.meta.url` (pdf.js resolves @napi-rs/canvas from it) is the
+// installed pdf.js module's URL, found at run time.
+await build({
+  stdin: {
+    contents: "export * as api from 'pdfjs-dist/legacy/build/pdf.min.mjs';\nexport * as worker from 'pdfjs-dist/legacy/build/pdf.worker.min.mjs';\n",
+    resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+    loader: 'js',
+  },
+  outfile: 'dist/pdfjs.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.19',
+  external: ['@napi-rs/canvas'],
+  define: { 'import.meta.url': '__pdfjs_module_url' },
+  banner: { js: "'use strict';\nconst __pdfjs_module_url = require('node:url').pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.min.mjs')).href;" },
+  minifyWhitespace: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 // The top-level help, printed once by the CLI just built (stdout not a terminal: 80 columns), for
 // bin/verity.js to show without loading the bundle. The first line names the bundle's size so a
 // later, different bundle is never answered with this text.

@@ -64,6 +64,8 @@ export interface EnginePorts {
   store?: () => Promise<Store>;
   /** A natural-language-inference model for claim stance (`claim.stance = nli`); absent → local stance model. */
   nli?: NliClassifier;
+  /** A private folder for V8 code caches of large modules (pdf.js); absent → compiled from source each time. */
+  codeCacheDir?: string;
 }
 
 export interface VerifyOptions {

@@ -34,6 +34,7 @@ export function createDefaultPorts(o: DefaultPortsOptions): EnginePorts & { clos
     config: o.config,
     http: createHttpClient({ userAgent: ua, cacheDir: o.cacheDir, rateLimits: SOURCE_RATE_LIMITS }),
     fetchInput: createInputFetcher({ ssrfGuard: o.ssrfGuard, userAgent: ua }),
+    codeCacheDir: o.cacheDir,
     closeStore() {
       if (ownsStore && opened) void opened.then((s) => s.close()).catch(() => undefined);
     },

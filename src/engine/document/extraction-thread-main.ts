@@ -4,7 +4,7 @@
  * thread starts before its job (preparePdfReader) and loads pdf.js while it waits. One job per
  * thread; the main thread terminates it when done, out of time, or when the file is not given to it.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { ExtractionJob, ExtractionMessage } from './extraction-thread.js';
 
 function send(msg: ExtractionMessage): void {
@@ -23,8 +23,9 @@ function fail(err: unknown): void {
 
 // pdf.js is compiled as soon as the thread starts, before its job arrives (the calling thread is
 // meanwhile reading the file's structure); a failure here is reported with the job.
+const { codeCacheDir } = (workerData ?? {}) as { codeCacheDir?: string };
 const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
-  await m.loadPdfJs();
+  await m.loadPdfJs(codeCacheDir);
   return m;
 });
 reader.catch(() => undefined);
@@ -35,7 +36,11 @@ async function run(job: ExtractionJob): Promise<void> {
   const doc = await openPdfJs(bytes);
   send({ type: 'opened', pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw });
   // The main thread terminates this thread if the page count is over the limit.
-  send({ type: 'text', text: await doc.text(job.textPages) });
+  const text = await doc.text(job.textPages);
+  // Before the answer: the main thread terminates this thread once it has the text. Only a run
+  // without a usable code cache writes one.
+  (await import('./pdf/pdfjs-bundle.js')).saveBundledPdfJsCache();
+  send({ type: 'text', text });
   await doc.destroy();
 }
 

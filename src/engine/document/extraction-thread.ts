@@ -47,8 +47,8 @@ interface ThreadRun {
 }
 
 /** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
-function startThread(): ThreadRun {
-  const worker = new Worker(ENTRY);
+function startThread(codeCacheDir: string | undefined): ThreadRun {
+  const worker = new Worker(ENTRY, { workerData: { codeCacheDir } });
   // Waiting for a job, the thread must not keep the process alive (a file over the decompression
   // caps never gets one); send() refs it.
   worker.unref();
@@ -115,14 +115,15 @@ export interface PdfReading {
  * thread starts at once and compiles pdf.js (~0.2 s of thread start-up and module compile) while
  * the calling thread reads the structure and measures the streams; `read` then hands it the file.
  * `discard` stops a thread that was never used (a file over the decompression caps) or is still
- * reading; it may be called more than once.
+ * reading; it may be called more than once. `codeCacheDir`: where the thread keeps pdf.js's V8
+ * code cache (pdf/pdfjs-bundle.ts); none → compiled from source.
  */
 export interface PdfReader {
   read(bytes: Buffer, textPages: number): PdfReading;
   discard(): void;
 }
 
-export function preparePdfReader(): PdfReader {
+export function preparePdfReader(codeCacheDir?: string): PdfReader {
   if (!extractionThreadAvailable()) {
     // On this thread: nothing runs before read(), and the reading is released by its caller.
     return {
@@ -135,7 +136,7 @@ export function preparePdfReader(): PdfReader {
   }
   let r: ThreadRun;
   try {
-    r = startThread();
+    r = startThread(codeCacheDir);
   } catch (err) {
     // No thread could be started: the reading fails with that error (a warning), as pdf.js errors do.
     const failed = Promise.reject(err instanceof Error ? err : new Error(String(err)));

@@ -21,10 +21,17 @@ const WORKER_MODULE = 'pdfjs-dist/legacy/build/pdf.worker.min.mjs';
 
 let loaded: Promise<PdfJsModule> | undefined;
 
-/** Imports pdf.js and its worker code once per process; call early to overlap the ~100 ms compile with other work. */
-export function loadPdfJs(): Promise<PdfJsModule> {
+/**
+ * Imports pdf.js and its worker code once per process; call early to overlap the ~100 ms compile
+ * with other work. Built code loads the bundled copy through a V8 code cache in `codeCacheDir`
+ * (pdfjs-bundle.ts); the ES modules are imported where there is no bundle.
+ */
+export function loadPdfJs(codeCacheDir?: string): Promise<PdfJsModule> {
   loaded ??= (async () => {
-    const [api, worker] = await Promise.all([import(API_MODULE) as Promise<PdfJsModule>, import(WORKER_MODULE) as Promise<{ WorkerMessageHandler: unknown }>]);
+    const bundled = (await import('./pdfjs-bundle.js')).loadBundledPdfJs(codeCacheDir);
+    const [api, worker] = bundled
+      ? [bundled.api as PdfJsModule, bundled.worker as { WorkerMessageHandler: unknown }]
+      : await Promise.all([import(API_MODULE) as Promise<PdfJsModule>, import(WORKER_MODULE) as Promise<{ WorkerMessageHandler: unknown }>]);
     const g = globalThis as { pdfjsWorker?: { WorkerMessageHandler: unknown } };
     g.pdfjsWorker ??= worker;
     return api;
