@@ -14,6 +14,7 @@ import { MAX_XML_DEPTH, xmlDepth } from './xml-depth.js';
 import type { TrustAnchors } from '../signing/trust-store.js';
 import { documentXmlText, mainDocumentPath } from './text.js';
 import { signaturePartPaths } from './signature-parts.js';
+import { inflatePart } from './zip-parts.js';
 
 /** Parts larger than this (uncompressed) are not read: a zip bomb must not exhaust memory. */
 const MAX_PART_BYTES = 64 * 1024 * 1024;
@@ -48,12 +49,23 @@ function uncompressedSize(zip: Zip, path: string): number {
   return f?._data?.uncompressedSize ?? 0;
 }
 
+const tooLarge = (path: string): VerityError => new VerityError('PAYLOAD_TOO_LARGE', `the DOCX part ${path} expands to more than ${MAX_PART_BYTES / 1048576} MB`);
+
 async function readPart(zip: Zip, path: string): Promise<string | null> {
   const f = zip.file(path);
   if (!f) return null;
-  if (uncompressedSize(zip, path) > MAX_PART_BYTES)
-    throw new VerityError('PAYLOAD_TOO_LARGE', `the DOCX part ${path} expands to more than ${MAX_PART_BYTES / 1048576} MB`);
-  return f.async('string');
+  if (uncompressedSize(zip, path) > MAX_PART_BYTES) throw tooLarge(path);
+  const raw = inflatePart(f, MAX_PART_BYTES);
+  if (raw === 'too-large') throw tooLarge(path);
+  // jszip's 'string' is the UTF-8 decoding of the same bytes (a byte-order mark kept).
+  return raw ? raw.toString('utf8') : f.async('string');
+}
+
+/** An embedded image's bytes (the caller has checked its size). */
+async function readImage(zip: Zip, path: string): Promise<Buffer> {
+  const f = zip.file(path)!;
+  const raw = inflatePart(f, MAX_PART_BYTES);
+  return raw instanceof Buffer ? Buffer.from(raw) : f.async('nodebuffer');
 }
 
 /** Lets the caller start work on parts of the package (embedded images) while the text is extracted. */
@@ -91,7 +103,7 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   const textPaths = [...new Set(['_rels/.rels', mainPath])];
   const media = Object.keys(zip.files).filter((p) => /^word\/media\/.+\.(jpe?g|png)$/i.test(p));
   const sized = media.map((p) => ({ p, n: uncompressedSize(zip, p) })).filter((x) => x.n <= 20 * 1024 * 1024).sort((x, y) => y.n - x.n).slice(0, IMAGE_LIMIT);
-  for (const { p } of sized) a.images.push({ bytes: await zip.file(p)!.async('nodebuffer'), label: p });
+  for (const { p } of sized) a.images.push({ bytes: await readImage(zip, p), label: p });
   hooks.onImages?.(a.images);
 
   const [core, app, settings, doc, comments] = await Promise.all([
