@@ -12,7 +12,7 @@ import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis, type Finding } fr
 import { revisionTimeline, signatureCoverage } from '../revision-timeline.js';
 import { parseXmp, parseXmpDate, type XmpFields } from '../xmp.js';
 import { revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
-import { MAX_DIFF_REVISIONS, describeLevel, diffRevisions, type RevisionDiff } from './diff-policy.js';
+import type { RevisionDiff } from './diff-policy.js';
 import { canonical, decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
 import { parsePdfDate } from './pdf-date.js';
 import { hasSignatureDicts } from './signature-dicts.js';
@@ -291,7 +291,9 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   // What each later revision changed, explained object by object (diff-policy.ts).
   // Each signed revision is the base every later revision is compared with (pyHanko's review).
   const bases = sigs.filter((x) => !x.coversWholeFile && x.revisionIndex !== null).map((x) => x.revisionIndex!);
-  const diffsByBase: Map<number, RevisionDiff[]> = bases.length ? diffRevisions(bytes, s, bases) : new Map();
+  // The difference analysis (and fast-xml-parser, which it needs for XMP) loads only for a signed file.
+  const diffPolicy = sigs.length ? await import('./diff-policy.js') : undefined;
+  const diffsByBase: Map<number, RevisionDiff[]> = bases.length ? diffPolicy!.diffRevisions(bytes, s, bases) : new Map();
   for (const note of new Set([...diffsByBase.values()].flat().flatMap((x) => x.notes))) a.warnings.push(`changes after signing: ${note}`);
   // A /ByteRange that is not four numbers is a signature whose coverage cannot be standard.
   for (const odd of oddByteRanges(s)) {
@@ -318,7 +320,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
       // The cap stopped the comparison: what the remaining revisions change is unknown, not allowed.
       a.findings.push({
         source: sigSrc,
-        finding: `${d} covers revision ${sig.revisionIndex}; ${unanalysed} later revision(s) were not compared (the difference analysis stops after ${MAX_DIFF_REVISIONS} comparisons), so what they change after signing is unknown`,
+        finding: `${d} covers revision ${sig.revisionIndex}; ${unanalysed} later revision(s) were not compared (the difference analysis stops after ${diffPolicy!.MAX_DIFF_REVISIONS} comparisons), so what they change after signing is unknown`,
         authority: 0.6,
         severity: 0.3,
       });
@@ -339,7 +341,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
       const levels = [...new Set(later.map((x) => x.level))].filter((l) => l !== 'none');
       a.findings.push({
         source: sigSrc,
-        finding: `${d} covers revision ${sig.revisionIndex}${digest}; the ${sig.bytesAfter} bytes appended later hold only ${levels.length ? levels.map(describeLevel).join(', ') : 'no change to the document'} (${touched} object(s), each explained by a permitted update${later.some((x) => x.docMdp !== null) ? `; DocMDP /P ${later.find((x) => x.docMdp !== null)!.docMdp}` : ''}), which a signed PDF may receive`,
+        finding: `${d} covers revision ${sig.revisionIndex}${digest}; the ${sig.bytesAfter} bytes appended later hold only ${levels.length ? levels.map(diffPolicy!.describeLevel).join(', ') : 'no change to the document'} (${touched} object(s), each explained by a permitted update${later.some((x) => x.docMdp !== null) ? `; DocMDP /P ${later.find((x) => x.docMdp !== null)!.docMdp}` : ''}), which a signed PDF may receive`,
         authority: 0.85,
         severity: 0,
       });
