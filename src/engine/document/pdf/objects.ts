@@ -37,11 +37,14 @@ export interface PdfDict {
   entries: Map<string, PdfValue>;
 }
 
-const WS = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIM = new Set('()<>[]{}/%'.split('').map((c) => c.charCodeAt(0)));
+/** Byte classes (ISO 32000-1 §7.2.2): 1 white-space, 2 delimiter, 0 regular. A table, not Sets: the lexer asks for every byte. */
+const CLASS = new Uint8Array(256);
+for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) CLASS[c] = 1;
+for (const c of '()<>[]{}/%') CLASS[c.charCodeAt(0)] = 2;
 
-export const isWhite = (c: number): boolean => WS.has(c);
-const isRegular = (c: number): boolean => !WS.has(c) && !DELIM.has(c) && !Number.isNaN(c);
+export const isWhite = (c: number): boolean => c < 256 && CLASS[c] === 1;
+/** Neither white-space nor a delimiter; NaN (past the end of the string) is not regular. */
+const isRegular = (c: number): boolean => (c < 256 ? CLASS[c] === 0 : c === c);
 
 export class PdfLexer {
   pos: number;
@@ -58,7 +61,7 @@ export class PdfLexer {
     const s = this.src;
     while (this.pos < this.end) {
       const c = s.charCodeAt(this.pos);
-      if (WS.has(c)) this.pos++;
+      if (isWhite(c)) this.pos++;
       else if (c === 0x25 /* % */) {
         while (this.pos < this.end && s.charCodeAt(this.pos) !== 0x0a && s.charCodeAt(this.pos) !== 0x0d) this.pos++;
       } else break;
