@@ -8,9 +8,9 @@
  * Under the TypeScript sources (tests) the bundle does not exist and pdfjs-reader.ts imports the
  * ES modules as before.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
@@ -66,6 +66,9 @@ export function saveBundledPdfJsCache(): void {
     mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 });
     writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
     renameSync(tmp, cacheFile);
+    // One cache stays: those of earlier builds (or another Node version) are dropped.
+    for (const f of readdirSync(dirname(cacheFile)))
+      if (/^pdfjs-\d+-\d+-v[\d.]+-\w+\.v8cache$/.test(f) && f !== basename(cacheFile)) unlinkSync(join(dirname(cacheFile), f));
   } catch {
     try {
       unlinkSync(tmp);

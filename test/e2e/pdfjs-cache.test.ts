@@ -1,0 +1,44 @@
+/**
+ * The PDF extraction thread loads pdf.js from dist/pdfjs.cjs through a V8 code cache in the cache
+ * folder (src/engine/document/pdf/pdfjs-bundle.ts). The first run writes it, later runs read it;
+ * both must give the same result, the text included, and one cache file stays.
+ */
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { describe, expect, it } from 'vitest';
+import { newHome, verity } from './run-cli.js';
+
+describe('pdf.js through its code cache', () => {
+  it('a 12-page PDF: the first run writes the cache, the second reads it, same result and text', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.TimesRoman);
+    for (let p = 0; p < 12; p++)
+      doc.addPage([612, 792]).drawText(`Page ${p + 1}: the supplier shall deliver the goods described in Schedule A within thirty days of the order.`, { x: 50, y: 700, size: 10, font });
+    const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-pdfjs-'));
+    const file = join(dir, 'twelve.pdf');
+    writeFileSync(file, await doc.save());
+    const home = newHome();
+    const strip = (s: string): Record<string, unknown> => {
+      const { id: _id, latency_ms: _l, ...rest } = JSON.parse(s) as Record<string, unknown>;
+      return rest;
+    };
+    const caches = (): string[] => readdirSync(join(home, 'cache')).filter((f) => f.startsWith('pdfjs-'));
+
+    const first = await verity(['verify', 'document', file, '--json'], { home, cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    expect(caches()).toHaveLength(1);
+    const written = statSync(join(home, 'cache', caches()[0]!)).mtimeMs;
+
+    const second = await verity(['verify', 'document', file, '--json'], { home, cwd: dir });
+    expect(second.code, second.stderr).toBe(0);
+    expect(strip(second.stdout)).toEqual(strip(first.stdout));
+    // Read, not rewritten: V8 accepted it.
+    expect(caches()).toHaveLength(1);
+    expect(statSync(join(home, 'cache', caches()[0]!)).mtimeMs).toBe(written);
+    const result = strip(first.stdout) as { metadata: { page_count: number }; warnings?: string[] };
+    expect(result.metadata.page_count).toBe(12);
+    expect(result.warnings).toContain('text was extracted from the first 10 of 12 pages');
+  });
+});
