@@ -198,6 +198,18 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     hooks.onImages?.(a.images);
   }
 
+  // Signature checks and the difference analysis need only the structure: they run here, while
+  // pdf.js reads on the extraction thread; their findings are added below, in the usual order.
+  // The verifiers (signatures.ts: pkijs, asn1js) load only for a file that has a signature
+  // dictionary, the difference analysis (and fast-xml-parser, for XMP) only for a signed one.
+  pdfjsRun.catch(() => undefined); // awaited below; a throw here must not leave it unobserved
+  const signing = s && hasSignatureDicts(s) ? await import('./signatures.js') : undefined;
+  const sigs = signing && s ? signing.checkSignatures(bytes, s, { anchors: hooks.trustAnchors?.anchors, now }) : [];
+  // Each signed revision is the base every later revision is compared with (pyHanko's review).
+  const bases = sigs.filter((x) => !x.coversWholeFile && x.revisionIndex !== null).map((x) => x.revisionIndex!);
+  const diffPolicy = sigs.length ? await import('./diff-policy.js') : undefined;
+  const diffsByBase: Map<number, RevisionDiff[]> = bases.length && s ? diffPolicy!.diffRevisions(bytes, s, bases) : new Map();
+
   const pdfjs = await pdfjsRun;
   a.warnings.push(...pdfjsWarnings);
   if (!pdfjs && s && !s.xrefChainOk && s.revisions.every((r) => r.objects.length === 0))
@@ -274,10 +286,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   const changesByRev = new Map<number, ObjectChange[]>();
   for (const r of s.revisions.slice(1)) changesByRev.set(r.index, revisionChanges(s, r));
 
-  // ---- signatures
-  // The verifiers (signatures.ts: pkijs, asn1js) load only for a file that has a signature dictionary.
-  const signing = hasSignatureDicts(s) ? await import('./signatures.js') : undefined;
-  const sigs = signing ? signing.checkSignatures(bytes, s, { anchors: hooks.trustAnchors?.anchors, now }) : [];
+  // ---- signatures (checked above)
   const sigSrc = 'pdf_signature';
   if (sigs.length) {
     // Integrity and trust per signature (signatures.ts); a broken one is also in sig.problems below.
@@ -288,12 +297,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   }
   let goodSignature = false;
   let badSignature = false;
-  // What each later revision changed, explained object by object (diff-policy.ts).
-  // Each signed revision is the base every later revision is compared with (pyHanko's review).
-  const bases = sigs.filter((x) => !x.coversWholeFile && x.revisionIndex !== null).map((x) => x.revisionIndex!);
-  // The difference analysis (and fast-xml-parser, which it needs for XMP) loads only for a signed file.
-  const diffPolicy = sigs.length ? await import('./diff-policy.js') : undefined;
-  const diffsByBase: Map<number, RevisionDiff[]> = bases.length ? diffPolicy!.diffRevisions(bytes, s, bases) : new Map();
+  // What each later revision changed, explained object by object (diff-policy.ts, computed above).
   for (const note of new Set([...diffsByBase.values()].flat().flatMap((x) => x.notes))) a.warnings.push(`changes after signing: ${note}`);
   // A /ByteRange that is not four numbers is a signature whose coverage cannot be standard.
   for (const odd of oddByteRanges(s)) {
