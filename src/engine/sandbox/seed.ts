@@ -115,12 +115,21 @@ export function maybeUnavailable(triggers: Set<string>): void {
  * PDF is full of `#…` sequences).
  */
 export function triggersIn(text: string, known: readonly string[], o: { hashtags: boolean }): Set<string> {
-  const allowed = new Set([...known, 'unavailable']);
   const found = new Set<string>();
-  const pattern = o.hashtags ? /(?:#|verity-sandbox:)([a-z_]+)/gi : /verity-sandbox:([a-z_]+)/gi;
-  for (const m of text.matchAll(pattern)) {
+  // Most texts carry no trigger at all: a scan for `#` and for the marker (any case, like the
+  // patterns) before the regex pass with its match objects.
+  if (!(o.hashtags && text.includes('#')) && !ANY_MARKER.test(text)) return found;
+  let allowed = allowedWords.get(known);
+  if (!allowed) allowedWords.set(known, (allowed = new Set([...known, 'unavailable'])));
+  for (const m of text.matchAll(o.hashtags ? HASHTAG_OR_MARKER : MARKER)) {
     const word = m[1]!.toLowerCase();
     if (allowed.has(word)) found.add(word);
   }
   return found;
 }
+
+const HASHTAG_OR_MARKER = /(?:#|verity-sandbox:)([a-z_]+)/gi;
+const MARKER = /verity-sandbox:([a-z_]+)/gi;
+const ANY_MARKER = /verity-sandbox:/i;
+/** The words each operation knows (its list, kept by identity), with `unavailable`. */
+const allowedWords = new WeakMap<readonly string[], Set<string>>();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isoTime, SANDBOX_EPOCH, Seed } from '../../../src/engine/sandbox/seed.js';
+import { isoTime, SANDBOX_EPOCH, Seed, triggersIn } from '../../../src/engine/sandbox/seed.js';
 
 describe('sandbox seed helpers (fast paths equal to the plain ones)', () => {
   it('isoTime is Date#toISOString for every day of the sandbox range and around the edges', () => {
@@ -32,5 +32,14 @@ describe('sandbox seed helpers (fast paths equal to the plain ones)', () => {
     for (let i = 0; i < 12; i++) u32();
     const seed = Seed.of(value);
     for (let i = 0; i < 50; i++) expect(seed.next()).toBe(u32() / 2 ** 32);
+  });
+
+  it('finds triggers in any case, hashtags only where asked, known words only', () => {
+    const known = ['true', 'false'];
+    expect([...triggersIn('No trigger here', known, { hashtags: true })]).toEqual([]);
+    expect([...triggersIn('It is #FALSE, #nope, #unavailable', known, { hashtags: true })]).toEqual(['false', 'unavailable']);
+    expect([...triggersIn('It is #false', known, { hashtags: false })]).toEqual([]);
+    expect([...triggersIn('bytes VERITY-SANDBOX:True bytes', known, { hashtags: false })]).toEqual(['true']);
+    expect([...triggersIn('Verity-Sandbox:false and #true', known, { hashtags: true })]).toEqual(['false', 'true']);
   });
 });
