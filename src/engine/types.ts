@@ -74,6 +74,11 @@ export interface VerifyOptions {
   plan?: Plan;
   /** Remote mode: the Idempotency-Key to send (batch items derive it from their input); the engine itself ignores it. */
   idempotencyKey?: string;
+  /**
+   * The request is already the output of its schema's parse (src/api/requests.ts): the server
+   * validates before any quota question and hands the parsed request over, not to parse twice.
+   */
+  validated?: boolean;
 }
 
 export interface Engine {

@@ -3,7 +3,7 @@
  * SHA-256 hash plus a short display prefix and its last four characters; the full value exists
  * once, in the return value of `createKey`, for the admin to hand over.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { PLANS, VerityError, type Plan } from '../api/errors.js';
 import { randomBase62 } from '../api/ids.js';
 import { migrate, type Database } from '../store/database.js';
@@ -57,7 +57,8 @@ export function migrateServer(db: Database): void {
   migrate(db, 'server', SERVER_MIGRATIONS);
 }
 
-export const hashKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+// One-shot hash: no Hash object per request (this runs on every authenticated request).
+export const hashKey = (key: string): string => hash('sha256', key, 'hex');
 
 /** `vty_test_` + the first four random characters: enough to tell keys apart, useless to attack. */
 export const keyPrefixOf = (key: string): string => key.slice(0, 13);
@@ -165,4 +166,15 @@ export function listUsage(db: Database, period: string): UsageRow[] {
 }
 
 /** Usage periods are calendar months in UTC: `2026-03`. */
-export const periodOf = (d: Date): string => d.toISOString().slice(0, 7);
+export const periodOf = (d: Date): string => {
+  // Asked on every charge: the answer is kept for the month it belongs to (toISOString ≈ 1 µs).
+  const t = d.getTime();
+  if (t >= period.from && t < period.to) return period.name;
+  const name = d.toISOString().slice(0, 7);
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  // (Date.UTC reads years 0–99 as 19xx: such clocks are simply not cached.)
+  if (y >= 100) period = { name, from: Date.UTC(y, m, 1), to: Date.UTC(y, m + 1, 1) };
+  return name;
+};
+let period = { name: '', from: 0, to: 0 };

@@ -24,7 +24,7 @@ const SCHEMAS: Record<VerificationKind, z.ZodType> = {
   document: DocumentRequest,
 };
 
-const call = (engine: Engine, kind: VerificationKind, body: never, opts: { plan: AuthInfo['plan']; signal?: AbortSignal }): Promise<VerificationResult> => {
+const call = (engine: Engine, kind: VerificationKind, body: never, opts: { plan: AuthInfo['plan']; signal?: AbortSignal; validated?: boolean }): Promise<VerificationResult> => {
   switch (kind) {
     case 'claim':
       return engine.verifyClaim(body, opts);
@@ -73,10 +73,12 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
     kind: VerificationKind,
     auth: AuthInfo,
     body: Record<string, unknown>,
+    request: unknown,
     reply: FastifyReply,
     replay?: { key: string; hash: string },
   ): Promise<Outcome> {
-    const hold = await ledger.reserve(auth, creditsFor(kind, body as { officers?: boolean; filings?: boolean }));
+    // Test keys hold nothing (their usage never blocks): no call and no await for them.
+    const hold = auth.environment === 'live' ? await ledger.reserve(auth, creditsFor(kind, body as { officers?: boolean; filings?: boolean })) : undefined;
     let charged = false;
     // A caller that hangs up stops the work (and is not charged). Only the live engine waits on
     // anything (sources, downloads); the sandbox computes in microseconds without I/O and reads no
@@ -92,7 +94,8 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
     try {
       let result: VerificationResult;
       try {
-        result = await call(engines[auth.environment], kind, body as never, { plan: auth.plan, signal: abort?.signal });
+        // The request as validated by the route (not parsed a second time by the engine).
+        result = await call(engines[auth.environment], kind, request as never, { plan: auth.plan, signal: abort?.signal, validated: true });
       } catch (err) {
         const e = toVerityError(err);
         if (e.status >= 500 && !abort?.signal.aborted) {
@@ -133,10 +136,10 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
           checkIdempotencyKey(header);
           const hash = requestHash('POST', `/v1/verify/${kind}`, body);
           outcome = await idempotency.run(auth.accountId, header, hash, () =>
-            run(kind, auth, body as Record<string, unknown>, reply, { key: header, hash }),
+            run(kind, auth, body as Record<string, unknown>, parsed.data, reply, { key: header, hash }),
           );
         } else {
-          outcome = await run(kind, auth, body as Record<string, unknown>, reply);
+          outcome = await run(kind, auth, body as Record<string, unknown>, parsed.data, reply);
         }
         if (outcome.replayed) reply.header('idempotent-replayed', 'true');
         return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.body);

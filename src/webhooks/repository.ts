@@ -9,6 +9,7 @@
 import { VerityError } from '../api/errors.js';
 import { webhookId } from '../api/ids.js';
 import { WebhookConfig, type EventEnvelope, type EventType, type Webhook } from '../api/webhooks.js';
+import type BetterSqlite3 from 'better-sqlite3';
 import { migrate, type Database } from '../store/database.js';
 import type { AttemptRecord, DeliveryState } from '../store/server-store.js';
 import { MAX_ATTEMPTS } from './schedule.js';
@@ -175,6 +176,19 @@ export function rotateSecret(db: Database, accountId: string, id: string, secret
  * (or only `onlyWebhook`). Returns the delivery ids; none when no endpoint subscribes, in which
  * case the event is not stored at all.
  */
+/**
+ * Statements of the per-request path (enqueueEvent runs on every charge of `verity serve`),
+ * prepared once per connection: preparing costs more than running them.
+ */
+const preparedByDb = new WeakMap<Database, Map<string, BetterSqlite3.Statement<unknown[]>>>();
+function cached(db: Database, sql: string): BetterSqlite3.Statement<unknown[]> {
+  let byText = preparedByDb.get(db);
+  if (!byText) preparedByDb.set(db, (byText = new Map()));
+  let stmt = byText.get(sql);
+  if (!stmt) byText.set(sql, (stmt = db.prepare(sql)));
+  return stmt;
+}
+
 export function enqueueEvent(
   db: Database,
   accountId: string,
@@ -183,19 +197,20 @@ export function enqueueEvent(
   onlyWebhook?: string,
 ): number[] {
   const targets = (
-    db.prepare('SELECT id, events FROM webhook_endpoints WHERE account_id = ? AND deleted_at IS NULL').all(accountId) as Array<{
+    cached(db, 'SELECT id, events FROM webhook_endpoints WHERE account_id = ? AND deleted_at IS NULL').all(accountId) as Array<{
       id: string;
       events: string;
     }>
   ).filter((w) => (onlyWebhook ? w.id === onlyWebhook : (JSON.parse(w.events) as string[]).includes(event.type)));
   if (!targets.length) return [];
   const body = JSON.stringify(event);
-  const insertDelivery = db.prepare(
+  const insertDelivery = cached(
+    db,
     "INSERT INTO webhook_deliveries (event_id, webhook_id, status, next_attempt_at, updated_at) VALUES (?, ?, 'pending', ?, ?)",
   );
   const ids: number[] = [];
   const write = (): void => {
-    db.prepare('INSERT INTO webhook_events (id, account_id, type, created_at, body) VALUES (?, ?, ?, ?, ?)').run(
+    cached(db, 'INSERT INTO webhook_events (id, account_id, type, created_at, body) VALUES (?, ?, ?, ?, ?)').run(
       event.id,
       accountId,
       event.type,
@@ -231,7 +246,7 @@ export function replayEvent(db: Database, accountId: string, eventIdValue: strin
   if (!ev) throw new VerityError('NOT_FOUND', `No event ${eventIdValue}`);
   if (webhook) endpointRow(db, accountId, webhook);
   const targets = (
-    db.prepare('SELECT id, events FROM webhook_endpoints WHERE account_id = ? AND deleted_at IS NULL').all(accountId) as Array<{
+    cached(db, 'SELECT id, events FROM webhook_endpoints WHERE account_id = ? AND deleted_at IS NULL').all(accountId) as Array<{
       id: string;
       events: string;
     }>

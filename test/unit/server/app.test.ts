@@ -181,6 +181,23 @@ describe('idempotency', () => {
   });
 });
 
+describe('request ids', () => {
+  it('names the request id on answers of every kind: success, 401, 400, 404, and echoes a plain caller id', async () => {
+    h = await startHarness();
+    const key = h.key('ci', 'test', 'business');
+    const ok = await h.post('/v1/verify/claim', claim, bearer(key));
+    const unauthorized = await h.post('/v1/verify/claim', claim);
+    const invalid = await h.post('/v1/verify/claim', '{"claim":', bearer(key));
+    const missing = await fetch(`${h.url}/v1/nothing`);
+    expect([ok.status, unauthorized.status, invalid.status, missing.status]).toEqual([200, 401, 400, 404]);
+    const ids = [ok.headers, unauthorized.headers, invalid.headers, missing.headers].map((x) => x.get('x-request-id'));
+    for (const id of ids) expect(id).toMatch(/^req_[0-9A-Za-z]+$/);
+    expect(new Set(ids).size).toBe(4);
+    const given = await h.post('/v1/verify/claim', claim, { ...bearer(key), 'x-request-id': 'trace-42.a_b' });
+    expect(given.headers.get('x-request-id')).toBe('trace-42.a_b');
+  });
+});
+
 describe('input hardening', () => {
   it('maps malformed JSON, non-objects, schema failures, wrong types and oversized bodies to the catalogue', async () => {
     h = await startHarness();
