@@ -433,11 +433,12 @@ function nestedLodo() {
     const train = fitSet.filter((it) => it.domain !== d);
     const { lambda } = chooseLambda(train);
     lambdaByFold[d] = lambda;
-    fitAndScore(train, [...fitSet.filter((x) => x.domain === d), ...passageSet.filter((x) => x.domain === d)], lambda, z);
-    // The never-fitted sets scored by this fold's model too: the threshold for a held-out domain
-    // then comes from models that never saw that domain.
+    // The never-fitted sets are scored by this fold's model too: the threshold for a held-out
+    // domain then comes from models that never saw that domain.
+    const scored = new Map();
+    fitAndScore(train, [...fitSet.filter((x) => x.domain === d), ...passageSet.filter((x) => x.domain === d), ...factSet], lambda, scored);
     const zf = new Map();
-    fitAndScore(train, factSet, lambda, zf);
+    for (const [it, v] of scored) (NEVER_FITTED.includes(it.domain) ? zf : z).set(it, v);
     zNeverFittedByFold[d] = zf;
   }
   return { z, lambdaByFold, score: meanWithinAuroc(z) };
