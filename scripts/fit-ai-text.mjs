@@ -12,14 +12,18 @@
 //                 claims/fool-me-twice/{dev,test}.jsonl: Wikipedia sentences of one page and
 //                   section joined, in order of appearance, into paragraphs of 100-220 words
 //                 claims/averitec-dev.json: fact-checkers' answers; mostly one sentence, so only
-//                   those of at least the flag's minimum length are used, for evaluation only
+//                   those of at least the flag's minimum length are used, never fitted: alone
+//                   (factcheck-answers) and after their question (factcheck-qa: human text that
+//                   restates a question, as the opening-echo feature must not mistake for AI)
 //
 // The human-only domains have no AI counterpart, so a model could learn "formal prose = human".
 // Guards: every domain carries the same total weight and, within the glimpse domains, both labels
 // half of it; AUROC is measured only WITHIN a domain that has both labels (LODO: the model never saw
 // that domain); the human-only domains give false-positive rates, also LODO. The flag threshold is
-// chosen on LODO scores; the figure reported for a domain uses a threshold chosen WITHOUT that
-// domain (nested LODO), so it is an honest held-out false-positive rate. The L2 strength of each
+// chosen on LODO scores — on each domain's whole texts and on its human 50-word passages alike —;
+// the figure reported for a domain uses a threshold chosen WITHOUT that domain (nested LODO; the
+// never-fitted sets then scored by that domain's fold model), so it is an honest held-out
+// false-positive rate. The L2 strength of each
 // held-out fold is chosen by an inner LODO on that fold's training domains only; the word and
 // character 4-gram tables of a fold are built from its training texts only.
 import { createHash } from 'node:crypto';
@@ -40,7 +44,10 @@ const seed = Number(opt('--seed', '20251122'));
 const out = resolve(root, 'src/engine/document/ai-text/weights.json');
 
 const featuresModule = await import(resolve(dist, 'engine/document/ai-text/features.js'));
-const { extractFeatures, FEATURE_NAMES } = featuresModule;
+const { extractFeatures } = featuresModule;
+// --drop a,b: fit without those features (to measure what each adds under the same protocol).
+const dropped = new Set((opt('--drop', '') ?? '').split(',').filter(Boolean));
+const FEATURE_NAMES = featuresModule.FEATURE_NAMES.filter((n) => !dropped.has(n));
 // Older builds (run with --dist to measure an earlier feature set under the same protocol) have no vocabulary.
 const lowerWords = featuresModule.lowerWords ?? (() => []);
 const vocabularyScore = featuresModule.vocabularyScore ?? (() => 0);
@@ -134,8 +141,18 @@ function loadWikipedia(limit) {
 function loadAveritec(minWords) {
   const d = JSON.parse(readSource('claims/averitec-dev.json'));
   const all = [];
-  for (const c of d) for (const q of c.questions ?? []) for (const a of q.answers ?? []) if (typeof a.answer === 'string') all.push(proseForDetection(a.answer));
-  return { long: [...new Set(all)].filter((t) => wordCount(t) >= minWords).map((text) => ({ text, y: 0, domain: 'factcheck-answers', generator: 'human' })), total: all.length };
+  const qa = [];
+  for (const c of d) for (const q of c.questions ?? []) for (const a of q.answers ?? []) if (typeof a.answer === 'string') {
+    all.push(proseForDetection(a.answer));
+    // The answer after its question, as a reader would paste a Q&A: human text that restates a question.
+    if (typeof q.question === 'string') qa.push(proseForDetection(`${q.question} ${a.answer}`));
+  }
+  return {
+    long: [...new Set(all)].filter((t) => wordCount(t) >= minWords).map((text) => ({ text, y: 0, domain: 'factcheck-answers', generator: 'human' })),
+    qa: [...new Set(qa)].filter((t) => wordCount(t) >= minWords).map((text) => ({ text, y: 0, domain: 'factcheck-qa', generator: 'human' })),
+    total: all.length,
+    qaTotal: qa.length,
+  };
 }
 
 // ---------------------------------------------------------------- metrics
@@ -352,15 +369,35 @@ if (AUGMENT)
     if (ws.length < 2) continue;
     for (const w of ws) augSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true });
   }
+/**
+ * Human passages for the threshold: the windows of every human text of every fitted domain that
+ * holds two or more (the mixed domains' are those of the augmentation). The flag fires from 50
+ * words on, and a short stretch is noisier than a whole text, so a threshold chosen on whole
+ * texts alone flags more of an unseen domain's short human texts than it promised. With
+ * PASSAGE_THRESHOLD the threshold also keeps each domain's human passages at the target.
+ * Passages are scored like their domain's texts (LODO); they never enter a fit.
+ */
+const PASSAGE_THRESHOLD = !args.includes('--no-passage-threshold') && sentenceWindows !== null;
+const passageSet = augSet.filter((a) => a.y === 0);
+if (PASSAGE_THRESHOLD)
+  for (const it of fitSet) {
+    if (it.y !== 0 || fitSet.some((x) => x.domain === it.domain && x.y === 1)) continue;
+    const text = proseForDetection(it.text);
+    const ws = sentenceWindows(text, MIN_FLAG_WORDS);
+    if (ws.length < 2) continue;
+    for (const w of ws) passageSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true });
+  }
 /** The training texts plus the windows of their domains. */
 const withWindows = (train) => {
   const domains = new Set(train.map((it) => it.domain));
   return [...train, ...augSet.filter((a) => domains.has(a.domain))];
 };
-const factSet = fact.long.map(featurize);
+/** Never fitted: the fact-check answers, alone and after their questions. */
+const factSet = [...fact.long, ...fact.qa].map(featurize);
 const FIT_DOMAINS = [...new Set(fitSet.map((it) => it.domain))];
 const MIXED = FIT_DOMAINS.filter((d) => fitSet.some((it) => it.domain === d && it.y === 1));
-const EVAL_DOMAINS = [...FIT_DOMAINS, 'factcheck-answers'];
+const NEVER_FITTED = ['factcheck-answers', 'factcheck-qa'];
+const EVAL_DOMAINS = [...FIT_DOMAINS, ...NEVER_FITTED];
 
 /** Within-domain AUROC of held-out log-odds, averaged over the given mixed domains. */
 const meanWithinAuroc = (z, domains = MIXED) => domains.reduce((a, d) => {
@@ -388,6 +425,7 @@ function chooseLambda(pool) {
  * Nested LODO log-odds: every item scored by a model fitted without its domain, whose L2 strength
  * was itself chosen by an inner LODO that never saw that domain either.
  */
+const zNeverFittedByFold = {};
 function nestedLodo() {
   const z = new Map();
   const lambdaByFold = {};
@@ -395,7 +433,13 @@ function nestedLodo() {
     const train = fitSet.filter((it) => it.domain !== d);
     const { lambda } = chooseLambda(train);
     lambdaByFold[d] = lambda;
-    fitAndScore(train, fitSet.filter((x) => x.domain === d), lambda, z);
+    // The never-fitted sets are scored by this fold's model too: the threshold for a held-out
+    // domain then comes from models that never saw that domain.
+    const scored = new Map();
+    fitAndScore(train, [...fitSet.filter((x) => x.domain === d), ...passageSet.filter((x) => x.domain === d), ...factSet], lambda, scored);
+    const zf = new Map();
+    for (const [it, v] of scored) (NEVER_FITTED.includes(it.domain) ? zf : z).set(it, v);
+    zNeverFittedByFold[d] = zf;
   }
   return { z, lambdaByFold, score: meanWithinAuroc(z) };
 }
@@ -411,14 +455,22 @@ for (const it of factSet) Z.set(it, logit(final, finalX.get(it)));
 const all = [...fitSet, ...factSet];
 const flaggable = (it) => it.words >= MIN_FLAG_WORDS;
 
-/** Smallest log-odds threshold whose human false-positive rate is ≤ target in each of the given domains. */
-function chooseThreshold(domains) {
+/**
+ * Smallest log-odds threshold whose human false-positive rate is ≤ target in each of the given
+ * domains: on its whole texts and (PASSAGE_THRESHOLD) on its human passages alike.
+ */
+function chooseThreshold(domains, heldOut = null) {
+  // Never-fitted texts scored by the model of the held-out domain's fold, when there is one.
+  const zOf = (it) => (heldOut && zNeverFittedByFold[heldOut] && NEVER_FITTED.includes(it.domain) ? zNeverFittedByFold[heldOut].get(it) : Z.get(it));
   let t = -Infinity;
-  for (const d of domains) {
-    const h = all.filter((it) => it.domain === d && it.y === 0 && flaggable(it)).map((it) => Z.get(it)).sort((a, b) => b - a);
-    const allowed = Math.floor(FPR_TARGET * h.length); // this many may lie at or above t
-    const cut = h[allowed]; // the first that must stay below
+  const atTarget = (zs) => {
+    const h = zs.sort((a, b) => b - a);
+    const cut = h[Math.floor(FPR_TARGET * h.length)]; // the first that must stay below; the ones before may lie at or above t
     if (cut !== undefined) t = Math.max(t, cut + 1e-9);
+  };
+  for (const d of domains) {
+    atTarget(all.filter((it) => it.domain === d && it.y === 0 && flaggable(it)).map(zOf));
+    if (PASSAGE_THRESHOLD) atTarget(passageSet.filter((it) => it.domain === d).map((it) => Z.get(it)));
   }
   return t;
 }
@@ -429,7 +481,7 @@ const tFinal = chooseThreshold(EVAL_DOMAINS);
 const perDomain = {};
 for (const d of EVAL_DOMAINS) {
   const s = all.filter((it) => it.domain === d);
-  const tHeld = chooseThreshold(EVAL_DOMAINS.filter((e) => e !== d));
+  const tHeld = chooseThreshold(EVAL_DOMAINS.filter((e) => e !== d), d);
   const h = s.filter((it) => it.y === 0 && flaggable(it));
   const a = s.filter((it) => it.y === 1 && flaggable(it));
   const fz = (it) => logit(final, finalX.get(it));
@@ -438,6 +490,8 @@ for (const d of EVAL_DOMAINS) {
     ai: s.filter((it) => it.y === 1).length,
     lodo_auroc: a.length ? r3(auroc(s.map((it) => Z.get(it)), s.map((it) => it.y))) : null,
     lodo_fpr: r3(rate(h, (it) => Z.get(it) >= tHeld)),
+    human_passages: passageSet.filter((it) => it.domain === d).length,
+    lodo_passage_fpr: r3(rate(passageSet.filter((it) => it.domain === d), (it) => Z.get(it) >= tHeld)),
     lodo_tpr: a.length ? r3(rate(a, (it) => Z.get(it) >= tHeld)) : null,
     threshold_without_domain: r3(calibrated(tHeld)),
     final_model_in_sample_fpr: r3(rate(h, (it) => fz(it) >= tFinal)),
@@ -474,8 +528,9 @@ const model = {
     fixtures: relative(root, fixtures),
     sources,
     seed,
-    domains: Object.fromEntries(EVAL_DOMAINS.map((d) => [d, { humans: perDomain[d].humans, ai: perDomain[d].ai, fitted: d !== 'factcheck-answers' }])),
+    domains: Object.fromEntries(EVAL_DOMAINS.map((d) => [d, { humans: perDomain[d].humans, ai: perDomain[d].ai, fitted: !NEVER_FITTED.includes(d) }])),
     factcheck_answers_used: `${fact.long.length} of ${fact.total} AVeriTeC answers (the rest are under ${MIN_FLAG_WORDS} words)`,
+    factcheck_qa_used: `${fact.qa.length} of ${fact.qaTotal} AVeriTeC question + answer texts (distinct, >= ${MIN_FLAG_WORDS} words)`,
     weighting: `logistic fit: each mixed domain the same total weight, each label half of it; human-only domains weight ${HUMAN_ONLY_WEIGHT}. Calibration: every fitted domain the same weight within its class, classes equal`,
     length_augmentation: AUGMENT ? `${augSet.length} passage windows (whole sentences, >= ${MIN_FLAG_WORDS} words) of the mixed-domain texts that hold two or more, in the logistic fit of folds that train on their domain; sharing their domain and label's weight with the whole texts` : 'none',
   },
@@ -484,6 +539,7 @@ const model = {
     l2_lambda: best.lambda,
     l2_lambda_by_held_out_domain: best.lambdaByFold,
     fpr_target_in_selection: FPR_TARGET,
+    threshold_rule: PASSAGE_THRESHOLD ? `smallest P(AI) with human false positives <= ${FPR_TARGET} in every domain, on its whole texts and on its human passages (${passageSet.length} windows of >= ${MIN_FLAG_WORDS} words of the human texts holding two or more) alike` : `smallest P(AI) with human false positives <= ${FPR_TARGET} on the whole texts of every domain`,
     lodo_auroc_within_mixed_domains_mean: r3(best.score),
     lodo_auroc_pooled_glimpse: r3(auroc(pooledGlimpse.map((it) => Z.get(it)), pooledGlimpse.map((it) => it.y))),
     lodo_auroc_pooled_all_humans_vs_ai: r3(auroc(pooledAll.map((it) => Z.get(it)), pooledAll.map((it) => it.y))),
@@ -496,9 +552,9 @@ if (!args.includes('--dry-run')) writeFileSync(out, `${JSON.stringify(model, nul
 console.log(`λ = ${best.lambda} for the final model; per held-out domain (inner LODO): ${JSON.stringify(best.lambdaByFold)}; mean within-domain LODO AUROC ${r3(best.score)}`);
 console.log(`Platt a=${cal.a.toFixed(3)} b=${cal.b.toFixed(3)}; flag threshold P(AI) ≥ ${model.flag_threshold} at ≥ ${MIN_FLAG_WORDS} words`);
 console.log(`pooled LODO AUROC: glimpse ${model.evaluation.lodo_auroc_pooled_glimpse}; all humans vs AI ${model.evaluation.lodo_auroc_pooled_all_humans_vs_ai}`);
-console.log('domain             humans   ai  LODO-AUROC  LODO-FPR  LODO-TPR  thr(w/o)  final-FPR  final-TPR');
+console.log('domain             humans   ai  LODO-AUROC  LODO-FPR  LODO-TPR  thr(w/o)  final-FPR  final-TPR  passages  LODO-passage-FPR');
 for (const [d, v] of Object.entries(perDomain))
-  console.log(`${d.padEnd(18)} ${String(v.humans).padStart(6)} ${String(v.ai).padStart(4)}  ${String(v.lodo_auroc ?? '-').padStart(10)}  ${String(v.lodo_fpr).padStart(8)}  ${String(v.lodo_tpr ?? '-').padStart(8)}  ${String(v.threshold_without_domain).padStart(8)}  ${String(v.final_model_in_sample_fpr).padStart(9)}  ${String(v.final_model_in_sample_tpr ?? '-').padStart(9)}`);
+  console.log(`${d.padEnd(18)} ${String(v.humans).padStart(6)} ${String(v.ai).padStart(4)}  ${String(v.lodo_auroc ?? '-').padStart(10)}  ${String(v.lodo_fpr).padStart(8)}  ${String(v.lodo_tpr ?? '-').padStart(8)}  ${String(v.threshold_without_domain).padStart(8)}  ${String(v.final_model_in_sample_fpr).padStart(9)}  ${String(v.final_model_in_sample_tpr ?? '-').padStart(9)}  ${String(v.human_passages).padStart(8)}  ${String(v.lodo_passage_fpr).padStart(16)}`);
 console.log('by generator (LODO, mean over mixed domains):', JSON.stringify(byGen));
 console.log('largest weights:', FEATURE_NAMES.map((n, j) => [n, final.weights[j]]).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 10).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', '));
 if (!args.includes('--dry-run')) console.log(`\nweights written to ${relative(root, out)}`);

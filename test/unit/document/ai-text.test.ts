@@ -28,6 +28,16 @@ describe('stylometric features', () => {
     expect(ai.contraction_rate).toBe(0);
     expect(ai.stock_phrase_rate).toBeGreaterThan(human.stock_phrase_rate + 5);
   });
+
+  it('measures how much a text restates its opening sentence', () => {
+    const question = 'Is an advance care planning model feasible in community palliative care?';
+    const restating = extractFeatures(`${question} Yes, an advance care planning model is feasible in community palliative care. Studies show that it improves documentation. It also helps families.`).features;
+    const movingOn = extractFeatures(`${question} Nurses reported fewer unplanned admissions over two years. Documentation improved in most services. Families asked for more meetings.`).features;
+    // The opening has 10 distinct word pairs; all recur but "is an" and "model feasible" (the answer says "model is feasible").
+    expect(restating.opening_bigram_echo).toBeCloseTo(8 / 10, 6);
+    expect(movingOn.opening_bigram_echo).toBe(0);
+    expect(extractFeatures('A single sentence has no opening to restate.').features.opening_bigram_echo).toBe(0);
+  });
 });
 
 describe('stylometric detector', () => {
@@ -86,9 +96,14 @@ describe('stylometric detector', () => {
   it('names its data and carries held-out (leave-one-domain-out) figures within the goals', () => {
     const files = (DEFAULT_MODEL.data.sources as { file: string }[]).map((s) => s.file);
     expect(files).toEqual(expect.arrayContaining(['text/ai-vs-human-glimpse.jsonl', 'claims/check-covid/corpus.json', 'claims/fool-me-twice/dev.jsonl']));
-    const per = DEFAULT_MODEL.evaluation.per_domain as Record<string, { lodo_fpr: number; lodo_auroc: number | null }>;
-    expect(Object.keys(per)).toEqual(expect.arrayContaining(['news', 'stories', 'biomedical', 'abstracts', 'wikipedia']));
+    const per = DEFAULT_MODEL.evaluation.per_domain as Record<string, { lodo_fpr: number; lodo_auroc: number | null; human_passages: number; lodo_passage_fpr: number | null }>;
+    expect(Object.keys(per)).toEqual(expect.arrayContaining(['news', 'stories', 'biomedical', 'abstracts', 'wikipedia', 'factcheck-answers', 'factcheck-qa']));
     for (const v of Object.values(per)) expect(v.lodo_fpr).toBeLessThanOrEqual(0.05);
+    // Held-out false positives on 50-word passages of human text too, where a domain has them.
+    const withPassages = Object.values(per).filter((v) => v.human_passages > 0);
+    expect(withPassages.length).toBeGreaterThanOrEqual(4);
+    for (const v of withPassages) expect(v.lodo_passage_fpr).toBeLessThanOrEqual(0.05);
+    for (const d of ['news', 'stories', 'biomedical']) expect(per[d]!.lodo_auroc).toBeGreaterThan(0.85);
     expect(DEFAULT_MODEL.calibration?.method).toBe('platt');
     expect(DEFAULT_MODEL.weights).toHaveLength(DEFAULT_MODEL.features.length);
     expect(Object.keys(DEFAULT_MODEL.vocabulary ?? {}).length).toBeGreaterThan(50);

@@ -43,6 +43,7 @@ const FEATURE_LABEL: Record<string, string> = {
   vocabulary_llr: 'word choice',
   char4_llr: 'letter patterns',
   word_entropy_norm: 'vocabulary spread',
+  opening_bigram_echo: 'phrases of the opening repeated',
 };
 
 /**

@@ -23,7 +23,11 @@
  *   which sees what word lists miss — suffixes ("tion", "ing "), punctuation habits (", an", "s. t")
  *   and function-word pairs across a space — under the same every-domain-agrees rule;
  * - word entropy: the Shannon entropy of the text's word distribution over log(words), i.e. how
- *   evenly it spreads over its vocabulary (repetition of the same terms lowers it).
+ *   evenly it spreads over its vocabulary (repetition of the same terms lowers it);
+ * - opening echo: instruction-tuned models restate the prompt, question or opening line before
+ *   going on ("Is X feasible? … Yes, X is feasible …"): `opening_bigram_echo` is the share of the
+ *   first sentence's distinct word pairs that occur again later in the text — measured within the
+ *   text, with no reference corpus.
  *
  * Features are rates, not counts, so they do not grow with length. The fitting script
  * (scripts/fit-ai-text.mjs) imports this very module from dist/, so training and inference
@@ -60,6 +64,7 @@ export const FEATURE_NAMES = [
   'vocabulary_llr',
   'char4_llr',
   'word_entropy_norm',
+  'opening_bigram_echo',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Record<FeatureName, number>;
@@ -202,6 +207,27 @@ function char4Score(text: string, table: Vocabulary | undefined): number {
   return sum / (t.length - 3);
 }
 
+/**
+ * The share of the opening sentence's distinct word pairs that occur again after it. `seq` is the
+ * text's words as ids, `first` how many of them the first sentence holds.
+ */
+function openingBigramEcho(seq: readonly number[], first: number): number {
+  if (first < 2 || first >= seq.length) return 0;
+  // Word pairs keyed by two ids packed into one integer (ids < 2^17, as for the trigrams); only the
+  // opening's few pairs are kept, and the scan stops once all of them have been seen again.
+  const seen = new Map<number, boolean>();
+  for (let i = 0; i + 1 < first; i++) seen.set(seq[i]! * 131072 + seq[i + 1]!, false);
+  let echoed = 0;
+  for (let i = first; i + 1 < seq.length && echoed < seen.size; i++) {
+    const k = seq[i]! * 131072 + seq[i + 1]!;
+    if (seen.get(k) === false) {
+      seen.set(k, true);
+      echoed++;
+    }
+  }
+  return echoed / seen.size;
+}
+
 /** Cheap pre-test before a Unicode regex: an ASCII lower-case first letter cannot be upper case. */
 const mayBeUpper = (w: string): boolean => {
   const c = w.charCodeAt(0);
@@ -270,6 +296,9 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: 
   }
   let repeated = 0;
   for (const c of trigrams.values()) if (c > 1) repeated += c;
+  // The first sentence's words are the first `lens[0]` of the text's (sentences hold a letter, so
+  // every one has a word, and splitting at spaces never splits a word).
+  const bigramEcho = sentences.length >= 2 ? openingBigramEcho(seq, lens[0] ?? 0) : 0;
 
   const joined = ` ${lower.join(' ')} `;
   for (const p of STOCK_MULTI) {
@@ -315,6 +344,7 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: 
     vocabulary_llr: vocabulary && lower.length ? vocab / lower.length : 0,
     char4_llr: char4Score(text, char4),
     word_entropy_norm: lower.length > 1 ? entropy / Math.log(lower.length) : 0,
+    opening_bigram_echo: bigramEcho,
   };
   return { features, wordCount: toks.length, sentenceCount: sentences.length };
 }

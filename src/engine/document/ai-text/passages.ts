@@ -75,6 +75,7 @@ const CUE: Record<FeatureName, [string, string]> = {
   vocabulary_llr: ['word choice typical of AI text', 'word choice typical of human text'],
   char4_llr: ['letter patterns typical of AI text', 'letter patterns typical of human text'],
   word_entropy_norm: ['evenly spread vocabulary', 'the same words used again and again'],
+  opening_bigram_echo: ['repeats phrases of its opening sentence', 'does not repeat its opening phrases'],
 };
 
 /** Sentence spans (offsets into `text`), split as the features split them: after . ! ? … and an optional closing quote or bracket. */
