@@ -99,6 +99,12 @@ export interface AnalyzeImageOptions {
   signal?: AbortSignal;
   /** Whole-analysis budget in ms (default 30 s); past it the request fails with 422 instead of hanging. */
   budgetMs?: number;
+  /**
+   * Work that does not need the pixels (verify.ts: hashing the file, opening the store for the
+   * known-media index), run once libvips has started decoding them in its own threads, while this
+   * thread would otherwise wait. Not called when the analysis stops before the decode.
+   */
+  whileDecoding?: () => void;
 }
 
 export const IMAGE_BUDGET_MS = 30_000;
@@ -133,6 +139,9 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   // wasm off-thread while exifr parses metadata here. The pixels are decoded once and shared.
   const decodedP = undecodable ? Promise.reject(undecodable) : decodeLuma(bytes, header);
   decodedP.catch(() => undefined); // awaited below; this only stops an early rejection being "unhandled"
+  // After the pending promise callbacks (the decode is queued to libvips, exifr parses), before
+  // the decoded pixels can arrive.
+  if (opts.whileDecoding) setImmediate(opts.whileDecoding);
   const watermarkP: Promise<Watermark | null> = opts.checkWatermarks
     ? readC2pa(bytes, type.mime, { trustAnchorsPem: loadTrustAnchors(opts.ports.config, warnings), signal }).catch((err: unknown) => {
         warnings.push(`C2PA not checked: ${err instanceof Error ? err.message : String(err)}`);
