@@ -207,8 +207,13 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     const thumbP = jpeg && !decoded.partial ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
     hashP.catch(() => undefined);
     thumbP.catch(() => undefined);
+    // The hashes are chains of libvips steps, each continued from this thread: one turn of the
+    // event loop before each synchronous stretch below lets them queue their next step, so libvips
+    // works during the stretch instead of after it (and an interrupt is seen between stretches).
+    await nextTurn();
     // One pass over the plane feeds both tile analyzers (forensics/luma-pass.ts).
     const sums = lumaTileSums(plane);
+    await nextTurn();
     const grid = jpegGridSignal(plane, type.format === 'jpeg', sums);
     signals.push(grid);
     signal.throwIfAborted();
@@ -216,6 +221,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     if (noise) signals.push(noise);
     forensics = tileMaps(plane, grid, noise);
     if (opts.checkDeepfakes) {
+      await nextTurn();
       const spec = spectrumSignal(plane);
       if (spec) signals.push(spec);
     }
@@ -250,6 +256,9 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     ...(forensics ? { forensics } : {}),
   });
 }
+
+/** Resolves after pending I/O callbacks have run (setImmediate: the check phase follows the poll phase). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The additive `forensics` field: where the tiles are and what each pixel analysis scored there. */
 function tileMaps(plane: LumaPlane, grid: Signal, noise: Signal | null): MediaForensics {
