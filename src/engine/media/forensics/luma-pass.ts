@@ -128,16 +128,11 @@ function tileRowSums(data: Uint8Array, width: number, y: number, ty: number, col
   }
 }
 
-/**
- * Grid test: rows y < yEnd, columns 0 ≤ x < xEnd (xEnd, yEnd stop one short of the plane's edge
- * so the right/lower neighbour exists). Noise test: the same rows and columns without row 0 and
- * column 0 (its 3×3 window needs the upper and left neighbour too).
- */
-export function lumaTileSums(plane: LumaPlane): LumaTileSums {
-  const { data, width, height } = plane;
-  const { cols, rows } = tileGrid(width, height);
+/** Zeroed per-tile sums for `plane` (filled by addTileRows). */
+export function emptyTileSums(plane: LumaPlane): LumaTileSums {
+  const { cols, rows } = tileGrid(plane.width, plane.height);
   const n = cols * rows;
-  const sums: LumaTileSums = {
+  return {
     cols,
     rows,
     gridH: new Float64Array(n * 8),
@@ -147,13 +142,31 @@ export function lumaTileSums(plane: LumaPlane): LumaTileSums {
     bright: new Float64Array(n),
     seen: new Float64Array(n),
   };
+}
+
+/**
+ * The sums of tile rows ty0 ≤ ty < ty1 (each tile's rows all lie in its tile row, so a caller may
+ * fill the tile rows in any number of steps and get the same sums). Grid test: rows y < yEnd,
+ * columns 0 ≤ x < xEnd (xEnd, yEnd stop one short of the plane's edge so the right/lower
+ * neighbour exists). Noise test: the same rows and columns without row 0 and column 0 (its 3×3
+ * window needs the upper and left neighbour too).
+ */
+export function addTileRows(plane: LumaPlane, sums: LumaTileSums, ty0: number, ty1: number): void {
+  const { data, width, height } = plane;
+  const { cols, rows } = sums;
   const xEnd = Math.min(cols * TILE, width - 1);
   const yEnd = Math.min(rows * TILE, height - 1);
   const sample = sampledRows(width * height);
-  for (let ty = 0; ty < rows; ty++)
+  for (let ty = ty0; ty < ty1; ty++)
     for (let s = 0; s < sample.length; s++) {
       const y = ty * TILE + sample[s]!;
       if (y < yEnd) tileRowSums(data, width, y, ty, cols, xEnd, sums);
     }
+}
+
+/** Every tile's sums in one call. */
+export function lumaTileSums(plane: LumaPlane): LumaTileSums {
+  const sums = emptyTileSums(plane);
+  addTileRows(plane, sums, 0, sums.rows);
   return sums;
 }
