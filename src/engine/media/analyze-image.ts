@@ -271,7 +271,7 @@ const TILE_ROWS_PER_STEP = 6;
  * signals such as Ctrl-C): an immediate queued from the poll phase runs in that same iteration,
  * before any timer or signal, so the second one is what waits for the next poll.
  */
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** The additive `forensics` field: where the tiles are and what each pixel analysis scored there. */
 function tileMaps(plane: LumaPlane, grid: Signal, noise: Signal | null): MediaForensics {
