@@ -4,7 +4,7 @@
 // exiftool on the same file (issue 18 goal: ≤ 3×).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { HEADER, interleave, rows as comparisonRows } from './lib/interleave.mjs';
@@ -14,6 +14,9 @@ const { readMetadataDetails } = await import('../dist/engine/media/metadata.js')
 const { readHeader } = await import('../dist/engine/media/decode.js');
 
 const W = 4000, H = 3000, RUNS = 7;
+// `--runs N`: interleaved whole-process pairs (default 5); more on a noisy machine.
+const runsAt = process.argv.indexOf('--runs');
+const PAIRS = runsAt > 0 ? Math.max(1, Number(process.argv[runsAt + 1]) || 5) : 5;
 const dir = mkdtempSync(join(tmpdir(), 'verity-bench-media-'));
 const file = join(dir, '12mp.jpg');
 const bytes = await sharp({ create: { width: W, height: H, channels: 3, background: { r: 90, g: 120, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
@@ -62,7 +65,7 @@ if (Number.isFinite(exif)) {
   whole = interleave(
     { name: 'verity verify media (12 MP JPEG)', steps: [[process.execPath, new URL('../bin/verity.js', import.meta.url).pathname, 'verify', 'media', file, '--json']] },
     { name: 'exiftool -json (same file)', steps: [['exiftool', '-json', '-Make', '-Model', '-DateTimeOriginal', '-GPS:all', file]] },
-    { runs: 5, env },
+    { runs: PAIRS, env },
   );
 }
 rmSync(dir, { recursive: true, force: true });
@@ -77,4 +80,4 @@ console.log(`file: ${W}×${H} JPEG, ${(bytes.length / 1048576).toFixed(1)} MB; m
 console.log('| step | median ms | goal |\n|---|---:|---|');
 for (const [n, ms, goal] of rows) console.log(`| ${n} | ${Number.isFinite(ms) ? ms.toFixed(1) : 'n/a'} | ${goal} |`);
 console.log(`| peak RSS (whole run) | ${rssMb.toFixed(0)} MB | < 400 MB |`);
-if (whole) console.log(['', 'whole process, 5 interleaved runs each after one warm-up', ...HEADER, ...comparisonRows(whole, 3)].join('\n'));
+if (whole) console.log(['', `whole process, ${PAIRS} interleaved runs each after one warm-up; load average ${loadavg().map((x) => x.toFixed(1)).join(' / ')} (1/5/15 min) at the end`, ...HEADER, ...comparisonRows(whole, 3)].join('\n'));

@@ -30,7 +30,7 @@ import { detectMediaType } from './detect-type.js';
 import { exifThumbnailSignal } from './forensics/exif-thumbnail.js';
 import { jpegGridSignal } from './forensics/jpeg-grid.js';
 import { parseJpeg } from './forensics/jpeg-structure.js';
-import { lumaTileSums } from './forensics/luma-pass.js';
+import { addTileRows, emptyTileSums } from './forensics/luma-pass.js';
 import {
   c2paSourceSignal,
   cameraMetadataSignal,
@@ -99,6 +99,12 @@ export interface AnalyzeImageOptions {
   signal?: AbortSignal;
   /** Whole-analysis budget in ms (default 30 s); past it the request fails with 422 instead of hanging. */
   budgetMs?: number;
+  /**
+   * Work that does not need the pixels (verify.ts: hashing the file, opening the store for the
+   * known-media index), run once libvips has started decoding them in its own threads, while this
+   * thread would otherwise wait. Not called when the analysis stops before the decode.
+   */
+  whileDecoding?: () => void;
 }
 
 export const IMAGE_BUDGET_MS = 30_000;
@@ -133,6 +139,9 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   // wasm off-thread while exifr parses metadata here. The pixels are decoded once and shared.
   const decodedP = undecodable ? Promise.reject(undecodable) : decodeLuma(bytes, header);
   decodedP.catch(() => undefined); // awaited below; this only stops an early rejection being "unhandled"
+  // After the pending promise callbacks (the decode is queued to libvips, exifr parses), before
+  // the decoded pixels can arrive.
+  if (opts.whileDecoding) setImmediate(opts.whileDecoding);
   const watermarkP: Promise<Watermark | null> = opts.checkWatermarks
     ? readC2pa(bytes, type.mime, { trustAnchorsPem: loadTrustAnchors(opts.ports.config, warnings), signal }).catch((err: unknown) => {
         warnings.push(`C2PA not checked: ${err instanceof Error ? err.message : String(err)}`);
@@ -198,15 +207,27 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     const thumbP = jpeg && !decoded.partial ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
     hashP.catch(() => undefined);
     thumbP.catch(() => undefined);
-    // One pass over the plane feeds both tile analyzers (forensics/luma-pass.ts).
-    const sums = lumaTileSums(plane);
+    // The hashes are chains of libvips steps, each continued from this thread: one turn of the
+    // event loop before each synchronous stretch below lets them queue their next step, so libvips
+    // works during the stretch instead of after it (and an interrupt is seen between stretches).
+    await nextTurn();
+    // One pass over the plane feeds both tile analyzers (forensics/luma-pass.ts), a few tile rows
+    // at a time: in the CLI this runs on the main thread, whose Ctrl-C handler runs between steps.
+    const sums = emptyTileSums(plane);
+    for (let ty = 0; ty < sums.rows; ty += TILE_ROWS_PER_STEP) {
+      addTileRows(plane, sums, ty, Math.min(sums.rows, ty + TILE_ROWS_PER_STEP));
+      await nextTurn();
+      signal.throwIfAborted();
+    }
     const grid = jpegGridSignal(plane, type.format === 'jpeg', sums);
     signals.push(grid);
+    await nextTurn();
     signal.throwIfAborted();
     const noise = noiseSignal(plane, sums);
     if (noise) signals.push(noise);
     forensics = tileMaps(plane, grid, noise);
     if (opts.checkDeepfakes) {
+      await nextTurn();
       const spec = spectrumSignal(plane);
       if (spec) signals.push(spec);
     }
@@ -241,6 +262,16 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     ...(forensics ? { forensics } : {}),
   });
 }
+
+/** Tile rows of the shared pass between two event-loop turns: ~8 steps for a 12 MP photo, ~10 ms each. */
+const TILE_ROWS_PER_STEP = 6;
+
+/**
+ * Resolves after one whole turn of the event loop, its poll phase included (I/O completions,
+ * signals such as Ctrl-C): an immediate queued from the poll phase runs in that same iteration,
+ * before any timer or signal, so the second one is what waits for the next poll.
+ */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /** The additive `forensics` field: where the tiles are and what each pixel analysis scored there. */
 function tileMaps(plane: LumaPlane, grid: Signal, noise: Signal | null): MediaForensics {

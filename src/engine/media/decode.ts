@@ -16,7 +16,10 @@ let sharpModule: Promise<Sharp> | undefined;
  * `require` loads the same code ~45 ms faster in a fresh process (same native addon either way).
  */
 export async function loadSharp(): Promise<Sharp> {
-  sharpModule ??= Promise.resolve().then(() => createRequire(import.meta.url)('sharp') as Sharp);
+  // Loading it is ~45 ms of synchronous work (its graph, libvips): one whole event-loop turn first
+  // (two immediates: see analyze-image.ts nextTurn), so an interrupt (the CLI analyses media on
+  // its main thread) or an I/O callback is not held up behind it.
+  sharpModule ??= new Promise((resolve) => setImmediate(() => setImmediate(resolve))).then(() => createRequire(import.meta.url)('sharp') as Sharp);
   return sharpModule;
 }
 

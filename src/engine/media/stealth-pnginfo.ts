@@ -15,7 +15,6 @@
  * Bounded: only PNGs (a lossy format destroys the bits) of at most 64 megapixels; only the first
  * columns are decoded to test the signature; payload ≤ 1 MiB, gunzipped text ≤ 1 MiB.
  */
-import { gunzipSync } from 'node:zlib';
 import { loadSharp, MAX_PIXELS } from './decode.js';
 
 export interface StealthInfo {
@@ -113,7 +112,9 @@ export async function readStealthPngInfo(bytes: Buffer, header: { width: number;
       s.bytes(15);
       s.uint32();
       let payload = s.bytes(bits / 8);
-      if (sig.compressed) payload = gunzipSync(payload, { maxOutputLength: MAX_STEALTH_BYTES });
+      // zlib loads only for a compressed payload: at module load it sat on every image's path to
+      // the pixel decode (~5–15 ms), for the rare file that carries one.
+      if (sig.compressed) payload = (await import('node:zlib')).gunzipSync(payload, { maxOutputLength: MAX_STEALTH_BYTES });
       const text = payload.toString('utf8').replace(/\0+$/, '');
       return text.trim() ? { mode, compressed: sig.compressed, text } : null;
     }

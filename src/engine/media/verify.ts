@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { VerityError } from '../../api/errors.js';
 import type { MediaRequest } from '../../api/requests.js';
+import type { Store } from '../../store/database.js';
 import type { AnalysisEvidence, Authenticity, DimensionProducers, Dimensions, MediaResult, ProvenanceItem, Watermark } from '../../api/results.js';
 import { loadBinary } from '../inputs.js';
 import { clamp01, noisyOr, round3 } from '../scoring.js';
@@ -214,22 +215,46 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
   return { authenticity, trust: round3(clamp01(trust)), dimensions, producers, reason, boundByC2pa: !!(a.incomplete && boundByC2pa) };
 }
 
+/**
+ * What the known-media look-up needs besides the perceptual hash: the file's SHA-256 and the open
+ * store. Neither needs the pixels, so an image's analysis prepares them while libvips decodes
+ * (`whileDecoding`), when the JavaScript thread would otherwise wait. Started once; a failure is
+ * kept for the caller, which reports it where the look-up happens.
+ */
+function indexInputs(bytes: Buffer, store: () => Promise<Store>): () => Promise<{ sha: string; store: Store }> {
+  let started: Promise<{ sha: string; store: Store }> | undefined;
+  return () => {
+    if (!started) {
+      started = (async () => ({ sha: createHash('sha256').update(bytes).digest('hex'), store: await store() }))();
+      started.catch(() => undefined); // awaited by the look-up; this only stops an early failure being "unhandled"
+    }
+    return started;
+  };
+}
+
 export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<MediaResult>> {
   const input = await loadBinary(req, ports, opts.signal);
   const type = await detectMediaType(input.bytes);
+  const lookup = req.check_provenance && ports.store ? indexInputs(input.bytes, ports.store) : null;
   const analysis =
     type.kind === 'image'
-      ? await analyzeImage(input.bytes, { checkDeepfakes: req.check_deepfakes, checkWatermarks: req.check_watermarks, ports, signal: opts.signal })
+      ? await analyzeImage(input.bytes, {
+          checkDeepfakes: req.check_deepfakes,
+          checkWatermarks: req.check_watermarks,
+          ports,
+          signal: opts.signal,
+          ...(lookup ? { whileDecoding: () => void lookup() } : {}),
+        })
       : await analyzeVideo(input.bytes, type.mime, type.format, req, ports, opts.signal);
 
   const warnings = [...analysis.warnings];
   let matches: MediaIndexMatch[] = [];
   const evidence: AnalysisEvidence[] = [...analysis.evidence];
   if (req.check_provenance) {
-    if (ports.store) {
+    if (lookup) {
       try {
-        const sha = createHash('sha256').update(input.bytes).digest('hex');
-        matches = findInMediaIndex(await ports.store(), sha, analysis.perceptualHash);
+        const { sha, store } = await lookup();
+        matches = findInMediaIndex(store, sha, analysis.perceptualHash);
       } catch (err) {
         if (err instanceof VerityError) throw err;
         warnings.push(`Known-media index not searched: ${err instanceof Error ? err.message : String(err)}`);

@@ -5,7 +5,7 @@
  * first row/column, partial tiles, sampled rows (a large plane) and the image's right edge.
  */
 import { describe, expect, it } from 'vitest';
-import { GRID_EDGE, lumaTileSums, NOISE_EDGE } from '../../../src/engine/media/forensics/luma-pass.js';
+import { addTileRows, emptyTileSums, GRID_EDGE, lumaTileSums, NOISE_EDGE } from '../../../src/engine/media/forensics/luma-pass.js';
 import { gridStats } from '../../../src/engine/media/forensics/jpeg-grid.js';
 import { noiseStats } from '../../../src/engine/media/forensics/noise.js';
 import { sampledRows, TILE, tileGrid } from '../../../src/engine/media/forensics/tiles.js';
@@ -77,6 +77,16 @@ describe('shared luma pass', () => {
     expect(got.cols).toBe(want.cols);
     expect(got.rows).toBe(want.rows);
     for (const k of ['gridH', 'gridV', 'noiseSum', 'noiseCount', 'bright', 'seen'] as const) expect(Array.from(got[k])).toEqual(Array.from(want[k]));
+  });
+
+  it('filled a few tile rows at a time (as analyzeImage does, between event-loop turns), the sums are the same', () => {
+    const p = plane(3000, 2000, 11);
+    const whole = lumaTileSums(p);
+    for (const step of [1, 4, 6, 100]) {
+      const sums = emptyTileSums(p);
+      for (let ty = 0; ty < sums.rows; ty += step) addTileRows(p, sums, ty, Math.min(sums.rows, ty + step));
+      for (const k of ['gridH', 'gridV', 'noiseSum', 'noiseCount', 'bright', 'seen'] as const) expect(Array.from(sums[k])).toEqual(Array.from(whole[k]));
+    }
   });
 
   it('the analyzers read the same numbers whether they share the pass or run it themselves', () => {

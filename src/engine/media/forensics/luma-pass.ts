@@ -100,46 +100,73 @@ function fusedSegment(data: Uint8Array, r1: number, width: number, x: number, xb
 }
 
 /**
- * Grid test: rows y < yEnd, columns 0 ≤ x < xEnd (xEnd, yEnd stop one short of the plane's edge
- * so the right/lower neighbour exists). Noise test: the same rows and columns without row 0 and
- * column 0 (its 3×3 window needs the upper and left neighbour too).
+ * One sampled row y across every tile of tile row ty: each tile's row segment through the two
+ * per-pixel functions, then its sums into the per-tile totals. A function of its own for the same
+ * reason as the per-pixel ones: called once per sampled row (~1,100 times for 12 MP), it is
+ * optimised whole after a few calls, where the same loop inline in lumaTileSums ran ~68,000 tile
+ * segments through the interpreter until on-stack replacement caught up.
  */
-export function lumaTileSums(plane: LumaPlane): LumaTileSums {
-  const { data, width, height } = plane;
-  const { cols, rows } = tileGrid(width, height);
+function tileRowSums(data: Uint8Array, width: number, y: number, ty: number, cols: number, xEnd: number, s: LumaTileSums): void {
+  const vPhase = y & 7;
+  for (let tc = 0; tc < cols; tc++) {
+    const xa = tc * TILE;
+    const xb = Math.min(xa + TILE, xEnd);
+    if (xa >= xb) break;
+    const t = ty * cols + tc;
+    ACC.fill(0);
+    // Grid only where the noise window has no upper row (y = 0) or left column (x = 0).
+    const x = y === 0 ? xb : xa === 0 ? 1 : xa;
+    if (x > xa) gridSegment(data, y * width, width, xa, x);
+    if (x < xb) fusedSegment(data, y * width, width, x, xb);
+    const g = t * 8;
+    for (let k = 0; k < 8; k++) s.gridH[g + k]! += ACC[k]!;
+    s.gridV[g + vPhase]! += ACC[V_SUM]!;
+    s.noiseSum[t]! += ACC[N_SUM]!;
+    s.noiseCount[t]! += ACC[N_COUNT]!;
+    s.bright[t]! += ACC[B_SUM]!;
+    s.seen[t]! += x < xb ? xb - x : 0;
+  }
+}
+
+/** Zeroed per-tile sums for `plane` (filled by addTileRows). */
+export function emptyTileSums(plane: LumaPlane): LumaTileSums {
+  const { cols, rows } = tileGrid(plane.width, plane.height);
   const n = cols * rows;
-  const gridH = new Float64Array(n * 8);
-  const gridV = new Float64Array(n * 8);
-  const noiseSum = new Float64Array(n);
-  const noiseCount = new Float64Array(n);
-  const bright = new Float64Array(n);
-  const seen = new Float64Array(n);
+  return {
+    cols,
+    rows,
+    gridH: new Float64Array(n * 8),
+    gridV: new Float64Array(n * 8),
+    noiseSum: new Float64Array(n),
+    noiseCount: new Float64Array(n),
+    bright: new Float64Array(n),
+    seen: new Float64Array(n),
+  };
+}
+
+/**
+ * The sums of tile rows ty0 ≤ ty < ty1 (each tile's rows all lie in its tile row, so a caller may
+ * fill the tile rows in any number of steps and get the same sums). Grid test: rows y < yEnd,
+ * columns 0 ≤ x < xEnd (xEnd, yEnd stop one short of the plane's edge so the right/lower
+ * neighbour exists). Noise test: the same rows and columns without row 0 and column 0 (its 3×3
+ * window needs the upper and left neighbour too).
+ */
+export function addTileRows(plane: LumaPlane, sums: LumaTileSums, ty0: number, ty1: number): void {
+  const { data, width, height } = plane;
+  const { cols, rows } = sums;
   const xEnd = Math.min(cols * TILE, width - 1);
   const yEnd = Math.min(rows * TILE, height - 1);
   const sample = sampledRows(width * height);
-  for (let ty = 0; ty < rows; ty++)
+  for (let ty = ty0; ty < ty1; ty++)
     for (let s = 0; s < sample.length; s++) {
       const y = ty * TILE + sample[s]!;
-      if (y >= yEnd) continue;
-      const vPhase = y & 7;
-      for (let tc = 0; tc < cols; tc++) {
-        const xa = tc * TILE;
-        const xb = Math.min(xa + TILE, xEnd);
-        if (xa >= xb) break;
-        const t = ty * cols + tc;
-        ACC.fill(0);
-        // Grid only where the noise window has no upper row (y = 0) or left column (x = 0).
-        const x = y === 0 ? xb : xa === 0 ? 1 : xa;
-        if (x > xa) gridSegment(data, y * width, width, xa, x);
-        if (x < xb) fusedSegment(data, y * width, width, x, xb);
-        const g = t * 8;
-        for (let k = 0; k < 8; k++) gridH[g + k]! += ACC[k]!;
-        gridV[g + vPhase]! += ACC[V_SUM]!;
-        noiseSum[t]! += ACC[N_SUM]!;
-        noiseCount[t]! += ACC[N_COUNT]!;
-        bright[t]! += ACC[B_SUM]!;
-        seen[t]! += x < xb ? xb - x : 0;
-      }
+      if (y < yEnd) tileRowSums(data, width, y, ty, cols, xEnd, sums);
     }
-  return { cols, rows, gridH, gridV, noiseSum, noiseCount, bright, seen };
+}
+
+/** Every tile's sums in one call. */
+export function lumaTileSums(plane: LumaPlane): LumaTileSums {
+  const sums = emptyTileSums(plane);
+  addTileRows(plane, sums, 0, sums.rows);
+  return sums;
 }
