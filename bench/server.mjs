@@ -16,6 +16,11 @@
 // the serve processes' and PostgreSQL's (all `postgres` processes of the machine, from /proc).
 // Imports the BUILT code: run `npm run build` first.
 //   node bench/server.mjs [--duration 10] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg] [--accounts 1]
+//     [--processes 1,2,3] [--pg-only] [--pg-stats]
+// --pg-only skips the in-process routes (the serve processes only); --pg-stats (needs the server
+// started with shared_preload_libraries=pg_stat_statements, e.g. `pg_virtualenv -o
+// shared_preload_libraries=pg_stat_statements`) prints, per PostgreSQL setup, the statements per
+// request and their time, and what the database's sessions were waiting on (sampled every 20 ms).
 import { fork, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -75,6 +80,7 @@ if (process.argv[2] === '--load') {
   const connections = Number(arg('connections', 50));
   const logLevel = arg('log-level', 'silent');
 
+  const pgOnly = process.argv.includes('--pg-only');
   const { default: Fastify } = await import('fastify');
   const { buildServer } = await import('../dist/server/app.js');
   const { createKey, migrateServer } = await import('../dist/server/accounts.js');
@@ -112,6 +118,8 @@ if (process.argv[2] === '--load') {
   const app = await buildServer({ db: store.db, engines: createServerEngines({ config: {}, store }), logLevel, logStream: logStream() });
   const verityUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 
+  if (!pgOnly) await inProcess();
+  async function inProcess() {
   // One real answer, so the bare route serializes an object of the same size.
   const sampleRes = await fetch(`${verityUrl}/v1/verify/claim`, {
     method: 'POST',
@@ -163,8 +171,9 @@ if (process.argv[2] === '--load') {
   const requests = store.db.prepare("SELECT SUM(requests) AS n FROM usage WHERE environment = 'test'").pluck().get();
   console.log(`usage rows committed for verity (incl. warm-up and sample): ${requests} requests`);
 
-  await app.close();
   await bare.close();
+  }
+  await app.close();
   store.close();
 
   const pgUrl = process.argv.includes('--no-pg') ? undefined : pgAdminUrl(arg('pg', undefined));
@@ -217,10 +226,12 @@ if (process.argv[2] === '--load') {
           // Warm-up (JIT, caches, pool connections) spread over every key: no key nears its limit.
           await loadMany(urls, keys, { amount: 600, connections: 10 });
           const pids = procs.map((p) => p.child.pid);
+          const stats = pgStats && db === dbUrl ? await statsStart() : undefined;
           const before = { serve: cpuOf(pids), pg: cpuOf(postgresPids()) };
           const r = await loadMany(urls, keys, {});
           const after = { serve: cpuOf(pids), pg: cpuOf(postgresPids()) };
           const requests = r.total;
+          if (stats) await stats.report(label, requests);
           return {
             label,
             ...r,
@@ -231,8 +242,52 @@ if (process.argv[2] === '--load') {
           await Promise.all(procs.map((p) => p.stop()));
         }
       };
+      const pgStats = process.argv.includes('--pg-stats');
+      // pg_stat_statements' counters (reset before each setup) and pg_stat_activity's wait
+      // events, sampled every 20 ms during the measured run.
+      const statsStart = async () => {
+        const st = postgres(dbUrl, { max: 1, onnotice: () => undefined });
+        await st.unsafe('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+        await st.unsafe('SELECT pg_stat_statements_reset()');
+        const waits = new Map();
+        let samples = 0;
+        let on = true;
+        const sampler = (async () => {
+          while (on) {
+            for (const w of await st.unsafe(
+              `SELECT state, coalesce(wait_event_type || ':' || wait_event, 'cpu') AS w FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid() AND state <> 'idle'`,
+            ))
+              waits.set(`${w.state} ${w.w}`, (waits.get(`${w.state} ${w.w}`) ?? 0) + 1);
+            samples++;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        })();
+        return {
+          async report(label, requests) {
+            on = false;
+            await sampler;
+            const rows = await st.unsafe(
+              `SELECT calls, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS q FROM pg_stat_statements
+               WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '${name}') ORDER BY calls DESC LIMIT 12`,
+            );
+            console.log(`\n${label}: ${requests} requests; statements (pg_stat_statements):`);
+            console.table(
+              rows.map((r) => ({
+                'calls/req': (Number(r.calls) / requests).toFixed(3),
+                'exec µs/call': ((Number(r.total_exec_time) * 1000) / Number(r.calls)).toFixed(0),
+                'rows/call': (Number(r.rows) / Number(r.calls)).toFixed(1),
+                statement: r.q,
+              })),
+            );
+            console.log(`active sessions by wait (mean over ${samples} samples):`);
+            console.table([...waits].sort((a, b) => b[1] - a[1]).map(([w, n]) => ({ wait: w, sessions: (n / samples).toFixed(2) })));
+            await st.end({ timeout: 1 });
+          },
+        };
+      };
+      const counts = String(arg('processes', '1,2,3')).split(',').map(Number);
       const rows = [await run('SQLite, 1 serve process', 1, sqliteFile, sqliteKeys)];
-      for (const n of [1, 2, 3]) rows.push(await run(`PostgreSQL, ${n} serve process${n > 1 ? 'es' : ''}`, n, dbUrl, pgKeys));
+      for (const n of counts) rows.push(await run(`PostgreSQL, ${n} serve process${n > 1 ? 'es' : ''}`, n, dbUrl, pgKeys));
       const base = rows[0].reqs;
       console.log(
         `\nverity serve processes (the built bin, --log-level silent, default --pool 10), sandbox claim, ${connections} connections split over the processes, ${duration} s each:`,
