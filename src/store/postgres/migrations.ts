@@ -133,24 +133,14 @@ const SERVER: readonly string[] = [
   // - quota holds serialize on a transaction-scoped advisory lock per (account, period) instead of
   //   the usage row, and read usage and holds in ONE statement (one snapshot: a commit turning a
   //   hold into usage is seen whole or not at all);
-  // - the request guard's rate takes run as one SQL statement per batch (verity_window_step
-  //   computes a key's next window); every key has its window row from its creation, so the
-  //   statement only updates (the row lock is its serialization, as in verity_rate_take).
+  // - the request guard's rate takes run as one SQL statement per batch (ADMIT in server-store.ts;
+  //   `taken` = how many takes of the batch were allowed); every key has its window row from its
+  //   creation, so the statement only updates (the row lock serializes, as in verity_rate_take).
   `ALTER TABLE usage ADD COLUMN shard smallint NOT NULL DEFAULT 0;
    ALTER TABLE usage DROP CONSTRAINT usage_pkey;
    ALTER TABLE usage ADD PRIMARY KEY (account_id, period, environment, shard);
    ALTER TABLE rate_windows ADD COLUMN taken integer NOT NULL DEFAULT 0;
    INSERT INTO rate_windows (key_id) SELECT id FROM api_keys ON CONFLICT (key_id) DO NOTHING;
-
-   -- A key's window after n takes at now_ms under (lim, win): the stamps still in the window, then
-   -- one stamp per take allowed (at most lim in all); taken = how many were allowed (none without
-   -- a limit: a missing policy refuses rather than lets everything through).
-   CREATE FUNCTION verity_window_step(s double precision[], now_ms double precision, win double precision, lim integer, n integer,
-     OUT stamps double precision[], OUT taken integer) AS $$
-     SELECT f || array_fill(now_ms, ARRAY[t]), t
-     FROM (SELECT f, CASE WHEN lim IS NULL THEN 0 ELSE greatest(0, least(n, lim - cardinality(f))) END AS t
-           FROM (SELECT ARRAY(SELECT x FROM unnest(s) AS x WHERE x > now_ms - win ORDER BY x) AS f) a) b
-   $$ LANGUAGE sql IMMUTABLE;
 
    CREATE OR REPLACE FUNCTION verity_hold_quota(p_account text, p_period text, p_credits integer, p_quota bigint, p_ttl_ms integer,
      OUT hold_id bigint, OUT used bigint) AS $$

@@ -116,7 +116,10 @@ const ADMITS_IN_FLIGHT = 1;
  * The request guard for a batch of key hashes ($1, in arrival order; $2 the rate policies as
  * jsonb: {"test":{limit,windowMs},"live":{"<plan>":{limit,windowMs}}}), in one statement: the
  * keys (unknown hashes give a row of NULLs), then for every valid key ONE window update for all of
- * its takes in the batch (verity_window_step). The window rows are locked first, in key order
+ * its takes in the batch: the stamps still in the window, then one stamp per take allowed (at most
+ * `limit` in all; none without a limit: a missing policy refuses rather than lets everything
+ * through); `taken` = how many were allowed. (Written out here, not as a SQL function: a function
+ * call per row cost ~0.5 ms, the inline expression is planned once with the statement.) The window rows are locked first, in key order
  * (the InitPlan runs whole before the update), so batches of different processes cannot deadlock;
  * the update then reads each row's latest version (READ COMMITTED re-check), so concurrent batches
  * count one after another. The database's clock, read once. Per request: the j-th take of a key in
@@ -139,7 +142,10 @@ const ADMIT = `
   ), locked AS (
     SELECT r.key_id FROM rate_windows r WHERE r.key_id IN (SELECT id FROM w) ORDER BY r.key_id FOR UPDATE
   ), upd AS (
-    UPDATE rate_windows r SET (stamps, taken) = (SELECT st.stamps, st.taken FROM verity_window_step(r.stamps, c.now_ms, w.win, w.lim, w.n) st)
+    UPDATE rate_windows r SET (stamps, taken) = (
+      SELECT nx.f || array_fill(c.now_ms, ARRAY[nx.t]), nx.t FROM (
+        SELECT f.f, CASE WHEN w.lim IS NULL THEN 0 ELSE greatest(0, least(w.n, w.lim - cardinality(f.f))) END AS t
+        FROM (SELECT ARRAY(SELECT x FROM unnest(r.stamps) AS x WHERE x > c.now_ms - w.win ORDER BY x) AS f OFFSET 0) f) nx)
     FROM w, c
     WHERE r.key_id = w.id AND r.key_id = ANY (ARRAY(SELECT key_id FROM locked))
     RETURNING r.key_id, r.stamps, r.taken, w.lim, w.win, c.now_ms
