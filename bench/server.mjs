@@ -16,11 +16,12 @@
 // the serve processes' and PostgreSQL's (all `postgres` processes of the machine, from /proc).
 // Imports the BUILT code: run `npm run build` first.
 //   node bench/server.mjs [--duration 10] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg] [--accounts 1]
-//     [--processes 1,2,3] [--pg-only] [--pg-stats]
+//     [--processes 1,2,3] [--pg-only] [--pg-stats] [--cpu-prof DIR] [--warmup 600]
 // --pg-only skips the in-process routes (the serve processes only); --pg-stats (needs the server
 // started with shared_preload_libraries=pg_stat_statements, e.g. `pg_virtualenv -o
 // shared_preload_libraries=pg_stat_statements`) prints, per PostgreSQL setup, the statements per
 // request and their time, and what the database's sessions were waiting on (sampled every 20 ms).
+// --cpu-prof DIR: each serve process writes a V8 CPU profile there when it stops.
 import { fork, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -224,17 +225,20 @@ if (process.argv[2] === '--load') {
         try {
           const urls = procs.map((p) => `${p.url}/v1/verify/claim`);
           // Warm-up (JIT, caches, pool connections) spread over every key: no key nears its limit.
-          await loadMany(urls, keys, { amount: 600, connections: 10 });
+          // Per process: each is its own V8 (its own JIT warm-up, its own connection pool).
+          await loadMany(urls, keys, { amount: warmup * count, connections: 10 });
           const pids = procs.map((p) => p.child.pid);
           const stats = pgStats && db === dbUrl ? await statsStart() : undefined;
-          const before = { serve: cpuOf(pids), pg: cpuOf(postgresPids()) };
+          const before = { serve: cpuOf(pids), pg: cpuOf(postgresPids()), cs: switchesOf(pids) };
           const r = await loadMany(urls, keys, {});
-          const after = { serve: cpuOf(pids), pg: cpuOf(postgresPids()) };
+          const after = { serve: cpuOf(pids), pg: cpuOf(postgresPids()), cs: switchesOf(pids) };
           const requests = r.total;
           if (stats) await stats.report(label, requests);
           return {
             label,
             ...r,
+            serveSysPerReq: ((after.serve.sys - before.serve.sys) * 1e6) / requests,
+            switchesPerReq: (after.cs - before.cs) / requests,
             serveCpuPerReq: ((after.serve - before.serve) * 1e6) / requests,
             pgCpuPerReq: ((after.pg - before.pg) * 1e6) / requests,
           };
@@ -243,6 +247,7 @@ if (process.argv[2] === '--load') {
         }
       };
       const pgStats = process.argv.includes('--pg-stats');
+      const warmup = Number(arg('warmup', 600));
       // pg_stat_statements' counters (reset before each setup) and pg_stat_activity's wait
       // events, sampled every 20 ms during the measured run.
       const statsStart = async () => {
@@ -302,6 +307,8 @@ if (process.argv[2] === '--load') {
           errors: r.errors,
           'vs SQLite': `${(r.reqs / base).toFixed(2)}×`,
           'serve CPU µs/req': Math.round(r.serveCpuPerReq),
+          'of which sys': Math.round(r.serveSysPerReq),
+          'serve ctx switches/req': r.switchesPerReq.toFixed(2),
           'PostgreSQL CPU µs/req': Math.round(r.pgCpuPerReq),
         })),
       );
@@ -342,7 +349,9 @@ function pgAdminUrl(given) {
 /** A `verity serve` child on port 0; resolves once it prints its ready line. */
 function serveProcess(bin, db, home) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--log-level', 'silent'], {
+    const at = process.argv.indexOf('--cpu-prof');
+    const prof = at > 0 ? process.argv[at + 1] : undefined;
+    const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), bin, 'serve', '--port', '0', '--db', db, '--log-level', 'silent'], {
       env: { ...process.env, VERITY_HOME: home, VERITY_DATABASE_URL: '' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -356,20 +365,36 @@ function serveProcess(bin, db, home) {
   });
 }
 
-/** CPU seconds (user + system) of the given processes so far, from /proc. */
+/** CPU seconds (user + system) of the given processes so far, from /proc; `.sys` the system part. */
 function cpuOf(pids) {
   const tick = 100; // USER_HZ on Linux
-  let total = 0;
+  let user = 0;
+  let sys = 0;
   for (const pid of pids) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(f[11]) + Number(f[12])) / tick;
+      user += Number(f[11]) / tick;
+      sys += Number(f[12]) / tick;
     } catch {
       // the process ended
     }
   }
-  return total;
+  return Object.assign(new Number(user + sys), { sys });
+}
+
+/** Voluntary + involuntary context switches of the given processes so far. */
+function switchesOf(pids) {
+  let n = 0;
+  for (const pid of pids) {
+    try {
+      const st = readFileSync(`/proc/${pid}/status`, 'utf8');
+      n += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(st)?.[1] ?? 0) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(st)?.[1] ?? 0);
+    } catch {
+      // the process ended
+    }
+  }
+  return n;
 }
 
 /** Every `postgres` process on the machine (the server under test and its backends). */

@@ -305,6 +305,24 @@ for (const [kind, open, available] of kinds) {
       for (const g of got.slice(3)) expect(g.decision!.resetSeconds).toBeGreaterThanOrEqual(1);
     });
 
+    it('admits again once the oldest takes leave the window (the database clock: polled, bounded)', async () => {
+      if (!s.store.admit) return;
+      const k = await key('window-admit', 'test');
+      const policies = { test: { limit: 2, windowMs: 400 }, live: {} as never };
+      // Two takes in one batch: one statement, one instant.
+      const first = await Promise.all([s.store.admit(k.hash, policies, NOW), s.store.admit(k.hash, policies, NOW)]);
+      expect(first.map((f) => f.decision)).toMatchObject([{ allowed: true, remaining: 1 }, { allowed: true, remaining: 0 }]);
+      expect((await s.store.admit(k.hash, policies, NOW)).decision).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 1 });
+      let again: { allowed: boolean; remaining: number } | undefined;
+      for (const end = Date.now() + 5_000; Date.now() < end; ) {
+        again = (await s.store.admit(k.hash, policies, NOW)).decision;
+        if (again?.allowed) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // Both first takes expired together (same instant), so the window holds only this one.
+      expect(again).toMatchObject({ allowed: true, remaining: 1 });
+    });
+
     it.skipIf(kind !== 'postgres')('shared store: admits through two handles at once allow exactly `limit` of one key', async () => {
       const k = await key('two-handles', 'test');
       const policies = { test: { limit: 100, windowMs: 3_600_000 }, live: {} as never };
