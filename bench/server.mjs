@@ -22,11 +22,12 @@
 // shared_preload_libraries=pg_stat_statements`) prints, per PostgreSQL setup, the statements per
 // request and their time, and what the database's sessions were waiting on (sampled every 20 ms).
 // --cpu-prof DIR: each serve process writes a V8 CPU profile there when it stops.
-import { fork, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuOf, pgAdminUrl, postgresPids, serveProcess, switchesOf } from './serve-processes.mjs';
 
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
 
@@ -221,7 +222,7 @@ if (process.argv[2] === '--load') {
 
       const run = async (label, count, db, keys) => {
         process.stderr.write(`bench: ${label}\n`);
-        const procs = await Promise.all(Array.from({ length: count }, () => serveProcess(bin, db, home)));
+        const procs = await Promise.all(Array.from({ length: count }, () => serveProcess(bin, db, home, { cpuProf: arg('cpu-prof', undefined) })));
         try {
           const urls = procs.map((p) => `${p.url}/v1/verify/claim`);
           // Warm-up (JIT, caches, pool connections) spread over every key: no key nears its limit.
@@ -336,77 +337,3 @@ if (process.argv[2] === '--load') {
   }
 }
 
-/** The admin URL of a PostgreSQL server for the process benchmark, if one is configured. */
-function pgAdminUrl(given) {
-  if (given) return given;
-  if (process.env.VERITY_BENCH_DATABASE_URL) return process.env.VERITY_BENCH_DATABASE_URL;
-  const { PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE } = process.env;
-  if (!PGHOST || !PGUSER || PGHOST.startsWith('/')) return undefined;
-  const auth = PGPASSWORD ? `${encodeURIComponent(PGUSER)}:${encodeURIComponent(PGPASSWORD)}` : encodeURIComponent(PGUSER);
-  return `postgres://${auth}@${PGHOST}:${PGPORT ?? '5432'}/${PGDATABASE ?? 'postgres'}`;
-}
-
-/** A `verity serve` child on port 0; resolves once it prints its ready line. */
-function serveProcess(bin, db, home) {
-  return new Promise((resolve, reject) => {
-    const at = process.argv.indexOf('--cpu-prof');
-    const prof = at > 0 ? process.argv[at + 1] : undefined;
-    const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), bin, 'serve', '--port', '0', '--db', db, '--log-level', 'silent'], {
-      env: { ...process.env, VERITY_HOME: home, VERITY_DATABASE_URL: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let buf = '';
-    child.stderr.on('data', (c) => {
-      buf += c.toString();
-      const m = /Listening on (\S+)/.exec(buf);
-      if (m) resolve({ child, url: m[1], stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${buf}`)));
-  });
-}
-
-/** CPU seconds (user + system) of the given processes so far, from /proc; `.sys` the system part. */
-function cpuOf(pids) {
-  const tick = 100; // USER_HZ on Linux
-  let user = 0;
-  let sys = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      user += Number(f[11]) / tick;
-      sys += Number(f[12]) / tick;
-    } catch {
-      // the process ended
-    }
-  }
-  return Object.assign(new Number(user + sys), { sys });
-}
-
-/** Voluntary + involuntary context switches of the given processes so far. */
-function switchesOf(pids) {
-  let n = 0;
-  for (const pid of pids) {
-    try {
-      const st = readFileSync(`/proc/${pid}/status`, 'utf8');
-      n += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(st)?.[1] ?? 0) + Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(st)?.[1] ?? 0);
-    } catch {
-      // the process ended
-    }
-  }
-  return n;
-}
-
-/** Every `postgres` process on the machine (the server under test and its backends). */
-function postgresPids() {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
