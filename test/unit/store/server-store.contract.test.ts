@@ -365,6 +365,22 @@ for (const [kind, open, available] of kinds) {
       expect((await s.other.admin.listUsage(period)).find((u) => u.account_name === 'hold-race')).toMatchObject({ credits: quota, requests: quota });
     });
 
+    it('records last-used times: the first touch, and a later one; on a shared store a touch within a second of another process’s is skipped', async () => {
+      const k = await key('touched', 'test');
+      const lastUsed = async () => (await s.other.admin.listKeys()).find((r) => r.name === 'touched')!.last_used_at;
+      s.store.touchKey(k.id, new Date(NOW));
+      await s.store.flush();
+      expect(await lastUsed()).toBe(new Date(NOW).toISOString());
+      if (s.store.kind === 'postgres') {
+        s.other.touchKey(k.id, new Date(NOW + 500));
+        await s.other.flush();
+        expect(await lastUsed()).toBe(new Date(NOW).toISOString());
+      }
+      s.other.touchKey(k.id, new Date(NOW + 2_000));
+      await s.other.flush();
+      expect(await lastUsed()).toBe(new Date(NOW + 2_000).toISOString());
+    });
+
     it('reports its health', async () => {
       expect(await s.store.health()).toBeUndefined();
       expect(s.store.label).not.toMatch(/:[^@/]*@/); // never a password
