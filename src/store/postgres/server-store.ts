@@ -219,21 +219,27 @@ export interface PostgresStoreOptions {
 
 export async function openPostgresStore(o: PostgresStoreOptions): Promise<PostgresServerStore> {
   const { default: postgres } = await import('postgres');
-  const sql = postgres(o.url, {
-    max: o.poolSize ?? 10,
+  const common = {
     onnotice: () => undefined,
     connect_timeout: 10,
     // bigint (int8) columns come back as JS numbers: every value here is far below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
-  });
+  };
+  const sql = postgres(o.url, { ...common, max: o.poolSize ?? 10 });
+  // The request guard's own connection, whose commits do not wait for the WAL flush
+  // (synchronous_commit off). Safe for rate takes: a request answered 200 was charged in a commit
+  // that does wait, and that flush covers every earlier WAL record, its take's included; a crash
+  // can only forget takes of requests that were never charged.
+  const guard = postgres(o.url, { ...common, max: ADMITS_IN_FLIGHT, connection: { synchronous_commit: 'off' } });
   try {
     await sql`SELECT 1`;
     if (o.migrate !== false) await migratePostgres(sql);
   } catch (err) {
     await sql.end({ timeout: 1 }).catch(() => undefined);
+    await guard.end({ timeout: 1 }).catch(() => undefined);
     throw openError(err, o.url);
   }
-  const store = new PostgresServerStore(sql, redactDatabaseUrl(o.url), o.onBackgroundError ?? (() => undefined));
+  const store = new PostgresServerStore(sql, redactDatabaseUrl(o.url), o.onBackgroundError ?? (() => undefined), guard);
   if (o.listen !== false) await store.startListening();
   return store;
 }
@@ -268,6 +274,8 @@ export class PostgresServerStore implements ServerStore {
     readonly sql: Sql,
     readonly label: string,
     private readonly onBackgroundError: (err: unknown) => void,
+    /** The request guard's connection (see openPostgresStore); the main pool when not given. */
+    private readonly guard: Sql = sql,
   ) {
     this.admin = this.makeAdmin();
     this.webhooks = this.makeWebhooks();
@@ -355,7 +363,7 @@ export class PostgresServerStore implements ServerStore {
     if (!items.length) return;
     type Row = KeyRecord & { i: number; allowed: boolean | null; remaining: number | null; reset_ms: number | null; lim: number | null; window_ms: number | null };
     let rows: Row[];
-    const query = () => this.sql.unsafe<Row[]>(ADMIT, [items.map((x) => x.hash), this.admitPolicies], { prepare: true });
+    const query = () => this.guard.unsafe<Row[]>(ADMIT, [items.map((x) => x.hash), this.admitPolicies], { prepare: true });
     try {
       try {
         rows = await query();
@@ -685,6 +693,7 @@ export class PostgresServerStore implements ServerStore {
     await this.flush();
     await this.unlisten?.().catch(() => undefined);
     await this.sql.end({ timeout: 5 });
+    if (this.guard !== this.sql) await this.guard.end({ timeout: 5 });
   }
 
   // ---- admin
