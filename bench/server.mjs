@@ -16,11 +16,18 @@
 // the serve processes' and PostgreSQL's (all `postgres` processes of the machine, from /proc).
 // Imports the BUILT code: run `npm run build` first.
 //   node bench/server.mjs [--duration 10] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg] [--accounts 1]
-import { fork, spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+//     [--processes 1,2,3] [--pg-only] [--pg-stats] [--cpu-prof DIR] [--warmup 600]
+// --pg-only skips the in-process routes (the serve processes only); --pg-stats (needs the server
+// started with shared_preload_libraries=pg_stat_statements, e.g. `pg_virtualenv -o
+// shared_preload_libraries=pg_stat_statements`) prints, per PostgreSQL setup, the statements per
+// request and their time, and what the database's sessions were waiting on (sampled every 20 ms).
+// --cpu-prof DIR: each serve process writes a V8 CPU profile there when it stops.
+import { fork } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuOf, pgAdminUrl, postgresPids, serveProcess, switchesOf } from './serve-processes.mjs';
 
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
 
@@ -75,6 +82,7 @@ if (process.argv[2] === '--load') {
   const connections = Number(arg('connections', 50));
   const logLevel = arg('log-level', 'silent');
 
+  const pgOnly = process.argv.includes('--pg-only');
   const { default: Fastify } = await import('fastify');
   const { buildServer } = await import('../dist/server/app.js');
   const { createKey, migrateServer } = await import('../dist/server/accounts.js');
@@ -112,6 +120,8 @@ if (process.argv[2] === '--load') {
   const app = await buildServer({ db: store.db, engines: createServerEngines({ config: {}, store }), logLevel, logStream: logStream() });
   const verityUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 
+  if (!pgOnly) await inProcess();
+  async function inProcess() {
   // One real answer, so the bare route serializes an object of the same size.
   const sampleRes = await fetch(`${verityUrl}/v1/verify/claim`, {
     method: 'POST',
@@ -163,8 +173,9 @@ if (process.argv[2] === '--load') {
   const requests = store.db.prepare("SELECT SUM(requests) AS n FROM usage WHERE environment = 'test'").pluck().get();
   console.log(`usage rows committed for verity (incl. warm-up and sample): ${requests} requests`);
 
-  await app.close();
   await bare.close();
+  }
+  await app.close();
   store.close();
 
   const pgUrl = process.argv.includes('--no-pg') ? undefined : pgAdminUrl(arg('pg', undefined));
@@ -211,19 +222,24 @@ if (process.argv[2] === '--load') {
 
       const run = async (label, count, db, keys) => {
         process.stderr.write(`bench: ${label}\n`);
-        const procs = await Promise.all(Array.from({ length: count }, () => serveProcess(bin, db, home)));
+        const procs = await Promise.all(Array.from({ length: count }, () => serveProcess(bin, db, home, { cpuProf: arg('cpu-prof', undefined) })));
         try {
           const urls = procs.map((p) => `${p.url}/v1/verify/claim`);
           // Warm-up (JIT, caches, pool connections) spread over every key: no key nears its limit.
-          await loadMany(urls, keys, { amount: 600, connections: 10 });
+          // Per process: each is its own V8 (its own JIT warm-up, its own connection pool).
+          await loadMany(urls, keys, { amount: warmup * count, connections: 10 });
           const pids = procs.map((p) => p.child.pid);
-          const before = { serve: cpuOf(pids), pg: cpuOf(postgresPids()) };
+          const stats = pgStats && db === dbUrl ? await statsStart() : undefined;
+          const before = { serve: cpuOf(pids), pg: cpuOf(postgresPids()), cs: switchesOf(pids) };
           const r = await loadMany(urls, keys, {});
-          const after = { serve: cpuOf(pids), pg: cpuOf(postgresPids()) };
+          const after = { serve: cpuOf(pids), pg: cpuOf(postgresPids()), cs: switchesOf(pids) };
           const requests = r.total;
+          if (stats) await stats.report(label, requests);
           return {
             label,
             ...r,
+            serveSysPerReq: ((after.serve.sys - before.serve.sys) * 1e6) / requests,
+            switchesPerReq: (after.cs - before.cs) / requests,
             serveCpuPerReq: ((after.serve - before.serve) * 1e6) / requests,
             pgCpuPerReq: ((after.pg - before.pg) * 1e6) / requests,
           };
@@ -231,8 +247,53 @@ if (process.argv[2] === '--load') {
           await Promise.all(procs.map((p) => p.stop()));
         }
       };
+      const pgStats = process.argv.includes('--pg-stats');
+      const warmup = Number(arg('warmup', 600));
+      // pg_stat_statements' counters (reset before each setup) and pg_stat_activity's wait
+      // events, sampled every 20 ms during the measured run.
+      const statsStart = async () => {
+        const st = postgres(dbUrl, { max: 1, onnotice: () => undefined });
+        await st.unsafe('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+        await st.unsafe('SELECT pg_stat_statements_reset()');
+        const waits = new Map();
+        let samples = 0;
+        let on = true;
+        const sampler = (async () => {
+          while (on) {
+            for (const w of await st.unsafe(
+              `SELECT state, coalesce(wait_event_type || ':' || wait_event, 'cpu') AS w FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid() AND state <> 'idle'`,
+            ))
+              waits.set(`${w.state} ${w.w}`, (waits.get(`${w.state} ${w.w}`) ?? 0) + 1);
+            samples++;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        })();
+        return {
+          async report(label, requests) {
+            on = false;
+            await sampler;
+            const rows = await st.unsafe(
+              `SELECT calls, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS q FROM pg_stat_statements
+               WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '${name}') ORDER BY calls DESC LIMIT 12`,
+            );
+            console.log(`\n${label}: ${requests} requests; statements (pg_stat_statements):`);
+            console.table(
+              rows.map((r) => ({
+                'calls/req': (Number(r.calls) / requests).toFixed(3),
+                'exec µs/call': ((Number(r.total_exec_time) * 1000) / Number(r.calls)).toFixed(0),
+                'rows/call': (Number(r.rows) / Number(r.calls)).toFixed(1),
+                statement: r.q,
+              })),
+            );
+            console.log(`active sessions by wait (mean over ${samples} samples):`);
+            console.table([...waits].sort((a, b) => b[1] - a[1]).map(([w, n]) => ({ wait: w, sessions: (n / samples).toFixed(2) })));
+            await st.end({ timeout: 1 });
+          },
+        };
+      };
+      const counts = String(arg('processes', '1,2,3')).split(',').map(Number);
       const rows = [await run('SQLite, 1 serve process', 1, sqliteFile, sqliteKeys)];
-      for (const n of [1, 2, 3]) rows.push(await run(`PostgreSQL, ${n} serve process${n > 1 ? 'es' : ''}`, n, dbUrl, pgKeys));
+      for (const n of counts) rows.push(await run(`PostgreSQL, ${n} serve process${n > 1 ? 'es' : ''}`, n, dbUrl, pgKeys));
       const base = rows[0].reqs;
       console.log(
         `\nverity serve processes (the built bin, --log-level silent, default --pool 10), sandbox claim, ${connections} connections split over the processes, ${duration} s each:`,
@@ -247,6 +308,8 @@ if (process.argv[2] === '--load') {
           errors: r.errors,
           'vs SQLite': `${(r.reqs / base).toFixed(2)}×`,
           'serve CPU µs/req': Math.round(r.serveCpuPerReq),
+          'of which sys': Math.round(r.serveSysPerReq),
+          'serve ctx switches/req': r.switchesPerReq.toFixed(2),
           'PostgreSQL CPU µs/req': Math.round(r.pgCpuPerReq),
         })),
       );
@@ -274,59 +337,3 @@ if (process.argv[2] === '--load') {
   }
 }
 
-/** The admin URL of a PostgreSQL server for the process benchmark, if one is configured. */
-function pgAdminUrl(given) {
-  if (given) return given;
-  if (process.env.VERITY_BENCH_DATABASE_URL) return process.env.VERITY_BENCH_DATABASE_URL;
-  const { PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE } = process.env;
-  if (!PGHOST || !PGUSER || PGHOST.startsWith('/')) return undefined;
-  const auth = PGPASSWORD ? `${encodeURIComponent(PGUSER)}:${encodeURIComponent(PGPASSWORD)}` : encodeURIComponent(PGUSER);
-  return `postgres://${auth}@${PGHOST}:${PGPORT ?? '5432'}/${PGDATABASE ?? 'postgres'}`;
-}
-
-/** A `verity serve` child on port 0; resolves once it prints its ready line. */
-function serveProcess(bin, db, home) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db, '--log-level', 'silent'], {
-      env: { ...process.env, VERITY_HOME: home, VERITY_DATABASE_URL: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let buf = '';
-    child.stderr.on('data', (c) => {
-      buf += c.toString();
-      const m = /Listening on (\S+)/.exec(buf);
-      if (m) resolve({ child, url: m[1], stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${buf}`)));
-  });
-}
-
-/** CPU seconds (user + system) of the given processes so far, from /proc. */
-function cpuOf(pids) {
-  const tick = 100; // USER_HZ on Linux
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(f[11]) + Number(f[12])) / tick;
-    } catch {
-      // the process ended
-    }
-  }
-  return total;
-}
-
-/** Every `postgres` process on the machine (the server under test and its backends). */
-function postgresPids() {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}

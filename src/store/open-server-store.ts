@@ -32,6 +32,17 @@ export function parsePoolSize(value: string | undefined): number {
   return n;
 }
 
+/** The hidden `--webhook-lease-ms` (tests): a delivery claim's lease, 100 ms to 1 h; undefined = the default. */
+export function parseLeaseMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 100 || n > 3_600_000)
+    throw new VerityError('VALIDATION_FAILED', `--webhook-lease-ms must be 100 to 3600000, got "${value}"`, {
+      details: [{ field: 'webhook-lease-ms', issue: '100 to 3600000' }],
+    });
+  return n;
+}
+
 /** A PostgreSQL store, migrated unless `migrate: false`. */
 export async function openPostgres(url: string, o: { poolSize?: number; migrate?: boolean; listen?: boolean; onBackgroundError?: (err: unknown) => void } = {}): Promise<ServerStore> {
   const { openPostgresStore } = await import('./postgres/server-store.js');

@@ -61,7 +61,12 @@ export interface OutboxEntry {
 }
 
 export interface UsageTotals {
-  /** The account's credits this period in this environment before and after the charge. */
+  /**
+   * The account's credits this period in this environment before and after the charge. Live totals
+   * form one chain across every process (credit thresholds cross once); on a shared store, test
+   * totals count the other processes' charges committed when this one's commit began (a chain
+   * within one process).
+   */
   before: number;
   after: number;
 }

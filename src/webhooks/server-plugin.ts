@@ -49,6 +49,8 @@ export interface WebhookServerOptions {
    * (`verity serve --allow-private-webhooks`); tests inject `lookup` to resolve names offline.
    */
   targetPolicy?: TargetPolicy;
+  /** A delivery claim's lease (default LEASE_MS, 30 s); tests shorten it to see an expiry. */
+  leaseMs?: number;
 }
 
 export interface WebhookServerHooks {
@@ -96,6 +98,7 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
     clock: timers,
     userAgent: o.userAgent,
     targetPolicy: policy,
+    ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
     onAttempt: (r) => {
       waiter.onAttempt(r);
       o.onAttempt?.(r);

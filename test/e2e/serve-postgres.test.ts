@@ -7,7 +7,9 @@
  * - 1,000 events to 20 endpoints → each delivered exactly once, never more than 10 in any second
  *   per endpoint across the processes;
  * - `kill -9` of one process while its deliveries are in flight → nothing lost (its leases expire
- *   and another process sends them, with the same event id).
+ *   and another process sends them, with the same event id): a `verity worker`, and a `serve`
+ *   process (its worker in the same process as its requests). Both run with a short delivery lease
+ *   (the hidden `--webhook-lease-ms`), so the expiry takes seconds, and the tests poll for it.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +43,7 @@ describe.skipIf(!pgAdmin)('verity serve: three processes on one PostgreSQL datab
     db = await freshDatabase(pgAdmin!);
     const m = await cli(['admin', 'migrate', '--db', db.url, '--json']);
     expect(m.exitCode, m.stderr).toBe(0);
-    expect(JSON.parse(m.stdout).applied).toEqual(['server@1', 'server@2', 'webhooks@1', 'batches@1']);
+    expect(JSON.parse(m.stdout).applied).toEqual(['server@1', 'server@2', 'server@3', 'webhooks@1', 'batches@1', 'batches@2']);
     expect(JSON.parse(m.stdout).database).not.toContain(new URL(db.url).password || '\0');
     const again = await cli(['admin', 'migrate', '--db', db.url, '--json']);
     expect(JSON.parse(again.stdout).applied).toEqual([]);
@@ -185,7 +187,8 @@ describe.skipIf(!pgAdmin)('verity worker: kill -9 mid-delivery loses nothing', (
 
   /** A `verity worker` process; resolves once it says it is delivering. */
   const startWorker = async (): Promise<{ proc: ReturnType<typeof execa> }> => {
-    const w = execa('node', [BIN, 'worker', '--db', db.url, '--allow-private-webhooks'], { env, reject: false });
+    // A 3 s lease (hidden flag) instead of 30 s: the expiry is what the test waits for.
+    const w = execa('node', [BIN, 'worker', '--db', db.url, '--allow-private-webhooks', '--webhook-lease-ms', '3000'], { env, reject: false });
     workers.push(w);
     await new Promise<void>((resolve, reject) => {
       let buf = '';
@@ -231,8 +234,8 @@ describe.skipIf(!pgAdmin)('verity worker: kill -9 mid-delivery loses nothing', (
       holding = false;
       for (const release of held) release();
       await startWorker();
-      // Their leases (30 s) expire, then the second worker sends them again.
-      for (let i = 0; i < 1_800 && new Set(got).size < 8; i++) await new Promise((r) => setTimeout(r, 50));
+      // Their leases (3 s) expire, then the second worker sends them again.
+      for (let i = 0; i < 600 && new Set(got).size < 8; i++) await new Promise((r) => setTimeout(r, 50));
       expect(new Set(got).size).toBe(8);
       for (let i = 0; i < 400; i++) {
         const log = await (await fetch(`${served.url}/v1/webhooks`, { headers: auth })).json();
@@ -246,6 +249,100 @@ describe.skipIf(!pgAdmin)('verity worker: kill -9 mid-delivery loses nothing', (
         await new Promise((r) => setTimeout(r, 50));
       }
       throw new Error('deliveries still outstanding');
+    } finally {
+      await new Promise<void>((r) => {
+        receiver.close(() => r());
+        receiver.closeAllConnections();
+      });
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!pgAdmin)('verity serve: kill -9 of a serve process mid-delivery loses nothing', () => {
+  let db: { url: string; drop(): Promise<void> };
+  const procs: Served[] = [];
+  const cli = (args: string[]) => execa('node', [BIN, ...args], { env, reject: false });
+  // A short delivery lease (hidden flag) so the killed process's claims expire in seconds, not 30 s.
+  const LEASE_MS = 3_000;
+  const serveArgs = () => ['--db', db.url, '--log-level', 'warn', '--allow-private-webhooks', '--webhook-lease-ms', String(LEASE_MS)];
+  /** Polls `check` every 50 ms until it holds or `ms` pass (a bound, never a wait for time itself). */
+  const until = async (check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if (await check()) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return check();
+  };
+
+  beforeAll(async () => {
+    db = await freshDatabase(pgAdmin!);
+    expect((await cli(['admin', 'migrate', '--db', db.url])).exitCode).toBe(0);
+  });
+  afterAll(async () => {
+    for (const p of procs) p.proc.kill('SIGTERM');
+    await Promise.all(procs.map((p) => p.proc));
+    await db?.drop();
+  }, 60_000);
+
+  it('the deliveries a killed serve process had in flight go out again from another serve process, same event ids; the rest exactly once', async () => {
+    // The receiver holds requests open while `holding` (the sender is "mid-delivery"), then answers.
+    const held: Array<() => void> = [];
+    const got: string[] = [];
+    let holding = true;
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(String(req.headers['x-service-event-id']));
+        if (holding) held.push(() => res.end('late'));
+        else res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    try {
+      const a = await startServeProcess(BIN, serveArgs(), env);
+      procs.push(a);
+      const k = await cli(['admin', 'keys', 'create', '--name', 'killserve', '--env', 'test', '--plan', 'pro', '--account', 'killserve', '--db', db.url]);
+      const key = k.stdout.trim();
+      const auth = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      expect((await fetch(`${a.url}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url, events: ['verification.completed'] }) })).status).toBe(201);
+      for (let i = 0; i < 8; i++) expect((await fetch(`${a.url}/v1/verify/claim`, { method: 'POST', headers: auth, body: claimBody })).status).toBe(200);
+      // Process A's worker sends four at once (the endpoint's in-flight cap), all held open.
+      expect(await until(() => held.length >= 4, 20_000)).toBe(true);
+      expect(held).toHaveLength(4);
+      const inFlight = [...new Set(got)];
+      a.proc.kill('SIGKILL');
+      await a.proc;
+      holding = false;
+      for (const release of held) release();
+      // Process B: sends the four still pending at once, and the four A held once their leases expire.
+      const b = await startServeProcess(BIN, serveArgs(), env);
+      procs.push(b);
+      const hookId = (await (await fetch(`${b.url}/v1/webhooks`, { headers: auth })).json()).data[0].id as string;
+      const log = async () => (await (await fetch(`${b.url}/v1/webhooks/${hookId}/deliveries`, { headers: auth })).json()) as {
+        data: Array<{ event_id: string; outcome: string }>;
+        outstanding: unknown[];
+      };
+      let last = await log();
+      expect(
+        await until(async () => {
+          last = await log();
+          return last.outstanding.length === 0 && last.data.filter((x) => x.outcome === 'delivered').length === 8;
+        }, 30_000),
+        JSON.stringify(last),
+      ).toBe(true);
+      // Every event reached the receiver; the four A had in flight twice (A's cut-off attempt, then
+      // B's after the lease), logged as `lost` then `delivered`; the other four exactly once.
+      const times = new Map<string, number>();
+      for (const id of got) times.set(id, (times.get(id) ?? 0) + 1);
+      expect(times.size).toBe(8);
+      for (const [id, n] of times) expect(n, id).toBe(inFlight.includes(id) ? 2 : 1);
+      expect(last.data.filter((x) => x.outcome === 'lost').map((x) => x.event_id).sort()).toEqual([...inFlight].sort());
+      expect(new Set(last.data.filter((x) => x.outcome === 'delivered').map((x) => x.event_id)).size).toBe(8);
+      // What A committed before it died is all there: eight charged requests.
+      const usage = await cli(['admin', 'usage', '--db', db.url, '--json']);
+      expect(JSON.parse(usage.stdout).data.find((u: { account_name: string }) => u.account_name === 'killserve')).toMatchObject({ requests: 8 });
     } finally {
       await new Promise<void>((r) => {
         receiver.close(() => r());

@@ -5,8 +5,9 @@ import type { CliRuntime } from '../runtime.js';
 import type { ServerStore } from '../../store/server-store.js';
 
 export default async function serve(rt: CliRuntime, cmd: Command): Promise<void> {
-  const o = cmd.opts<{ host: string; port: string; db?: string; pool?: string; worker: boolean; logLevel: string; allowPrivateWebhooks?: boolean }>();
+  const o = cmd.opts<{ host: string; port: string; db?: string; pool?: string; worker: boolean; logLevel: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string }>();
   const port = Number(o.port);
+  const leaseMs = (await import('../../store/open-server-store.js')).parseLeaseMs(o.webhookLeaseMs);
   if (!/^\d+$/.test(o.port) || port > 65_535)
     throw new VerityError('VALIDATION_FAILED', `--port must be 0 to 65535, got "${o.port}"`, { details: [{ field: 'port', issue: '0 to 65535' }] });
   const [{ openStore }, { acquireServeLock }, { buildServer }, { createServerEngines }, { startServer }, { databaseTarget, parsePoolSize, openPostgres }] =
@@ -58,6 +59,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
       store: serverStore,
       clock: rt.ctx.clock,
       targetPolicy: { allowPrivate },
+      ...(leaseMs !== undefined ? { leaseMs } : {}),
     });
     const app = await buildServer({ store: serverStore, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, ...webhooks });
     if (allowPrivate)

@@ -8,8 +8,9 @@ import type { CliRuntime } from '../runtime.js';
  * serve processes. Announced deliveries (NOTIFY) wake it at once; it also polls every second.
  */
 export default async function worker(rt: CliRuntime, cmd: Command): Promise<void> {
-  const o = cmd.opts<{ db?: string; pool?: string; allowPrivateWebhooks?: boolean }>();
-  const { databaseTarget, parsePoolSize, openPostgres } = await import('../../store/open-server-store.js');
+  const o = cmd.opts<{ db?: string; pool?: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string }>();
+  const { databaseTarget, parsePoolSize, parseLeaseMs, openPostgres } = await import('../../store/open-server-store.js');
+  const leaseMs = parseLeaseMs(o.webhookLeaseMs);
   const target = databaseTarget(o.db, rt.ctx.env, rt.ctx.paths.storeFile);
   if (target.kind !== 'postgres')
     throw new VerityError('VALIDATION_FAILED', 'verity worker needs a PostgreSQL outbox: --db postgres://… or VERITY_DATABASE_URL (with SQLite, `verity serve` delivers itself)', {
@@ -24,6 +25,7 @@ export default async function worker(rt: CliRuntime, cmd: Command): Promise<void
     outbox: store.outbox,
     userAgent: `verity-webhooks/${VERSION}`,
     targetPolicy: { allowPrivate: o.allowPrivateWebhooks === true },
+    ...(leaseMs !== undefined ? { leaseMs } : {}),
     onError: report,
     onAttempt: (r) => rt.out.debug(`${r.ok ? 'delivered' : 'failed'} ${r.eventId} to ${r.url} (attempt ${r.attempt}${r.error ? `: ${r.error}` : ''})`),
   });

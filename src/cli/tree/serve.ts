@@ -12,6 +12,9 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--pool <n>', 'PostgreSQL only: connections in the pool', '10')
     .option('--no-worker', 'PostgreSQL only: do not deliver webhooks in this process (run `verity worker` instead)')
     .option('--allow-private-webhooks', 'development only: let webhooks target http, loopback and private addresses (logged at start-up)')
+    // Hidden, for tests: a delivery claim's lease (default 30 s). A lease shorter than a delivery
+    // can take (the 10 s response deadline) lets another process send it again meanwhile.
+    .addOption(new Option('--webhook-lease-ms <ms>', 'delivery claim lease').hideHelp())
     .addOption(
       new Option('--log-level <level>', 'request log level (JSON lines on stderr)')
         .choices(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -44,6 +47,7 @@ Examples:
     .option('--db <url>', 'the postgres://… database (default: $VERITY_DATABASE_URL)')
     .option('--pool <n>', 'connections in the pool', '4')
     .option('--allow-private-webhooks', 'development only: let webhooks target http, loopback and private addresses')
+    .addOption(new Option('--webhook-lease-ms <ms>', 'delivery claim lease (tests)').hideHelp())
     .addHelpText(
       'after',
       `

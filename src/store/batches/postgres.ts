@@ -9,8 +9,8 @@
  * claims until their leases expire; any process's next claim takes them over (a shared store has
  * no "previous process" to hand back at start, so `recover` does nothing).
  *
- * Lock order, the same in every transaction, so none can deadlock: the usage row (charge commits
- * only), then the batch row, then its items.
+ * Lock order, the same in every transaction, so none can deadlock: the live account's usage
+ * advisory lock and the usage shard row (charge commits only), then the batch row, then its items.
  */
 import type { Sql, TransactionSql } from 'postgres';
 import type { StoredResponse } from '../server-store.js';

@@ -126,6 +126,40 @@ const SERVER: readonly string[] = [
      window_ms := (pol ->> 'windowMs')::double precision;
      SELECT t.allowed, t.remaining, t.reset_ms INTO allowed, remaining, reset_ms FROM verity_rate_take(id, lim, window_ms) t;
    END $$ LANGUAGE plpgsql;`,
+  // Scaling across processes (issue 16):
+  // - usage is counted in shard rows (account, period, environment, shard): each commit adds to
+  //   one shard row (a random one per batch), so commits of different processes on one account
+  //   no longer queue on one row lock; totals are the sum of the shards;
+  // - quota holds serialize on a transaction-scoped advisory lock per (account, period) instead of
+  //   the usage row, and read usage and holds in ONE statement (one snapshot: a commit turning a
+  //   hold into usage is seen whole or not at all);
+  // - the request guard's rate takes run as one SQL statement per batch (ADMIT in server-store.ts;
+  //   `taken` = how many takes of the batch were allowed); every key has its window row from its
+  //   creation, so the statement only updates (the row lock serializes, as in verity_rate_take).
+  `ALTER TABLE usage ADD COLUMN shard smallint NOT NULL DEFAULT 0;
+   ALTER TABLE usage DROP CONSTRAINT usage_pkey;
+   ALTER TABLE usage ADD PRIMARY KEY (account_id, period, environment, shard);
+   ALTER TABLE rate_windows ADD COLUMN taken integer NOT NULL DEFAULT 0;
+   INSERT INTO rate_windows (key_id) SELECT id FROM api_keys ON CONFLICT (key_id) DO NOTHING;
+
+   CREATE OR REPLACE FUNCTION verity_hold_quota(p_account text, p_period text, p_credits integer, p_quota bigint, p_ttl_ms integer,
+     OUT hold_id bigint, OUT used bigint) AS $$
+   DECLARE held bigint;
+   BEGIN
+     -- Holds of one account and period are taken one at a time, in every process.
+     PERFORM pg_advisory_xact_lock(736830701, hashtext(p_account || '/' || p_period));
+     -- One statement, one snapshot: usage and holds as of the same instant.
+     SELECT (SELECT coalesce(sum(u.credits), 0) FROM usage u WHERE u.account_id = p_account AND u.period = p_period AND u.environment = 'live'),
+            (SELECT coalesce(sum(h.credits), 0) FROM quota_holds h WHERE h.account_id = p_account AND h.expires_at > clock_timestamp())
+       INTO used, held;
+     IF used + held + p_credits > p_quota THEN
+       hold_id := NULL;
+     ELSE
+       INSERT INTO quota_holds (account_id, period, credits, expires_at)
+         VALUES (p_account, p_period, p_credits, clock_timestamp() + p_ttl_ms * interval '1 millisecond')
+         RETURNING id INTO hold_id;
+     END IF;
+   END $$ LANGUAGE plpgsql;`,
 ];
 
 /** The webhooks component: endpoints, the outbox, deliveries, attempts, thresholds, shared lanes. */
@@ -309,6 +343,24 @@ const BATCHES: readonly string[] = [
      SELECT credits INTO used FROM usage WHERE account_id = p_account AND period = p_period AND environment = 'live' FOR UPDATE;
      DELETE FROM quota_holds WHERE batch_id = p_batch;
      SELECT coalesce(sum(credits), 0) INTO held FROM quota_holds WHERE account_id = p_account AND expires_at > clock_timestamp();
+     IF used + held + p_credits > p_quota THEN
+       hold_id := NULL;
+     ELSE
+       INSERT INTO quota_holds (account_id, period, credits, expires_at, batch_id)
+         VALUES (p_account, p_period, p_credits, clock_timestamp() + p_ttl_ms * interval '1 millisecond', p_batch)
+         RETURNING id INTO hold_id;
+     END IF;
+   END $$ LANGUAGE plpgsql;`,
+  // The batch hold on the shard rows and the advisory lock of server@3.
+  `CREATE OR REPLACE FUNCTION verity_hold_batch(p_account text, p_period text, p_batch text, p_credits integer, p_quota bigint, p_ttl_ms integer,
+     OUT hold_id bigint, OUT used bigint) AS $$
+   DECLARE held bigint;
+   BEGIN
+     PERFORM pg_advisory_xact_lock(736830701, hashtext(p_account || '/' || p_period));
+     DELETE FROM quota_holds WHERE batch_id = p_batch;
+     SELECT (SELECT coalesce(sum(u.credits), 0) FROM usage u WHERE u.account_id = p_account AND u.period = p_period AND u.environment = 'live'),
+            (SELECT coalesce(sum(h.credits), 0) FROM quota_holds h WHERE h.account_id = p_account AND h.expires_at > clock_timestamp())
+       INTO used, held;
      IF used + held + p_credits > p_quota THEN
        hold_id := NULL;
      ELSE

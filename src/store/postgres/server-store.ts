@@ -56,6 +56,116 @@ const RUNNING_LEASE_MS = 10 * 60_000;
 
 type Tx = Sql | TransactionSql;
 
+/**
+ * Usage shard rows per (account, period, environment). Each commit batch adds to one shard row
+ * chosen at random, so two processes' batches on one account wait for each other only when they
+ * pick the same shard (1 in 16); totals are the sum of the shards.
+ */
+const USAGE_SHARDS = 16;
+
+/** Advisory lock class of live usage (per account and period): live totals stay a strict chain. */
+const LIVE_USAGE_LOCK = 736830702;
+
+type Outcome = { ok: true; usage: UsageTotals } | { ok: false; err: unknown };
+
+/**
+ * Live charges of an account commit one after another (in every process): the lock is taken in a
+ * statement before the usage statement, whose snapshot then includes every live charge committed
+ * before it — so before/after totals form one chain and a credit threshold is crossed exactly
+ * once. Test usage has no quota or thresholds, so it takes no lock: its totals are those committed
+ * when the batch's statement ran (exact within one process). Locks in hash order: no deadlock.
+ */
+function lockLiveUsage(tx: Tx, accountPeriods: string[]): Promise<unknown> {
+  return tx`SELECT pg_advisory_xact_lock(${LIVE_USAGE_LOCK}, s.k)::text FROM (
+    SELECT DISTINCT hashtext(x) AS k FROM unnest(${accountPeriods}::text[]) AS x ORDER BY 1 OFFSET 0) s`;
+}
+
+/**
+ * The usage part of a group commit in one statement ($1–$5 the usage rows, $6 the shard, $7 the
+ * holds turned into usage, $8–$13 the idempotency records, $14 the likely event scopes): usage
+ * upserted into the batch's shard row (rows in key order: one lock order for every batch), holds
+ * deleted, idempotency records completed; returns each row's total over all shards (the other
+ * shards as committed when the statement began) and which of the scopes have webhook endpoints.
+ */
+const COMMIT_BATCH = `
+  WITH up AS (
+    INSERT INTO usage AS u (account_id, period, environment, shard, credits, requests)
+    SELECT t.a, t.p, t.e, $6::smallint, t.c, t.r FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS t(a, p, e, c, r)
+    ORDER BY t.a, t.p, t.e
+    ON CONFLICT (account_id, period, environment, shard) DO UPDATE SET credits = u.credits + excluded.credits, requests = u.requests + excluded.requests
+    RETURNING u.account_id, u.period, u.environment, u.shard, u.credits
+  ), gone AS (
+    DELETE FROM quota_holds WHERE id = ANY ($7::bigint[]) RETURNING 1
+  ), idem AS (
+    INSERT INTO idempotency AS i (account_id, key, request_hash, state, status, body, created_at, lease_until)
+    SELECT x.a, x.k, x.h, 'completed', x.s, x.b, x.t, x.t FROM unnest($8::text[], $9::text[], $10::text[], $11::int[], $12::text[], $13::bigint[]) AS x(a, k, h, s, b, t)
+    ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
+      status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until
+    RETURNING 1
+  )
+  SELECT up.account_id, up.period, up.environment,
+    up.credits + (SELECT coalesce(sum(o.credits), 0) FROM usage o
+      WHERE o.account_id = up.account_id AND o.period = up.period AND o.environment = up.environment AND o.shard <> up.shard) AS total,
+    (SELECT array_agg(DISTINCT w.account_id) FROM webhook_endpoints w WHERE w.account_id = ANY ($14::text[]) AND w.deleted_at IS NULL) AS scopes
+  FROM up`;
+
+/** Admit statements one process keeps at the database at once; the rest wait and go together. */
+const ADMITS_IN_FLIGHT = 1;
+
+/**
+ * The request guard for a batch of key hashes ($1, in arrival order; $2 the rate policies as
+ * jsonb: {"test":{limit,windowMs},"live":{"<plan>":{limit,windowMs}}}), in one statement: the
+ * keys (unknown hashes give a row of NULLs), then for every valid key ONE window update for all of
+ * its takes in the batch: the stamps still in the window (stamps are kept in ascending order — a
+ * new one is never below the last, should the clock step back — so the expired ones are a prefix,
+ * found by binary search: width_bucket), then one stamp per take allowed (at most
+ * `limit` in all; none without a limit: a missing policy refuses rather than lets everything
+ * through); `taken` = how many were allowed. (Written out here, not as a SQL function: a function
+ * call per row cost ~0.5 ms, the inline expression is planned once with the statement; an
+ * unnest-filter-sort subquery per row cost ~70 µs.) The window rows are locked first, in key order
+ * (the InitPlan runs whole before the update), so batches of different processes cannot deadlock;
+ * the update then reads each row's latest version (READ COMMITTED re-check), so concurrent batches
+ * count one after another. The database's clock, read once. Per request: the j-th take of a key in
+ * the batch is allowed when j <= taken; `remaining` and the reset are what the j-th of separate
+ * takes at that instant would have seen.
+ */
+const ADMIT = `
+  WITH req AS (
+    SELECT h.hash, h.i::int AS i FROM unnest($1::text[]) WITH ORDINALITY AS h(hash, i)
+  ), k AS (
+    -- One index probe per hash (LIMIT keeps the lateral from becoming a hash join that reads
+    -- every key: the generic plan guesses a few rows for the batch, and a key table is large).
+    SELECT req.i, k.id, k.account_id, k.prefix, k.environment, k.revoked_at, k.plan,
+      row_number() OVER (PARTITION BY k.id ORDER BY req.i)::int AS j,
+      CASE WHEN k.environment = 'test' THEN $2::text::jsonb -> 'test' ELSE $2::text::jsonb -> 'live' -> k.plan END AS pol
+    FROM req CROSS JOIN LATERAL (
+      SELECT kk.id, kk.account_id, kk.prefix, kk.environment, kk.revoked_at, a.plan
+      FROM api_keys kk JOIN accounts a ON a.id = kk.account_id WHERE kk.key_hash = req.hash LIMIT 1) k
+  ), w AS (
+    SELECT id, count(*)::int AS n, min((pol ->> 'limit')::int) AS lim, min((pol ->> 'windowMs')::float8) AS win
+    FROM k WHERE revoked_at IS NULL GROUP BY id
+  ), c AS MATERIALIZED (
+    SELECT extract(epoch FROM clock_timestamp()) * 1000 AS now_ms
+  ), locked AS (
+    SELECT r.key_id FROM rate_windows r WHERE r.key_id IN (SELECT id FROM w) ORDER BY r.key_id FOR UPDATE
+  ), upd AS (
+    UPDATE rate_windows r SET (stamps, taken) = (
+      SELECT nx.f || array_fill(greatest(c.now_ms, nx.f[cardinality(nx.f)]), ARRAY[nx.t]), nx.t FROM (
+        SELECT f.f, CASE WHEN w.lim IS NULL THEN 0 ELSE greatest(0, least(w.n, w.lim - cardinality(f.f))) END AS t
+        FROM (SELECT r.stamps[width_bucket(c.now_ms - w.win, r.stamps) + 1:] AS f OFFSET 0) f) nx)
+    FROM w, c
+    WHERE r.key_id = w.id AND r.key_id = ANY (ARRAY(SELECT key_id FROM locked))
+    RETURNING r.key_id, r.stamps, r.taken, w.lim, w.win, c.now_ms
+  )
+  SELECT req.i, k.id, k.account_id, k.prefix, k.environment, k.revoked_at, k.plan,
+    (k.j <= u.taken) AS allowed,
+    CASE WHEN k.j <= u.taken THEN u.lim - (cardinality(u.stamps) - u.taken) - k.j ELSE 0 END AS remaining,
+    CASE WHEN k.j <= u.taken THEN u.stamps[1] + u.win - u.now_ms
+      ELSE u.stamps[cardinality(u.stamps) - u.lim + 1] + u.win - u.now_ms END AS reset_ms,
+    u.lim, u.win AS window_ms
+  FROM req LEFT JOIN k ON k.i = req.i LEFT JOIN upd u ON u.key_id = k.id
+  ORDER BY req.i`;
+
 /** PostgreSQL / driver errors that mean "the store is unavailable", with a short cause. */
 const PG_CAUSES: Record<string, string> = {
   ECONNREFUSED: 'the database refuses connections',
@@ -109,21 +219,27 @@ export interface PostgresStoreOptions {
 
 export async function openPostgresStore(o: PostgresStoreOptions): Promise<PostgresServerStore> {
   const { default: postgres } = await import('postgres');
-  const sql = postgres(o.url, {
-    max: o.poolSize ?? 10,
+  const common = {
     onnotice: () => undefined,
     connect_timeout: 10,
     // bigint (int8) columns come back as JS numbers: every value here is far below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
-  });
+  };
+  const sql = postgres(o.url, { ...common, max: o.poolSize ?? 10 });
+  // The request guard's own connection, whose commits do not wait for the WAL flush
+  // (synchronous_commit off). Safe for rate takes: a request answered 200 was charged in a commit
+  // that does wait, and that flush covers every earlier WAL record, its take's included; a crash
+  // can only forget takes of requests that were never charged.
+  const guard = postgres(o.url, { ...common, max: ADMITS_IN_FLIGHT, connection: { synchronous_commit: 'off' } });
   try {
     await sql`SELECT 1`;
     if (o.migrate !== false) await migratePostgres(sql);
   } catch (err) {
     await sql.end({ timeout: 1 }).catch(() => undefined);
+    await guard.end({ timeout: 1 }).catch(() => undefined);
     throw openError(err, o.url);
   }
-  const store = new PostgresServerStore(sql, redactDatabaseUrl(o.url), o.onBackgroundError ?? (() => undefined));
+  const store = new PostgresServerStore(sql, redactDatabaseUrl(o.url), o.onBackgroundError ?? (() => undefined), guard);
   if (o.listen !== false) await store.startListening();
   return store;
 }
@@ -146,16 +262,20 @@ export class PostgresServerStore implements ServerStore {
   private readonly pending = new Set<Promise<unknown>>();
   private admits: Array<{ hash: string; resolve: (r: { key: KeyRecord | undefined; decision: RateDecision | undefined }) => void; reject: (err: unknown) => void }> = [];
   private admitScheduled = false;
+  private admitsInFlight = 0;
   private admitPolicies = '{}';
   private readonly touches = new Map<string, string>();
   private touchTimer: NodeJS.Timeout | undefined;
   private charges: Array<{ c: ChargeCommit; resolve: (u: UsageTotals) => void; reject: (err: unknown) => void }> = [];
   private chargeScheduled = false;
+  private chargeInFlight = false;
 
   constructor(
     readonly sql: Sql,
     readonly label: string,
     private readonly onBackgroundError: (err: unknown) => void,
+    /** The request guard's connection (see openPostgresStore); the main pool when not given. */
+    private readonly guard: Sql = sql,
   ) {
     this.admin = this.makeAdmin();
     this.webhooks = this.makeWebhooks();
@@ -199,41 +319,51 @@ export class PostgresServerStore implements ServerStore {
     if (!this.touches.size) return;
     const ids = [...this.touches.keys()];
     const ats = [...this.touches.values()];
+    const stale = ats.map((at) => new Date(Date.parse(at) - 1_000).toISOString());
     this.touches.clear();
-    this.background(this.sql`UPDATE api_keys k SET last_used_at = t.at FROM unnest(${ids}::text[], ${ats}::text[]) AS t(id, at) WHERE k.id = t.id`);
+    // A key another process stamped less than a second before is left alone: with traffic spread
+    // over N processes, a busy key is written about once a second, not N times (ISO times in one
+    // format compare as text).
+    this.background(this.sql`UPDATE api_keys k SET last_used_at = t.at FROM unnest(${ids}::text[], ${ats}::text[], ${stale}::text[]) AS t(id, at, stale)
+      WHERE k.id = t.id AND (k.last_used_at IS NULL OR k.last_used_at < t.stale)`);
   }
 
   /**
-   * Key look-up and rate take in one round trip (`verity_admit`); no take for unknown or revoked
-   * keys. The admits of one event-loop turn go out as ONE statement (one socket write: on this
-   * machine's VM a write costs more than the query), answered row by row in order; takes of the
-   * same key within it run one after another, as separate statements would.
+   * Key look-up and rate take in one round trip. The admits that arrive while the previous batch
+   * is at the database go out together as ONE statement (`ADMIT`): at most `ADMITS_IN_FLIGHT`
+   * statements per process at a time, so a busy process sends fewer, larger statements instead of
+   * one per event-loop turn (statements, not rows, are what costs on both sides). Takes of the same
+   * key within a batch count one after another, as separate statements would.
    */
   admit(hash: string, policies: RatePolicies): Promise<{ key: KeyRecord | undefined; decision: RateDecision | undefined }> {
     return new Promise((resolve, reject) => {
       this.admits.push({ hash, resolve, reject });
       this.admitPolicies = JSON.stringify(policies);
-      if (!this.admitScheduled) {
-        this.admitScheduled = true;
-        setImmediate(() => void this.flushAdmits());
-      }
+      this.scheduleAdmits();
+    });
+  }
+
+  private scheduleAdmits(): void {
+    if (this.admitScheduled || this.admitsInFlight >= ADMITS_IN_FLIGHT || !this.admits.length) return;
+    this.admitScheduled = true;
+    setImmediate(() => {
+      this.admitScheduled = false;
+      this.admitsInFlight++;
+      const p = this.flushAdmits().finally(() => {
+        this.admitsInFlight--;
+        this.scheduleAdmits();
+      });
+      this.pending.add(p);
+      void p.finally(() => this.pending.delete(p));
     });
   }
 
   private async flushAdmits(): Promise<void> {
-    this.admitScheduled = false;
-    // In hash order: every batch locks its keys' rate rows in the same order, so batches of
-    // different processes cannot deadlock.
-    const items = this.admits.splice(0).sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+    const items = this.admits.splice(0);
     if (!items.length) return;
     type Row = KeyRecord & { i: number; allowed: boolean | null; remaining: number | null; reset_ms: number | null; lim: number | null; window_ms: number | null };
     let rows: Row[];
-    const query = () =>
-      this.sql<Row[]>`
-        SELECT h.i::int AS i, a.id, a.account_id, a.prefix, a.environment, a.revoked_at, a.plan, a.allowed, a.remaining, a.reset_ms, a.lim, a.window_ms
-        FROM unnest(${items.map((x) => x.hash)}::text[]) WITH ORDINALITY AS h(hash, i)
-        CROSS JOIN LATERAL verity_admit(h.hash, ${this.admitPolicies}::text::jsonb) AS a
-        ORDER BY h.i`;
+    const query = () => this.guard.unsafe<Row[]>(ADMIT, [items.map((x) => x.hash), this.admitPolicies], { prepare: true });
     try {
       try {
         rows = await query();
@@ -252,8 +382,16 @@ export class PostgresServerStore implements ServerStore {
         continue;
       }
       const key: KeyRecord = { id: r.id, account_id: r.account_id, prefix: r.prefix, environment: r.environment, revoked_at: r.revoked_at, plan: r.plan };
-      if (r.allowed === null) {
+      if (r.revoked_at !== null) {
         x.resolve({ key, decision: undefined });
+        continue;
+      }
+      if (r.allowed === null) {
+        // A valid key without a window row (created by a version before server@3 while this one
+        // ran): the per-key function creates the row and takes, as before.
+        const policies = JSON.parse(this.admitPolicies) as RatePolicies;
+        const policy = key.environment === 'test' ? policies.test : policies.live[key.plan];
+        this.takeRate(key.id, policy).then((decision) => x.resolve({ key, decision }), x.reject);
         continue;
       }
       const reset = Math.ceil(r.reset_ms! / 1000);
@@ -332,122 +470,44 @@ export class PostgresServerStore implements ServerStore {
   // ---- the commit
 
   /**
-   * Group commit, as on SQLite: the charges queued during one event-loop turn share ONE
-   * transaction — their usage upserts pipelined (one round trip), then every idempotency record,
-   * hold removal and outbox row pipelined (one more), then COMMIT — instead of four round trips
-   * and a commit each. Rows are locked in a fixed order (account, period, environment), so two
-   * processes' batches cannot deadlock on usage rows; a deadlock or serialization failure anyway
-   * is retried once. A charge whose outbox function throws is undone inside the batch (its usage
-   * increment subtracted) and only its caller fails; a database error fails the whole batch, and
-   * nothing of it is stored.
+   * Group commit, adaptive: charges wait while this process's previous batch is at the database
+   * and then go together, so a busy process sends one larger transaction rather than many small
+   * ones queued behind each other (one batch in flight per process). A batch is ONE transaction in
+   * two round trips on one connection: BEGIN, the live accounts' usage locks and `COMMIT_BATCH`
+   * (usage into one shard row per account, hold removals, idempotency records, which scopes have
+   * webhook endpoints) pipelined; then the outbox rows and COMMIT pipelined. A charge whose outbox
+   * function throws is undone inside the batch (its usage increment subtracted) and only its
+   * caller fails; a database error fails the whole batch, and nothing of it is stored.
    */
   commitCharge(c: ChargeCommit): Promise<UsageTotals> {
     if (c.pgHook) return this.chargeAlone(c);
     return new Promise<UsageTotals>((resolve, reject) => {
       this.charges.push({ c, resolve, reject });
-      if (!this.chargeScheduled) {
-        this.chargeScheduled = true;
-        setImmediate(() => {
-          const p = this.flushCharges();
-          this.pending.add(p);
-          void p.finally(() => this.pending.delete(p));
-        });
-      }
+      this.scheduleCharges();
+    });
+  }
+
+  private scheduleCharges(): void {
+    if (this.chargeScheduled || this.chargeInFlight || !this.charges.length) return;
+    this.chargeScheduled = true;
+    setImmediate(() => {
+      this.chargeScheduled = false;
+      this.chargeInFlight = true;
+      const p = this.flushCharges().finally(() => {
+        this.chargeInFlight = false;
+        this.scheduleCharges();
+      });
+      this.pending.add(p);
+      void p.finally(() => this.pending.delete(p));
     });
   }
 
   private async flushCharges(): Promise<void> {
-    this.chargeScheduled = false;
     const items = this.charges.splice(0);
     if (!items.length) return;
-    const rowKey = (c: ChargeCommit): string => `${c.accountId}\0${c.period}\0${c.environment}`;
-    items.sort((a, b) => (rowKey(a.c) < rowKey(b.c) ? -1 : rowKey(a.c) > rowKey(b.c) ? 1 : 0));
-    // Which of the likely event scopes (`<account>/<environment>`, the webhook plugin's) have
-    // endpoints, asked BEFORE the transaction: the usage rows are locked from the upsert to the
-    // commit, and on a busy account every other process's batch waits for that lock, so nothing
-    // that can be done before it is done inside it. Scopes not guessed are asked inside.
-    const guessed = [...new Set(items.filter(({ c }) => c.outbox).map(({ c }) => `${c.accountId}/${c.environment}`))];
-    const known = new Map<string, boolean>(guessed.map((g) => [g, false]));
-    if (guessed.length)
-      try {
-        for (const r of await this.sql<{ account_id: string }[]>`
-          SELECT DISTINCT account_id FROM webhook_endpoints WHERE account_id = ANY(${guessed}::text[]) AND deleted_at IS NULL`)
-          known.set(r.account_id, true);
-      } catch (err) {
-        for (const it of items) it.reject(err);
-        return;
-      }
-    const run = (): Promise<Array<{ ok: true; usage: UsageTotals } | { ok: false; err: unknown }>> =>
-      this.sql.begin(async (tx) => {
-        // One statement for the whole batch (one socket write, one round trip): the charges summed
-        // per usage row, rows in lock order; each charge's running total is then derived from its
-        // row's final total by walking the row's charges backwards.
-        const rows = new Map<string, { accountId: string; period: string; environment: string; credits: number; requests: number }>();
-        for (const { c } of items) {
-          const k = rowKey(c);
-          const r = rows.get(k) ?? { accountId: c.accountId, period: c.period, environment: c.environment, credits: 0, requests: 0 };
-          r.credits += c.credits;
-          r.requests += 1;
-          rows.set(k, r);
-        }
-        const list = [...rows.values()];
-        const finals = await tx<{ account_id: string; period: string; environment: string; credits: number }[]>`
-          INSERT INTO usage (account_id, period, environment, credits, requests)
-          SELECT * FROM unnest(${list.map((r) => r.accountId)}::text[], ${list.map((r) => r.period)}::text[], ${list.map((r) => r.environment)}::text[],
-            ${list.map((r) => r.credits)}::bigint[], ${list.map((r) => r.requests)}::bigint[])
-          ON CONFLICT (account_id, period, environment) DO UPDATE SET credits = usage.credits + excluded.credits, requests = usage.requests + excluded.requests
-          RETURNING account_id, period, environment, credits`;
-        const running = new Map(finals.map((f) => [`${f.account_id}\0${f.period}\0${f.environment}`, Number(f.credits)]));
-        const totals: number[] = new Array(items.length);
-        for (let i = items.length - 1; i >= 0; i--) {
-          const k = rowKey(items[i]!.c);
-          const after = running.get(k)!;
-          totals[i] = after;
-          running.set(k, after - items[i]!.c.credits);
-        }
-        const now = Date.now();
-        const writes: Array<Promise<unknown>> = [];
-        const events: OutboxEntry[] = [];
-        const outcomes = items.map(({ c }, i): { ok: true; usage: UsageTotals } | { ok: false; err: unknown } => {
-          const after = totals[i]!;
-          const usage = { before: after - c.credits, after };
-          let entries: OutboxEntry[];
-          try {
-            entries = c.outbox?.(usage) ?? [];
-          } catch (err) {
-            writes.push(tx`UPDATE usage SET credits = credits - ${c.credits}, requests = requests - 1
-              WHERE account_id = ${c.accountId} AND period = ${c.period} AND environment = ${c.environment}`);
-            return { ok: false, err };
-          }
-          writes.push(...chargeSideWrites(tx, c));
-          events.push(...entries);
-          return { ok: true, usage };
-        });
-        if (events.length) {
-          // Which scopes have endpoints at all: one query for the batch instead of one per event
-          // (the same snapshot rule as the per-event statement: endpoints committed before it).
-          // An endpoint registered between that question and this commit may miss this batch's
-          // events, as it would with any snapshot taken before the commit.
-          const unknown = [...new Set(events.map((e) => e.scope))].filter((x) => !known.has(x));
-          const live = new Set([...known].filter(([, has]) => has).map(([scope]) => scope));
-          if (unknown.length)
-            for (const r of await tx<{ account_id: string }[]>`
-              SELECT DISTINCT account_id FROM webhook_endpoints WHERE account_id = ANY(${unknown}::text[]) AND deleted_at IS NULL`)
-              live.add(r.account_id);
-          for (const e of events) if (live.has(e.scope)) writes.push(enqueue(tx, e, now));
-        }
-        await Promise.all(writes);
-        return outcomes;
-      }) as Promise<Array<{ ok: true; usage: UsageTotals } | { ok: false; err: unknown }>>;
-    let outcomes;
+    let outcomes: Outcome[];
     try {
-      try {
-        outcomes = await run();
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (code !== '40P01' && code !== '40001') throw err;
-        outcomes = await run();
-      }
+      outcomes = await retryConflict(() => this.commitBatch(items.map((x) => x.c)));
     } catch (err) {
       for (const it of items) it.reject(err);
       return;
@@ -455,20 +515,125 @@ export class PostgresServerStore implements ServerStore {
     outcomes.forEach((o, i) => (o.ok ? items[i]!.resolve(o.usage) : items[i]!.reject(o.err)));
   }
 
+  private async commitBatch(charges: ChargeCommit[]): Promise<Outcome[]> {
+    const shard = Math.floor(Math.random() * USAGE_SHARDS);
+    const rowKey = (c: { accountId: string; period: string; environment: string }): string => `${c.accountId}\0${c.period}\0${c.environment}`;
+    // The charges summed per usage row (an upsert may touch a row once per statement).
+    const rows = new Map<string, { accountId: string; period: string; environment: string; credits: number; requests: number }>();
+    for (const c of charges) {
+      const k = rowKey(c);
+      const r = rows.get(k) ?? { accountId: c.accountId, period: c.period, environment: c.environment, credits: 0, requests: 0 };
+      r.credits += c.credits;
+      r.requests += 1;
+      rows.set(k, r);
+    }
+    const list = [...rows.values()];
+    const live = [...new Set(charges.filter((c) => c.environment === 'live').map((c) => `${c.accountId}/${c.period}`))];
+    const idem = new Map<string, { c: ChargeCommit; r: NonNullable<ChargeCommit['idempotency']> }>();
+    for (const c of charges) if (c.idempotency) idem.set(`${c.idempotency.accountId}\0${c.idempotency.key}`, { c, r: c.idempotency });
+    const ids = [...idem.values()];
+    const scopes = [...new Set(charges.filter((c) => c.outbox).map((c) => `${c.accountId}/${c.environment}`))];
+
+    const conn = await this.sql.reserve();
+    let open = false;
+    try {
+      open = true;
+      const [, , got] = await Promise.all([
+        conn`BEGIN`,
+        live.length ? lockLiveUsage(conn, live) : undefined,
+        conn.unsafe<Array<{ account_id: string; period: string; environment: string; total: number; scopes: string[] | null }>>(
+          COMMIT_BATCH,
+          [
+            list.map((r) => r.accountId),
+            list.map((r) => r.period),
+            list.map((r) => r.environment),
+            list.map((r) => r.credits),
+            list.map((r) => r.requests),
+            shard,
+            charges.filter((c) => c.hold).map((c) => Number(c.hold!.id)),
+            ids.map((x) => x.r.accountId),
+            ids.map((x) => x.r.key),
+            ids.map((x) => x.r.hash),
+            ids.map((x) => x.r.response.status),
+            ids.map((x) => x.r.response.body),
+            ids.map((x) => x.c.nowMs),
+            scopes,
+          ] as never[],
+          { prepare: true },
+        ),
+      ]);
+      // Each charge's totals: its row's total after the batch, walked backwards over the row's charges.
+      const running = new Map(got.map((g) => [rowKey({ accountId: g.account_id, period: g.period, environment: g.environment }), Number(g.total)]));
+      const totals: number[] = new Array(charges.length);
+      for (let i = charges.length - 1; i >= 0; i--) {
+        const k = rowKey(charges[i]!);
+        const after = running.get(k)!;
+        totals[i] = after;
+        running.set(k, after - charges[i]!.credits);
+      }
+      const known = new Set(got[0]?.scopes ?? []);
+      const now = Date.now();
+      const writes: Array<Promise<unknown>> = [];
+      const events: OutboxEntry[] = [];
+      const outcomes = charges.map((c, i): Outcome => {
+        const after = totals[i]!;
+        const usage = { before: after - c.credits, after };
+        try {
+          events.push(...(c.outbox?.(usage) ?? []));
+        } catch (err) {
+          // (Its hold is gone with the batch's; the caller's release then finds nothing to release.)
+          writes.push(conn`UPDATE usage SET credits = credits - ${c.credits}, requests = requests - 1
+            WHERE account_id = ${c.accountId} AND period = ${c.period} AND environment = ${c.environment} AND shard = ${shard}`);
+          return { ok: false, err };
+        }
+        return { ok: true, usage };
+      });
+      // A charge that failed keeps no idempotency record (the request was not answered as charged).
+      for (const [i, o] of outcomes.entries()) {
+        const r = charges[i]!.idempotency;
+        if (!o.ok && r && idem.get(`${r.accountId}\0${r.key}`)?.c === charges[i])
+          writes.push(conn`DELETE FROM idempotency WHERE account_id = ${r.accountId} AND key = ${r.key}`);
+      }
+      if (events.length) {
+        // Scopes the batch did not guess (a plugin's own): asked inside the transaction.
+        const unknown = [...new Set(events.map((e) => e.scope))].filter((x) => !scopes.includes(x));
+        if (unknown.length)
+          for (const r of await conn<{ account_id: string }[]>`
+            SELECT DISTINCT account_id FROM webhook_endpoints WHERE account_id = ANY(${unknown}::text[]) AND deleted_at IS NULL`)
+            known.add(r.account_id);
+        for (const e of events) if (known.has(e.scope)) writes.push(enqueue(conn, e, now));
+      }
+      await Promise.all([...writes, conn`COMMIT`]);
+      open = false;
+      return outcomes;
+    } catch (err) {
+      if (open) await conn`ROLLBACK`.catch(() => undefined);
+      throw err;
+    } finally {
+      conn.release();
+    }
+  }
+
   /**
-   * A charge with a `pgHook` (a batch item's finish): its own transaction — usage upsert, the hook,
-   * hold, idempotency and outbox rows — so a hook that throws (the item's claim was lost) undoes
-   * only this charge. Locks: the usage row first, then what the hook locks (as in every commit).
+   * A charge with a `pgHook` (a batch item's finish): its own transaction — usage, the hook, hold,
+   * idempotency and outbox rows — so a hook that throws (the item's claim was lost) undoes only
+   * this charge. Locks: the live account's usage lock first, then what the hook locks.
    */
   private async chargeAlone(c: ChargeCommit): Promise<UsageTotals> {
+    const shard = Math.floor(Math.random() * USAGE_SHARDS);
     const run = () =>
       this.sql.begin(async (tx) => {
-        const [f] = await tx<{ credits: number }[]>`
-          INSERT INTO usage (account_id, period, environment, credits, requests)
-          VALUES (${c.accountId}, ${c.period}, ${c.environment}, ${c.credits}, 1)
-          ON CONFLICT (account_id, period, environment) DO UPDATE SET credits = usage.credits + excluded.credits, requests = usage.requests + 1
-          RETURNING credits`;
-        const after = Number(f!.credits);
+        if (c.environment === 'live') await lockLiveUsage(tx, [`${c.accountId}/${c.period}`]);
+        const [f] = await tx<{ total: number }[]>`
+          WITH up AS (
+            INSERT INTO usage AS u (account_id, period, environment, shard, credits, requests)
+            VALUES (${c.accountId}, ${c.period}, ${c.environment}, ${shard}, ${c.credits}, 1)
+            ON CONFLICT (account_id, period, environment, shard) DO UPDATE SET credits = u.credits + excluded.credits, requests = u.requests + 1
+            RETURNING u.credits)
+          SELECT up.credits + (SELECT coalesce(sum(o.credits), 0) FROM usage o
+            WHERE o.account_id = ${c.accountId} AND o.period = ${c.period} AND o.environment = ${c.environment} AND o.shard <> ${shard}) AS total
+          FROM up`;
+        const after = Number(f!.total);
         const usage = { before: after - c.credits, after };
         await c.pgHook!(tx, usage);
         const entries = c.outbox?.(usage) ?? [];
@@ -515,7 +680,11 @@ export class PostgresServerStore implements ServerStore {
       clearTimeout(this.touchTimer);
       this.writeTouches();
     }
-    await Promise.allSettled([...this.pending]);
+    // Until nothing is queued or at the database (a batch that ends may start the next).
+    while (this.pending.size || this.charges.length || this.admits.length || this.admitsInFlight) {
+      await Promise.allSettled([...this.pending]);
+      await new Promise((r) => setImmediate(r));
+    }
   }
 
   async close(): Promise<void> {
@@ -524,6 +693,7 @@ export class PostgresServerStore implements ServerStore {
     await this.flush();
     await this.unlisten?.().catch(() => undefined);
     await this.sql.end({ timeout: 5 });
+    if (this.guard !== this.sql) await this.guard.end({ timeout: 5 });
   }
 
   // ---- admin
@@ -567,6 +737,8 @@ export class PostgresServerStore implements ServerStore {
           };
           await tx`INSERT INTO api_keys (id, account_id, name, environment, prefix, last4, key_hash, created_at)
             VALUES (${row.id}, ${row.account_id}, ${row.name}, ${row.environment}, ${row.prefix}, ${row.last4}, ${hashKey(key)}, ${row.created_at})`;
+          // Its rate window row from the start: the request guard's statement only updates.
+          await tx`INSERT INTO rate_windows (key_id) VALUES (${row.id}) ON CONFLICT (key_id) DO NOTHING`;
           return { ...row, account_name: account.name, plan: account.plan, last_used_at: null, revoked_at: null, key };
         }) as Promise<CreatedKey>;
       },
@@ -592,8 +764,9 @@ export class PostgresServerStore implements ServerStore {
       listUsage: async (period) =>
         (
           await sql<UsageRow[]>`
-            SELECT a.name AS account_name, a.plan, u.period, u.environment, u.credits, u.requests
-            FROM usage u JOIN accounts a ON a.id = u.account_id WHERE u.period = ${period} AND u.requests > 0 ORDER BY a.name, u.environment`
+            SELECT a.name AS account_name, a.plan, u.period, u.environment, sum(u.credits) AS credits, sum(u.requests) AS requests
+            FROM usage u JOIN accounts a ON a.id = u.account_id WHERE u.period = ${period}
+            GROUP BY a.name, a.plan, u.period, u.environment HAVING sum(u.requests) > 0 ORDER BY a.name, u.environment`
         ).map((r) => ({ ...r, credits: Number(r.credits), requests: Number(r.requests) })),
     };
   }

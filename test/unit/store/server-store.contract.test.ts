@@ -294,6 +294,93 @@ for (const [kind, open, available] of kinds) {
       totals.forEach((t, i) => expect(t.after - t.before).toBe(credits[i]));
     });
 
+    it('admits many takes of one key together one after another: exactly `limit` allowed, remaining counting down', async () => {
+      if (!s.store.admit) return; // SQLite checks in-process (SyncHotPath): nothing to batch
+      const k = await key('burst-admit', 'test');
+      const policies = { test: { limit: 3, windowMs: 3_600_000 }, live: {} as never };
+      // Issued in one event-loop turn: one statement on PostgreSQL.
+      const got = await Promise.all(Array.from({ length: 5 }, () => s.store.admit!(k.hash, policies, NOW)));
+      expect(got.map((g) => g.decision?.allowed)).toEqual([true, true, true, false, false]);
+      expect(got.map((g) => g.decision?.remaining)).toEqual([2, 1, 0, 0, 0]);
+      for (const g of got.slice(3)) expect(g.decision!.resetSeconds).toBeGreaterThanOrEqual(1);
+    });
+
+    it('admits again once the oldest takes leave the window (the database clock: polled, bounded)', async () => {
+      if (!s.store.admit) return;
+      const k = await key('window-admit', 'test');
+      const policies = { test: { limit: 2, windowMs: 400 }, live: {} as never };
+      // Two takes in one batch: one statement, one instant.
+      const first = await Promise.all([s.store.admit(k.hash, policies, NOW), s.store.admit(k.hash, policies, NOW)]);
+      expect(first.map((f) => f.decision)).toMatchObject([{ allowed: true, remaining: 1 }, { allowed: true, remaining: 0 }]);
+      expect((await s.store.admit(k.hash, policies, NOW)).decision).toMatchObject({ allowed: false, remaining: 0, resetSeconds: 1 });
+      let again: { allowed: boolean; remaining: number } | undefined;
+      for (const end = Date.now() + 5_000; Date.now() < end; ) {
+        again = (await s.store.admit(k.hash, policies, NOW)).decision;
+        if (again?.allowed) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // Both first takes expired together (same instant), so the window holds only this one.
+      expect(again).toMatchObject({ allowed: true, remaining: 1 });
+    });
+
+    it.skipIf(kind !== 'postgres')('shared store: admits through two handles at once allow exactly `limit` of one key', async () => {
+      const k = await key('two-handles', 'test');
+      const policies = { test: { limit: 100, windowMs: 3_600_000 }, live: {} as never };
+      const all = await Promise.all(
+        Array.from({ length: 160 }, (_, i) => (i % 2 ? s.store : s.other).admit!(k.hash, policies, NOW)),
+      );
+      expect(all.filter((a) => a.decision?.allowed)).toHaveLength(100);
+      expect(all.filter((a) => a.decision?.allowed === false)).toHaveLength(60);
+    });
+
+    it.skipIf(kind !== 'postgres')('shared store: live charges through two handles at once form one chain of totals (thresholds cross once)', async () => {
+      const k = await key('live-chain', 'live', 'pro');
+      const credits = Array.from({ length: 24 }, (_, i) => (i % 3) + 1);
+      const totals = await Promise.all(
+        credits.map((n, i) =>
+          (i % 2 ? s.store : s.other).commitCharge({ accountId: k.account_id, environment: 'live', period: '2026-05', credits: n, nowMs: NOW }),
+        ),
+      );
+      const chain = [...totals].sort((a, b) => a.before - b.before);
+      expect(chain[0]!.before).toBe(0);
+      for (let i = 1; i < chain.length; i++) expect(chain[i]!.before).toBe(chain[i - 1]!.after);
+      expect(chain.at(-1)!.after).toBe(credits.reduce((a, b) => a + b, 0));
+    });
+
+    it.skipIf(kind !== 'postgres')('shared store: holds through two handles at once never pass the quota, with commits turning holds into usage meanwhile', async () => {
+      const k = await key('hold-race', 'live', 'starter');
+      const period = '2026-06';
+      const quota = 40;
+      // 60 requests of 1 credit from two processes: each holds, then commits (its hold becomes usage).
+      const outcomes = await Promise.all(
+        Array.from({ length: 60 }, async (_, i) => {
+          const st = i % 2 ? s.store : s.other;
+          const h = await st.holdQuota({ accountId: k.account_id, period, credits: 1, quota, nowMs: NOW });
+          if (!h.ok) return false;
+          await st.commitCharge({ accountId: k.account_id, environment: 'live', period, credits: 1, nowMs: NOW, hold: h.hold });
+          return true;
+        }),
+      );
+      expect(outcomes.filter(Boolean)).toHaveLength(quota);
+      expect((await s.other.admin.listUsage(period)).find((u) => u.account_name === 'hold-race')).toMatchObject({ credits: quota, requests: quota });
+    });
+
+    it('records last-used times: the first touch, and a later one; on a shared store a touch within a second of another process’s is skipped', async () => {
+      const k = await key('touched', 'test');
+      const lastUsed = async () => (await s.other.admin.listKeys()).find((r) => r.name === 'touched')!.last_used_at;
+      s.store.touchKey(k.id, new Date(NOW));
+      await s.store.flush();
+      expect(await lastUsed()).toBe(new Date(NOW).toISOString());
+      if (s.store.kind === 'postgres') {
+        s.other.touchKey(k.id, new Date(NOW + 500));
+        await s.other.flush();
+        expect(await lastUsed()).toBe(new Date(NOW).toISOString());
+      }
+      s.other.touchKey(k.id, new Date(NOW + 2_000));
+      await s.other.flush();
+      expect(await lastUsed()).toBe(new Date(NOW + 2_000).toISOString());
+    });
+
     it('reports its health', async () => {
       expect(await s.store.health()).toBeUndefined();
       expect(s.store.label).not.toMatch(/:[^@/]*@/); // never a password

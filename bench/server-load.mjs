@@ -1,0 +1,77 @@
+// A fixed amount of sandbox claims against one fleet of bench/server-fleet.mjs, then exit: a
+// whole-process run whose wall time is amount / throughput, so a timing tool can run two fleets in
+// turn (A B A B …) and compare them pair by pair on a noisy machine. The connections are split
+// evenly over the fleet's processes (as a load balancer would). Appends one JSON line per run to
+// --log (setup, requests, seconds, non-2xx, serve and PostgreSQL CPU per request from /proc).
+//   node bench/server-load.mjs FLEET_FILE FLEET [--amount 8000] [--connections 50] [--log FILE]
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { cpuOf, postgresPids } from './serve-processes.mjs';
+
+const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
+
+/** Runs `amount` requests against fleet `label`; keys never used by an earlier run (counter file). */
+export async function runLoad(fleetFile, label, { amount = 8000, connections = 50, log, quiet = false } = {}) {
+  const { default: autocannon } = await import('autocannon');
+  const fleet = JSON.parse(readFileSync(fleetFile, 'utf8'));
+  const f = fleet.fleets[label];
+  if (!f) throw new Error(`no fleet "${label}" in ${fleetFile} (${Object.keys(fleet.fleets).join(', ')})`);
+  const keys = JSON.parse(readFileSync(f.keys, 'utf8'));
+  // 90 requests per key at most (limit 100/hour), keys in order from where the last run stopped.
+  const need = Math.ceil(amount / 90);
+  let from = 0;
+  try {
+    from = Number(readFileSync(`${fleet.counter}.${label.startsWith('pg') ? 'pg' : 'sqlite'}`, 'utf8'));
+  } catch {
+    // first run
+  }
+  if (from + need > keys.length) throw new Error(`out of keys (${keys.length}): start a new fleet with more --keys`);
+  writeFileSync(`${fleet.counter}.${label.startsWith('pg') ? 'pg' : 'sqlite'}`, String(from + need));
+  const mine = keys.slice(from, from + need);
+  let next = 0;
+  const before = { serve: cpuOf(f.pids), pg: f.postgres ? cpuOf(postgresPids()) : 0 };
+  const t0 = performance.now();
+  const rs = await Promise.all(
+    f.urls.map((url, i) =>
+      autocannon({
+        url,
+        method: 'POST',
+        connections: Math.floor(connections / f.urls.length) + (i < connections % f.urls.length ? 1 : 0),
+        amount: Math.floor(amount / f.urls.length) + (i < amount % f.urls.length ? 1 : 0),
+        requests: [
+          {
+            method: 'POST',
+            body,
+            setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${mine[next++ % mine.length]}` } }),
+          },
+        ],
+      }),
+    ),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const after = { serve: cpuOf(f.pids), pg: f.postgres ? cpuOf(postgresPids()) : 0 };
+  const total = rs.reduce((a, r) => a + r.requests.total, 0);
+  const row = {
+    setup: label,
+    processes: f.urls.length,
+    requests: total,
+    seconds: Number(seconds.toFixed(3)),
+    reqPerSec: Math.round(total / seconds),
+    p99: Math.max(...rs.map((r) => r.latency.p99)),
+    non2xx: rs.reduce((a, r) => a + r.non2xx + r.errors, 0),
+    serveCpuPerReq: Math.round(((after.serve - before.serve) * 1e6) / total),
+    pgCpuPerReq: Math.round(((after.pg - before.pg) * 1e6) / total),
+  };
+  if (log) appendFileSync(log, `${JSON.stringify(row)}\n`);
+  if (!quiet) process.stdout.write(`${JSON.stringify(row)}\n`);
+  return row;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const arg = (name, def) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : def;
+  };
+  const [fleetFile, label] = process.argv.slice(2);
+  await runLoad(fleetFile, label, { amount: Number(arg('amount', 8000)), connections: Number(arg('connections', 50)), log: arg('log', undefined) });
+}
