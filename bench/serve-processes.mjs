@@ -13,6 +13,56 @@ export function pgAdminUrl(given) {
   return `postgres://${auth}@${PGHOST}:${PGPORT ?? '5432'}/${PGDATABASE ?? 'postgres'}`;
 }
 
+/**
+ * A throwaway database `name` on the PostgreSQL server at `adminUrl` (dropped first if a killed run
+ * left it): `{ url, name, admin, drop() }`; `drop()` removes it (forcing out connections) and closes
+ * the admin connection.
+ */
+export async function throwawayDatabase(adminUrl, name) {
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  const drop = async () => {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await admin.end({ timeout: 1 });
+  };
+  return { url: u.toString(), name, admin, drop };
+}
+
+/**
+ * `count` 100/hour test keys (enterprise plan) spread over `accounts` accounts, created alike in the
+ * PostgreSQL database `dbUrl` and the SQLite file `sqliteFile` (built code: `npm run build`):
+ * `{ pgKeys, sqliteKeys }`, the full keys.
+ */
+export async function seedTestKeys({ dbUrl, sqliteFile, count, accounts, prefix }) {
+  const { openPostgresStore } = await import('../dist/store/postgres/server-store.js');
+  const { createKey, migrateServer } = await import('../dist/server/accounts.js');
+  const { openStore } = await import('../dist/store/database.js');
+  const spec = (i) => ({ name: `${prefix}${i}`, environment: 'test', account: `${prefix}-${i % accounts}`, plan: 'enterprise', now: new Date() });
+  const pg = await openPostgresStore({ url: dbUrl, poolSize: 4, listen: false });
+  const pgKeys = [];
+  try {
+    // A few at a time: each key is its own transaction on a pool of four.
+    for (let i = 0; i < count; i += 8) {
+      const batch = Array.from({ length: Math.min(8, count - i) }, (_, j) => pg.admin.createKey(spec(i + j)).then((k) => k.key));
+      pgKeys.push(...(await Promise.all(batch)));
+    }
+  } finally {
+    await pg.close();
+  }
+  const file = await openStore(sqliteFile);
+  try {
+    migrateServer(file.db);
+    const sqliteKeys = file.db.transaction(() => Array.from({ length: count }, (_, i) => createKey(file.db, spec(i)).key))();
+    return { pgKeys, sqliteKeys };
+  } finally {
+    file.close();
+  }
+}
+
 /** A `verity serve` child on port 0 (`cpuProf`: a directory for its V8 CPU profile); resolves once it prints its ready line. */
 export function serveProcess(bin, db, home, { cpuProf: prof } = {}) {
   return new Promise((resolve, reject) => {

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pgAdminUrl, serveProcess } from './serve-processes.mjs';
+import { pgAdminUrl, seedTestKeys, serveProcess, throwawayDatabase } from './serve-processes.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,38 +25,12 @@ const warmup = Number(arg('warmup', 3000));
 const adminUrl = pgAdminUrl(arg('pg', undefined));
 if (!adminUrl) throw new Error('no PostgreSQL: give --pg URL, VERITY_BENCH_DATABASE_URL, or run under pg_virtualenv');
 
-const { default: postgres } = await import('postgres');
-const { openPostgresStore } = await import('../dist/store/postgres/server-store.js');
-const { createKey, migrateServer } = await import('../dist/server/accounts.js');
-const { openStore } = await import('../dist/store/database.js');
 const bin = fileURLToPath(new URL('../bin/verity.js', import.meta.url));
-const name = `verity_fleet_${process.pid}`;
-const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
-await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
-await admin.unsafe(`CREATE DATABASE ${name}`);
-const u = new URL(adminUrl);
-u.pathname = `/${name}`;
-const dbUrl = u.toString();
+const database = await throwawayDatabase(adminUrl, `verity_fleet_${process.pid}`);
+const dbUrl = database.url;
 const home = mkdtempSync(join(tmpdir(), 'verity-fleet-'));
 const sqliteFile = join(home, 'fleet.db');
-
-const pg = await openPostgresStore({ url: dbUrl, poolSize: 4, listen: false });
-const pgKeys = [];
-for (let i = 0; i < keyCount; i += 8)
-  pgKeys.push(
-    ...(await Promise.all(
-      Array.from({ length: Math.min(8, keyCount - i) }, (_, j) =>
-        pg.admin.createKey({ name: `f${i + j}`, environment: 'test', account: `fleet-${(i + j) % accounts}`, plan: 'enterprise', now: new Date() }).then((k) => k.key),
-      ),
-    )),
-  );
-await pg.close();
-const file = await openStore(sqliteFile);
-migrateServer(file.db);
-const sqliteKeys = file.db.transaction(() =>
-  Array.from({ length: keyCount }, (_, i) => createKey(file.db, { name: `f${i}`, environment: 'test', account: `fleet-${i % accounts}`, plan: 'enterprise', now: new Date() }).key),
-)();
-file.close();
+const { pgKeys, sqliteKeys } = await seedTestKeys({ dbUrl, sqliteFile, count: keyCount, accounts, prefix: 'fleet' });
 writeFileSync(join(home, 'pg-keys.json'), JSON.stringify(pgKeys));
 writeFileSync(join(home, 'sqlite-keys.json'), JSON.stringify(sqliteKeys));
 
@@ -82,8 +56,7 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   await Promise.all(all.map((p) => p.stop()));
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-  await admin.end({ timeout: 1 });
+  await database.drop();
   rmSync(home, { recursive: true, force: true });
   rmSync(out, { force: true });
   process.exit(0);

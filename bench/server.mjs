@@ -27,7 +27,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuOf, pgAdminUrl, postgresPids, serveProcess, switchesOf } from './serve-processes.mjs';
+import { cpuOf, pgAdminUrl, postgresPids, seedTestKeys, serveProcess, switchesOf, throwawayDatabase } from './serve-processes.mjs';
 
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
 
@@ -185,40 +185,19 @@ if (process.argv[2] === '--load') {
   // ---- serve processes: SQLite (1) and PostgreSQL (1, 2, 3) ------------------------------------
   async function processes(adminUrl) {
     const { default: postgres } = await import('postgres');
-    const { openPostgresStore } = await import('../dist/store/postgres/server-store.js');
     const bin = fileURLToPath(new URL('../bin/verity.js', import.meta.url));
-    const name = `verity_bench_${process.pid}`;
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    const dbUrl = u.toString();
+    const database = await throwawayDatabase(adminUrl, `verity_bench_${process.pid}`);
+    const { name } = database;
+    const dbUrl = database.url;
     const home = mkdtempSync(join(tmpdir(), 'verity-bench-home-'));
     const sqliteFile = join(home, 'bench-serve.db');
     try {
-      // Keys: enough 100/hour test keys for the fastest process count (as above), on both stores.
-      const pg = await openPostgresStore({ url: dbUrl, poolSize: 4, listen: false });
+      // Keys: enough 100/hour test keys for the fastest process count (as above), on both stores,
+      // over `--accounts` accounts (default 1: every charge counts against the same account, the
+      // worst case for PostgreSQL).
       const many = Math.ceil((duration * 20_000) / 100) + 20;
-      // Keys over `--accounts` accounts (default 1: every charge updates the same usage row, the
-      // worst case for PostgreSQL, where that row is locked until each batch commits).
       const accounts = Number(arg('accounts', 1));
-      const pgKeys = [];
-      for (let i = 0; i < many; i += 4)
-        pgKeys.push(
-          ...(await Promise.all(
-            [0, 1, 2, 3]
-              .filter((j) => i + j < many)
-              .map(async (j) => (await pg.admin.createKey({ name: `b${i + j}`, environment: 'test', account: `bench-${(i + j) % accounts}`, plan: 'enterprise', now: new Date() })).key),
-          )),
-        );
-      await pg.close();
-      const file = await openStore(sqliteFile);
-      migrateServer(file.db);
-      const sqliteKeys = file.db.transaction(() =>
-        Array.from({ length: many }, (_, i) => createKey(file.db, { name: `b${i}`, environment: 'test', account: `bench-${i % accounts}`, plan: 'enterprise', now: new Date() }).key),
-      )();
-      file.close();
+      const { pgKeys, sqliteKeys } = await seedTestKeys({ dbUrl, sqliteFile, count: many, accounts, prefix: 'bench' });
 
       const run = async (label, count, db, keys) => {
         process.stderr.write(`bench: ${label}\n`);
@@ -315,8 +294,7 @@ if (process.argv[2] === '--load') {
       );
       console.log('p50/p99: the worst of the processes; non2xx should be 0 (every key stays under its 100/hour limit).');
     } finally {
-      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-      await admin.end({ timeout: 1 });
+      await database.drop();
       rmSync(home, { recursive: true, force: true });
     }
   }

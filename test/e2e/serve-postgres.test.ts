@@ -27,6 +27,38 @@ const home = mkdtempSync(join(tmpdir(), 'verity-pg-e2e-'));
 const env = { VERITY_HOME: home, NO_COLOR: '1', VERITY_API_KEY: '', VERITY_BASE_URL: '', VERITY_DATABASE_URL: '' };
 const claimBody = JSON.stringify({ claim: 'The Eiffel Tower is in Paris' });
 
+
+/**
+ * A webhook receiver on loopback that records each request's event id in `got` and holds every
+ * request open in `held` until `release()`; from then on it answers at once.
+ */
+async function holdingReceiver() {
+  const held: Array<() => void> = [];
+  const got: string[] = [];
+  let holding = true;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      got.push(String(req.headers['x-service-event-id']));
+      if (holding) held.push(() => res.end('late'));
+      else res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const release = () => {
+    holding = false;
+    for (const answer of held) answer();
+  };
+  return { held, got, receiver, release, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` };
+}
+
+function closeReceiver(receiver: Server): Promise<void> {
+  return new Promise<void>((r) => {
+    receiver.close(() => r());
+    receiver.closeAllConnections();
+  });
+}
+
 describe.skipIf(!pgAdmin)('verity serve: three processes on one PostgreSQL database', () => {
   let db: { url: string; drop(): Promise<void> };
   const served: Served[] = [];
@@ -161,10 +193,7 @@ describe.skipIf(!pgAdmin)('verity serve: three processes on one PostgreSQL datab
         expect(await t.json()).toMatchObject({ type: 'verification.completed', attempt: { ok: true, status_code: 200 } });
       }
     } finally {
-      await new Promise<void>((r) => {
-        receiver.close(() => r());
-        receiver.closeAllConnections();
-      });
+      await closeReceiver(receiver);
     }
   }, 120_000);
 });
@@ -203,25 +232,13 @@ describe.skipIf(!pgAdmin)('verity worker: kill -9 mid-delivery loses nothing', (
   };
 
   it('sends what the killed worker had in flight again, from another worker, with the same event ids', async () => {
-    // The receiver holds the first five requests open (the worker is "mid-delivery"), then answers.
-    const held: Array<() => void> = [];
-    const got: string[] = [];
-    let holding = true;
-    const receiver = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        got.push(String(req.headers['x-service-event-id']));
-        if (holding) held.push(() => res.end('late'));
-        else res.end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    // The receiver holds requests open (the worker is "mid-delivery") until released, then answers.
+    const { held, got, receiver, url, release } = await holdingReceiver();
     try {
       served = await startServeProcess(BIN, ['--db', db.url, '--no-worker', '--log-level', 'warn', '--allow-private-webhooks'], env);
       const k = await cli(['admin', 'keys', 'create', '--name', 'kill', '--env', 'test', '--plan', 'pro', '--db', db.url]);
       const key = k.stdout.trim();
       const auth = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       expect((await fetch(`${served.url}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url, events: ['verification.completed'] }) })).status).toBe(201);
       const first = await startWorker();
       for (let i = 0; i < 8; i++) expect((await fetch(`${served.url}/v1/verify/claim`, { method: 'POST', headers: auth, body: claimBody })).status).toBe(200);
@@ -231,8 +248,7 @@ describe.skipIf(!pgAdmin)('verity worker: kill -9 mid-delivery loses nothing', (
       const inFlight = new Set(got);
       first.proc.kill('SIGKILL');
       await first.proc;
-      holding = false;
-      for (const release of held) release();
+      release();
       await startWorker();
       // Their leases (3 s) expire, then the second worker sends them again.
       for (let i = 0; i < 600 && new Set(got).size < 8; i++) await new Promise((r) => setTimeout(r, 50));
@@ -250,10 +266,7 @@ describe.skipIf(!pgAdmin)('verity worker: kill -9 mid-delivery loses nothing', (
       }
       throw new Error('deliveries still outstanding');
     } finally {
-      await new Promise<void>((r) => {
-        receiver.close(() => r());
-        receiver.closeAllConnections();
-      });
+      await closeReceiver(receiver);
     }
   }, 120_000);
 });
@@ -286,26 +299,14 @@ describe.skipIf(!pgAdmin)('verity serve: kill -9 of a serve process mid-delivery
   }, 60_000);
 
   it('the deliveries a killed serve process had in flight go out again from another serve process, same event ids; the rest exactly once', async () => {
-    // The receiver holds requests open while `holding` (the sender is "mid-delivery"), then answers.
-    const held: Array<() => void> = [];
-    const got: string[] = [];
-    let holding = true;
-    const receiver = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        got.push(String(req.headers['x-service-event-id']));
-        if (holding) held.push(() => res.end('late'));
-        else res.end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    // The receiver holds requests open (the sender is "mid-delivery") until released, then answers.
+    const { held, got, receiver, url, release } = await holdingReceiver();
     try {
       const a = await startServeProcess(BIN, serveArgs(), env);
       procs.push(a);
       const k = await cli(['admin', 'keys', 'create', '--name', 'killserve', '--env', 'test', '--plan', 'pro', '--account', 'killserve', '--db', db.url]);
       const key = k.stdout.trim();
       const auth = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       expect((await fetch(`${a.url}/v1/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url, events: ['verification.completed'] }) })).status).toBe(201);
       for (let i = 0; i < 8; i++) expect((await fetch(`${a.url}/v1/verify/claim`, { method: 'POST', headers: auth, body: claimBody })).status).toBe(200);
       // Process A's worker sends four at once (the endpoint's in-flight cap), all held open.
@@ -314,8 +315,7 @@ describe.skipIf(!pgAdmin)('verity serve: kill -9 of a serve process mid-delivery
       const inFlight = [...new Set(got)];
       a.proc.kill('SIGKILL');
       await a.proc;
-      holding = false;
-      for (const release of held) release();
+      release();
       // Process B: sends the four still pending at once, and the four A held once their leases expire.
       const b = await startServeProcess(BIN, serveArgs(), env);
       procs.push(b);
@@ -344,10 +344,7 @@ describe.skipIf(!pgAdmin)('verity serve: kill -9 of a serve process mid-delivery
       const usage = await cli(['admin', 'usage', '--db', db.url, '--json']);
       expect(JSON.parse(usage.stdout).data.find((u: { account_name: string }) => u.account_name === 'killserve')).toMatchObject({ requests: 8 });
     } finally {
-      await new Promise<void>((r) => {
-        receiver.close(() => r());
-        receiver.closeAllConnections();
-      });
+      await closeReceiver(receiver);
     }
   }, 120_000);
 });
