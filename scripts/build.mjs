@@ -113,6 +113,53 @@ await build({
   logLevel: 'warning',
 });
 
+// sharp's JavaScript (its ~14 modules, semver's ~50, detect-libc, @img/colour) as one CommonJS
+// file that the media engine runs through a V8 code cache (src/engine/media/sharp-bundle.ts):
+// loading them from node_modules cost ~45 ms of module resolution and compiling per process.
+// sharp's own docs ask bundlers to leave sharp external because of its native files; here they
+// stay outside: every require of a native binary, of a platform package or of sharp's
+// package.json goes through a require rooted at the installed sharp (`__sharp_require`), so it
+// loads what `require('sharp')` would. The file is named for the sharp version it was built from
+// (dist/sharp-0.35.5.cjs): the loader uses it only when that is the installed version.
+{
+  const sharpVersion = JSON.parse(readFileSync(new URL('../node_modules/sharp/package.json', import.meta.url), 'utf8')).version;
+  await build({
+    stdin: {
+      contents: "module.exports = require('sharp');",
+      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+      loader: 'js',
+    },
+    outfile: `dist/sharp-${sharpVersion}.cjs`,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    banner: { js: "'use strict';\nconst __sharp_require = require('node:module').createRequire(require.resolve('sharp'));" },
+    plugins: [
+      {
+        name: 'sharp-native-outside',
+        setup(b) {
+          b.onLoad({ filter: /[\\/]node_modules[\\/]sharp[\\/]dist[\\/][^\\/]+\.cjs$/ }, async (a) => {
+            const text = await readFile(a.path, 'utf8');
+            const native = /\brequire\((`(?:\.\.\/src\/build\/|@img\/sharp-)[^`]*`|"(?:@img\/sharp-|\.\.\/package\.json)[^"]*"|'(?:@img\/sharp-|\.\.\/package\.json)[^']*')\)/g;
+            return { contents: text.replace(native, '__sharp_require($1)'), loader: 'js' };
+          });
+        },
+      },
+    ],
+  });
+  const out = readFileSync(`dist/sharp-${sharpVersion}.cjs`, 'utf8');
+  // A require esbuild resolved into the bundle instead of leaving outside would load the wrong file.
+  if (/(?<![\w$])require\(["'`](?:@img\/sharp-|\.\.\/)/.test(out) || !out.includes('__sharp_require(')) {
+    console.error('build: the sharp bundle has requires of native or package files that do not go through __sharp_require');
+    process.exit(1);
+  }
+}
+
 // The top-level help, printed once by the CLI just built (stdout not a terminal: 80 columns), for
 // bin/verity.js to show without loading the bundle. The first line names the bundle's size so a
 // later, different bundle is never answered with this text.

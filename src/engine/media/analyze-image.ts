@@ -25,7 +25,7 @@ import { VerityError } from '../../api/errors.js';
 import type { AnalysisEvidence, MediaForensics, MediaMetadata, Watermark } from '../../api/results.js';
 import type { EnginePorts } from '../types.js';
 import { readC2pa } from './c2pa.js';
-import { bmffDeclaredSize, decodeLuma, MAX_PIXELS, readHeader, type ImageHeader } from './decode.js';
+import { bmffDeclaredSize, decodeLuma, loadSharp, MAX_PIXELS, readHeader, type ImageHeader } from './decode.js';
 import { detectMediaType } from './detect-type.js';
 import { exifThumbnailSignal } from './forensics/exif-thumbnail.js';
 import { jpegGridSignal } from './forensics/jpeg-grid.js';
@@ -44,6 +44,7 @@ import { spectrumSignal } from './forensics/spectrum.js';
 import { TILE, tileGrid } from './forensics/tiles.js';
 import type { LumaPlane, Signal } from './forensics/types.js';
 import { readMetadataDetails, type MetadataDetails } from './metadata.js';
+import { saveBundledSharpCache } from './sharp-bundle.js';
 import { readStealthPngInfo } from './stealth-pnginfo.js';
 import { pHash } from './perceptual-hash.js';
 import { combineImageScores } from './score.js';
@@ -110,8 +111,16 @@ export interface AnalyzeImageOptions {
 export const IMAGE_BUDGET_MS = 30_000;
 
 /** Analyses an image; throws VerityError 415 (not an image we read), 413 (pixel limit) or 422 (undecodable). */
-export function analyzeImage(bytes: Buffer, opts: AnalyzeImageOptions): Promise<ImageAnalysis> {
-  return withTimeBudget(opts.budgetMs ?? IMAGE_BUDGET_MS, opts.signal, (signal) => runAnalysis(bytes, opts, signal));
+export async function analyzeImage(bytes: Buffer, opts: AnalyzeImageOptions): Promise<ImageAnalysis> {
+  // sharp starts loading now, through the code cache in the ports' folder (decode.ts loadSharp);
+  // its failure, if any, is reported where the header is read.
+  loadSharp(opts.ports.codeCacheDir).catch(() => undefined);
+  try {
+    return await withTimeBudget(opts.budgetMs ?? IMAGE_BUDGET_MS, opts.signal, (signal) => runAnalysis(bytes, opts, signal));
+  } finally {
+    // Once per process, after the first analysis: the cache then holds the sharp functions it ran.
+    saveBundledSharpCache();
+  }
 }
 
 async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: AbortSignal): Promise<ImageAnalysis> {

@@ -11,15 +11,20 @@ import type { LumaPlane } from './forensics/types.js';
 type Sharp = (typeof import('sharp'))['default'];
 let sharpModule: Promise<Sharp> | undefined;
 /**
- * sharp through its CommonJS entry: `import('sharp')` takes the ES-module entry, whose graph
- * imports CommonJS packages (detect-libc, color, semver) through Node's ESM loader and lexer;
- * `require` loads the same code ~45 ms faster in a fresh process (same native addon either way).
+ * sharp, loaded once per process. Built code takes the build's bundle of sharp's JavaScript through
+ * a V8 code cache in `codeCacheDir` (sharp-bundle.ts; the first call's folder counts); otherwise
+ * sharp's CommonJS entry: `import('sharp')` takes the ES-module entry, whose graph imports
+ * CommonJS packages (detect-libc, color, semver) through Node's ESM loader and lexer; `require`
+ * loads the same code ~45 ms faster in a fresh process (same native addon either way).
  */
-export async function loadSharp(): Promise<Sharp> {
-  // Loading it is ~45 ms of synchronous work (its graph, libvips): one whole event-loop turn first
-  // (two immediates: see analyze-image.ts nextTurn), so an interrupt (the CLI analyses media on
-  // its main thread) or an I/O callback is not held up behind it.
-  sharpModule ??= new Promise((resolve) => setImmediate(() => setImmediate(resolve))).then(() => createRequire(import.meta.url)('sharp') as Sharp);
+export async function loadSharp(codeCacheDir?: string): Promise<Sharp> {
+  // Loading it is synchronous work (its JavaScript, libvips): one whole event-loop turn first (two
+  // immediates: see analyze-image.ts nextTurn), so an interrupt (the CLI analyses media on its
+  // main thread) or an I/O callback is not held up behind it.
+  sharpModule ??= new Promise((resolve) => setImmediate(() => setImmediate(resolve))).then(async () => {
+    const bundled = (await import('./sharp-bundle.js')).loadBundledSharp(codeCacheDir);
+    return bundled ?? (createRequire(import.meta.url)('sharp') as Sharp);
+  });
   return sharpModule;
 }
 
