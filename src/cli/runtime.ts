@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { VerityError } from '../api/errors.js';
 import { loadConfig } from '../config/load.js';
 import { keyEnvironment, type ConfigFile, type KeyEnvironment } from '../config/schema.js';
+import { withInlineBytes } from '../engine/inputs.js';
 import type { Engine, EngineConfig, EnginePorts } from '../engine/types.js';
 import type { Store } from '../store/database.js';
 import { Output } from '../output/output.js';
@@ -203,17 +204,20 @@ export class CliRuntime {
       // start was about a fifth of a 12 MP photo's whole-process cost.
       const local = { document: engine.verifyDocument };
       engine.verifyDocument = (req, opts) =>
-        (smallInline(req) ? local.document(req, opts) : inWorker({ ...job, kind: 'document', req }, opts?.signal)) as ReturnType<Engine['verifyDocument']>;
+        (smallInline(req, opts?.inputBytes)
+          ? local.document(req, opts)
+          : inWorker({ ...job, kind: 'document', req: opts?.inputBytes ? withInlineBytes('document', req, opts.inputBytes) : req }, opts?.signal)) as ReturnType<Engine['verifyDocument']>;
     }
     return { engine, connection, close: () => ports.closeStore() };
   }
 }
 
-/** Inline input (no URL to fetch) of at most about 1 MB: base64 or text in the request. */
+/** Inline input (no URL to fetch) of at most about 1 MB: bytes, or base64 or text in the request. */
 const SMALL_INLINE_CHARS = 1_400_000;
-function smallInline(req: object): boolean {
+function smallInline(req: object, bytes: Buffer | undefined): boolean {
   const r = req as { url?: unknown; source?: unknown; file?: unknown; content?: unknown };
   if (r.url !== undefined || r.source === 'url') return false;
+  if (bytes) return Math.ceil(bytes.length / 3) * 4 <= SMALL_INLINE_CHARS;
   const data = typeof r.file === 'string' ? r.file : typeof r.content === 'string' ? r.content : '';
   return data.length <= SMALL_INLINE_CHARS;
 }

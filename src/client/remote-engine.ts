@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { ErrorBody, VerityError } from '../api/errors.js';
 import type { Engine, VerifyOptions } from '../engine/types.js';
+import { withInlineBytes } from '../engine/inputs.js';
 
 export interface RemoteEngineOptions {
   baseUrl: string;
@@ -180,7 +181,8 @@ export function createRemoteEngine(o: RemoteEngineOptions): Engine {
   return {
     verifyClaim: (req, opts) => post('/verify/claim', req, opts),
     verifyBusiness: (req, opts) => post('/verify/business', req, opts),
-    verifyMedia: (req, opts) => post('/verify/media', req, opts),
-    verifyDocument: (req, opts) => post('/verify/document', req, opts),
+    // Bytes handed over as `inputBytes` travel as base64 in the request, as the API takes them.
+    verifyMedia: (req, opts) => post('/verify/media', opts?.inputBytes ? withInlineBytes('media', req, opts.inputBytes) : req, opts),
+    verifyDocument: (req, opts) => post('/verify/document', opts?.inputBytes ? withInlineBytes('document', req, opts.inputBytes) : req, opts),
   };
 }

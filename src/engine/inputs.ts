@@ -1,7 +1,7 @@
 /** Turns a media/document request's `file`/`url`/`content` into bytes, within DESIGN.md limits. */
 import { VerityError } from '../api/errors.js';
 import { LIMITS } from '../api/requests.js';
-import type { EnginePorts } from './types.js';
+import type { EnginePorts, VerifyOptions } from './types.js';
 
 export interface BinaryInput {
   bytes: Buffer;
@@ -11,8 +11,8 @@ export interface BinaryInput {
   origin: string;
 }
 
-export function decodeBase64(data: string, field: string): Buffer {
-  const bytes = Buffer.from(data, 'base64');
+/** The checks every uploaded input gets, whether it came as base64 or as bytes. */
+function checkedUpload(bytes: Buffer, field: string): Buffer {
   if (bytes.length === 0)
     throw new VerityError('UNPROCESSABLE_CONTENT', `${field} decodes to zero bytes: there is nothing to analyse`);
   if (bytes.length > LIMITS.fileBytes)
@@ -20,13 +20,39 @@ export function decodeBase64(data: string, field: string): Buffer {
   return bytes;
 }
 
+export function decodeBase64(data: string, field: string): Buffer {
+  return checkedUpload(Buffer.from(data, 'base64'), field);
+}
+
+/**
+ * The uploaded input of a validated request: the caller's bytes when it handed them over
+ * (`opts.inputBytes`, embedded mode), else the request's base64 `data`, decoded. Same checks and
+ * errors either way.
+ */
+export function uploadedBytes(data: string, opts: Pick<VerifyOptions, 'inputBytes'>, field: string): Buffer {
+  return opts.inputBytes ? checkedUpload(opts.inputBytes, field) : decodeBase64(data, field);
+}
+
+/** Which request field `VerifyOptions.inputBytes` stands for. */
+export const INPUT_BYTES_FIELD = { media: 'file', document: 'content' } as const;
+
+/**
+ * A request with the caller's bytes put back into it as base64 (`inputBytes` → `file` or
+ * `content`): what goes on the wire in remote mode, and what operations that read only the request
+ * get.
+ */
+export function withInlineBytes<R extends object>(kind: keyof typeof INPUT_BYTES_FIELD, req: R, bytes: Buffer): R {
+  return { ...req, [INPUT_BYTES_FIELD[kind]]: bytes.toString('base64') };
+}
+
 export async function loadBinary(
   input: { file?: string; url?: string },
   ports: EnginePorts,
   signal?: AbortSignal,
   field = 'file',
+  opts: Pick<VerifyOptions, 'inputBytes'> = {},
 ): Promise<BinaryInput> {
-  if (input.file !== undefined) return { bytes: decodeBase64(input.file, field), declaredType: null, origin: 'upload' };
+  if (input.file !== undefined || opts.inputBytes) return { bytes: uploadedBytes(input.file ?? '', opts, field), declaredType: null, origin: 'upload' };
   if (input.url === undefined) throw new VerityError('VALIDATION_FAILED', 'one of `url` or `file` is required');
   const fetched = await ports.fetchInput(input.url, { signal });
   if (fetched.bytes.length === 0)

@@ -79,13 +79,22 @@ export interface VerifyOptions {
    * validates before any quota question and hands the parsed request over, not to parse twice.
    */
   validated?: boolean;
+  /**
+   * Embedded callers only, never on the wire: the input file's bytes as the caller read them, in
+   * place of their base64 in the request (media `file`; document `content` with source `upload`),
+   * so a local file is not encoded, checked and decoded again. The request then leaves that field
+   * out. Operations read it through engine/inputs.ts `uploadedBytes` (index.ts encodes it into the
+   * request for those that do not yet).
+   */
+  inputBytes?: Buffer;
 }
 
 export interface Engine {
   verifyClaim(req: ClaimRequestInput, opts?: VerifyOptions): Promise<ClaimResult>;
   verifyBusiness(req: BusinessRequestInput, opts?: VerifyOptions): Promise<BusinessResult>;
   verifyMedia(req: MediaRequestInput, opts?: VerifyOptions): Promise<MediaResult>;
-  verifyDocument(req: DocumentRequestInput, opts?: VerifyOptions): Promise<DocumentResult>;
+  /** `content` may be left out when the file comes as `opts.inputBytes` (source `upload`). */
+  verifyDocument(req: Omit<DocumentRequestInput, 'content'> & { content?: string }, opts?: VerifyOptions): Promise<DocumentResult>;
 }
 
 /** What an operation module returns; the engine adds `id`, `latency_ms` and `credits_used`. */

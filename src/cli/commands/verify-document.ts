@@ -21,7 +21,9 @@ export default async function verifyDocument(rt: CliRuntime, cmd: Command): Prom
       details: [{ field: 'content', issue: 'required' }],
     });
   let source = o.source;
-  let content: string;
+  let content: string | undefined;
+  // An uploaded file's bytes go to the engine as they are (`inputBytes`); the remote engine encodes them.
+  let inputBytes: Buffer | undefined;
   const report: ReportSource = { subject: input && input !== '-' ? input : null };
   if (o.content !== undefined) {
     content = o.content;
@@ -29,7 +31,8 @@ export default async function verifyDocument(rt: CliRuntime, cmd: Command): Prom
   } else if (input === '-') {
     const bytes = await rt.takeStdin('the document');
     source ??= looksBinary(bytes) ? 'upload' : 'raw';
-    content = source === 'upload' ? bytes.toString('base64') : bytes.toString('utf8');
+    if (source === 'upload') inputBytes = bytes;
+    else content = bytes.toString('utf8');
     report.input = bytes;
     report.subject = 'stdin';
   } else if (isUrl(input!) && (source === undefined || source === 'url')) {
@@ -38,9 +41,10 @@ export default async function verifyDocument(rt: CliRuntime, cmd: Command): Prom
   } else {
     const bytes = await readInputFile(input!, 'content');
     source ??= 'upload';
-    content = source === 'raw' ? bytes.toString('utf8') : bytes.toString('base64');
+    if (source === 'upload') inputBytes = bytes;
+    else content = source === 'raw' ? bytes.toString('utf8') : bytes.toString('base64');
     report.input = bytes;
   }
   const req = { source, content, mime_type: o.mimeType, check_deepfakes: o.checkDeepfakes, check_watermarks: o.checkWatermarks };
-  await runVerification(rt, cmd, 'Analysing the document', (e, signal) => e.verifyDocument(req as never, { signal }), async () => (await import('../../output/human/document.js')).renderDocument, report);
+  await runVerification(rt, cmd, 'Analysing the document', (e, signal) => e.verifyDocument(req as never, { signal, inputBytes }), async () => (await import('../../output/human/document.js')).renderDocument, report);
 }

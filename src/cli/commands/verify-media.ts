@@ -21,18 +21,20 @@ export default async function verifyMedia(rt: CliRuntime, cmd: Command): Promise
   };
   // The report embeds the file it was given; a URL input is named but not downloaded again.
   const report: ReportSource = {};
+  // A file's bytes go to the engine as they are (`inputBytes`); the remote engine encodes them.
+  let inputBytes: Buffer | undefined;
   if (o.url !== undefined || (input !== undefined && isUrl(input))) {
     req.url = o.url ?? input;
     Object.assign(report, { subject: req.url, note: 'the input was a URL; the report does not download it (save the file and use verity report … --input FILE)' });
   } else if (input === '-') {
     const bytes = await rt.takeStdin('the media file');
     if (bytes.length > LIMITS.fileBytes) throw new VerityError('PAYLOAD_TOO_LARGE', 'stdin is larger than 20 MB');
-    req.file = bytes.toString('base64');
+    inputBytes = bytes;
     Object.assign(report, { input: bytes, subject: 'stdin' });
   } else {
     const bytes = await readInputFile((o.file ?? input)!, 'file');
-    req.file = bytes.toString('base64');
+    inputBytes = bytes;
     Object.assign(report, { input: bytes, subject: o.file ?? input });
   }
-  await runVerification(rt, cmd, 'Analysing the media', (e, signal) => e.verifyMedia(req as never, { signal }), async () => (await import('../../output/human/media.js')).renderMedia, report);
+  await runVerification(rt, cmd, 'Analysing the media', (e, signal) => e.verifyMedia(req as never, { signal, inputBytes }), async () => (await import('../../output/human/media.js')).renderMedia, report);
 }

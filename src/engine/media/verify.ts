@@ -233,7 +233,7 @@ function indexInputs(bytes: Buffer, store: () => Promise<Store>): () => Promise<
 }
 
 export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<MediaResult>> {
-  const input = await loadBinary(req, ports, opts.signal);
+  const input = await loadBinary(req, ports, opts.signal, 'file', opts);
   const type = await detectMediaType(input.bytes);
   const lookup = req.check_provenance && ports.store ? indexInputs(input.bytes, ports.store) : null;
   const analysis =
