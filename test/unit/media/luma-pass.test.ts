@@ -4,8 +4,11 @@
  * (one pixel at a time, with branches), is the reference. Planes of awkward sizes exercise the
  * first row/column, partial tiles, sampled rows (a large plane) and the image's right edge.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { addTileRows, emptyTileSums, GRID_EDGE, lumaTileSums, NOISE_EDGE } from '../../../src/engine/media/forensics/luma-pass.js';
+import { addTileRows, byWebAssembly, emptyTileSums, GRID_EDGE, lumaTileSums, lumaTileSumsJs, NOISE_EDGE } from '../../../src/engine/media/forensics/luma-pass.js';
+import { wasmModuleSource } from '../../../scripts/build-wasm.mjs';
 import { gridStats } from '../../../src/engine/media/forensics/jpeg-grid.js';
 import { noiseStats } from '../../../src/engine/media/forensics/noise.js';
 import { sampledRows, TILE, tileGrid } from '../../../src/engine/media/forensics/tiles.js';
@@ -70,13 +73,31 @@ describe('shared luma pass', () => {
     [256, 192],
     [321, 259],
     [3000, 2000], // above the pixel budget: 6 of 8 bands per tile
-  ])('equals a plain per-pixel loop on a %i×%i plane', (w, h) => {
+  ])('equals a plain per-pixel loop on a %i×%i plane (the WebAssembly pass and the JavaScript one)', (w, h) => {
     const p = plane(w, h, w * 7 + h);
-    const got = lumaTileSums(p);
     const want = referenceSums(p);
-    expect(got.cols).toBe(want.cols);
-    expect(got.rows).toBe(want.rows);
-    for (const k of ['gridH', 'gridV', 'noiseSum', 'noiseCount', 'bright', 'seen'] as const) expect(Array.from(got[k])).toEqual(Array.from(want[k]));
+    const got = lumaTileSums(p);
+    expect(byWebAssembly(got)).toBe(true);
+    for (const sums of [got, lumaTileSumsJs(p)]) {
+      expect(byWebAssembly(sums)).toBe(sums === got);
+      expect(sums.cols).toBe(want.cols);
+      expect(sums.rows).toBe(want.rows);
+      for (const k of ['gridH', 'gridV', 'noiseSum', 'noiseCount', 'bright', 'seen'] as const) expect(Array.from(sums[k])).toEqual(Array.from(want[k]));
+    }
+  });
+
+  it('a 12 MP plane (3 of 8 bands per tile): the WebAssembly and JavaScript passes agree on every sum', () => {
+    const p = plane(4000, 3000, 5);
+    const wasm = lumaTileSums(p);
+    const js = lumaTileSumsJs(p);
+    for (const k of ['gridH', 'gridV', 'noiseSum', 'noiseCount', 'bright', 'seen'] as const) expect(Array.from(wasm[k])).toEqual(Array.from(js[k]));
+    expect(wasm.noiseCount.reduce((a, b) => a + b, 0)).toBeGreaterThan(1_000_000);
+  });
+
+  it('the committed WebAssembly (luma-pass-wasm.ts) is the compiled form of luma-pass.wat', async () => {
+    const root = new URL('../../../', import.meta.url);
+    const committed = readFileSync(new URL('src/engine/media/forensics/luma-pass-wasm.ts', root), 'utf8');
+    expect(await wasmModuleSource(fileURLToPath(new URL('src/engine/media/forensics/luma-pass.wat', root)))).toBe(committed);
   });
 
   it('filled a few tile rows at a time (as analyzeImage does, between event-loop turns), the sums are the same', () => {

@@ -9,6 +9,7 @@
  * Every sum here is a sum of small integers held in float64: exact in any order, so the per-tile
  * totals are bit-identical to a per-analyzer loop over the same pixels.
  */
+import { WASM_BASE64 } from './luma-pass-wasm.js';
 import { sampledRows, TILE, tileGrid } from './tiles.js';
 import type { LumaPlane } from './types.js';
 
@@ -128,8 +129,8 @@ function tileRowSums(data: Uint8Array, width: number, y: number, ty: number, col
   }
 }
 
-/** Zeroed per-tile sums for `plane` (filled by addTileRows). */
-export function emptyTileSums(plane: LumaPlane): LumaTileSums {
+/** Zeroed per-tile sums in ordinary arrays, for the JavaScript pass. */
+function emptyTileSumsJs(plane: LumaPlane): LumaTileSums {
   const { cols, rows } = tileGrid(plane.width, plane.height);
   const n = cols * rows;
   return {
@@ -145,13 +146,14 @@ export function emptyTileSums(plane: LumaPlane): LumaTileSums {
 }
 
 /**
- * The sums of tile rows ty0 ≤ ty < ty1 (each tile's rows all lie in its tile row, so a caller may
- * fill the tile rows in any number of steps and get the same sums). Grid test: rows y < yEnd,
- * columns 0 ≤ x < xEnd (xEnd, yEnd stop one short of the plane's edge so the right/lower
- * neighbour exists). Noise test: the same rows and columns without row 0 and column 0 (its 3×3
- * window needs the upper and left neighbour too).
+ * The JavaScript pass: the sums of tile rows ty0 ≤ ty < ty1 (each tile's rows all lie in its tile
+ * row, so a caller may fill the tile rows in any number of steps and get the same sums). Grid
+ * test: rows y < yEnd, columns 0 ≤ x < xEnd (xEnd, yEnd stop one short of the plane's edge so the
+ * right/lower neighbour exists). Noise test: the same rows and columns without row 0 and column 0
+ * (its 3×3 window needs the upper and left neighbour too). The reference for luma-pass.wat, and
+ * what runs where WebAssembly cannot.
  */
-export function addTileRows(plane: LumaPlane, sums: LumaTileSums, ty0: number, ty1: number): void {
+export function addTileRowsJs(plane: LumaPlane, sums: LumaTileSums, ty0: number, ty1: number): void {
   const { data, width, height } = plane;
   const { cols, rows } = sums;
   const xEnd = Math.min(cols * TILE, width - 1);
@@ -162,6 +164,129 @@ export function addTileRows(plane: LumaPlane, sums: LumaTileSums, ty0: number, t
       const y = ty * TILE + sample[s]!;
       if (y < yEnd) tileRowSums(data, width, y, ty, cols, xEnd, sums);
     }
+}
+
+/**
+ * The same pass compiled from luma-pass.wat (luma-pass-wasm.ts): identical sums. A one-shot CLI
+ * process runs the pass once, and most of the JavaScript pass's time there went to V8 running the
+ * loops in its interpreter and compiling them (about twice their cost in a warm process);
+ * WebAssembly is compiled, in well under a millisecond, before its first call.
+ */
+let wasmModule: WebAssembly.Module | null | undefined;
+function passModule(): WebAssembly.Module | null {
+  if (wasmModule === undefined) {
+    try {
+      wasmModule = new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
+    } catch {
+      wasmModule = null; // no WebAssembly here: the JavaScript pass
+    }
+  }
+  return wasmModule;
+}
+
+/** The WebAssembly pass bound to one plane, its sums living in the instance's memory. */
+interface WasmPass {
+  plane: LumaPlane;
+  run(ty0: number, ty1: number): void;
+}
+const wasmPasses = new WeakMap<LumaTileSums, WasmPass>();
+
+/**
+ * Memory layout of luma-pass.wat: scratch at 0, the sampled row offsets at 64, the f64 sums from
+ * 128, then the rows of the plane one run of sampled rows reads (a band of 8 rows for a 12 MP
+ * photo, with the row above and below): the pass copies those in, run by run, rather than the
+ * whole plane, of which it reads under half.
+ */
+const SAMPLE_AT = 64;
+const SUMS_AT = 128;
+
+/** Consecutive sampled row offsets, as [first index, count]. */
+function runsOf(sample: Uint8Array): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let i = 0; i < sample.length; i++) {
+    const last = runs[runs.length - 1];
+    if (last && sample[i] === sample[last[0] + last[1] - 1]! + 1) last[1]++;
+    else runs.push([i, 1]);
+  }
+  return runs;
+}
+
+function emptyTileSumsWasm(plane: LumaPlane, mod: WebAssembly.Module): LumaTileSums | null {
+  const { data, width, height } = plane;
+  const { cols, rows } = tileGrid(width, height);
+  const n = cols * rows;
+  const sample = sampledRows(width * height);
+  const runs = runsOf(sample);
+  const gh = SUMS_AT;
+  const gv = gh + n * 64;
+  const ns = gv + n * 64;
+  const nc = ns + n * 8;
+  const br = nc + n * 8;
+  const seen = br + n * 8;
+  const band = seen + n * 8;
+  const end = band + (Math.max(...runs.map((r) => r[1])) + 2) * width;
+  if (sample.length > SUMS_AT - SAMPLE_AT || end > 2 ** 30) return null;
+  const instance = new WebAssembly.Instance(mod);
+  const exports = instance.exports as { memory: WebAssembly.Memory; addTileRows: (...a: number[]) => void };
+  const memory = exports.memory;
+  const pages = Math.ceil(end / 65536) - memory.buffer.byteLength / 65536;
+  if (pages > 0) memory.grow(pages);
+  const heap = new Uint8Array(memory.buffer);
+  heap.set(sample, SAMPLE_AT);
+  const sums: LumaTileSums = {
+    cols,
+    rows,
+    gridH: new Float64Array(memory.buffer, gh, n * 8),
+    gridV: new Float64Array(memory.buffer, gv, n * 8),
+    noiseSum: new Float64Array(memory.buffer, ns, n),
+    noiseCount: new Float64Array(memory.buffer, nc, n),
+    bright: new Float64Array(memory.buffer, br, n),
+    seen: new Float64Array(memory.buffer, seen, n),
+  };
+  const xEnd = Math.min(cols * TILE, width - 1);
+  const yEnd = Math.min(rows * TILE, height - 1);
+  wasmPasses.set(sums, {
+    plane,
+    run(ty0, ty1) {
+      for (let ty = ty0; ty < ty1; ty++)
+        for (const [first, count] of runs) {
+          // Rows y − 1 … y + 1 of the run's rows y (within the plane), copied to `band`; the pass
+          // addresses row r at base + r × width.
+          const lo = Math.max(0, ty * TILE + sample[first]! - 1);
+          const hi = Math.min(height - 1, ty * TILE + sample[first + count - 1]! + 1);
+          if (lo >= yEnd) continue;
+          heap.set(data.subarray(lo * width, (hi + 1) * width), band);
+          exports.addTileRows(band - lo * width, width, cols, xEnd, yEnd, ty, ty + 1, SAMPLE_AT + first, count, gh, gv, ns, nc, br, seen);
+        }
+    },
+  });
+  return sums;
+}
+
+/**
+ * Zeroed per-tile sums for `plane`, filled by addTileRows: in a WebAssembly instance's memory
+ * when WebAssembly is available, else ordinary arrays.
+ */
+export function emptyTileSums(plane: LumaPlane): LumaTileSums {
+  const mod = passModule();
+  return (mod && emptyTileSumsWasm(plane, mod)) ?? emptyTileSumsJs(plane);
+}
+
+/** The sums of tile rows ty0 ≤ ty < ty1 (see addTileRowsJs), by the pass `sums` was made for. */
+export function addTileRows(plane: LumaPlane, sums: LumaTileSums, ty0: number, ty1: number): void {
+  const wasm = wasmPasses.get(sums);
+  if (wasm && wasm.plane === plane) wasm.run(ty0, ty1);
+  else addTileRowsJs(plane, sums, ty0, ty1);
+}
+
+/** Whether `sums` are filled by the WebAssembly pass (for tests). */
+export const byWebAssembly = (sums: LumaTileSums): boolean => wasmPasses.has(sums);
+
+/** Every tile's sums by the JavaScript pass (the reference the WebAssembly one is tested against). */
+export function lumaTileSumsJs(plane: LumaPlane): LumaTileSums {
+  const sums = emptyTileSumsJs(plane);
+  addTileRowsJs(plane, sums, 0, sums.rows);
+  return sums;
 }
 
 /** Every tile's sums in one call. */
