@@ -2,15 +2,16 @@
 // Compiles the engine's WebAssembly text sources into TypeScript modules that carry the binary
 // (base64), so the engine needs no build step or file lookup to load them:
 //   src/engine/media/forensics/luma-pass.wat → luma-pass-wasm.ts
-// Run after editing a .wat file; test/unit/media/luma-pass-wasm.test.ts fails when a committed
-// module is not the compiled form of its source.
+//   src/engine/media/forensics/spectrum.wat  → spectrum-wasm.ts
+// Run after editing a .wat file; test/unit/media/luma-pass.test.ts and spectrum-wasm.test.ts fail
+// when a committed module is not the compiled form of its source.
 //   node scripts/build-wasm.mjs           write the modules
 //   node scripts/build-wasm.mjs --check   exit 1 when one differs (nothing written)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import wabt from 'wabt';
 
-export const WASM_SOURCES = ['src/engine/media/forensics/luma-pass.wat'];
+export const WASM_SOURCES = ['src/engine/media/forensics/luma-pass.wat', 'src/engine/media/forensics/spectrum.wat'];
 
 /** The TypeScript module for one .wat file. */
 export async function wasmModuleSource(watPath) {

@@ -7,6 +7,7 @@
  * a weak, documented signal. JPEG's 8-pixel grid has harmonics at the same frequencies; peaks are
  * therefore counted only when they exceed the grid's own fundamental (period 8).
  */
+import { WASM_BASE64 } from './spectrum-wasm.js';
 import type { LumaPlane, Signal } from './types.js';
 
 const N = 256;
@@ -101,12 +102,8 @@ function addLinePower(data: Uint8Array, start: number, step: number, re: Float64
   for (let k = 0; k <= N / 2; k++) power[k] = power[k]! + re[k]! * re[k]! + im[k]! * im[k]!;
 }
 
-/** Mean power spectrum of the second-difference residual along rows and along columns. */
-export function spectrumStats(plane: LumaPlane): SpectrumStats | null {
-  const { data, width, height } = plane;
-  if (width < N + 2 || height < N + 2) return null;
-  const x0 = Math.floor((width - N) / 2 / 8) * 8;
-  const y0 = Math.floor((height - N) / 2 / 8) * 8;
+/** The JavaScript spectrum: rows (pass 0) then columns (pass 1) of the centred N×N window, every other line. */
+function spectrumPowerJs(data: Uint8Array, width: number, x0: number, y0: number): Float64Array {
   const power = new Float64Array(N / 2 + 1);
   const re = new Float64Array(N);
   const im = new Float64Array(N);
@@ -116,6 +113,53 @@ export function spectrumStats(plane: LumaPlane): SpectrumStats | null {
       const start = pass === 0 ? (y0 + line) * width + x0 : y0 * width + x0 + line;
       addLinePower(data, start, pass === 0 ? 1 : width, re, im, power);
     }
+  return power;
+}
+
+/**
+ * The same spectrum compiled from spectrum.wat (spectrum-wasm.ts), bit-identical: the same float64
+ * operations in the same order on the same twiddle factors. A one-shot CLI process computes it
+ * once, and V8 ran the JavaScript FFT there mostly in its interpreter (~10× its warm cost).
+ * Null where WebAssembly cannot run (the JavaScript spectrum is then used).
+ */
+let wasmModule: WebAssembly.Module | null | undefined;
+const WINDOW_AT = 0;
+const POWER_AT = 69632;
+const TW_RE_AT = 71680;
+const TW_IM_AT = 73728;
+
+function spectrumPowerWasm(data: Uint8Array, width: number, x0: number, y0: number): Float64Array | null {
+  if (wasmModule === undefined) {
+    try {
+      wasmModule = new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'));
+    } catch {
+      wasmModule = null;
+    }
+  }
+  if (!wasmModule) return null;
+  const exports = new WebAssembly.Instance(wasmModule).exports as { memory: WebAssembly.Memory; spectrumPower: () => void };
+  const buffer = exports.memory.buffer;
+  const heap = new Uint8Array(buffer);
+  for (let r = 0; r < N; r++) heap.set(data.subarray((y0 + r) * width + x0, (y0 + r) * width + x0 + N), WINDOW_AT + r * N);
+  new Float64Array(buffer, TW_RE_AT, N).set(TW_RE);
+  new Float64Array(buffer, TW_IM_AT, N).set(TW_IM);
+  exports.spectrumPower();
+  return new Float64Array(buffer, POWER_AT, N / 2 + 1).slice();
+}
+
+/** The summed power spectrum of the centred window (129 bins), by WebAssembly or (`js`) by the JavaScript reference. */
+export function spectrumPower(plane: LumaPlane, js = false): Float64Array | null {
+  const { data, width, height } = plane;
+  if (width < N + 2 || height < N + 2) return null;
+  const x0 = Math.floor((width - N) / 2 / 8) * 8;
+  const y0 = Math.floor((height - N) / 2 / 8) * 8;
+  return (js ? null : spectrumPowerWasm(data, width, x0, y0)) ?? spectrumPowerJs(data, width, x0, y0);
+}
+
+/** Mean power spectrum of the second-difference residual along rows and along columns. */
+export function spectrumStats(plane: LumaPlane): SpectrumStats | null {
+  const power = spectrumPower(plane);
+  if (!power) return null;
   return { period2: peakRatio(power, N / 2), period4: peakRatio(power, N / 4), period8: peakRatio(power, N / 8) };
 }
 
