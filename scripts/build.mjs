@@ -114,7 +114,7 @@ await build({
 });
 
 // sharp's JavaScript (its ~14 modules, semver's ~50, detect-libc, @img/colour) as one CommonJS
-// file that the media engine runs through a V8 code cache (src/engine/media/sharp-bundle.ts):
+// file that the media engine runs through a V8 code cache (src/engine/media/cached-modules.ts):
 // loading them from node_modules cost ~45 ms of module resolution and compiling per process.
 // sharp's own docs ask bundlers to leave sharp external because of its native files; here they
 // stay outside: every require of a native binary, of a platform package or of sharp's

@@ -1,7 +1,7 @@
 /**
  * The built media engine loads sharp's JavaScript from the build's bundle (dist/sharp-<version>.cjs)
- * through a V8 code cache (src/engine/media/sharp-bundle.ts), with sharp's native binary still
- * loaded from the installed package. The result must be the one sharp from node_modules gives:
+ * and exifr from its installed file, each through a V8 code cache (src/engine/media/cached-modules.ts),
+ * with sharp's native binary still loaded from the installed package. The result must be the one sharp from node_modules gives:
  * uncached, cached, and in a copy of the build without the bundle.
  */
 import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-describe('sharp through the build bundle and its code cache', () => {
+describe('sharp through the build bundle, exifr from its file, both through code caches', () => {
   it('a photo: same result uncached, cached, and without the bundle; the cache is written once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-sharp-'));
     dirs.push(dir);
@@ -39,12 +39,12 @@ describe('sharp through the build bundle and its code cache', () => {
     dirs.push(home);
     const first = await verity(['verify', 'media', file, '--json'], { home, cwd: dir });
     expect(first.code, first.stderr).toBe(0);
-    const caches = (): string[] => readdirSync(join(home, 'cache')).filter((f) => f.startsWith('sharp-'));
-    expect(caches()).toHaveLength(1);
+    const caches = (): string[] => readdirSync(join(home, 'cache')).filter((f) => /^(sharp|exifr)-/.test(f));
+    expect(caches().map((f) => f.split('-')[0]).sort()).toEqual(['exifr', 'sharp']);
     const second = await verity(['verify', 'media', file, '--json'], { home, cwd: dir });
     expect(second.code, second.stderr).toBe(0);
     expect(strip(second.stdout)).toEqual(strip(first.stdout));
-    expect(caches()).toHaveLength(1);
+    expect(caches()).toHaveLength(2);
 
     // The same build without the bundle: sharp from node_modules.
     const plain = mkdtempSync(join(tmpdir(), 'verity-e2e-plain-'));

@@ -44,7 +44,7 @@ import { spectrumSignal } from './forensics/spectrum.js';
 import { TILE, tileGrid } from './forensics/tiles.js';
 import type { LumaPlane, Signal } from './forensics/types.js';
 import { readMetadataDetails, type MetadataDetails } from './metadata.js';
-import { saveBundledSharpCache } from './sharp-bundle.js';
+import { saveMediaModuleCaches } from './cached-modules.js';
 import { readStealthPngInfo } from './stealth-pnginfo.js';
 import { pHash } from './perceptual-hash.js';
 import { combineImageScores } from './score.js';
@@ -118,8 +118,8 @@ export async function analyzeImage(bytes: Buffer, opts: AnalyzeImageOptions): Pr
   try {
     return await withTimeBudget(opts.budgetMs ?? IMAGE_BUDGET_MS, opts.signal, (signal) => runAnalysis(bytes, opts, signal));
   } finally {
-    // Once per process, after the first analysis: the cache then holds the sharp functions it ran.
-    saveBundledSharpCache();
+    // Once per process, after the first analysis: the caches then hold the functions it ran.
+    saveMediaModuleCaches();
   }
 }
 
@@ -161,7 +161,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   const stealthP = opts.checkDeepfakes && !undecodable && type.format === 'png'
     ? readStealthPngInfo(bytes, { ...header, hasAlpha: header.channels === 2 || (header.channels === 4 && header.space !== 'cmyk') })
     : Promise.resolve(null);
-  const [details, watermark, stealth] = await Promise.all([readMetadataDetails(bytes), watermarkP, stealthP]);
+  const [details, watermark, stealth] = await Promise.all([readMetadataDetails(bytes, opts.ports.codeCacheDir), watermarkP, stealthP]);
   details.stealth = stealth;
   if (details.error) warnings.push(`Metadata partly unreadable: ${details.error}`);
   signal.throwIfAborted();

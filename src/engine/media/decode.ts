@@ -12,7 +12,7 @@ type Sharp = (typeof import('sharp'))['default'];
 let sharpModule: Promise<Sharp> | undefined;
 /**
  * sharp, loaded once per process. Built code takes the build's bundle of sharp's JavaScript through
- * a V8 code cache in `codeCacheDir` (sharp-bundle.ts; the first call's folder counts); otherwise
+ * a V8 code cache in `codeCacheDir` (cached-modules.ts; the first call's folder counts); otherwise
  * sharp's CommonJS entry: `import('sharp')` takes the ES-module entry, whose graph imports
  * CommonJS packages (detect-libc, color, semver) through Node's ESM loader and lexer; `require`
  * loads the same code ~45 ms faster in a fresh process (same native addon either way).
@@ -22,7 +22,7 @@ export async function loadSharp(codeCacheDir?: string): Promise<Sharp> {
   // immediates: see analyze-image.ts nextTurn), so an interrupt (the CLI analyses media on its
   // main thread) or an I/O callback is not held up behind it.
   sharpModule ??= new Promise((resolve) => setImmediate(() => setImmediate(resolve))).then(async () => {
-    const bundled = (await import('./sharp-bundle.js')).loadBundledSharp(codeCacheDir);
+    const bundled = (await import('./cached-modules.js')).loadBundledSharp(codeCacheDir);
     return bundled ?? (createRequire(import.meta.url)('sharp') as Sharp);
   });
   return sharpModule;
