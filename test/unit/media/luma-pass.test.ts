@@ -110,6 +110,24 @@ describe('shared luma pass', () => {
     }
   });
 
+  it('the block-grid and noise statistics are identical from the WebAssembly sums (with its per-tile peaks) and from the JavaScript ones', () => {
+    for (const [w, h, seed] of [[700, 520, 3], [1300, 900, 8], [4000, 3000, 5]] as const) {
+      const p = plane(w, h, seed);
+      // A pasted region with its own 8×8 block grid, shifted by (3, 5): tiles with a foreign phase.
+      for (let y = h >> 2; y < h >> 1; y++)
+        for (let x = w >> 2; x < w >> 1; x++) p.data[y * w + x] = Math.min(255, p.data[y * w + x]! + 9 * ((((x + 3) >> 3) + ((y + 5) >> 3)) % 2));
+      const wasm = lumaTileSums(p);
+      const js = lumaTileSumsJs(p);
+      expect(byWebAssembly(wasm)).toBe(true);
+      for (const aligned of [true, false]) {
+        const a = gridStats(p, aligned, wasm);
+        expect(a).toEqual(gridStats(p, aligned, js));
+        expect(a.foreignTiles).toBeGreaterThan(0);
+      }
+      expect(noiseStats(p, wasm)).toEqual(noiseStats(p, js));
+    }
+  });
+
   it('the analyzers read the same numbers whether they share the pass or run it themselves', () => {
     const p = plane(700, 520, 3);
     const sums = lumaTileSums(p);

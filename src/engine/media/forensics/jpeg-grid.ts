@@ -10,7 +10,7 @@
  * total. A tile whose strongest other phase stands out on BOTH axes carries a foreign grid; a
  * connected group of such tiles sharing the same phase pair is reported as a likely splice.
  */
-import { lumaTileSums, type LumaTileSums } from './luma-pass.js';
+import { lumaTileSums, wasmGridPeaks, type LumaTileSums } from './luma-pass.js';
 import { clusterPixelBox, clusterStandsOut, largestClusterBox, roundScore, type BaseRateTest, type PixelBox, type TileMap } from './tiles.js';
 import type { LumaPlane, Signal } from './types.js';
 
@@ -74,32 +74,57 @@ function peakAt(a: Float64Array, k: number): number {
   return base > 0 ? a[k]! / base : 1;
 }
 
+/** Per tile, the strongest phase other than `exclude` and its ratio: peak() for every tile. */
+function tilePeaksJs(a: Float64Array, n: number, exclude: number): { phase: Int32Array; ratio: Float64Array } {
+  const phase = new Int32Array(n);
+  const ratio = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    const p = peak(a, t * 8, exclude);
+    phase[t] = p.phase;
+    ratio[t] = p.ratio;
+  }
+  return { phase, ratio };
+}
+
 export function gridStats(plane: LumaPlane, aligned = false, sums: LumaTileSums = lumaTileSums(plane)): GridStats {
   const grid = { cols: sums.cols, rows: sums.rows };
   const n = grid.cols * grid.rows;
   const hs = sums.gridH;
   const vs = sums.gridV;
-  const gh = new Float64Array(8);
-  const gv = new Float64Array(8);
-  for (let t = 0; t < n; t++)
-    for (let k = 0; k < 8; k++) {
-      gh[k] = gh[k]! + hs[t * 8 + k]!;
-      gv[k] = gv[k]! + vs[t * 8 + k]!;
-    }
+  // The WebAssembly pass's sums come with the same per-tile arithmetic compiled (luma-pass.ts).
+  const wasm = wasmGridPeaks(sums);
+  let gh: Float64Array;
+  let gv: Float64Array;
+  if (wasm) {
+    gh = wasm.totals('h');
+    gv = wasm.totals('v');
+  } else {
+    gh = new Float64Array(8);
+    gv = new Float64Array(8);
+    for (let t = 0; t < n; t++)
+      for (let k = 0; k < 8; k++) {
+        gh[k] = gh[k]! + hs[t * 8 + k]!;
+        gv[k] = gv[k]! + vs[t * 8 + k]!;
+      }
+  }
   const H = aligned ? { phase: 7, ratio: peakAt(gh, 7) } : peak(gh, 0, -1);
   const V = aligned ? { phase: 7, ratio: peakAt(gv, 7) } : peak(gv, 0, -1);
+  const hp = wasm ? wasm.peaks('h', H.phase) : tilePeaksJs(hs, n, H.phase);
+  const vp = wasm ? wasm.peaks('v', V.phase) : tilePeaksJs(vs, n, V.phase);
   const marked = new Uint8Array(n);
   const pairs = new Map<string, number>();
   const pairOf: string[] = new Array(n).fill('');
   let foreign = 0;
   const scores: number[] = new Array(n);
+  const hRatio = hp.ratio;
+  const vRatio = vp.ratio;
   for (let t = 0; t < n; t++) {
-    const h = peak(hs, t * 8, H.phase);
-    const v = peak(vs, t * 8, V.phase);
-    scores[t] = roundScore(Math.min(h.ratio, v.ratio) - 1);
-    if (h.ratio > FOREIGN_RATIO && v.ratio > FOREIGN_RATIO) {
+    const hr = hRatio[t]!;
+    const vr = vRatio[t]!;
+    scores[t] = roundScore(Math.min(hr, vr) - 1);
+    if (hr > FOREIGN_RATIO && vr > FOREIGN_RATIO) {
       foreign++;
-      const key = `${h.phase},${v.phase}`;
+      const key = `${hp.phase[t]!},${vp.phase[t]!}`;
       pairOf[t] = key;
       pairs.set(key, (pairs.get(key) ?? 0) + 1);
     }

@@ -240,4 +240,102 @@
             (br $sLoop)))
         (local.set $ty (i32.add (local.get $ty) (i32.const 1)))
         (br $tyLoop))))
+
+  ;; jpeg-grid.ts peak() for every tile, on the per-tile phase sums at $a (8 f64 per tile): the
+  ;; strongest phase other than $ex (the first of equals), and its ratio to the median of the six
+  ;; phases left (insertion-sorted as medianOfRest sorts; mean of the middle pair); 1 when that
+  ;; median is 0. Phases go to $phase (i32 per tile), ratios to $ratio (f64 per tile); $rest is
+  ;; room for 8 f64.
+  (func (export "tilePeaks") (param $a i32) (param $n i32) (param $ex i32) (param $phase i32) (param $ratio i32) (param $rest i32)
+    (local $t i32) (local $off i32) (local $k i32) (local $p i32) (local $m i32) (local $i i32) (local $j i32)
+    (local $v f64) (local $base f64) (local $h i32)
+    (local.set $t (i32.const 0))
+    (block $tDone (loop $tLoop
+      (br_if $tDone (i32.ge_s (local.get $t) (local.get $n)))
+      (local.set $off (i32.add (local.get $a) (i32.shl (local.get $t) (i32.const 6))))
+      ;; strongest phase other than $ex
+      (local.set $p (i32.const -1))
+      (local.set $k (i32.const 0))
+      (block $kDone (loop $kLoop
+        (br_if $kDone (i32.ge_s (local.get $k) (i32.const 8)))
+        (if (i32.ne (local.get $k) (local.get $ex))
+          (then
+            (if (i32.or (i32.lt_s (local.get $p) (i32.const 0))
+                        (f64.gt (f64.load (i32.add (local.get $off) (i32.shl (local.get $k) (i32.const 3))))
+                                (f64.load (i32.add (local.get $off) (i32.shl (local.get $p) (i32.const 3))))))
+              (then (local.set $p (local.get $k))))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $kLoop)))
+      ;; the others, in phase order
+      (local.set $m (i32.const 0))
+      (local.set $k (i32.const 0))
+      (block $kDone (loop $kLoop
+        (br_if $kDone (i32.ge_s (local.get $k) (i32.const 8)))
+        (if (i32.and (i32.ne (local.get $k) (local.get $ex)) (i32.ne (local.get $k) (local.get $p)))
+          (then
+            (f64.store (i32.add (local.get $rest) (i32.shl (local.get $m) (i32.const 3)))
+                       (f64.load (i32.add (local.get $off) (i32.shl (local.get $k) (i32.const 3)))))
+            (local.set $m (i32.add (local.get $m) (i32.const 1)))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $kLoop)))
+      ;; insertion sort of rest[0..m)
+      (local.set $i (i32.const 1))
+      (block $iDone (loop $iLoop
+        (br_if $iDone (i32.ge_s (local.get $i) (local.get $m)))
+        (local.set $v (f64.load (i32.add (local.get $rest) (i32.shl (local.get $i) (i32.const 3)))))
+        (local.set $j (i32.sub (local.get $i) (i32.const 1)))
+        (block $jDone (loop $jLoop
+          (br_if $jDone (i32.lt_s (local.get $j) (i32.const 0)))
+          (br_if $jDone (i32.eqz (f64.gt (f64.load (i32.add (local.get $rest) (i32.shl (local.get $j) (i32.const 3)))) (local.get $v))))
+          (f64.store (i32.add (local.get $rest) (i32.shl (i32.add (local.get $j) (i32.const 1)) (i32.const 3)))
+                     (f64.load (i32.add (local.get $rest) (i32.shl (local.get $j) (i32.const 3)))))
+          (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+          (br $jLoop)))
+        (f64.store (i32.add (local.get $rest) (i32.shl (i32.add (local.get $j) (i32.const 1)) (i32.const 3))) (local.get $v))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $iLoop)))
+      ;; median, ratio
+      (local.set $h (i32.shr_s (local.get $m) (i32.const 1)))
+      (local.set $base
+        (if (result f64) (i32.eqz (local.get $m))
+          (then (f64.const 0))
+          (else
+            (if (result f64) (i32.and (local.get $m) (i32.const 1))
+              (then (f64.load (i32.add (local.get $rest) (i32.shl (local.get $h) (i32.const 3)))))
+              (else (f64.div
+                      (f64.add (f64.load (i32.add (local.get $rest) (i32.shl (i32.sub (local.get $h) (i32.const 1)) (i32.const 3))))
+                               (f64.load (i32.add (local.get $rest) (i32.shl (local.get $h) (i32.const 3)))))
+                      (f64.const 2)))))))
+      (i32.store (i32.add (local.get $phase) (i32.shl (local.get $t) (i32.const 2))) (local.get $p))
+      (f64.store (i32.add (local.get $ratio) (i32.shl (local.get $t) (i32.const 3)))
+        (if (result f64) (f64.gt (local.get $base) (f64.const 0))
+          (then (f64.div (f64.load (i32.add (local.get $off) (i32.shl (local.get $p) (i32.const 3)))) (local.get $base)))
+          (else (f64.const 1))))
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $tLoop))))
+
+  ;; The image-wide phase totals of jpeg-grid.ts gridStats: out[k] = Σ over tiles t, in order, of
+  ;; a[t·8 + k] (f64), k = 0..7.
+  (func (export "phaseTotals") (param $a i32) (param $n i32) (param $out i32)
+    (local $t i32) (local $k i32) (local $o i32) (local $src i32)
+    (local.set $k (i32.const 0))
+    (block $kDone (loop $kLoop
+      (br_if $kDone (i32.ge_s (local.get $k) (i32.const 8)))
+      (f64.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 3))) (f64.const 0))
+      (local.set $k (i32.add (local.get $k) (i32.const 1)))
+      (br $kLoop)))
+    (local.set $t (i32.const 0))
+    (block $tDone (loop $tLoop
+      (br_if $tDone (i32.ge_s (local.get $t) (local.get $n)))
+      (local.set $src (i32.add (local.get $a) (i32.shl (local.get $t) (i32.const 6))))
+      (local.set $k (i32.const 0))
+      (block $kDone (loop $kLoop
+        (br_if $kDone (i32.ge_s (local.get $k) (i32.const 8)))
+        (local.set $o (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 3))))
+        (f64.store (local.get $o)
+          (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $src) (i32.shl (local.get $k) (i32.const 3))))))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $kLoop)))
+      (local.set $t (i32.add (local.get $t) (i32.const 1)))
+      (br $tLoop))))
 )
