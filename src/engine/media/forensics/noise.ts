@@ -53,11 +53,10 @@ export function noiseStats(plane: LumaPlane, sums: LumaTileSums = lumaTileSums(p
   // under this model AND under the whole-image level, and off by more than a factor of 2 in σ.
   const med = median(logs);
   const levelMedian = new Float64Array(LEVELS).fill(med);
-  for (let k = 0; k < LEVELS; k++) {
-    const inLevel: number[] = [];
-    for (let t = 0; t < n; t++) if (levelOf[t] === k) inLevel.push(logOf[t]!);
-    if (inLevel.length >= MIN_LEVEL_TILES) levelMedian[k] = median(inLevel);
-  }
+  // Each level's values in tile order, gathered in one pass over the tiles.
+  const inLevel: number[][] = Array.from({ length: LEVELS }, () => []);
+  for (let t = 0; t < n; t++) if (levelOf[t]! >= 0) inLevel[levelOf[t]!]!.push(logOf[t]!);
+  for (let k = 0; k < LEVELS; k++) if (inLevel[k]!.length >= MIN_LEVEL_TILES) levelMedian[k] = median(inLevel[k]!);
   const residual = new Float64Array(n).fill(NaN);
   const residuals: number[] = [];
   for (let t = 0; t < n; t++)
