@@ -316,6 +316,7 @@ export class PostgresServerStore implements ServerStore {
   private admitScheduled = false;
   private admitsInFlight = 0;
   private admitPolicies = '{}';
+  private admitPoliciesOf: RatePolicies | undefined;
   private readonly touches = new Map<string, string>();
   /** Keys whose last-used time the latest admit statement wrote (touchKey then has nothing to do). */
   private readonly stamped = new Set<string>();
@@ -403,7 +404,11 @@ export class PostgresServerStore implements ServerStore {
   admit(hash: string, policies: RatePolicies): Promise<{ key: KeyRecord | undefined; decision: RateDecision | undefined }> {
     return new Promise((resolve, reject) => {
       this.admits.push({ hash, resolve, reject });
-      this.admitPolicies = JSON.stringify(policies);
+      // The server passes one policies object for its life: serialized once, not per request.
+      if (policies !== this.admitPoliciesOf) {
+        this.admitPoliciesOf = policies;
+        this.admitPolicies = JSON.stringify(policies);
+      }
       this.scheduleAdmits();
     });
   }
