@@ -154,9 +154,9 @@ const SCOPE_WITH_ENDPOINTS_MS = 10_000;
  * One: while a commit batch is out, arriving requests' admits wait and go together after it, and
  * the other way round, so under load every statement carries twice the requests it would with the
  * two kinds out side by side — and the fixed cost of a statement (a round trip, a transaction's
- * commit record, the driver's work on both sides) is shared by twice as many. Measured with three
- * processes on two cores: PostgreSQL's CPU per request fell by a half, the serve processes' by a
- * quarter, with throughput unchanged for one process (docs/server.md).
+ * commit record, the driver's work on both sides) is shared by more. Measured with three
+ * processes on two cores: PostgreSQL's CPU per request fell by about 30 %, the serve processes'
+ * stayed the same, and throughput moved within the noise for one and for three (docs/server.md).
  */
 const HOT_IN_FLIGHT = 1;
 
