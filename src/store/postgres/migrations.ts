@@ -160,6 +160,12 @@ const SERVER: readonly string[] = [
          RETURNING id INTO hold_id;
      END IF;
    END $$ LANGUAGE plpgsql;`,
+  // Last-used times where the request guard already writes (issue 16, scaling with processes):
+  // the guard's statement updates a key's window row on every take, so it stamps the time there
+  // too (the database's clock, ms) instead of a separate UPDATE of api_keys rows once a second per
+  // process (an api_keys row update touches four indexes; with many keys in use it cost more
+  // database time than the commits). A key's last-used time is the later of the two columns.
+  `ALTER TABLE rate_windows ADD COLUMN used_ms double precision;`,
 ];
 
 /** The webhooks component: endpoints, the outbox, deliveries, attempts, thresholds, shared lanes. */

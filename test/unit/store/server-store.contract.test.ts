@@ -178,6 +178,40 @@ for (const [kind, open, available] of kinds) {
       expect((await s.store.outbox.outstanding()) - before).toBe(3); // not subscribed to verification.failed
     });
 
+    it('commits test usage with its idempotency records and outbox: nothing of a charge whose outbox function throws, events once an endpoint exists (created through another handle)', async () => {
+      const k = await key('test-commit', 'test');
+      const scope = `${k.account_id}/test`;
+      const period = '2026-05';
+      const usage = async () => (await s.other.admin.listUsage(period)).find((u) => u.account_name === 'test-commit');
+      const completed = (id: string): OutboxEntry[] => [{ scope, event: envelope('verification.completed', { request_id: id }, new Date(NOW)) }];
+      const charge = (credits: number, idem?: string, outbox: (u: { before: number; after: number }) => OutboxEntry[] = () => completed(`vrf_${credits}`)) =>
+        s.store.commitCharge({
+          accountId: k.account_id, environment: 'test', period, credits, nowMs: NOW, outbox,
+          ...(idem ? { idempotency: { accountId: k.account_id, key: idem, hash: `h-${idem}`, response: { status: 200, body: `{"id":"${idem}"}` } } } : {}),
+        });
+      const before = await s.store.outbox.outstanding();
+      // No endpoint for the scope: usage and idempotency records committed, nothing queued; a
+      // charge whose outbox function throws (in the same batch) leaves neither usage nor record.
+      const results = await Promise.allSettled([
+        charge(1, 'T1'),
+        charge(2, 'T2', () => {
+          throw new Error('hook failed');
+        }),
+        charge(3, 'T3'),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(await usage()).toMatchObject({ credits: 4, requests: 2 });
+      expect(await s.other.idempotencyBegin(k.account_id, 'T1', 'h-T1', NOW)).toEqual({ state: 'replay', response: { status: 200, body: '{"id":"T1"}' } });
+      expect(await s.other.idempotencyBegin(k.account_id, 'T3', 'h-T3', NOW)).toEqual({ state: 'replay', response: { status: 200, body: '{"id":"T3"}' } });
+      expect(await s.other.idempotencyBegin(k.account_id, 'T2', 'h-T2', NOW)).toEqual({ state: 'new' });
+      expect((await s.store.outbox.outstanding()) - before).toBe(0);
+      // An endpoint created through the other handle: this store's very next commit queues the event.
+      await s.other.webhooks.create(scope, { url: 'https://test-commit.example.com/in', events: ['verification.completed'] }, new Date(NOW));
+      expect(await charge(5)).toEqual({ before: 4, after: 9 });
+      expect((await s.store.outbox.outstanding()) - before).toBe(1);
+      expect(await usage()).toMatchObject({ credits: 9, requests: 3 });
+    });
+
     it('claims a due delivery exactly once among concurrent claimers, records the attempt, and gives a released claim back', async () => {
       const k = await key('outbox', 'test');
       const scope = `${k.account_id}/test`;
@@ -379,6 +413,24 @@ for (const [kind, open, available] of kinds) {
       s.other.touchKey(k.id, new Date(NOW + 2_000));
       await s.other.flush();
       expect(await lastUsed()).toBe(new Date(NOW + 2_000).toISOString());
+    });
+
+    it('records a key as used when the store admits it (a shared store stamps it in the admit statement)', async () => {
+      if (!s.store.admit) return;
+      const k = await key('admit-used', 'test');
+      const policies = { test: { limit: 5, windowMs: 3_600_000 }, live: {} as never };
+      const lastUsed = async () => (await s.other.admin.listKeys()).find((r) => r.name === 'admit-used')!.last_used_at;
+      expect(await lastUsed()).toBeNull();
+      const t0 = Date.now();
+      await s.store.admit(k.hash, policies, NOW);
+      // The database's clock, at millisecond precision in the same ISO format as touches.
+      const at = await lastUsed();
+      expect(at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(Math.abs(Date.parse(at!) - t0)).toBeLessThan(60_000);
+      // A later touch (e.g. by a version that writes api_keys) wins when it is later.
+      s.other.touchKey(k.id, new Date(Date.parse(at!) + 5_000));
+      await s.other.flush();
+      expect(await lastUsed()).toBe(new Date(Date.parse(at!) + 5_000).toISOString());
     });
 
     it('reports its health', async () => {
