@@ -15,10 +15,12 @@
 // balancer would); req/s is the sum, p99 the worst process's p99. CPU per request is split into
 // the serve processes' and PostgreSQL's (all `postgres` processes of the machine, from /proc).
 // Imports the BUILT code: run `npm run build` first.
-//   node bench/server.mjs [--duration 10] [--rounds 3] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg]
+//   node bench/server.mjs [--duration 10] [--rounds 3] [--slices 4] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg]
 //     [--accounts 1] [--processes 1,2,3] [--pg-only] [--pg-stats] [--cpu-prof DIR] [--warmup 600]
-// --rounds N: the in-process routes are measured N times each, bare and verity in turn (the order
-// swapped every round, after one warm-up of each); the ratios are per round: median, min, max.
+// --rounds N (default 3): the in-process routes are measured N times, after one warm-up of each;
+// in each round each route gets --duration seconds in --slices (default 4) alternating slices
+// (bare verity verity bare …, the first swapped every round); the ratios are per round (each
+// route's slices summed): median, min, max.
 // --pg-only skips the in-process routes (the serve processes only); --pg-stats (needs the server
 // started with shared_preload_libraries=pg_stat_statements, e.g. `pg_virtualenv -o
 // shared_preload_libraries=pg_stat_statements`) prints, per PostgreSQL setup, the statements per
@@ -103,7 +105,7 @@ if (process.argv[2] === '--load') {
         // idle, included): its share of the measured duration (near 100 %: the server is the
         // bottleneck) and per answered request.
         const cpuUs = cpu.user + cpu.system;
-        resolve({ ...m, serverCpu: cpuUs / 1000 / Math.min(performance.now() - t0, m.duration * 1000), cpuPerReq: cpuUs / m.total });
+        resolve({ ...m, cpuUs, serverCpu: cpuUs / 1000 / Math.min(performance.now() - t0, m.duration * 1000), cpuPerReq: cpuUs / m.total });
       });
       child.once('error', reject);
       child.send({ url, keys, connections, duration, ...o });
@@ -155,15 +157,37 @@ if (process.argv[2] === '--load') {
   const warmKeys = nextKeys(warmSeconds);
   await load(routes.bare, warmKeys, { duration: warmSeconds });
   await load(routes.verity, warmKeys, { duration: warmSeconds });
+  // Each round gives each route `duration` seconds in `slices` alternating slices (A B B A …), so
+  // the machine's load, which drifts within seconds here, weighs on both alike.
+  const slices = Math.max(1, Number(arg('slices', 4)));
   const results = [];
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 === 0 ? ['bare', 'verity'] : ['verity', 'bare'];
+    const first = r % 2 === 0 ? ['bare', 'verity'] : ['verity', 'bare'];
     const runKeys = nextKeys(duration); // the bare route gets the same headers
-    const round = {};
-    for (const name of order) round[name] = await load(routes[name], runKeys, {});
-    results.push(round);
+    const parts = { bare: [], verity: [] };
+    for (let i = 0; i < slices; i++)
+      for (const name of i % 2 === 0 ? first : [...first].reverse()) parts[name].push(await load(routes[name], runKeys, { duration: duration / slices }));
+    results.push({ bare: combine(parts.bare), verity: combine(parts.verity) });
   }
 
+  /** One route's slices of a round as one run: sums, and the worst p99. */
+  function combine(ps) {
+    const sum = (f) => ps.reduce((a, p) => a + f(p), 0);
+    const total = sum((p) => p.total);
+    const seconds = sum((p) => p.duration);
+    const cpuUs = sum((p) => p.cpuUs);
+    return {
+      total,
+      reqs: total / seconds,
+      p50: Math.max(...ps.map((p) => p.p50)),
+      p99: Math.max(...ps.map((p) => p.p99)),
+      non2xx: sum((p) => p.non2xx),
+      errors: sum((p) => p.errors),
+      serverCpu: cpuUs / 1e6 / seconds,
+      cpuPerReq: cpuUs / total,
+      clientCpu: sum((p) => p.clientCpu * p.duration) / seconds,
+    };
+  }
   const perReq = (r) => r.cpuPerReq;
   const row = (name, i, r) => ({
     round: i + 1,
@@ -178,7 +202,7 @@ if (process.argv[2] === '--load') {
     'autocannon CPU': `${Math.round(r.clientCpu * 100)} %`,
   });
   console.log(
-    `autocannon (child process): ${connections} connections, ${duration} s each, ${rounds} rounds (bare and verity in turn, order swapped each round), node ${process.version}, ${cpus().length} cores, log level ${logLevel}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+    `autocannon (child process): ${connections} connections, ${duration} s per route and round in ${slices} alternating slices, ${rounds} rounds, node ${process.version}, ${cpus().length} cores, log level ${logLevel}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`,
   );
   console.log(
     `bare route: fastify, parses the ${body.length}-byte JSON body, answers a ${sampleText.length}-byte JSON object like verity's; no auth, limits, validation, engine or SQLite`,
