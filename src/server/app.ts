@@ -222,9 +222,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     guard: sync
       ? (request, reply, done) => {
           try {
-            const a = auth.authenticateSync(request.headers.authorization);
+            const now = clock.now(); // one reading for the last-used time and the window
+            const a = auth.authenticateSync(request.headers.authorization, now);
             request.auth = a;
-            limitHeaders(a, sync.takeRate(a.keyId, policyFor(a), clock.now().getTime()), reply);
+            limitHeaders(a, sync.takeRate(a.keyId, policyFor(a), now.getTime()), reply);
           } catch (err) {
             return done(err as Error);
           }

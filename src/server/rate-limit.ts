@@ -16,9 +16,13 @@ export interface RatePolicy {
   windowMs: number;
 }
 
+const TEST_POLICY: RatePolicy = Object.freeze({ limit: TEST_KEY_PER_HOUR, windowMs: 3_600_000 });
+const LIVE_POLICIES = new Map<Plan, RatePolicy>(PLANS.map((plan) => [plan, Object.freeze({ limit: PLAN_LIMITS[plan].livePerMinute, windowMs: 60_000 })]));
+
+/** The key's policy (the same frozen object per environment and plan: none is built per request). */
 export function policyFor(auth: Pick<AuthInfo, 'environment' | 'plan'>): RatePolicy {
-  if (auth.environment === 'test') return { limit: TEST_KEY_PER_HOUR, windowMs: 3_600_000 };
-  return { limit: PLAN_LIMITS[auth.plan].livePerMinute, windowMs: 60_000 };
+  if (auth.environment === 'test') return TEST_POLICY;
+  return LIVE_POLICIES.get(auth.plan) ?? { limit: PLAN_LIMITS[auth.plan].livePerMinute, windowMs: 60_000 };
 }
 
 /** Every policy, for a store that applies them itself (PostgreSQL's one-round-trip admit). */

@@ -47,14 +47,15 @@ export function createLedger(store: ServerStore, clock: Clock, hooks: Hooks) {
     /**
      * Charges a successful verification; with an idempotency key, remembers the response too.
      * Resolves once all of it is committed; rejects (nothing stored) when a hook or the commit fails.
+     * (The store's promise itself: no async step of its own on the request path.)
      */
-    async record(
+    record(
       auth: AuthInfo,
       kind: VerificationKind,
       result: VerificationResult,
       hold: QuotaHold | undefined,
       replay?: { key: string; hash: string; response: StoredResponse },
-    ): Promise<void> {
+    ): Promise<unknown> {
       const now = clock.now();
       const credits = result.credits_used;
       const info = (usage: { before: number; after: number }): VerificationRecordedInfo => ({
@@ -68,7 +69,7 @@ export function createLedger(store: ServerStore, clock: Clock, hooks: Hooks) {
         monthlyQuota: PLAN_LIMITS[auth.plan].monthlyCredits,
         now,
       });
-      await store.commitCharge({
+      return store.commitCharge({
         accountId: auth.accountId,
         environment: auth.environment,
         period: periodOf(now),

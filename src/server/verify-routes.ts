@@ -84,11 +84,12 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
     // anything (sources, downloads); the sandbox computes in microseconds without I/O and reads no
     // signal, so test keys skip the AbortController and close listener (~15 µs a request).
     let abort: AbortController | undefined;
-    const onClose = (): void => {
-      if (!reply.raw.writableFinished) abort!.abort(new Error('client closed the connection'));
-    };
+    let onClose: (() => void) | undefined;
     if (auth.environment === 'live') {
-      abort = new AbortController();
+      const controller = (abort = new AbortController());
+      onClose = (): void => {
+        if (!reply.raw.writableFinished) controller.abort(new Error('client closed the connection'));
+      };
       reply.raw.once('close', onClose);
     }
     try {
@@ -115,7 +116,7 @@ export function registerVerifyRoutes(app: FastifyInstance, deps: VerifyRouteDeps
       return { status: 200, body: text, replayed: false };
     } finally {
       if (!charged && hold) await ledger.release(hold).catch((err: unknown) => reply.log.error({ err }, 'quota hold not released (it expires)'));
-      if (abort) reply.raw.off('close', onClose);
+      if (onClose) reply.raw.off('close', onClose);
     }
   }
 

@@ -36,6 +36,26 @@ describe('key cache', () => {
     expect(r.json.error.message).toMatch(/revoked/);
   });
 
+  it('checks a returning Authorization header against the store on every request (its hash is memoized, not its answer)', async () => {
+    h = await startHarness();
+    const key = h.key('ci', 'test', 'pro');
+    const spaced = { authorization: `bearer   ${key}` }; // another spelling of the same key: parsed on its own
+    for (let i = 0; i < 2; i++) {
+      expect((await h.post('/v1/verify/claim', claim, bearer(key))).status).toBe(200);
+      expect((await h.post('/v1/verify/claim', claim, spaced)).status).toBe(200);
+    }
+    // Revoked on the server's own connection (in-process admin): refused from the next request.
+    revokeKey(h.store.db, 'ci', h.clock.now());
+    for (const headers of [bearer(key), spaced]) {
+      const r = await h.post('/v1/verify/claim', claim, headers);
+      expect(r.status).toBe(401);
+      expect(r.json.error.message).toMatch(/revoked/);
+    }
+    // A header that never named a stored key is refused each time (and never memoized).
+    const unknown = bearer(`vty_test_${'A'.repeat(32)}`);
+    for (let i = 0; i < 2; i++) expect((await h.post('/v1/verify/claim', claim, unknown)).json.error.message).toBe('Invalid API key');
+  });
+
   it('sees a plan change made by another connection and by its own connection at once', async () => {
     h = await startHarness();
     const key = h.key('ci', 'test', 'starter', 'acme');
