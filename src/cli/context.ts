@@ -3,6 +3,7 @@
  * commands with fake streams, environment and clock.
  */
 import { resolvePaths, type VerityPaths } from '../config/paths.js';
+import type { EarlyPdfThread } from '../engine/document/extraction-thread.js';
 import { systemClock, type Clock } from '../engine/types.js';
 
 export interface CliStreams {
@@ -30,9 +31,11 @@ export interface CliContext extends CliStreams {
    * process, whose built files include the worker; in-process tests run it on their thread.
    */
   analysisInWorker?: boolean;
+  /** A PDF extraction thread started before the CLI loaded (bin/run-bundle.js); runtime.ts hands it to the engine. */
+  earlyPdfThread?: EarlyPdfThread;
 }
 
-export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}): CliContext {
+export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}, earlyPdfThread?: EarlyPdfThread): CliContext {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -45,6 +48,7 @@ export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note
     interrupted,
     keptOnInterrupt,
     analysisInWorker: true,
+    earlyPdfThread,
   };
 }
 

@@ -186,6 +186,7 @@ export class CliRuntime {
       ssrfGuard: false,
       clock: this.ctx.clock,
     });
+    ports.pdfThread = this.ctx.earlyPdfThread;
     const claim = this.config().claim;
     if (claim?.stance === 'nli') {
       // The ONNX runtime itself loads on the first claim that needs it, not here.
