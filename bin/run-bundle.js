@@ -24,7 +24,7 @@ export async function runBundle() {
     ? join(env.VERITY_HOME, 'cache')
     : join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'verity');
   // Started before the CLI bundle is compiled, so that its start-up overlaps the CLI's own.
-  const early = { pdfThread: await earlyPdfThread(process.argv.slice(2), cacheDir) };
+  const early = await earlyStart(process.argv.slice(2), cacheDir);
   const st = statSync(file);
   const cacheFile = join(cacheDir, `cli-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8cache`);
   let cachedData;
@@ -64,27 +64,33 @@ export async function runBundle() {
   await mod.exports.main(process.argv, early);
 }
 
-/** Inputs larger than this are analysed in the analysis worker (src/cli/runtime.ts, ~1 MB inline), which starts its own thread. */
-const EARLY_PDF_MAX_BYTES = 1_000_000;
+/**
+ * Documents larger than this (bytes) are analysed in the analysis worker (src/cli/runtime.ts
+ * sends inline data over 1,400,000 base64 characters there); smaller ones on the CLI's thread.
+ */
+const INLINE_MAX_BYTES = 1_050_000;
 
 /**
- * `verify document FILE` of a local PDF: pdf.js's extraction thread (src/engine/document/
- * extraction-thread.ts) is started now, with the CLI's code-cache folder, and handed to the
- * engine, instead of ~0.1 s later once the CLI has loaded and read the file; its start-up and
- * pdf.js's load are on the critical path of a PDF. A guess from the arguments: when the engine
- * does not use the thread (another input, a remote run, an error), it is dropped at exit.
+ * `verify document FILE` of a local file: what its analysis will start is started now, before
+ * the CLI bundle is compiled and has read the file (~0.1 s later), so that its start-up overlaps
+ * the CLI's own: pdf.js's extraction thread (src/engine/document/extraction-thread.ts) for a PDF
+ * analysed on this thread, the analysis worker (src/cli/engine-worker-boot.ts) for a document
+ * analysed there. A guess from the arguments: what the command does not use (another input, a
+ * remote run, an error) is stopped when it ends.
  */
-async function earlyPdfThread(args, cacheDir) {
+async function earlyStart(args, cacheDir) {
   const at = args.indexOf('verify');
-  if (at < 0 || args[at + 1] !== 'document' || args.includes('--remote') || args.includes('--content') || process.env.VERITY_BASE_URL) return undefined;
+  if (at < 0 || args[at + 1] !== 'document' || args.includes('--remote') || args.includes('--content') || process.env.VERITY_BASE_URL) return {};
   const { closeSync, openSync, readSync, fstatSync } = await import('node:fs');
   for (const arg of args.slice(at + 2).filter((a) => !a.startsWith('-')).slice(0, 3)) {
     let head = '';
+    let size = 0;
     try {
       const fd = openSync(arg, 'r');
       try {
         const st = fstatSync(fd);
-        if (!st.isFile() || st.size > EARLY_PDF_MAX_BYTES) continue;
+        if (!st.isFile()) continue;
+        size = st.size;
         const b = Buffer.alloc(1024);
         head = b.toString('latin1', 0, readSync(fd, b, 0, 1024, 0));
       } finally {
@@ -93,14 +99,18 @@ async function earlyPdfThread(args, cacheDir) {
     } catch {
       continue;
     }
-    // As the engine types it (document/input.ts): a PDF header within the first 1024 bytes.
-    if (!head.includes('%PDF-')) continue;
     try {
+      if (size > INLINE_MAX_BYTES) {
+        const { startEarlyAnalysisWorker } = await import('../dist/cli/engine-worker-boot.js');
+        return { analysisWorker: await startEarlyAnalysisWorker(fileURLToPath(new URL('../dist/engine-worker.cjs', import.meta.url)), cacheDir) };
+      }
+      // As the engine types it (document/input.ts): a PDF header within the first 1024 bytes.
+      if (!head.includes('%PDF-')) continue;
       const { startEarlyPdfThread } = await import('../dist/engine/document/extraction-thread.js');
-      return startEarlyPdfThread(cacheDir);
+      return { pdfThread: startEarlyPdfThread(cacheDir) };
     } catch {
-      return undefined;
+      return {};
     }
   }
-  return undefined;
+  return {};
 }

@@ -5,6 +5,7 @@
 import { resolvePaths, type VerityPaths } from '../config/paths.js';
 import type { EarlyPdfThread } from '../engine/document/extraction-thread.js';
 import { systemClock, type Clock } from '../engine/types.js';
+import type { EarlyAnalysisWorker } from './engine-worker-boot.js';
 
 export interface CliStreams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -33,9 +34,11 @@ export interface CliContext extends CliStreams {
   analysisInWorker?: boolean;
   /** A PDF extraction thread started before the CLI loaded (bin/run-bundle.js); runtime.ts hands it to the engine. */
   earlyPdfThread?: EarlyPdfThread;
+  /** The analysis worker, likewise started early for a large document (runtime.ts posts it the job). */
+  earlyAnalysisWorker?: EarlyAnalysisWorker;
 }
 
-export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}, earlyPdfThread?: EarlyPdfThread): CliContext {
+export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}, early: { pdfThread?: EarlyPdfThread; analysisWorker?: EarlyAnalysisWorker } = {}): CliContext {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -48,7 +51,8 @@ export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note
     interrupted,
     keptOnInterrupt,
     analysisInWorker: true,
-    earlyPdfThread,
+    earlyPdfThread: early.pdfThread,
+    earlyAnalysisWorker: early.analysisWorker,
   };
 }
 

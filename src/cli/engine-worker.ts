@@ -18,11 +18,9 @@ export interface WorkerJob {
 
 export type WorkerReply = { ok: unknown } | { error: ReturnType<ReturnType<typeof toVerityError>['toBody']> };
 
-const job = workerData as WorkerJob;
-
 // An async function rather than top-level await: the build bundles this entry as CommonJS
 // (dist/engine-worker.cjs), which a worker starts without loading ~200 separate ES modules.
-async function run(): Promise<WorkerReply> {
+async function run(job: WorkerJob): Promise<WorkerReply> {
   const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
   const ports = createDefaultPorts({ config: job.config, storeFile: job.storeFile, cacheDir: job.cacheDir, ssrfGuard: false });
   try {
@@ -35,4 +33,10 @@ async function run(): Promise<WorkerReply> {
   }
 }
 
-if (parentPort) void run().then((reply) => parentPort!.postMessage(reply));
+// The job comes with the worker's data, or as its first message when the worker was started
+// before the job was known (engine-worker-boot.ts startEarlyAnalysisWorker).
+const given = workerData as Partial<WorkerJob>;
+if (parentPort) {
+  if (given.kind) void run(given as WorkerJob).then((reply) => parentPort!.postMessage(reply));
+  else parentPort.once('message', (job: WorkerJob) => void run(job).then((reply) => parentPort!.postMessage(reply)));
+}

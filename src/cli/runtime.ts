@@ -204,7 +204,7 @@ export class CliRuntime {
       // start was about a fifth of a 12 MP photo's whole-process cost.
       const local = { document: engine.verifyDocument };
       engine.verifyDocument = (req, opts) =>
-        (smallInline(req) ? local.document(req, opts) : inWorker({ ...job, kind: 'document', req }, opts?.signal)) as ReturnType<Engine['verifyDocument']>;
+        (smallInline(req) ? local.document(req, opts) : inWorker({ ...job, kind: 'document', req }, opts?.signal, this.ctx.earlyAnalysisWorker)) as ReturnType<Engine['verifyDocument']>;
     }
     return { engine, connection, close: () => ports.closeStore() };
   }
@@ -220,12 +220,18 @@ function smallInline(req: object): boolean {
 }
 
 /** One verification in a worker thread (engine-worker.ts); an abort terminates the worker. */
-async function inWorker(job: import('./engine-worker.js').WorkerJob, signal: AbortSignal | undefined): Promise<unknown> {
-  const { startCachedWorker } = await import('./engine-worker-boot.js');
+async function inWorker(job: import('./engine-worker.js').WorkerJob, signal: AbortSignal | undefined, early?: import('./engine-worker-boot.js').EarlyAnalysisWorker): Promise<unknown> {
   signal?.throwIfAborted();
-  // The bundled worker (scripts/build.mjs) beside dist/verity.cjs; from the tsc output in dist/cli/ too.
-  const { fileURLToPath } = await import('node:url');
-  const worker = await startCachedWorker(fileURLToPath(new URL('../engine-worker.cjs', import.meta.url)), job);
+  // One started before the CLI loaded (bin/run-bundle.js) gets the job as a message.
+  let worker = early?.take();
+  if (worker) worker.postMessage(job);
+  else {
+    const { startCachedWorker } = await import('./engine-worker-boot.js');
+    signal?.throwIfAborted();
+    // The bundled worker (scripts/build.mjs) beside dist/verity.cjs; from the tsc output in dist/cli/ too.
+    const { fileURLToPath } = await import('node:url');
+    worker = await startCachedWorker(fileURLToPath(new URL('../engine-worker.cjs', import.meta.url)), job);
+  }
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       void worker.terminate();
