@@ -20,8 +20,11 @@ export type WorkerReply = { ok: unknown } | { error: ReturnType<ReturnType<typeo
 
 // An async function rather than top-level await: the build bundles this entry as CommonJS
 // (dist/engine-worker.cjs), which a worker starts without loading ~200 separate ES modules.
+const engineModules = () => Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
+let preloaded: ReturnType<typeof engineModules> | undefined;
+
 async function run(job: WorkerJob): Promise<WorkerReply> {
-  const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
+  const [{ createEngine }, { createDefaultPorts }] = await (preloaded ?? engineModules());
   const ports = createDefaultPorts({ config: job.config, storeFile: job.storeFile, cacheDir: job.cacheDir, ssrfGuard: false });
   try {
     const engine = createEngine(ports);
@@ -38,5 +41,11 @@ async function run(job: WorkerJob): Promise<WorkerReply> {
 const given = workerData as Partial<WorkerJob>;
 if (parentPort) {
   if (given.kind) void run(given as WorkerJob).then((reply) => parentPort!.postMessage(reply));
-  else parentPort.once('message', (job: WorkerJob) => void run(job).then((reply) => parentPort!.postMessage(reply)));
+  else {
+    // Started early, the worker waits while the CLI loads and reads the file: it sets up the
+    // engine's modules meanwhile (a failure there is reported with the job).
+    preloaded = engineModules();
+    preloaded.catch(() => undefined);
+    parentPort.once('message', (job: WorkerJob) => void run(job).then((reply) => parentPort!.postMessage(reply)));
+  }
 }

@@ -224,8 +224,11 @@ async function inWorker(job: import('./engine-worker.js').WorkerJob, signal: Abo
   signal?.throwIfAborted();
   // One started before the CLI loaded (bin/run-bundle.js) gets the job as a message.
   let worker = early?.take();
-  if (worker) worker.postMessage(job);
-  else {
+  if (worker) {
+    // Kept alive again, as a worker started here is: it writes its code cache as it ends.
+    worker.ref();
+    worker.postMessage(job);
+  } else {
     const { startCachedWorker } = await import('./engine-worker-boot.js');
     signal?.throwIfAborted();
     // The bundled worker (scripts/build.mjs) beside dist/verity.cjs; from the tsc output in dist/cli/ too.
