@@ -3,7 +3,9 @@
  * commands with fake streams, environment and clock.
  */
 import { resolvePaths, type VerityPaths } from '../config/paths.js';
+import type { EarlyPdfThread } from '../engine/document/extraction-thread.js';
 import { systemClock, type Clock } from '../engine/types.js';
+import type { EarlyAnalysisWorker } from './engine-worker-boot.js';
 
 export interface CliStreams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -30,9 +32,13 @@ export interface CliContext extends CliStreams {
    * process, whose built files include the worker; in-process tests run it on their thread.
    */
   analysisInWorker?: boolean;
+  /** A PDF extraction thread started before the CLI loaded (bin/run-bundle.js); runtime.ts hands it to the engine. */
+  earlyPdfThread?: EarlyPdfThread;
+  /** The analysis worker, likewise started early for a large document (runtime.ts posts it the job). */
+  earlyAnalysisWorker?: EarlyAnalysisWorker;
 }
 
-export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}): CliContext {
+export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}, early: { pdfThread?: EarlyPdfThread; analysisWorker?: EarlyAnalysisWorker } = {}): CliContext {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -45,6 +51,8 @@ export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note
     interrupted,
     keptOnInterrupt,
     analysisInWorker: true,
+    earlyPdfThread: early.pdfThread,
+    earlyAnalysisWorker: early.analysisWorker,
   };
 }
 

@@ -12,3 +12,40 @@ export async function startCachedWorker(bundle: string, data: { cacheDir: string
   const { Worker } = await import('node:worker_threads');
   return new Worker(new URL('./engine-worker-boot-main.js', import.meta.url), { workerData: { ...data, bundle } });
 }
+
+/**
+ * The analysis worker started before its job is known (bin/run-bundle.js, for `verify document`
+ * of a large local file): its start-up and the bundle's load overlap the CLI's own start-up
+ * instead of following it. The job is posted later (runtime.ts). Until taken it does not keep the
+ * process alive; a worker that failed or ended before being taken is not handed out.
+ */
+export interface EarlyAnalysisWorker {
+  /** The worker, the first time it is asked for while alive; the caller attaches its listeners at once. */
+  take(): Worker | undefined;
+  /** Stops the worker if it was never taken (the command is over). */
+  discard(): void;
+}
+
+export async function startEarlyAnalysisWorker(bundle: string, cacheDir: string): Promise<EarlyAnalysisWorker> {
+  const { Worker } = await import('node:worker_threads');
+  let worker: Worker | undefined = new Worker(new URL('./engine-worker-boot-main.js', import.meta.url), { workerData: { cacheDir, bundle } });
+  let alive = true;
+  const gone = (): void => {
+    alive = false;
+  };
+  worker.once('error', gone);
+  worker.once('exit', gone);
+  worker.unref();
+  return {
+    take: () => {
+      const w = alive ? worker : undefined;
+      worker = undefined;
+      w?.off('error', gone).off('exit', gone);
+      return w;
+    },
+    discard: () => {
+      void worker?.terminate();
+      worker = undefined;
+    },
+  };
+}

@@ -18,12 +18,13 @@ export interface WorkerJob {
 
 export type WorkerReply = { ok: unknown } | { error: ReturnType<ReturnType<typeof toVerityError>['toBody']> };
 
-const job = workerData as WorkerJob;
-
 // An async function rather than top-level await: the build bundles this entry as CommonJS
 // (dist/engine-worker.cjs), which a worker starts without loading ~200 separate ES modules.
-async function run(): Promise<WorkerReply> {
-  const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
+const engineModules = () => Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
+let preloaded: ReturnType<typeof engineModules> | undefined;
+
+async function run(job: WorkerJob): Promise<WorkerReply> {
+  const [{ createEngine }, { createDefaultPorts }] = await (preloaded ?? engineModules());
   const ports = createDefaultPorts({ config: job.config, storeFile: job.storeFile, cacheDir: job.cacheDir, ssrfGuard: false });
   try {
     const engine = createEngine(ports);
@@ -35,4 +36,16 @@ async function run(): Promise<WorkerReply> {
   }
 }
 
-if (parentPort) void run().then((reply) => parentPort!.postMessage(reply));
+// The job comes with the worker's data, or as its first message when the worker was started
+// before the job was known (engine-worker-boot.ts startEarlyAnalysisWorker).
+const given = workerData as Partial<WorkerJob>;
+if (parentPort) {
+  if (given.kind) void run(given as WorkerJob).then((reply) => parentPort!.postMessage(reply));
+  else {
+    // Started early, the worker waits while the CLI loads and reads the file: it sets up the
+    // engine's modules meanwhile (a failure there is reported with the job).
+    preloaded = engineModules();
+    preloaded.catch(() => undefined);
+    parentPort.once('message', (job: WorkerJob) => void run(job).then((reply) => parentPort!.postMessage(reply)));
+  }
+}

@@ -1,6 +1,8 @@
 /** The one place that sets the process exit code. */
 import { CommanderError } from 'commander';
+import type { EarlyPdfThread } from '../engine/document/extraction-thread.js';
 import { processContext } from './context.js';
+import type { EarlyAnalysisWorker } from './engine-worker-boot.js';
 import { EXIT, exitCodeFor } from './errors.js';
 import { buildProgram } from './program.js';
 
@@ -10,7 +12,13 @@ import { buildProgram } from './program.js';
  */
 export const INTERRUPT_GRACE_MS = 350;
 
-export async function main(argv: string[]): Promise<void> {
+/** What bin/run-bundle.js started before loading the CLI (see early-start there). */
+export interface EarlyStart {
+  pdfThread?: EarlyPdfThread;
+  analysisWorker?: EarlyAnalysisWorker;
+}
+
+export async function main(argv: string[], early: EarlyStart = {}): Promise<void> {
   const interrupt = new AbortController();
   const kept: { note?: () => string } = {};
   let noted = false;
@@ -41,7 +49,7 @@ export async function main(argv: string[]): Promise<void> {
     setTimeout(leaveNow, INTERRUPT_GRACE_MS).unref();
   };
   process.on('SIGINT', onSigint);
-  const ctx = processContext(interrupt.signal, kept);
+  const ctx = processContext(interrupt.signal, kept, early);
   // A closed pipe (`verity … | head`) is a normal end, not a crash.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -60,6 +68,9 @@ export async function main(argv: string[]): Promise<void> {
     }
   } finally {
     process.off('SIGINT', onSigint);
+    // An early thread the command did not use (another input, an error) is not needed now.
+    early.pdfThread?.discard();
+    early.analysisWorker?.discard();
   }
   if (interrupt.signal.aborted) {
     sayKept();

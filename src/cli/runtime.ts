@@ -187,6 +187,7 @@ export class CliRuntime {
       ssrfGuard: false,
       clock: this.ctx.clock,
     });
+    ports.pdfThread = this.ctx.earlyPdfThread;
     const claim = this.config().claim;
     if (claim?.stance === 'nli') {
       // The ONNX runtime itself loads on the first claim that needs it, not here.
@@ -206,7 +207,11 @@ export class CliRuntime {
       engine.verifyDocument = (req, opts) =>
         (smallInline(req, opts?.inputBytes)
           ? local.document(req, opts)
-          : inWorker({ ...job, kind: 'document', req: opts?.inputBytes ? withInlineBytes('document', req, opts.inputBytes) : req }, opts?.signal)) as ReturnType<Engine['verifyDocument']>;
+          : inWorker(
+              { ...job, kind: 'document', req: opts?.inputBytes ? withInlineBytes('document', req, opts.inputBytes) : req },
+              opts?.signal,
+              this.ctx.earlyAnalysisWorker,
+            )) as ReturnType<Engine['verifyDocument']>;
     }
     return { engine, connection, close: () => ports.closeStore() };
   }
@@ -223,12 +228,21 @@ function smallInline(req: object, bytes: Buffer | undefined): boolean {
 }
 
 /** One verification in a worker thread (engine-worker.ts); an abort terminates the worker. */
-async function inWorker(job: import('./engine-worker.js').WorkerJob, signal: AbortSignal | undefined): Promise<unknown> {
-  const { startCachedWorker } = await import('./engine-worker-boot.js');
+async function inWorker(job: import('./engine-worker.js').WorkerJob, signal: AbortSignal | undefined, early?: import('./engine-worker-boot.js').EarlyAnalysisWorker): Promise<unknown> {
   signal?.throwIfAborted();
-  // The bundled worker (scripts/build.mjs) beside dist/verity.cjs; from the tsc output in dist/cli/ too.
-  const { fileURLToPath } = await import('node:url');
-  const worker = await startCachedWorker(fileURLToPath(new URL('../engine-worker.cjs', import.meta.url)), job);
+  // One started before the CLI loaded (bin/run-bundle.js) gets the job as a message.
+  let worker = early?.take();
+  if (worker) {
+    // Kept alive again, as a worker started here is: it writes its code cache as it ends.
+    worker.ref();
+    worker.postMessage(job);
+  } else {
+    const { startCachedWorker } = await import('./engine-worker-boot.js');
+    signal?.throwIfAborted();
+    // The bundled worker (scripts/build.mjs) beside dist/verity.cjs; from the tsc output in dist/cli/ too.
+    const { fileURLToPath } = await import('node:url');
+    worker = await startCachedWorker(fileURLToPath(new URL('../engine-worker.cjs', import.meta.url)), job);
+  }
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       void worker.terminate();

@@ -18,6 +18,7 @@ import type { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '.
 import type { HttpClient } from '../sources/http.js';
 import type { Store } from '../store/database.js';
 import type { NliClassifier } from './claim/nli-port.js';
+import type { EarlyPdfThread } from './document/extraction-thread.js';
 
 export interface Clock {
   /** Wall-clock time (timestamps, recency, "dates in the future"). */
@@ -66,6 +67,8 @@ export interface EnginePorts {
   nli?: NliClassifier;
   /** A private folder for V8 code caches of large modules (pdf.js); absent → compiled from source each time. */
   codeCacheDir?: string;
+  /** A PDF extraction thread the host started early, with the same codeCacheDir (document/extraction-thread.ts); used by the first PDF. */
+  pdfThread?: EarlyPdfThread;
 }
 
 export interface VerifyOptions {

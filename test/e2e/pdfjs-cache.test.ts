@@ -3,7 +3,7 @@
  * folder (src/engine/document/pdf/pdfjs-bundle.ts). The first run writes it, later runs read it;
  * both must give the same result, the text included, and one cache file stays.
  */
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -40,5 +40,18 @@ describe('pdf.js through its code cache', () => {
     const result = strip(first.stdout) as { metadata: { page_count: number }; warnings?: string[] };
     expect(result.metadata.page_count).toBe(12);
     expect(result.warnings).toContain('text was extracted from the first 10 of 12 pages');
+
+    // A PDF path starts the extraction thread before the CLI loads (bin/run-bundle.js); stdin does
+    // not. Both give the same result.
+    const piped = await verity(['verify', 'document', '-', '--json'], { home, cwd: dir, input: readFileSync(file) });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(strip(piped.stdout)).toEqual(strip(first.stdout));
+
+    // A thread started for a PDF path that the engine then never uses (read as raw text here) must
+    // not keep the process alive: the run ends with the answer about the text.
+    const unused = await verity(['verify', 'document', file, '--source', 'raw', '--json'], { home, cwd: dir });
+    expect(unused.stderr).not.toMatch(/at .*\.(?:js|cjs):\d+/);
+    expect(unused.code).not.toBe(null);
+    expect(JSON.parse(unused.stdout || unused.stderr)).toBeTypeOf('object');
   });
 });

@@ -3,7 +3,7 @@
  * V8 code cache (engine-worker-boot-main.ts). The cached start must give the same result as the
  * uncached one, from any working directory (the bundle's package imports resolve from dist/).
  */
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,5 +33,17 @@ describe('the analysis worker through its code cache', () => {
     expect(strip(second.stdout)).toEqual(strip(first.stdout));
     expect((strip(first.stdout) as { metadata: { page_count: number } }).metadata.page_count).toBeGreaterThan(0);
     expect(existsSync(join(home, 'cache'))).toBe(true);
+
+    // A path of a large document starts the worker before the CLI loads (bin/run-bundle.js) and
+    // posts it the job; stdin starts it afterwards with the job. Same result.
+    const piped = await verity(['verify', 'document', '-', '--json'], { home, cwd: dir, input: readFileSync(file) });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(strip(piped.stdout)).toEqual(strip(first.stdout));
+
+    // A worker started for a path the command then does not analyse (over the 1 MB raw-text
+    // limit here) must not keep the process alive: the run ends with that error.
+    const unused = await verity(['verify', 'document', file, '--source', 'raw', '--json'], { home, cwd: dir });
+    expect(unused.code).toBeGreaterThan(0);
+    expect(unused.stdout + unused.stderr).not.toMatch(/at .*\.(?:js|cjs):\d+/);
   });
 });

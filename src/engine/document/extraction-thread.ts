@@ -6,9 +6,9 @@
  * the time budget a real stop: a thread stuck inside pdf.js is terminated, not abandoned.
  *
  * pdf.js itself stays worker-free inside that thread (its worker code is registered as
- * `globalThis.pdfjsWorker`, pdfjs-reader.ts). The thread runs the compiled entry
- * `extraction-thread-main.js`; where it does not exist (the TypeScript sources run by the test
- * runner) the same code runs on the calling thread, with identical results.
+ * `globalThis.pdfjsWorker`, pdfjs-reader.ts). The thread runs extraction-thread-main.ts as
+ * bundled by the build (`dist/extraction-thread.cjs`); where that does not exist (the TypeScript
+ * sources run by the test runner) the same code runs on the calling thread, with identical results.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,8 @@ export type ExtractionMessage =
   | { type: 'text'; text: string }
   | { type: 'error'; name: string; message: string };
 
-const ENTRY = new URL('./extraction-thread-main.js', import.meta.url);
+// extraction-thread-main.ts as bundled by scripts/build.mjs (beside dist/verity.cjs).
+const ENTRY = new URL('../../extraction-thread.cjs', import.meta.url);
 let available: boolean | undefined;
 
 /** True when the compiled thread entry exists (built code); false under the TypeScript sources. */
@@ -38,7 +39,7 @@ function namedError(name: string, message: string): Error {
 }
 
 /** A started thread (see preparePdfReader): its job is sent later, once the file may be given to pdf.js. */
-interface ThreadRun {
+export interface ThreadRun {
   opened: Promise<Extract<ExtractionMessage, { type: 'opened' }>>;
   text: Promise<string>;
   /** Sends the one job; from then on the thread keeps the process alive until it answers or is stopped. */
@@ -46,12 +47,39 @@ interface ThreadRun {
   stop(): void;
 }
 
+/**
+ * A thread started by the host before the engine exists (bin/run-bundle.js, for `verify document`
+ * of a PDF: the thread's start-up and pdf.js's load then overlap the CLI's own start-up, ~0.1 s of
+ * the critical path). The engine adopts it for its first PDF (EnginePorts.pdfThread); it must
+ * have been started with the same code-cache folder. Unused, it does not keep the process alive.
+ */
+export interface EarlyPdfThread {
+  /** The thread, the first time it is asked for; undefined afterwards (one job per thread). */
+  take(): ThreadRun | undefined;
+  /** Stops the thread if it was never taken (the host's command is over). */
+  discard(): void;
+}
+
+/** Starts the extraction thread now, for an engine created later (see EarlyPdfThread); undefined without the built entry. */
+export function startEarlyPdfThread(codeCacheDir: string | undefined): EarlyPdfThread | undefined {
+  if (!extractionThreadAvailable()) return undefined;
+  let run: ThreadRun | undefined = startThread(codeCacheDir);
+  return {
+    take: () => {
+      const r = run;
+      run = undefined;
+      return r;
+    },
+    discard: () => {
+      run?.stop();
+      run = undefined;
+    },
+  };
+}
+
 /** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
 function startThread(codeCacheDir: string | undefined): ThreadRun {
   const worker = new Worker(ENTRY, { workerData: { codeCacheDir } });
-  // Waiting for a job, the thread must not keep the process alive (a file over the decompression
-  // caps never gets one); send() refs it.
-  worker.unref();
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
   let resolveText!: (t: string) => void;
   let rejectAll!: (e: Error) => void;
@@ -78,6 +106,10 @@ function startThread(codeCacheDir: string | undefined): ThreadRun {
   });
   worker.on('error', (err) => rejectAll(err instanceof Error ? err : new Error(String(err))));
   worker.on('exit', (code) => rejectAll(new Error(stopped ? 'the extraction thread was stopped' : `the extraction thread stopped unexpectedly (exit code ${code})`)));
+  // Waiting for a job, the thread must not keep the process alive (a file over the decompression
+  // caps, or an early thread the engine never takes, gets none); send() refs it. After the
+  // listeners: adding a 'message' listener refs the worker again.
+  worker.unref();
   return {
     opened,
     text,
@@ -123,7 +155,7 @@ export interface PdfReader {
   discard(): void;
 }
 
-export function preparePdfReader(codeCacheDir?: string): PdfReader {
+export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread): PdfReader {
   if (!extractionThreadAvailable()) {
     // On this thread: nothing runs before read(), and the reading is released by its caller.
     return {
@@ -136,7 +168,7 @@ export function preparePdfReader(codeCacheDir?: string): PdfReader {
   }
   let r: ThreadRun;
   try {
-    r = startThread(codeCacheDir);
+    r = early?.take() ?? startThread(codeCacheDir);
   } catch (err) {
     // No thread could be started: the reading fails with that error (a warning), as pdf.js errors do.
     const failed = Promise.reject(err instanceof Error ? err : new Error(String(err)));

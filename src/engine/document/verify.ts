@@ -42,7 +42,7 @@ async function analyseByKind(
     case 'pdf': {
       // The extraction thread starts first: its start-up and pdf.js compile overlap the module
       // loading and structure reading below; it is stopped here whatever happens.
-      const pdfReader = (await import('./extraction-thread.js')).preparePdfReader(ports.codeCacheDir);
+      const pdfReader = (await import('./extraction-thread.js')).preparePdfReader(ports.codeCacheDir, ports.pdfThread);
       try {
         return await (await import('./pdf/analyze.js')).analyzePdf(bytes, now, budget, { onImages: startImages, trustAnchors: await documentTrustAnchors(ports), onC2paCandidate: startC2pa, pdfReader });
       } finally {
