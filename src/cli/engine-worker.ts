@@ -11,6 +11,11 @@ import type { EngineConfig } from '../engine/types.js';
 export interface WorkerJob {
   kind: 'media' | 'document';
   req: unknown;
+  /**
+   * The uploaded file's bytes, when the CLI read them (VerifyOptions.inputBytes): copied to the
+   * worker as they are rather than as a base64 string it would check and decode again.
+   */
+  inputBytes?: Uint8Array;
   config: EngineConfig;
   storeFile: string;
   cacheDir: string;
@@ -28,7 +33,10 @@ async function run(job: WorkerJob): Promise<WorkerReply> {
   const ports = createDefaultPorts({ config: job.config, storeFile: job.storeFile, cacheDir: job.cacheDir, ssrfGuard: false });
   try {
     const engine = createEngine(ports);
-    return { ok: job.kind === 'media' ? await engine.verifyMedia(job.req as never) : await engine.verifyDocument(job.req as never) };
+    // Structured cloning hands over a plain Uint8Array; the engine reads Buffers.
+    const b = job.inputBytes;
+    const opts = b ? { inputBytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) } : {};
+    return { ok: job.kind === 'media' ? await engine.verifyMedia(job.req as never, opts) : await engine.verifyDocument(job.req as never, opts) };
   } catch (err) {
     return { error: toVerityError(err).toBody() };
   } finally {

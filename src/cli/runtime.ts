@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { VerityError } from '../api/errors.js';
 import { loadConfig } from '../config/load.js';
 import { keyEnvironment, type ConfigFile, type KeyEnvironment } from '../config/schema.js';
-import { withInlineBytes } from '../engine/inputs.js';
 import type { Engine, EngineConfig, EnginePorts } from '../engine/types.js';
 import type { Store } from '../store/database.js';
 import { Output } from '../output/output.js';
@@ -208,7 +207,7 @@ export class CliRuntime {
         (smallInline(req, opts?.inputBytes)
           ? local.document(req, opts)
           : inWorker(
-              { ...job, kind: 'document', req: opts?.inputBytes ? withInlineBytes('document', req, opts.inputBytes) : req },
+              { ...job, kind: 'document', req, inputBytes: opts?.inputBytes },
               opts?.signal,
               this.ctx.earlyAnalysisWorker,
             )) as ReturnType<Engine['verifyDocument']>;

@@ -20,7 +20,7 @@ type Loader = () => Promise<Operations>;
  * `uploadedBytes`); the others get the bytes put back into the request as base64.
  */
 type ReadsInputBytes = Partial<Record<keyof typeof INPUT_BYTES_FIELD, true>>;
-const LIVE_READS_INPUT_BYTES: ReadsInputBytes = { media: true };
+const LIVE_READS_INPUT_BYTES: ReadsInputBytes = { media: true, document: true };
 
 const liveOperations: Loader = async () => ({
   claim: async (req, ports, opts) => (await import('./claim/verify.js')).verifyClaim(req, ports, opts),

@@ -5,7 +5,7 @@
  */
 import { VerityError } from '../../api/errors.js';
 import type { DocumentRequest } from '../../api/requests.js';
-import { decodeBase64 } from '../inputs.js';
+import { uploadedBytes } from '../inputs.js';
 import type { EnginePorts } from '../types.js';
 
 export type DocumentKind = 'pdf' | 'docx' | 'image' | 'text';
@@ -65,7 +65,8 @@ function baseMime(m: string | null | undefined): string | null {
 const compatible = (declared: string, actual: string): boolean =>
   declared === actual || (declared === 'image/jpg' && actual === 'image/jpeg') || (declared.startsWith('text/') && actual === 'text/plain') || declared === 'application/octet-stream';
 
-export async function resolveDocumentInput(req: DocumentRequest, ports: EnginePorts, signal?: AbortSignal): Promise<DocumentInput> {
+/** `inputBytes`: the uploaded file's bytes as the embedded CLI hands them over (no base64 round trip). */
+export async function resolveDocumentInput(req: DocumentRequest, ports: EnginePorts, signal?: AbortSignal, inputBytes?: Buffer): Promise<DocumentInput> {
   if (req.source === 'raw') {
     if (!req.content.trim()) throw new VerityError('UNPROCESSABLE_CONTENT', 'the raw text is blank: there is nothing to analyse');
     return { kind: 'text', bytes: Buffer.from(req.content, 'utf8'), text: req.content, mime: 'text/plain', origin: 'raw', warnings: [] };
@@ -73,7 +74,7 @@ export async function resolveDocumentInput(req: DocumentRequest, ports: EnginePo
   let bytes: Buffer;
   let declared: string | null = baseMime(req.mime_type);
   let origin = 'upload';
-  if (req.source === 'upload') bytes = decodeBase64(req.content, 'content');
+  if (req.source === 'upload') bytes = uploadedBytes(req.content, { inputBytes }, 'content');
   else {
     const fetched = await ports.fetchInput(req.content, { signal });
     if (fetched.bytes.length === 0) throw new VerityError('UNPROCESSABLE_CONTENT', `the file at ${req.content} is empty: there is nothing to analyse`);

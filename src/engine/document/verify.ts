@@ -144,7 +144,7 @@ function producersOf(kind: string, a: FormatAnalysis, llm: string, partial: bool
 
 export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, opts: VerifyOptions, engineOpts: DocumentEngineOptions = {}): Promise<Computed<DocumentResult>> {
   const budget = new Budget(engineOpts.budgetMs ?? DEFAULT_BUDGET_MS, opts.signal);
-  const input = await resolveDocumentInput(req, ports, opts.signal);
+  const input = await resolveDocumentInput(req, ports, opts.signal, opts.inputBytes);
 
   // Independent stages run concurrently (C2PA, embedded images, pdf.js text); their
   // results are merged below in a fixed order, so the output does not depend on which ends first.

@@ -73,6 +73,9 @@ describe('a file handed to the engine as bytes', () => {
     expect(await codeOf(live.verifyMedia({ url: 'https://example.com/a.jpg' }, { inputBytes: Buffer.from('x') }))).toBe('VALIDATION_FAILED');
     expect(await codeOf(live.verifyMedia({ file: 'AAAA' }, { inputBytes: Buffer.from('x') }))).toBe('VALIDATION_FAILED');
     expect(await codeOf(live.verifyDocument({ source: 'raw' }, { inputBytes: Buffer.from('hello') }))).toBe('VALIDATION_FAILED');
+    // Documents read the bytes themselves too: the same size limit as a decoded `content`.
+    expect(await codeOf(live.verifyDocument({ source: 'upload' }, { inputBytes: Buffer.alloc(LIMITS.fileBytes + 1) }))).toBe('PAYLOAD_TOO_LARGE');
+    expect(await codeOf(live.verifyDocument({ source: 'upload', content: 'AAAA' }, { inputBytes: Buffer.from('x') }))).toBe('VALIDATION_FAILED');
     expect(await codeOf(live.verifyMedia({}, { inputBytes: Buffer.from('plain text, not an image') }))).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
