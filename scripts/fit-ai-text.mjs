@@ -5,8 +5,8 @@
 //   npx tsc -p tsconfig.build.json && node scripts/fit-ai-text.mjs [--fixtures DIR] [--seed N]
 //   node scripts/fit-ai-text.mjs --evaluate WEIGHTS.json [--dist DIR]   (figures of an existing model, nothing written)
 //   Exploration switches, measured and not kept (docs/document.md, "Third round"), each with --dry-run:
-//   --monotone (sign constraints), --rank (quantile-rank features), --extra MODULE (extra features,
-//   e.g. scripts/ai-text-reference-frequency.mjs),
+//   --monotone (sign constraints), --rank (quantile-rank features), --length-adjust (features less
+//   their length slope), --extra MODULE (extra features, e.g. scripts/ai-text-reference-frequency.mjs),
 //   --verbose (per-domain mean log-odds and which features shift a held-out domain's humans).
 //
 // Domains (all under ../shared/fixtures, referenced by path, never copied):
@@ -163,6 +163,8 @@ function loadAveritec(minWords) {
 
 // ---------------------------------------------------------------- metrics
 function auroc(scores, ys) {
+  // A NaN never equals itself, so the tie loop below would never advance: fail loudly instead.
+  if (scores.some((s) => !Number.isFinite(s))) throw new Error('auroc: a score is not a finite number');
   const pairs = scores.map((s, i) => [s, ys[i]]).sort((a, b) => a[0] - b[0]);
   let rankSum = 0;
   let nPos = 0;
@@ -442,7 +444,7 @@ if (AUGMENT)
     const text = proseForDetection(it.text);
     const ws = sentenceWindows(text, MIN_FLAG_WORDS);
     if (ws.length < 2) continue;
-    for (const w of ws) augSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true });
+    for (const w of ws) augSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true, parent: it });
   }
 /**
  * Human passages for the threshold: the windows of every human text of every fitted domain that
@@ -482,10 +484,35 @@ const meanWithinAuroc = (z, domains = MIXED) => domains.reduce((a, d) => {
 /** Log-odds of `test` items from a model (and tables) fitted on `train`. */
 function fitAndScore(train, test, lambda, z) {
   const tables = buildTables(train);
-  const m = fit(withVocabulary(withWindows(train), tables), lambda);
-  for (const it of withVocabulary(test, tables)) z.set(it.orig, logit(m, it));
-  return { ...m, tables };
+  const slope = LENGTH_ADJUST ? lengthSlopes(train, tables) : null;
+  const adj = (set) => (slope ? lengthAdjusted(set, slope) : set);
+  const m = fit(adj(withVocabulary(withWindows(train), tables)), lambda);
+  for (const it of adj(withVocabulary(test, tables))) z.set(it.orig, logit(m, it));
+  return { ...m, tables, slope };
 }
+/**
+ * --length-adjust (exploration): how each feature moves when a training text is cut into its
+ * 50-word windows (same text, same domain: only length changes), as a slope on log(words); every
+ * feature is then taken relative to that length expectation, x − β·(log words − log 100).
+ */
+const LENGTH_ADJUST = args.includes('--length-adjust');
+function lengthSlopes(train, tables) {
+  const domains = new Set(train.map((it) => it.domain));
+  const wins = augSet.filter((a) => domains.has(a.domain));
+  const W = withVocabulary(wins, tables);
+  const P = new Map(withVocabulary([...new Set(wins.map((a) => a.parent))], tables).map((it) => [it.orig, it]));
+  const num = Array(D).fill(0);
+  let den = 0;
+  W.forEach((w) => {
+    const p = P.get(w.orig.parent);
+    const dl = Math.log(w.words) - Math.log(p.words);
+    den += dl * dl;
+    for (let j = 0; j < D; j++) num[j] += (w.x[j] - p.x[j]) * dl;
+  });
+  // No windows in the training domains (biomedical answers are too short to hold two): no slope.
+  return num.map((v) => (den > 0 ? v / den : 0));
+}
+const lengthAdjusted = (set, slope) => set.map((it) => ({ ...it, x: it.x.map((v, j) => v - slope[j] * (Math.log(Math.max(1, it.words)) - Math.log(100))) }));
 const foldModels = {};
 /** λ chosen on `pool` alone: inner leave-one-mixed-domain-out over the mixed domains it holds. */
 function chooseLambda(pool) {
@@ -528,8 +555,10 @@ function nestedLodo() {
 const lambdas = (opt('--lambdas', '0.03,0.1,0.3')).split(',').map(Number);
 const best = { ...nestedLodo(), lambda: chooseLambda(fitSet).lambda };
 const finalVocab = buildTables(fitSet);
-const final = fit(withVocabulary(withWindows(fitSet), finalVocab), best.lambda);
-const finalX = new Map(withVocabulary([...fitSet, ...factSet], finalVocab).map((it) => [it.orig, it]));
+const finalSlope = LENGTH_ADJUST ? lengthSlopes(fitSet, finalVocab) : null;
+const finalAdj = (set) => (finalSlope ? lengthAdjusted(set, finalSlope) : set);
+const final = fit(finalAdj(withVocabulary(withWindows(fitSet), finalVocab)), best.lambda);
+const finalX = new Map(finalAdj(withVocabulary([...fitSet, ...factSet], finalVocab)).map((it) => [it.orig, it]));
 // Held-out log-odds for every item: LODO for fitted domains, the final model for the never-fitted one.
 const Z = new Map(best.z);
 for (const it of factSet) Z.set(it, logit(final, finalX.get(it)));
@@ -650,7 +679,8 @@ if (args.includes('--verbose')) {
     const m = foldModels[d];
     const contrib = (items) => {
       const c = Array(D).fill(0);
-      for (const it of withVocabulary(items, m.tables)) for (let j = 0; j < D; j++) c[j] += (m.weights[j] * Math.max(-4, Math.min(4, (it.x[j] - m.mean[j]) / (m.std[j] || 1)))) / items.length;
+      const xs = withVocabulary(items, m.tables);
+      for (const it of m.slope ? lengthAdjusted(xs, m.slope) : xs) for (let j = 0; j < D; j++) c[j] += (m.weights[j] * Math.max(-4, Math.min(4, (it.x[j] - m.mean[j]) / (m.std[j] || 1)))) / items.length;
       return c;
     };
     const ch = contrib(s.filter((it) => it.y === 0));
