@@ -4,6 +4,10 @@
 //
 //   npx tsc -p tsconfig.build.json && node scripts/fit-ai-text.mjs [--fixtures DIR] [--seed N]
 //   node scripts/fit-ai-text.mjs --evaluate WEIGHTS.json [--dist DIR]   (figures of an existing model, nothing written)
+//   Exploration switches, measured and not kept (docs/document.md, "Third round"), each with --dry-run:
+//   --monotone (sign constraints), --rank (quantile-rank features), --length-adjust (features less
+//   their length slope), --extra MODULE (extra features, e.g. scripts/ai-text-reference-frequency.mjs),
+//   --verbose (per-domain mean log-odds and which features shift a held-out domain's humans).
 //
 // Domains (all under ../shared/fixtures, referenced by path, never copied):
 //   human and AI  text/ai-vs-human-glimpse.jsonl: news (XSum), stories (WritingPrompts),
@@ -47,7 +51,9 @@ const featuresModule = await import(resolve(dist, 'engine/document/ai-text/featu
 const { extractFeatures } = featuresModule;
 // --drop a,b: fit without those features (to measure what each adds under the same protocol).
 const dropped = new Set((opt('--drop', '') ?? '').split(',').filter(Boolean));
-const FEATURE_NAMES = featuresModule.FEATURE_NAMES.filter((n) => !dropped.has(n));
+// --extra MODULE (exploration): a module exporting `names` and `features(lowerWords)`, appended to the features.
+const extra = opt('--extra', null) ? await import(resolve(opt('--extra'))) : null;
+const FEATURE_NAMES = [...featuresModule.FEATURE_NAMES.filter((n) => !dropped.has(n)), ...(extra?.names ?? [])];
 // Older builds (run with --dist to measure an earlier feature set under the same protocol) have no vocabulary.
 const lowerWords = featuresModule.lowerWords ?? (() => []);
 const vocabularyScore = featuresModule.vocabularyScore ?? (() => 0);
@@ -157,6 +163,8 @@ function loadAveritec(minWords) {
 
 // ---------------------------------------------------------------- metrics
 function auroc(scores, ys) {
+  // A NaN never equals itself, so the tie loop below would never advance: fail loudly instead.
+  if (scores.some((s) => !Number.isFinite(s))) throw new Error('auroc: a score is not a finite number');
   const pairs = scores.map((s, i) => [s, ys[i]]).sort((a, b) => a[0] - b[0]);
   let rankSum = 0;
   let nPos = 0;
@@ -200,6 +208,44 @@ function balance(set, humanOnlyWeight = HUMAN_ONLY_WEIGHT) {
   return set.map((it) => dw(it.domain) / labelsIn(it.domain) / groups.get(`${it.domain}|${it.y}`));
 }
 
+const RANK = args.includes('--rank');
+const KNOTS = 41;
+/** Per feature, the weighted quantiles at KNOTS evenly spaced levels (whole texts only). */
+function quantileKnots(set, sw) {
+  const out = [];
+  const idx = set.map((_, i) => i).filter((i) => !set[i].window);
+  const W = idx.reduce((a, i) => a + sw[i], 0);
+  for (let j = 0; j < D; j++) {
+    const s = idx.map((i) => [set[i].x[j], sw[i] / W]).sort((a, b) => a[0] - b[0]);
+    const k = [];
+    let acc = 0;
+    let q = 0;
+    for (let n = 0; n < KNOTS; n++) {
+      const level = (n + 0.5) / KNOTS;
+      while (q < s.length - 1 && acc + s[q][1] < level) acc += s[q++][1];
+      k.push(s[q][0]);
+    }
+    out.push(k);
+  }
+  return out;
+}
+// Inverse normal CDF (Acklam's rational approximation is overkill here: a logit-scaled quantile is enough).
+const probit = (u) => Math.log(u / (1 - u)) / 1.7;
+function rankScores(knots, x) {
+  return x.map((v, j) => {
+    const k = knots[j];
+    if (v <= k[0]) return probit(0.5 / KNOTS);
+    if (v >= k[KNOTS - 1]) return probit((KNOTS - 0.5) / KNOTS);
+    let lo = 0;
+    while (k[lo + 1] < v) lo++;
+    // ties: a run of equal knots maps to its middle level
+    let hi = lo + 1;
+    while (hi < KNOTS - 1 && k[hi] === k[hi + 1] && k[hi] === v) hi++;
+    const f = k[hi] > k[lo] ? (v - k[lo]) / (k[hi] - k[lo]) : 0.5;
+    return probit((lo + f * (hi - lo) + 0.5) / KNOTS);
+  });
+}
+
 /** Weighted L2 logistic regression, full-batch gradient descent on standardised, ±4-clipped features. */
 function fit(set, lambda) {
   const w0 = balance(set);
@@ -208,10 +254,30 @@ function fit(set, lambda) {
   set.forEach((it, i) => (tot[it.y] += w0[i]));
   const sw = set.map((it, i) => w0[i] / tot[it.y] / 2);
   const { mean, std } = standardiser(set, sw);
-  const X = set.map((it) => it.x.map((v, j) => Math.max(-4, Math.min(4, (v - mean[j]) / std[j]))));
+  // --rank (exploration): each feature through its empirical quantile (knots from the whole texts of
+  // the training set, each domain and label equally) to a normal score, instead of z-clipping.
+  const knots = RANK ? quantileKnots(set, sw) : null;
+  const X = set.map((it) => (knots ? rankScores(knots, it.x) : it.x.map((v, j) => Math.max(-4, Math.min(4, (v - mean[j]) / std[j])))));
   const w = Array(D).fill(0);
   let b = 0;
   const lr = 1;
+  // --monotone (exploration): a feature whose AI−human mean difference has the same sign in every
+  // mixed training domain may not take a weight of the other sign (projected gradient descent).
+  const sign = Array(D).fill(0);
+  if (MONOTONE) {
+    const mixed = [...new Set(set.filter((it) => it.y === 1).map((it) => it.domain))];
+    const diffs = mixed.map((d) => {
+      const m = [Array(D).fill(0), Array(D).fill(0)];
+      const n = [0, 0];
+      set.forEach((it, i) => {
+        if (it.domain !== d || it.window) return;
+        n[it.y]++;
+        X[i].forEach((v, j) => (m[it.y][j] += v));
+      });
+      return m[1].map((v, j) => v / n[1] - m[0][j] / n[0]);
+    });
+    for (let j = 0; j < D; j++) if (diffs.every((df) => df[j] > 0)) sign[j] = 1; else if (diffs.every((df) => df[j] < 0)) sign[j] = -1;
+  }
   for (let iter = 0; iter < 3000; iter++) {
     const gw = Array(D).fill(0);
     let gb = 0;
@@ -223,14 +289,22 @@ function fit(set, lambda) {
       gb += e;
       for (let j = 0; j < D; j++) gw[j] += e * xi[j];
     }
-    for (let j = 0; j < D; j++) w[j] -= lr * (gw[j] + lambda * w[j]);
+    for (let j = 0; j < D; j++) {
+      w[j] -= lr * (gw[j] + lambda * w[j]);
+      if (sign[j] * w[j] < 0) w[j] = 0;
+    }
     b -= lr * gb;
   }
-  return { mean, std, weights: w, bias: b };
+  return { mean, std, weights: w, bias: b, knots };
 }
 /** The uncalibrated log-odds of the fitted logistic model (no length shrinkage; same clipping as the engine). */
 function logit(p, it) {
   let z = p.bias;
+  if (p.knots) {
+    const r = rankScores(p.knots, it.x);
+    for (let j = 0; j < D; j++) z += p.weights[j] * r[j];
+    return z;
+  }
   for (let j = 0; j < D; j++) z += p.weights[j] * Math.max(-4, Math.min(4, (it.x[j] - p.mean[j]) / (p.std[j] || 1)));
   return z;
 }
@@ -262,6 +336,7 @@ function platt(zs, set) {
 // learns "formal prose = human" and LODO within-domain AUROC falls (0.873 → 0.846 at weight 0.3 →
 // 0.827 at 1, measured 2026-11-22); they calibrate the probability and choose the threshold instead.
 const HUMAN_ONLY_WEIGHT = Number(opt('--human-only-weight', '0'));
+const MONOTONE = args.includes('--monotone');
 const FIT_WORDS = 40; // texts shorter than this are not used for fitting (the engine shrinks them anyway)
 const glimpse = loadGlimpse();
 const abstracts = loadAbstracts();
@@ -300,7 +375,9 @@ const fact = loadAveritec(MIN_FLAG_WORDS);
 const featurize = (it) => {
   const text = proseForDetection(it.text);
   const { features, wordCount: wc } = extractFeatures(text);
-  return { ...it, x: FEATURE_NAMES.map((n) => features[n]), words: wc, lower: lowerWords(text), c4: char4Grams(text) };
+  const lower = lowerWords(text);
+  const ex = extra ? extra.features(lower) : [];
+  return { ...it, x: [...FEATURE_NAMES.slice(0, FEATURE_NAMES.length - ex.length).map((n) => features[n]), ...ex], words: wc, lower, c4: char4Grams(text) };
 };
 const VOCAB_J = FEATURE_NAMES.indexOf('vocabulary_llr');
 const CHAR4_J = FEATURE_NAMES.indexOf('char4_llr');
@@ -367,7 +444,7 @@ if (AUGMENT)
     const text = proseForDetection(it.text);
     const ws = sentenceWindows(text, MIN_FLAG_WORDS);
     if (ws.length < 2) continue;
-    for (const w of ws) augSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true });
+    for (const w of ws) augSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true, parent: it });
   }
 /**
  * Human passages for the threshold: the windows of every human text of every fitted domain that
@@ -407,17 +484,43 @@ const meanWithinAuroc = (z, domains = MIXED) => domains.reduce((a, d) => {
 /** Log-odds of `test` items from a model (and tables) fitted on `train`. */
 function fitAndScore(train, test, lambda, z) {
   const tables = buildTables(train);
-  const m = fit(withVocabulary(withWindows(train), tables), lambda);
-  for (const it of withVocabulary(test, tables)) z.set(it.orig, logit(m, it));
-  return m;
+  const slope = LENGTH_ADJUST ? lengthSlopes(train, tables) : null;
+  const adj = (set) => (slope ? lengthAdjusted(set, slope) : set);
+  const m = fit(adj(withVocabulary(withWindows(train), tables)), lambda);
+  for (const it of adj(withVocabulary(test, tables))) z.set(it.orig, logit(m, it));
+  return { ...m, tables, slope };
 }
+/**
+ * --length-adjust (exploration): how each feature moves when a training text is cut into its
+ * 50-word windows (same text, same domain: only length changes), as a slope on log(words); every
+ * feature is then taken relative to that length expectation, x − β·(log words − log 100).
+ */
+const LENGTH_ADJUST = args.includes('--length-adjust');
+function lengthSlopes(train, tables) {
+  const domains = new Set(train.map((it) => it.domain));
+  const wins = augSet.filter((a) => domains.has(a.domain));
+  const W = withVocabulary(wins, tables);
+  const P = new Map(withVocabulary([...new Set(wins.map((a) => a.parent))], tables).map((it) => [it.orig, it]));
+  const num = Array(D).fill(0);
+  let den = 0;
+  W.forEach((w) => {
+    const p = P.get(w.orig.parent);
+    const dl = Math.log(w.words) - Math.log(p.words);
+    den += dl * dl;
+    for (let j = 0; j < D; j++) num[j] += (w.x[j] - p.x[j]) * dl;
+  });
+  // No windows in the training domains (biomedical answers are too short to hold two): no slope.
+  return num.map((v) => (den > 0 ? v / den : 0));
+}
+const lengthAdjusted = (set, slope) => set.map((it) => ({ ...it, x: it.x.map((v, j) => v - slope[j] * (Math.log(Math.max(1, it.words)) - Math.log(100))) }));
+const foldModels = {};
 /** λ chosen on `pool` alone: inner leave-one-mixed-domain-out over the mixed domains it holds. */
 function chooseLambda(pool) {
   const inner = MIXED.filter((d) => pool.some((it) => it.domain === d));
   const scores = lambdas.map((lambda) => {
     const z = new Map();
     for (const e of inner) fitAndScore(pool.filter((it) => it.domain !== e), pool.filter((it) => it.domain === e), lambda, z);
-    return { lambda, score: meanWithinAuroc(z, inner) };
+    return { lambda, score: meanWithinAuroc(z, inner), z };
   });
   return scores.reduce((a, b) => (b.score > a.score ? b : a));
 }
@@ -426,17 +529,22 @@ function chooseLambda(pool) {
  * was itself chosen by an inner LODO that never saw that domain either.
  */
 const zNeverFittedByFold = {};
+const foldCalibration = {};
 function nestedLodo() {
   const z = new Map();
   const lambdaByFold = {};
   for (const d of FIT_DOMAINS) {
     const train = fitSet.filter((it) => it.domain !== d);
-    const { lambda } = chooseLambda(train);
+    const { lambda, z: inner } = chooseLambda(train);
     lambdaByFold[d] = lambda;
+    // This fold's own Platt scaling, fitted on its inner held-out log-odds (training domains only):
+    // puts the fold models on one scale for the pooled figure without looking at the held-out domain.
+    const innerItems = [...inner.keys()];
+    foldCalibration[d] = platt(innerItems.map((it) => inner.get(it)), innerItems);
     // The never-fitted sets are scored by this fold's model too: the threshold for a held-out
     // domain then comes from models that never saw that domain.
     const scored = new Map();
-    fitAndScore(train, [...fitSet.filter((x) => x.domain === d), ...passageSet.filter((x) => x.domain === d), ...factSet], lambda, scored);
+    foldModels[d] = fitAndScore(train, [...fitSet.filter((x) => x.domain === d), ...passageSet.filter((x) => x.domain === d), ...factSet], lambda, scored);
     const zf = new Map();
     for (const [it, v] of scored) (NEVER_FITTED.includes(it.domain) ? zf : z).set(it, v);
     zNeverFittedByFold[d] = zf;
@@ -447,8 +555,10 @@ function nestedLodo() {
 const lambdas = (opt('--lambdas', '0.03,0.1,0.3')).split(',').map(Number);
 const best = { ...nestedLodo(), lambda: chooseLambda(fitSet).lambda };
 const finalVocab = buildTables(fitSet);
-const final = fit(withVocabulary(withWindows(fitSet), finalVocab), best.lambda);
-const finalX = new Map(withVocabulary([...fitSet, ...factSet], finalVocab).map((it) => [it.orig, it]));
+const finalSlope = LENGTH_ADJUST ? lengthSlopes(fitSet, finalVocab) : null;
+const finalAdj = (set) => (finalSlope ? lengthAdjusted(set, finalSlope) : set);
+const final = fit(finalAdj(withVocabulary(withWindows(fitSet), finalVocab)), best.lambda);
+const finalX = new Map(finalAdj(withVocabulary([...fitSet, ...factSet], finalVocab)).map((it) => [it.orig, it]));
 // Held-out log-odds for every item: LODO for fitted domains, the final model for the never-fitted one.
 const Z = new Map(best.z);
 for (const it of factSet) Z.set(it, logit(final, finalX.get(it)));
@@ -542,6 +652,9 @@ const model = {
     threshold_rule: PASSAGE_THRESHOLD ? `smallest P(AI) with human false positives <= ${FPR_TARGET} in every domain, on its whole texts and on its human passages (${passageSet.length} windows of >= ${MIN_FLAG_WORDS} words of the human texts holding two or more) alike` : `smallest P(AI) with human false positives <= ${FPR_TARGET} on the whole texts of every domain`,
     lodo_auroc_within_mixed_domains_mean: r3(best.score),
     lodo_auroc_pooled_glimpse: r3(auroc(pooledGlimpse.map((it) => Z.get(it)), pooledGlimpse.map((it) => it.y))),
+    // Each fold's log-odds through that fold's own calibration (fitted on its training domains only).
+    lodo_auroc_pooled_glimpse_fold_calibrated: r3(auroc(pooledGlimpse.map((it) => foldCalibration[it.domain].a * Z.get(it) + foldCalibration[it.domain].b), pooledGlimpse.map((it) => it.y))),
+    fold_calibration: Object.fromEntries(Object.entries(foldCalibration).filter(([d]) => MIXED.includes(d)).map(([d, c]) => [d, { a: r3(c.a), b: r3(c.b) }])),
     lodo_auroc_pooled_all_humans_vs_ai: r3(auroc(pooledAll.map((it) => Z.get(it)), pooledAll.map((it) => it.y))),
     per_domain: perDomain,
     lodo_auroc_by_generator: byGen,
@@ -551,10 +664,28 @@ const model = {
 if (!args.includes('--dry-run')) writeFileSync(out, `${JSON.stringify(model, null, 2)}\n`);
 console.log(`λ = ${best.lambda} for the final model; per held-out domain (inner LODO): ${JSON.stringify(best.lambdaByFold)}; mean within-domain LODO AUROC ${r3(best.score)}`);
 console.log(`Platt a=${cal.a.toFixed(3)} b=${cal.b.toFixed(3)}; flag threshold P(AI) ≥ ${model.flag_threshold} at ≥ ${MIN_FLAG_WORDS} words`);
-console.log(`pooled LODO AUROC: glimpse ${model.evaluation.lodo_auroc_pooled_glimpse}; all humans vs AI ${model.evaluation.lodo_auroc_pooled_all_humans_vs_ai}`);
+console.log(`pooled LODO AUROC: glimpse ${model.evaluation.lodo_auroc_pooled_glimpse} (each fold through its own calibration: ${model.evaluation.lodo_auroc_pooled_glimpse_fold_calibrated}, ${JSON.stringify(model.evaluation.fold_calibration)}); all humans vs AI ${model.evaluation.lodo_auroc_pooled_all_humans_vs_ai}`);
 console.log('domain             humans   ai  LODO-AUROC  LODO-FPR  LODO-TPR  thr(w/o)  final-FPR  final-TPR  passages  LODO-passage-FPR');
 for (const [d, v] of Object.entries(perDomain))
   console.log(`${d.padEnd(18)} ${String(v.humans).padStart(6)} ${String(v.ai).padStart(4)}  ${String(v.lodo_auroc ?? '-').padStart(10)}  ${String(v.lodo_fpr).padStart(8)}  ${String(v.lodo_tpr ?? '-').padStart(8)}  ${String(v.threshold_without_domain).padStart(8)}  ${String(v.final_model_in_sample_fpr).padStart(9)}  ${String(v.final_model_in_sample_tpr ?? '-').padStart(9)}  ${String(v.human_passages).padStart(8)}  ${String(v.lodo_passage_fpr).padStart(16)}`);
 console.log('by generator (LODO, mean over mixed domains):', JSON.stringify(byGen));
 console.log('largest weights:', FEATURE_NAMES.map((n, j) => [n, final.weights[j]]).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 10).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', '));
 if (!args.includes('--dry-run')) console.log(`\nweights written to ${relative(root, out)}`);
+if (args.includes('--verbose')) {
+  const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  for (const d of MIXED) {
+    const s = fitSet.filter((it) => it.domain === d);
+    // Which features move this held-out domain's humans away from the training domains' humans.
+    const m = foldModels[d];
+    const contrib = (items) => {
+      const c = Array(D).fill(0);
+      const xs = withVocabulary(items, m.tables);
+      for (const it of m.slope ? lengthAdjusted(xs, m.slope) : xs) for (let j = 0; j < D; j++) c[j] += (m.weights[j] * Math.max(-4, Math.min(4, (it.x[j] - m.mean[j]) / (m.std[j] || 1)))) / items.length;
+      return c;
+    };
+    const ch = contrib(s.filter((it) => it.y === 0));
+    const ct = contrib(fitSet.filter((it) => it.y === 0 && it.domain !== d && MIXED.includes(it.domain)));
+    if (!m.knots) console.log(`  ${d} humans vs training humans, log-odds shift by feature: ${FEATURE_NAMES.map((n, j) => [n, ch[j] - ct[j]]).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 8).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ')}`);
+    console.log(`${d}: mean LODO log-odds human ${mean(s.filter((it) => it.y === 0).map((it) => Z.get(it))).toFixed(2)}, AI ${mean(s.filter((it) => it.y === 1).map((it) => Z.get(it))).toFixed(2)}`);
+  }
+}

@@ -117,6 +117,15 @@ describe('stylometric detector', () => {
     const ev = DEFAULT_MODEL.evaluation as { lodo_auroc_within_mixed_domains_mean: number; l2_lambda_by_held_out_domain: Record<string, number> };
     expect(ev.lodo_auroc_within_mixed_domains_mean).toBeGreaterThanOrEqual(0.9);
     expect(Object.keys(ev.l2_lambda_by_held_out_domain)).toEqual(expect.arrayContaining(['news', 'stories', 'biomedical']));
+    // The pooled LODO AUROC both ways: one scale, and each fold through its own calibration
+    // (fitted on that fold's training domains only), with the three fold calibrations it used.
+    const pooled = DEFAULT_MODEL.evaluation as { lodo_auroc_pooled_glimpse: number; lodo_auroc_pooled_glimpse_fold_calibrated: number; fold_calibration: Record<string, { a: number; b: number }> };
+    for (const v of [pooled.lodo_auroc_pooled_glimpse, pooled.lodo_auroc_pooled_glimpse_fold_calibrated]) {
+      expect(v).toBeGreaterThan(0.5);
+      expect(v).toBeLessThanOrEqual(1);
+    }
+    expect(Object.keys(pooled.fold_calibration).sort()).toEqual(['biomedical', 'news', 'stories']);
+    for (const c of Object.values(pooled.fold_calibration)) expect(c.a).toBeGreaterThan(0);
   });
 });
 
