@@ -28,10 +28,16 @@ let loaded: Promise<PdfJsModule> | undefined;
  */
 export function loadPdfJs(codeCacheDir?: string): Promise<PdfJsModule> {
   loaded ??= (async () => {
-    const bundled = (await import('./pdfjs-bundle.js')).loadBundledPdfJs(codeCacheDir);
-    const [api, worker] = bundled
-      ? [bundled.api as PdfJsModule, bundled.worker as { WorkerMessageHandler: unknown }]
-      : await Promise.all([import(API_MODULE) as Promise<PdfJsModule>, import(WORKER_MODULE) as Promise<{ WorkerMessageHandler: unknown }>]);
+    const natives = { push: Array.prototype.push, parse: JSON.parse };
+    let api: PdfJsModule, worker: { WorkerMessageHandler: unknown };
+    try {
+      const bundled = (await import('./pdfjs-bundle.js')).loadBundledPdfJs(codeCacheDir);
+      [api, worker] = bundled
+        ? [bundled.api as PdfJsModule, bundled.worker as { WorkerMessageHandler: unknown }]
+        : await Promise.all([import(API_MODULE) as Promise<PdfJsModule>, import(WORKER_MODULE) as Promise<{ WorkerMessageHandler: unknown }>]);
+    } finally {
+      restoreNatives(natives);
+    }
     const g = globalThis as { pdfjsWorker?: { WorkerMessageHandler: unknown } };
     g.pdfjsWorker ??= worker;
     return api;
@@ -40,6 +46,23 @@ export function loadPdfJs(codeCacheDir?: string): Promise<PdfJsModule> {
     loaded = undefined;
   });
   return loaded;
+}
+
+/**
+ * pdf.js's legacy build (the one that runs on Node 20) carries core-js polyfills, two of which
+ * replace built-ins V8 already implements as the spec says: `Array.prototype.push` becomes a
+ * JavaScript loop (core-js's check for an edge case of arrays whose length is not writable, which
+ * neither pdf.js nor verity meets) and `JSON.parse` a JavaScript parser (for the
+ * JSON.parse-with-source proposal, which nothing here uses). Every push of pdf.js's lexer and
+ * text builder then went through the polyfill (~15–20 ms of CPU in a cold 10-page read), and on
+ * a thread that loads pdf.js itself so did the rest of verity's code. The built-ins are put back
+ * once pdf.js is loaded; the polyfills that only add what Node 20 lacks stay.
+ */
+function restoreNatives(natives: { push: typeof Array.prototype.push; parse: typeof JSON.parse }): void {
+  if (Array.prototype.push !== natives.push)
+    Object.defineProperty(Array.prototype, 'push', { value: natives.push, writable: true, enumerable: false, configurable: true });
+  if (JSON.parse !== natives.parse)
+    Object.defineProperty(JSON, 'parse', { value: natives.parse, writable: true, enumerable: false, configurable: true });
 }
 
 /** pdf-parse 2 `ParseParameters` defaults that shape `getText` output. */
