@@ -1,7 +1,7 @@
 // The CLI proper, for bin/verity.js: runs the bundled CLI (dist/verity.cjs) through a V8 code
 // cache, because Node 20 has no module compile cache (module.enableCompileCache arrived in Node
 // 22.1). A separate file so that `--version` and the top-level help load none of this.
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -47,6 +47,7 @@ export async function runBundle() {
         mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, cacheFile);
+        pruneCliCaches(cacheDir, cacheFile);
       } catch {
         // No writable cache folder (or a full disk): every start is simply uncached. A partly
         // written temporary file must not stay behind.
@@ -62,6 +63,29 @@ export async function runBundle() {
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(file), mod, file, dirname(file));
   await mod.exports.main(process.argv, early);
+}
+
+/** CLI code caches kept in the cache folder: this build's and two more (another install, the build before). */
+const KEEP_CLI_CACHES = 3;
+
+/**
+ * Each build (and each Node version) writes a new cache file of ~0.7 MB; without pruning, the
+ * cache folder grew by one per upgrade or rebuild forever. The newest few stay, so two installs
+ * that share the folder do not delete each other's cache on every run.
+ */
+function pruneCliCaches(cacheDir, keep) {
+  try {
+    const old = readdirSync(cacheDir)
+      .filter((f) => /^cli-\d+-\d+-v[\d.]+\.v8cache$/.test(f) && join(cacheDir, f) !== keep)
+      .map((f) => {
+        const path = join(cacheDir, f);
+        return { path, mtime: statSync(path).mtimeMs };
+      })
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const { path } of old.slice(KEEP_CLI_CACHES - 1)) unlinkSync(path);
+  } catch {
+    // another process pruned them first, or the folder cannot be listed: nothing to do
+  }
 }
 
 /**

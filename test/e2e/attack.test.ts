@@ -8,7 +8,7 @@
  * to, and names are never resolved. Every request loop is over a fixed list.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -446,6 +446,29 @@ describe('faults become honest answers', () => {
     expect(r.stderr).toMatch(/\/sys\/verity-attack/);
     expect(r.stderr).toMatch(/\((EPERM|EACCES|EROFS)\)/);
     expect(r.stderr).not.toMatch(/Unexpected internal error/);
+  });
+
+  it('keeps the newest few CLI code caches, not one per build forever', async () => {
+    const cacheHome = mkdtempSync(join(tmpdir(), 'verity-cache-'));
+    try {
+      const cacheDir = join(cacheHome, 'cache');
+      mkdirSync(cacheDir, { recursive: true });
+      // Five caches of earlier builds, oldest first, and a file of someone else's.
+      const stale = [1, 2, 3, 4, 5].map((i) => `cli-${1000 + i}-${1700000000000 + i}-v20.0.${i}.v8cache`);
+      stale.forEach((f, i) => {
+        writeFileSync(join(cacheDir, f), 'old');
+        utimesSync(join(cacheDir, f), 1_700_000_000 + i * 60, 1_700_000_000 + i * 60);
+      });
+      writeFileSync(join(cacheDir, 'notes.txt'), 'kept');
+      const r = await execa('node', [BIN, 'config', 'path'], { env: { ...env, VERITY_HOME: cacheHome }, reject: false });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const dist = statSync(join(ROOT, 'dist', 'verity.cjs'));
+      const mine = `cli-${dist.size}-${Math.trunc(dist.mtimeMs)}-${process.version}.v8cache`;
+      // This build's cache and the two newest of the others.
+      expect(readdirSync(cacheDir).sort()).toEqual([mine, stale[3], stale[4], 'notes.txt'].sort());
+    } finally {
+      rmSync(cacheHome, { recursive: true, force: true });
+    }
   });
 
   it('leaves no v8cache temporary file behind when the cache cannot be written', async () => {
