@@ -59,7 +59,8 @@ export function createAuthenticator(store: ServerStore, clock: Clock) {
    * is not parsed and its key not hashed on every request (≈ 1.5 µs). Only the hashing is
    * skipped, never the row check: the store still answers (cache or row) whether the key exists
    * and is revoked, on every request. Headers of unknown keys are not memoized (guessing cannot
-   * fill the map), and it starts over beyond CACHE_MAX. (The keys are in this process's memory
+   * fill the map), nor any spelling but `Bearer <key>` (so its entries stay ~60 bytes), and it
+   * starts over beyond CACHE_MAX. (The keys are in this process's memory
    * anyway while their requests are read; the map is emptied when the server closes.)
    */
   const knownHashes = new Map<string, string>();
@@ -72,9 +73,12 @@ export function createAuthenticator(store: ServerStore, clock: Clock) {
       // The same header parses the same way: a memoized one skips the checks and the hash.
       const known = header === undefined ? undefined : knownHashes.get(header);
       if (known !== undefined) return admit(store.sync!.findKey(known), now);
-      const hash = hashKey(keyOf(header));
+      const key = keyOf(header);
+      const hash = hashKey(key);
       const row = store.sync!.findKey(hash);
-      if (row) {
+      // Only the canonical spelling is memoized: padded or re-cased variants of one valid key
+      // (each up to the header size limit) must not fill the map with large strings.
+      if (row && header!.length === 7 + key.length && header!.startsWith('Bearer ')) {
         if (knownHashes.size >= CACHE_MAX) knownHashes.clear();
         knownHashes.set(header!, hash);
       }
@@ -82,6 +86,10 @@ export function createAuthenticator(store: ServerStore, clock: Clock) {
     },
     async authenticate(header: string | undefined): Promise<AuthInfo> {
       return admit(await store.findKey(keyHash(header)));
+    },
+    /** How many headers have their hash memoized (tests: the bound on what the map holds). */
+    memoizedHeaders(): number {
+      return knownHashes.size;
     },
     close(): void {
       touched.clear();
