@@ -1,7 +1,7 @@
 // The CLI proper, for bin/verity.js: runs the bundled CLI (dist/verity.cjs) through a V8 code
 // cache, because Node 20 has no module compile cache (module.enableCompileCache arrived in Node
 // 22.1). A separate file so that `--version` and the top-level help load none of this.
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,6 +37,7 @@ export async function runBundle() {
     filename: file,
     cachedData,
   });
+  if (cachedData && !script.cachedDataRejected) touchCache(cacheFile);
   if (!cachedData || script.cachedDataRejected) {
     // Written at exit, so the functions this run compiled are in the cache too; not after Ctrl-C
     // (exit 130), where writing it could hold the exit up for seconds on a busy machine.
@@ -63,6 +64,18 @@ export async function runBundle() {
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(file), mod, file, dirname(file));
   await mod.exports.main(process.argv, early);
+}
+
+/**
+ * Marks the cache as in use (its mtime), at most once an hour: pruning keeps the newest, and a
+ * cache is written only once, so without this the build in daily use would look oldest.
+ */
+function touchCache(cacheFile) {
+  try {
+    if (Date.now() - statSync(cacheFile).mtimeMs > 3_600_000) utimesSync(cacheFile, new Date(), new Date());
+  } catch {
+    // a read-only cache folder: pruning may then drop it, which costs one slower start
+  }
 }
 
 /** CLI code caches kept in the cache folder: this build's and two more (another install, the build before). */
@@ -104,12 +117,16 @@ const INLINE_MAX_BYTES = 1_050_000;
  */
 async function earlyStart(args, cacheDir) {
   const at = args.indexOf('verify');
-  if (at < 0 || args[at + 1] !== 'document' || args.includes('--remote') || args.includes('--content') || process.env.VERITY_BASE_URL) return {};
-  const { closeSync, openSync, readSync, fstatSync } = await import('node:fs');
+  const remote = args.some((a) => a === '--remote' || a.startsWith('--remote='));
+  if (at < 0 || args[at + 1] !== 'document' || remote || args.includes('--content') || process.env.VERITY_BASE_URL) return {};
+  const { closeSync, openSync, readSync, fstatSync, statSync: stat } = await import('node:fs');
   for (const arg of args.slice(at + 2).filter((a) => !a.startsWith('-')).slice(0, 3)) {
     let head = '';
     let size = 0;
     try {
+      // Only a regular file is opened: opening a named pipe blocks until a writer comes (the CLI
+      // itself refuses anything but a regular file), and opening a device can have side effects.
+      if (!stat(arg).isFile()) continue;
       const fd = openSync(arg, 'r');
       try {
         const st = fstatSync(fd);

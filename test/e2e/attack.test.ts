@@ -448,6 +448,21 @@ describe('faults become honest answers', () => {
     expect(r.stderr).not.toMatch(/Unexpected internal error/);
   });
 
+  it('a named pipe as the document is refused at once (exit 2), not opened and waited on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verity-fifo-'));
+    try {
+      const fifo = join(dir, 'in.pdf');
+      await execa('mkfifo', [fifo]);
+      // No writer ever comes: opening the pipe would block the CLI until the time-out kills it.
+      const r = await execa('node', [BIN, 'verify', 'document', fifo, '--json'], { env, reject: false, timeout: 20_000 });
+      expect(r.timedOut).toBe(false);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(JSON.parse(r.stdout).error.code).toBe('VALIDATION_FAILED');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps the newest few CLI code caches, not one per build forever', async () => {
     const cacheHome = mkdtempSync(join(tmpdir(), 'verity-cache-'));
     try {
