@@ -239,16 +239,22 @@ function emptyTileSumsWasm(plane: LumaPlane, mod: WebAssembly.Module): LumaTileS
   const totalsAt = restAt + 64;
   const end = totalsAt + 64;
   if (sample.length > SUMS_AT - SAMPLE_AT || end > 2 ** 30) return null;
-  const instance = new WebAssembly.Instance(mod);
-  const exports = instance.exports as {
+  let exports: {
     memory: WebAssembly.Memory;
     addTileRows: (...a: number[]) => void;
     tilePeaks: (a: number, n: number, exclude: number, phase: number, ratio: number, rest: number) => void;
     phaseTotals: (a: number, n: number, out: number) => void;
   };
+  try {
+    exports = new WebAssembly.Instance(mod).exports as typeof exports;
+    const pages = Math.ceil(end / 65536) - exports.memory.buffer.byteLength / 65536;
+    if (pages > 0) exports.memory.grow(pages);
+  } catch {
+    // No address space for a wasm memory (V8 reserves ~10 GB each; `ulimit -v` can refuse it) or
+    // for its growth: the JavaScript pass gives the identical sums.
+    return null;
+  }
   const memory = exports.memory;
-  const pages = Math.ceil(end / 65536) - memory.buffer.byteLength / 65536;
-  if (pages > 0) memory.grow(pages);
   const heap = new Uint8Array(memory.buffer);
   heap.set(sample, SAMPLE_AT);
   const sums: LumaTileSums = {

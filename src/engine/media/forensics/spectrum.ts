@@ -137,7 +137,14 @@ function spectrumPowerWasm(data: Uint8Array, width: number, x0: number, y0: numb
     }
   }
   if (!wasmModule) return null;
-  const exports = new WebAssembly.Instance(wasmModule).exports as { memory: WebAssembly.Memory; spectrumPower: () => void };
+  let exports: { memory: WebAssembly.Memory; spectrumPower: () => void };
+  try {
+    exports = new WebAssembly.Instance(wasmModule).exports as typeof exports;
+  } catch {
+    // No address space for a wasm memory (V8 reserves ~10 GB each; `ulimit -v` can refuse it):
+    // the JavaScript reference gives the identical spectrum.
+    return null;
+  }
   const buffer = exports.memory.buffer;
   const heap = new Uint8Array(buffer);
   for (let r = 0; r < N; r++) heap.set(data.subarray((y0 + r) * width + x0, (y0 + r) * width + x0 + N), WINDOW_AT + r * N);
