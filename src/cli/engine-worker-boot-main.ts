@@ -5,7 +5,7 @@
  * rejects a cache that does not match, which only costs one slower start.
  */
 import { workerData } from 'node:worker_threads';
-import { runCommonJsWithCodeCache } from '../engine/code-cache.js';
+import { pruneCodeCaches, runCommonJsWithCodeCache } from '../engine/code-cache.js';
 
 const { bundle: file, cacheDir } = workerData as { bundle: string; cacheDir: string };
 // Functions restored from a code cache lose vm's dynamic-import hook: the bundle's lazy imports of
@@ -13,4 +13,6 @@ const { bundle: file, cacheDir } = workerData as { bundle: string; cacheDir: str
 (globalThis as { __verity_import?: (s: string) => Promise<unknown> }).__verity_import = (specifier) => import(specifier);
 const worker = runCommonJsWithCodeCache(file, cacheDir, 'engine-worker');
 // Written at exit, so the functions the analysis compiled are in the cache too.
-process.once('exit', () => worker.save());
+process.once('exit', () => {
+  if (worker.save() && worker.cacheFile) pruneCodeCaches(worker.cacheFile, 'engine-worker');
+});

@@ -7,9 +7,9 @@
  * and pdf.js's bundle (document/pdf/pdfjs-bundle.ts); bin/run-bundle.js does the same for the CLI
  * bundle in plain JavaScript, since it runs before any of the build is loaded.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import vm from 'node:vm';
 import { threadId } from 'node:worker_threads';
 
@@ -40,6 +40,7 @@ export function runCommonJsWithCodeCache<T>(file: string, cacheDir: string | und
   const wrap = (Module as unknown as { wrap(source: string): string }).wrap;
   const script = new vm.Script(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
   let unsaved = cacheFile !== undefined && (!cachedData || script.cachedDataRejected === true);
+  if (cacheFile && !unsaved) markInUse(cacheFile);
   const mod = { exports: {} as T };
   (script.runInThisContext() as (...a: unknown[]) => void)(mod.exports, createRequire(file), mod, file, dirname(file));
   return {
@@ -64,4 +65,39 @@ export function runCommonJsWithCodeCache<T>(file: string, cacheDir: string | und
       }
     },
   };
+}
+
+/** Caches of one module kept in the folder: this build's and two more (another install, the build before). */
+const KEEP_CACHES = 3;
+
+/**
+ * Marks a cache as in use (its mtime), at most once an hour: pruning keeps the newest, and a cache
+ * is written only once, so without this the build in daily use would look oldest.
+ */
+function markInUse(cacheFile: string): void {
+  try {
+    if (Date.now() - statSync(cacheFile).mtimeMs > 3_600_000) utimesSync(cacheFile, new Date(), new Date());
+  } catch {
+    // a read-only folder: pruning may drop it later, which costs one uncached start
+  }
+}
+
+/**
+ * After `cacheFile` (a cache of module `name`) was written: drops that module's older caches
+ * beyond the newest few. Keeping one only would make two installs (or two Node versions) that
+ * share the folder delete each other's cache on every run; keeping all grew the folder by one
+ * file per build forever.
+ */
+export function pruneCodeCaches(cacheFile: string, name: string): void {
+  const dir = dirname(cacheFile);
+  const pattern = new RegExp(`^${name}-\\d+-\\d+-v[\\d.]+-\\w+\\.v8cache$`);
+  try {
+    const others = readdirSync(dir)
+      .filter((f) => pattern.test(f) && f !== basename(cacheFile))
+      .map((f) => ({ path: join(dir, f), mtime: statSync(join(dir, f)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const { path } of others.slice(KEEP_CACHES - 1)) unlinkSync(path);
+  } catch {
+    // another process pruned them first
+  }
 }

@@ -10,11 +10,11 @@
  *   version; otherwise, and under the TypeScript sources (tests), sharp loads from node_modules.
  * - exifr: one UMD file, run from node_modules itself through the cache (~5 ms less per process).
  */
-import { existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCommonJsWithCodeCache, type CachedCommonJs } from '../code-cache.js';
+import { pruneCodeCaches, runCommonJsWithCodeCache, type CachedCommonJs } from '../code-cache.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 type Exifr = (typeof import('exifr'))['default'];
@@ -55,18 +55,11 @@ export function loadCachedExifr(codeCacheDir: string | undefined): Exifr | undef
   }
 }
 
-/** Writes each cache this process had none of (or V8 rejected); then only that cache of each module stays. */
+/** Writes each cache this process had none of (or V8 rejected); then the newest few of each module stay. */
 export function saveMediaModuleCaches(): void {
   for (const [name, cache] of loaded) {
     loaded.delete(name);
-    if (!cache.save() || !cache.cacheFile) continue;
-    // Those of earlier builds (or another Node version) are dropped.
-    const dir = dirname(cache.cacheFile);
-    const pattern = new RegExp(`^${name}-\\d+-\\d+-v[\\d.]+-\\w+\\.v8cache$`);
-    try {
-      for (const f of readdirSync(dir)) if (pattern.test(f) && f !== basename(cache.cacheFile)) unlinkSync(join(dir, f));
-    } catch {
-      // another process pruned them first
-    }
+    // Those of earlier builds (or another Node version) beyond the newest few are dropped.
+    if (cache.save() && cache.cacheFile) pruneCodeCaches(cache.cacheFile, name);
   }
 }

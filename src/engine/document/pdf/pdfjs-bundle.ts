@@ -6,10 +6,9 @@
  * Under the TypeScript sources (tests) the bundle does not exist and pdfjs-reader.ts imports the
  * ES modules as before.
  */
-import { existsSync, readdirSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runCommonJsWithCodeCache, type CachedCommonJs } from '../../code-cache.js';
+import { pruneCodeCaches, runCommonJsWithCodeCache, type CachedCommonJs } from '../../code-cache.js';
 
 const BUNDLE = new URL('../../../pdfjs.cjs', import.meta.url);
 
@@ -30,17 +29,10 @@ export function loadBundledPdfJs(codeCacheDir: string | undefined): BundledPdfJs
   return loaded.exports;
 }
 
-/** Writes the code cache when this process had none (or V8 rejected it); then only that cache of pdf.js stays. */
+/** Writes the code cache when this process had none (or V8 rejected it); then the newest few caches of pdf.js stay. */
 export function saveBundledPdfJsCache(): void {
   const cache = loaded;
   loaded = undefined;
-  if (!cache?.save() || !cache.cacheFile) return;
-  // Those of earlier builds (or another Node version) are dropped.
-  const dir = dirname(cache.cacheFile);
-  try {
-    for (const f of readdirSync(dir))
-      if (/^pdfjs-\d+-\d+-v[\d.]+-\w+\.v8cache$/.test(f) && f !== basename(cache.cacheFile)) unlinkSync(join(dir, f));
-  } catch {
-    // another process pruned them first
-  }
+  // Those of earlier builds (or another Node version) beyond the newest few are dropped.
+  if (cache?.save() && cache.cacheFile) pruneCodeCaches(cache.cacheFile, 'pdfjs');
 }
