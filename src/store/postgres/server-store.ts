@@ -160,6 +160,13 @@ const SCOPE_WITH_ENDPOINTS_MS = 10_000;
  */
 const HOT_IN_FLIGHT = 1;
 
+/**
+ * How long key checks wait behind a commit batch that is still at the database (HOT_IN_FLIGHT)
+ * before they go out beside it: a batch held up there (a lock, a slow disk) must not hold up
+ * authentication of every new request of the process with it.
+ */
+const HOT_WAIT_MS = 250;
+
 /** Admit statements one process keeps at the database at once; the rest wait and go together. */
 const ADMITS_IN_FLIGHT = 1;
 
@@ -324,6 +331,10 @@ export class PostgresServerStore implements ServerStore {
   private charges: Array<{ c: ChargeCommit; resolve: (u: UsageTotals) => void; reject: (err: unknown) => void }> = [];
   private chargeScheduled = false;
   private chargeInFlight = false;
+  /** When the commit batch at the database went out (Date.now()). */
+  private chargeOutAt = 0;
+  /** Wakes waiting key checks once the commit batch has been out HOT_WAIT_MS. */
+  private admitTimer: NodeJS.Timeout | undefined;
   /** Hot-path statements (admit batches and commit batches) of this process at the database or about to go. */
   private hot = 0;
   /** Scopes found with webhook endpoints lately (until when): their batches go straight to the transaction. */
@@ -414,7 +425,8 @@ export class PostgresServerStore implements ServerStore {
   }
 
   private scheduleAdmits(): void {
-    if (this.admitScheduled || this.admitsInFlight >= ADMITS_IN_FLIGHT || this.hot >= HOT_IN_FLIGHT || !this.admits.length) return;
+    if (this.admitScheduled || this.admitsInFlight >= ADMITS_IN_FLIGHT || !this.admits.length) return;
+    if (this.hot >= HOT_IN_FLIGHT && !this.commitOverdue()) return;
     this.admitScheduled = true;
     this.hot++;
     setImmediate(() => {
@@ -429,6 +441,25 @@ export class PostgresServerStore implements ServerStore {
       this.pending.add(p);
       void p.finally(() => this.pending.delete(p));
     });
+  }
+
+  /**
+   * Whether the commit batch at the database has been out HOT_WAIT_MS (the key checks then go
+   * beside it); if not yet, a timer asks again when it will have been. Only a commit batch can
+   * hold the hot slot when this is asked (an admit batch out returns before).
+   */
+  private commitOverdue(): boolean {
+    if (!this.chargeInFlight) return false; // about to go: the admits follow it
+    const waited = Date.now() - this.chargeOutAt;
+    if (waited >= HOT_WAIT_MS) return true;
+    if (!this.admitTimer && !this.closed) {
+      this.admitTimer = setTimeout(() => {
+        this.admitTimer = undefined;
+        this.scheduleAdmits();
+      }, HOT_WAIT_MS - waited);
+      this.admitTimer.unref();
+    }
+    return false;
   }
 
   private async flushAdmits(): Promise<void> {
@@ -570,6 +601,9 @@ export class PostgresServerStore implements ServerStore {
     setImmediate(() => {
       this.chargeScheduled = false;
       this.chargeInFlight = true;
+      this.chargeOutAt = Date.now();
+      // Key checks already waiting get their deadline now (commitOverdue).
+      if (this.admits.length) this.scheduleAdmits();
       const p = this.flushCharges().finally(() => {
         this.chargeInFlight = false;
         this.hot--;
@@ -828,6 +862,8 @@ export class PostgresServerStore implements ServerStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.admitTimer);
+    this.admitTimer = undefined;
     await this.flush();
     await this.unlisten?.().catch(() => undefined);
     await this.sql.end({ timeout: 5 });

@@ -357,6 +357,35 @@ for (const [kind, open, available] of kinds) {
       expect(again).toMatchObject({ allowed: true, remaining: 1 });
     });
 
+    it.skipIf(kind !== 'postgres')('key checks are not held up for long behind a commit batch waiting at the database', async () => {
+      const k = await key('stalled-commit', 'test');
+      const policies = { test: { limit: 100, windowMs: 3_600_000 }, live: {} as never };
+      // Another session locks the usage table, so this process's next commit batch waits there.
+      const other = (s.other as unknown as { sql: import('postgres').Sql }).sql;
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let lockHeld = true;
+      const holder = other.begin(async (tx) => {
+        await tx`LOCK TABLE usage IN EXCLUSIVE MODE`;
+        locked();
+        await released;
+        lockHeld = false;
+      });
+      await isLocked;
+      const commit = s.store.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-03', credits: 1, nowMs: NOW });
+      // The batch goes out on the next turns of the event loop; then a key check arrives.
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+      const admitted = await s.store.admit!(k.hash, policies, NOW);
+      // Answered while the commit batch still waits for the lock (HOT_WAIT_MS later, not after it).
+      expect(lockHeld).toBe(true);
+      expect(admitted.decision?.allowed).toBe(true);
+      release();
+      await holder;
+      expect((await commit).after).toBeGreaterThanOrEqual(1);
+    });
+
     it.skipIf(kind !== 'postgres')('shared store: admits through two handles at once allow exactly `limit` of one key', async () => {
       const k = await key('two-handles', 'test');
       const policies = { test: { limit: 100, windowMs: 3_600_000 }, live: {} as never };
