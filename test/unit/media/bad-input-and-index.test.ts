@@ -4,18 +4,9 @@ import { VerityError } from '../../../src/api/errors.js';
 import { MediaRequest } from '../../../src/api/requests.js';
 import { addToMediaIndex, listMediaIndex } from '../../../src/engine/media/media-index.js';
 import { verifyMedia } from '../../../src/engine/media/verify.js';
-import { cameraJpeg, makePorts, memoryStore, scene } from './helpers.js';
+import { cameraJpeg, codeOf, makePorts, memoryStore, scene } from './helpers.js';
 
 const run = (bytes: Buffer, ports = makePorts()) => verifyMedia(MediaRequest.parse({ file: bytes.toString('base64') }), ports, {});
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'resolved';
-  } catch (err) {
-    expect(err).toBeInstanceOf(VerityError);
-    return (err as VerityError).code;
-  }
-}
 
 /** PNG CRC-32 (ISO 3309), so the crafted header below is a well-formed chunk. */
 function crc32(buf: Buffer): number {

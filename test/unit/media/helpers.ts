@@ -1,5 +1,7 @@
 /** Ports and real generated images for the media tests (sharp builds every file; nothing is mocked). */
 import sharp from 'sharp';
+import { expect } from 'vitest';
+import { VerityError } from '../../../src/api/errors.js';
 import type { HttpClient } from '../../../src/sources/http.js';
 import type { EngineConfig, EnginePorts } from '../../../src/engine/types.js';
 import { openStore, type Store } from '../../../src/store/database.js';
@@ -16,6 +18,17 @@ export function makePorts(config: EngineConfig = {}, store?: Store): EnginePorts
 }
 
 export const memoryStore = (): Promise<Store> => openStore(':memory:');
+
+/** The stable error code a promise rejects with (a VerityError), or 'resolved'. */
+export async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'resolved';
+  } catch (err) {
+    expect(err).toBeInstanceOf(VerityError);
+    return (err as VerityError).code;
+  }
+}
 
 /** Deterministic pseudo-random generator so "random" scenes are the same on every run. */
 function rng(seed: number): () => number {

@@ -11,21 +11,12 @@ import { VerityError } from '../../../src/api/errors.js';
 import { LIMITS } from '../../../src/api/requests.js';
 import { createRemoteEngine } from '../../../src/client/remote-engine.js';
 import { createEngine, createSandboxEngine } from '../../../src/engine/index.js';
-import { cameraJpeg, makePorts, scene } from './helpers.js';
+import { cameraJpeg, codeOf, makePorts, scene } from './helpers.js';
 
 const strip = (r: object): unknown => {
   const { id: _i, latency_ms: _l, ...rest } = r as Record<string, unknown>;
   return rest;
 };
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'resolved';
-  } catch (err) {
-    expect(err).toBeInstanceOf(VerityError);
-    return (err as VerityError).code;
-  }
-}
 
 let server: Server | undefined;
 afterEach(() => void server?.close());
