@@ -655,21 +655,7 @@ export class PostgresServerStore implements ServerStore {
     const ids = idempotencyRecords(charges);
     const got = await this.sql.unsafe<Array<{ account_id: string | null; period: string; environment: string; total: number; scopes: string[] | null }>>(
       COMMIT_ONE,
-      [
-        rows.map((r) => r.accountId),
-        rows.map((r) => r.period),
-        rows.map((r) => r.environment),
-        rows.map((r) => r.credits),
-        rows.map((r) => r.requests),
-        shard,
-        ids.map((x) => x.r.accountId),
-        ids.map((x) => x.r.key),
-        ids.map((x) => x.r.hash),
-        ids.map((x) => x.r.response.status),
-        ids.map((x) => x.r.response.body),
-        ids.map((x) => x.c.nowMs),
-        scopes,
-      ] as never[],
+      [...usageColumns(rows), shard, ...idempotencyColumns(ids), scopes] as never[],
       { prepare: true },
     );
     const gated = got.find((g) => g.scopes !== null);
@@ -724,19 +710,10 @@ export class PostgresServerStore implements ServerStore {
         conn.unsafe<Array<{ account_id: string; period: string; environment: string; total: number; scopes: string[] | null }>>(
           COMMIT_BATCH,
           [
-            list.map((r) => r.accountId),
-            list.map((r) => r.period),
-            list.map((r) => r.environment),
-            list.map((r) => r.credits),
-            list.map((r) => r.requests),
+            ...usageColumns(list),
             shard,
             charges.filter((c) => c.hold).map((c) => Number(c.hold!.id)),
-            ids.map((x) => x.r.accountId),
-            ids.map((x) => x.r.key),
-            ids.map((x) => x.r.hash),
-            ids.map((x) => x.r.response.status),
-            ids.map((x) => x.r.response.body),
-            ids.map((x) => x.c.nowMs),
+            ...idempotencyColumns(ids),
             scopes,
           ] as never[],
           { prepare: true },
@@ -1157,6 +1134,23 @@ function sumUsageRows(charges: ChargeCommit[]): Array<{ accountId: string; perio
 }
 
 /** The batch's idempotency records, one per (account, key): the last charge's wins. */
+/** Summed usage rows as the parallel arrays COMMIT_BATCH and COMMIT_ONE unnest (same order in both). */
+function usageColumns(rows: ReturnType<typeof sumUsageRows>): unknown[][] {
+  return [rows.map((r) => r.accountId), rows.map((r) => r.period), rows.map((r) => r.environment), rows.map((r) => r.credits), rows.map((r) => r.requests)];
+}
+
+/** Idempotency records as the parallel arrays COMMIT_BATCH and COMMIT_ONE unnest (same order in both). */
+function idempotencyColumns(ids: ReturnType<typeof idempotencyRecords>): unknown[][] {
+  return [
+    ids.map((x) => x.r.accountId),
+    ids.map((x) => x.r.key),
+    ids.map((x) => x.r.hash),
+    ids.map((x) => x.r.response.status),
+    ids.map((x) => x.r.response.body),
+    ids.map((x) => x.c.nowMs),
+  ];
+}
+
 function idempotencyRecords(charges: ChargeCommit[]): Array<{ c: ChargeCommit; r: NonNullable<ChargeCommit['idempotency']> }> {
   const idem = new Map<string, { c: ChargeCommit; r: NonNullable<ChargeCommit['idempotency']> }>();
   for (const c of charges) if (c.idempotency) idem.set(`${c.idempotency.accountId}\0${c.idempotency.key}`, { c, r: c.idempotency });
