@@ -1,7 +1,7 @@
 // The CLI proper, for bin/verity.js: runs the bundled CLI (dist/verity.cjs) through a V8 code
 // cache, because Node 20 has no module compile cache (module.enableCompileCache arrived in Node
 // 22.1). A separate file so that `--version` and the top-level help load none of this.
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -119,14 +119,13 @@ async function earlyStart(args, cacheDir) {
   const at = args.indexOf('verify');
   const remote = args.some((a) => a === '--remote' || a.startsWith('--remote='));
   if (at < 0 || args[at + 1] !== 'document' || remote || args.includes('--content') || process.env.VERITY_BASE_URL) return {};
-  const { closeSync, openSync, readSync, fstatSync, statSync: stat } = await import('node:fs');
   for (const arg of args.slice(at + 2).filter((a) => !a.startsWith('-')).slice(0, 3)) {
     let head = '';
     let size = 0;
     try {
       // Only a regular file is opened: opening a named pipe blocks until a writer comes (the CLI
       // itself refuses anything but a regular file), and opening a device can have side effects.
-      if (!stat(arg).isFile()) continue;
+      if (!statSync(arg).isFile()) continue;
       const fd = openSync(arg, 'r');
       try {
         const st = fstatSync(fd);
