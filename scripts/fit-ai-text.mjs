@@ -8,6 +8,9 @@
 //   --monotone (sign constraints), --rank (quantile-rank features), --length-adjust (features less
 //   their length slope), --extra MODULE (extra features, e.g. scripts/ai-text-reference-frequency.mjs),
 //   --verbose (per-domain mean log-odds and which features shift a held-out domain's humans).
+//   Fourth round ("Fourth round" in the docs): --prompt (after an opening question the features read
+//   the answer only), --whole-text a,b (with --prompt: these features read the whole text), --labels-only
+//   (only the "Question:" / "Answer:" labels go), --extra scripts/ai-text-pos-rates.mjs (part-of-speech rates).
 //
 // Domains (all under ../shared/fixtures, referenced by path, never copied):
 //   human and AI  text/ai-vs-human-glimpse.jsonl: news (XSum), stories (WritingPrompts),
@@ -51,7 +54,7 @@ const featuresModule = await import(resolve(dist, 'engine/document/ai-text/featu
 const { extractFeatures } = featuresModule;
 // --drop a,b: fit without those features (to measure what each adds under the same protocol).
 const dropped = new Set((opt('--drop', '') ?? '').split(',').filter(Boolean));
-// --extra MODULE (exploration): a module exporting `names` and `features(lowerWords)`, appended to the features.
+// --extra MODULE (exploration): a module exporting `names` and `features(lowerWords, text)`, appended to the features.
 const extra = opt('--extra', null) ? await import(resolve(opt('--extra'))) : null;
 const FEATURE_NAMES = [...featuresModule.FEATURE_NAMES.filter((n) => !dropped.has(n)), ...(extra?.names ?? [])];
 // Older builds (run with --dist to measure an earlier feature set under the same protocol) have no vocabulary.
@@ -372,12 +375,42 @@ if (evaluateOnly) {
 const MIN_FLAG_WORDS = Number(opt('--min-flag-words', '50'));
 const FPR_TARGET = Number(opt('--fpr-target', '0.03')); // chosen below 5 % to leave room on an unseen domain
 const fact = loadAveritec(MIN_FLAG_WORDS);
-const featurize = (it) => {
-  const text = proseForDetection(it.text);
-  const { features, wordCount: wc } = extractFeatures(text);
-  const lower = lowerWords(text);
-  const ex = extra ? extra.features(lower) : [];
-  return { ...it, x: [...FEATURE_NAMES.slice(0, FEATURE_NAMES.length - ex.length).map((n) => features[n]), ...ex], words: wc, lower, c4: char4Grams(text) };
+// ---- Fourth round (exploration, measured and not kept; docs/document.md): the prompt is not the writer.
+// A question opening the text (with a label such as "Question:" or a short title before it) of at most
+// PROMPT_MAX_WORDS words, followed by at least ANSWER_MIN_WORDS words (after an answer label such as
+// "Answer:"). Returns where the question ends and where the answer starts, or null.
+const PROMPT_MAX_WORDS = 40;
+const ANSWER_MIN_WORDS = 20;
+const LEAD_LABEL = /^\p{L}+(?: \p{L}+)?:\s+/u;
+function openingQuestion(text) {
+  const m = /\?["'”’)\]]?(?=\s)/.exec(text.slice(0, 20 * PROMPT_MAX_WORDS));
+  if (!m) return null;
+  const questionEnd = m.index + m[0].length;
+  if (featuresModule.words(text.slice(0, questionEnd)).length > PROMPT_MAX_WORDS) return null;
+  let answerStart = questionEnd;
+  while (/\s/.test(text[answerStart] ?? '')) answerStart++;
+  const label = LEAD_LABEL.exec(text.slice(answerStart, answerStart + 40));
+  if (label) answerStart += label[0].length;
+  return featuresModule.words(text.slice(answerStart)).length >= ANSWER_MIN_WORDS ? { questionEnd, answerStart } : null;
+}
+// --prompt: after an opening question every feature and both tables read the answer only; the opening
+// echo (which measures the restating of the question) and the word count (the length rules) the whole text.
+// --whole-text a,b: with --prompt, these features too read the whole text.
+// --labels-only: the question stays; only the labels ("Question:", "Answer:") go.
+// Only the start of a text has an opening question: a passage window further in is read whole.
+const PROMPT = args.includes('--prompt');
+const WHOLE_TEXT = new Set((opt('--whole-text', '') ?? '').split(',').filter(Boolean));
+const LABELS_ONLY = args.includes('--labels-only');
+const featurize = (it, opening = true) => {
+  const prose = proseForDetection(it.text);
+  const q = (PROMPT || LABELS_ONLY) && opening ? openingQuestion(prose) : null;
+  const body = !q ? prose : PROMPT ? prose.slice(q.answerStart) : `${prose.slice(0, q.questionEnd).replace(LEAD_LABEL, '')} ${prose.slice(q.answerStart)}`;
+  const { features, wordCount: wc } = extractFeatures(body);
+  const whole = q ? extractFeatures(prose) : null;
+  if (q && PROMPT) for (const n of ['opening_bigram_echo', ...WHOLE_TEXT]) features[n] = whole.features[n];
+  const lower = lowerWords(body);
+  const ex = extra ? extra.features(lower, body) : [];
+  return { ...it, x: [...FEATURE_NAMES.slice(0, FEATURE_NAMES.length - ex.length).map((n) => features[n]), ...ex], words: whole ? whole.wordCount : wc, lower, c4: char4Grams(body) };
 };
 const VOCAB_J = FEATURE_NAMES.indexOf('vocabulary_llr');
 const CHAR4_J = FEATURE_NAMES.indexOf('char4_llr');
@@ -444,7 +477,7 @@ if (AUGMENT)
     const text = proseForDetection(it.text);
     const ws = sentenceWindows(text, MIN_FLAG_WORDS);
     if (ws.length < 2) continue;
-    for (const w of ws) augSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true, parent: it });
+    for (const w of ws) augSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }, w === ws[0]), window: true, parent: it });
   }
 /**
  * Human passages for the threshold: the windows of every human text of every fitted domain that
@@ -462,7 +495,7 @@ if (PASSAGE_THRESHOLD)
     const text = proseForDetection(it.text);
     const ws = sentenceWindows(text, MIN_FLAG_WORDS);
     if (ws.length < 2) continue;
-    for (const w of ws) passageSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }), window: true });
+    for (const w of ws) passageSet.push({ ...featurize({ ...it, text: text.slice(w.start, w.end) }, w === ws[0]), window: true });
   }
 /** The training texts plus the windows of their domains. */
 const withWindows = (train) => {
