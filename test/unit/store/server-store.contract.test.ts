@@ -386,6 +386,141 @@ for (const [kind, open, available] of kinds) {
       expect((await commit).after).toBeGreaterThanOrEqual(1);
     });
 
+    /**
+     * Counts the merged turns (key checks and a commit batch in one statement) the store sends, so
+     * the cases below fail if they stop exercising one.
+     */
+    const countTurns = (st: ServerStore): { n: number; restore(): void } => {
+      const turn = (st as unknown as { turn: { unsafe: (...a: unknown[]) => unknown } }).turn;
+      const unsafe = turn.unsafe;
+      const c = {
+        n: 0,
+        restore: () => void (turn.unsafe = unsafe),
+      };
+      turn.unsafe = (...a: unknown[]) => {
+        c.n++;
+        return unsafe.apply(turn, a);
+      };
+      return c;
+    };
+
+    it.skipIf(kind !== 'postgres')('a turn of key checks and charges in one statement answers both: takes in order, totals in one chain, idempotency completed', async () => {
+      const k = await key('turn-ok', 'test');
+      const policies = { test: { limit: 3, windowMs: 3_600_000 }, live: {} as never };
+      const turns = countTurns(s.store);
+      try {
+        // Issued in one event-loop turn: on PostgreSQL one statement carries all of them.
+        const [a1, a2, c1, c2] = await Promise.all([
+          s.store.admit!(k.hash, policies, NOW),
+          s.store.admit!(k.hash, policies, NOW),
+          s.store.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-07', credits: 2, nowMs: NOW }),
+          s.store.commitCharge({
+            accountId: k.account_id,
+            environment: 'test',
+            period: '2026-07',
+            credits: 3,
+            nowMs: NOW,
+            idempotency: { accountId: k.account_id, key: 'T1', hash: 'h', response: { status: 200, body: '{"turn":1}' } },
+          }),
+        ]);
+        expect(turns.n).toBe(1);
+        expect([a1.decision, a2.decision]).toMatchObject([
+          { allowed: true, remaining: 2 },
+          { allowed: true, remaining: 1 },
+        ]);
+        expect(a1.key).toMatchObject({ id: k.id, account_id: k.account_id, environment: 'test', revoked_at: null });
+        expect([c1, c2]).toEqual([
+          { before: 0, after: 2 },
+          { before: 2, after: 5 },
+        ]);
+        expect(await s.other.idempotencyBegin(k.account_id, 'T1', 'h', NOW + 1)).toEqual({ state: 'replay', response: { status: 200, body: '{"turn":1}' } });
+        expect((await s.other.admit!(k.hash, policies, NOW)).decision).toMatchObject({ allowed: true, remaining: 0 });
+      } finally {
+        turns.restore();
+      }
+    });
+
+    it.skipIf(kind !== 'postgres')('a commit batch that fails inside a merged turn: the key checks still answered, each take counted once, nothing of the batch stored', async () => {
+      const k = await key('turn-commit-fails', 'test');
+      const policies = { test: { limit: 3, windowMs: 3_600_000 }, live: {} as never };
+      const turns = countTurns(s.store);
+      try {
+        // 1e19 credits do not fit the usage column (bigint): the database refuses the statement.
+        const [a1, a2, bad] = await Promise.allSettled([
+          s.store.admit!(k.hash, policies, NOW),
+          s.store.admit!(k.hash, policies, NOW),
+          s.store.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-08', credits: 1e19, nowMs: NOW }),
+        ]);
+        expect(turns.n).toBe(1);
+        expect(bad.status).toBe('rejected');
+        expect([a1, a2].map((a) => (a.status === 'fulfilled' ? a.value.decision : a.reason))).toMatchObject([
+          { allowed: true, remaining: 2 },
+          { allowed: true, remaining: 1 },
+        ]);
+      } finally {
+        turns.restore();
+      }
+      // Taken once each (not again when the checks went out alone): one take left of three.
+      expect((await s.store.admit!(k.hash, policies, NOW)).decision).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await s.store.admit!(k.hash, policies, NOW)).decision).toMatchObject({ allowed: false });
+      expect(await s.other.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-08', credits: 1, nowMs: NOW })).toEqual({ before: 0, after: 1 });
+    });
+
+    it.skipIf(kind !== 'postgres')('key checks that fail inside a merged turn: the charges still committed, once', async () => {
+      const k = await key('turn-admit-fails', 'test');
+      // A limit that is not a number: the database refuses the key checks' statement.
+      const broken = { test: { limit: 'many' as unknown as number, windowMs: 3_600_000 }, live: {} as never };
+      const turns = countTurns(s.store);
+      try {
+        const [a, c] = await Promise.allSettled([
+          s.store.admit!(k.hash, broken, NOW),
+          s.store.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-09', credits: 4, nowMs: NOW }),
+        ]);
+        expect(turns.n).toBe(1);
+        expect(a.status).toBe('rejected');
+        expect(c).toEqual({ status: 'fulfilled', value: { before: 0, after: 4 } });
+      } finally {
+        turns.restore();
+      }
+      expect(await s.other.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-09', credits: 1, nowMs: NOW })).toEqual({ before: 4, after: 5 });
+      const policies = { test: { limit: 3, windowMs: 3_600_000 }, live: {} as never };
+      expect((await s.store.admit!(k.hash, policies, NOW)).decision).toMatchObject({ allowed: true, remaining: 2 });
+    });
+
+    it.skipIf(kind !== 'postgres')('a merged turn whose commit waits for a lock: its key checks answered while the lock is held, the charge committed once after', async () => {
+      const k = await key('turn-stalled', 'test');
+      const policies = { test: { limit: 3, windowMs: 3_600_000 }, live: {} as never };
+      const other = (s.other as unknown as { sql: import('postgres').Sql }).sql;
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let lockHeld = true;
+      const holder = other.begin(async (tx) => {
+        await tx`LOCK TABLE usage IN EXCLUSIVE MODE`;
+        locked();
+        await released;
+        lockHeld = false;
+      });
+      await isLocked;
+      const turns = countTurns(s.store);
+      try {
+        const commit = s.store.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-10', credits: 1, nowMs: NOW });
+        const admitted = await s.store.admit!(k.hash, policies, NOW);
+        expect(turns.n).toBe(1);
+        expect(lockHeld).toBe(true);
+        expect(admitted.decision).toMatchObject({ allowed: true, remaining: 2 });
+        release();
+        await holder;
+        expect(await commit).toEqual({ before: 0, after: 1 });
+      } finally {
+        release();
+        turns.restore();
+      }
+      expect((await s.store.admit!(k.hash, policies, NOW)).decision).toMatchObject({ allowed: true, remaining: 1 });
+      expect(await s.other.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-10', credits: 1, nowMs: NOW })).toEqual({ before: 1, after: 2 });
+    });
+
     it.skipIf(kind !== 'postgres')('shared store: admits through two handles at once allow exactly `limit` of one key', async () => {
       const k = await key('two-handles', 'test');
       const policies = { test: { limit: 100, windowMs: 3_600_000 }, live: {} as never };
