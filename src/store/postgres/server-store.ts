@@ -68,18 +68,6 @@ const LIVE_USAGE_LOCK = 736830702;
 
 type Outcome = { ok: true; usage: UsageTotals } | { ok: false; err: unknown };
 
-/** A key check waiting for its statement. */
-interface AdmitItem {
-  hash: string;
-  resolve: (r: { key: KeyRecord | undefined; decision: RateDecision | undefined }) => void;
-  reject: (err: unknown) => void;
-}
-/** A key check's row: ADMIT's, or TURN's rows with `i` set. */
-type AdmitRow = KeyRecord & { i: number; allowed: boolean | null; remaining: number | null; reset_ms: number | null; lim: number | null; window_ms: number | null };
-type ChargeItem = { c: ChargeCommit; resolve: (u: UsageTotals) => void; reject: (err: unknown) => void };
-/** COMMIT_ONE's rows (and TURN's with `i` NULL). */
-type CommitRow = { account_id: string | null; period: string; environment: string; total: number; scopes: string[] | null };
-
 /**
  * Live charges of an account commit one after another (in every process): the lock is taken in a
  * statement before the usage statement, whose snapshot then includes every live charge committed
@@ -132,8 +120,8 @@ const COMMIT_BATCH = `
  * batch then goes through COMMIT_BATCH's transaction. $1–$5 the usage rows, $6 the shard, $7–$12
  * the idempotency records.
  */
-const COMMIT_ONE_CTES = `
-  ep AS MATERIALIZED (
+const COMMIT_ONE = `
+  WITH ep AS MATERIALIZED (
     SELECT array_agg(DISTINCT w.account_id) AS scopes FROM webhook_endpoints w WHERE w.account_id = ANY ($13::text[]) AND w.deleted_at IS NULL
   ), up AS (
     INSERT INTO usage AS u (account_id, period, environment, shard, credits, requests)
@@ -149,13 +137,11 @@ const COMMIT_ONE_CTES = `
     ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
       status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until
     RETURNING 1
-  )`;
-/** Each usage row's total over all shards (the other shards as the statement's snapshot has them). */
-const UP_TOTAL = `up.credits + (SELECT coalesce(sum(o.credits), 0) FROM usage o
-      WHERE o.account_id = up.account_id AND o.period = up.period AND o.environment = up.environment AND o.shard <> up.shard)`;
-const COMMIT_ONE = `
-  WITH ${COMMIT_ONE_CTES}
-  SELECT up.account_id, up.period, up.environment, ${UP_TOTAL} AS total, NULL::text[] AS scopes
+  )
+  SELECT up.account_id, up.period, up.environment,
+    up.credits + (SELECT coalesce(sum(o.credits), 0) FROM usage o
+      WHERE o.account_id = up.account_id AND o.period = up.period AND o.environment = up.environment AND o.shard <> up.shard) AS total,
+    NULL::text[] AS scopes
   FROM up
   UNION ALL
   SELECT NULL, NULL, NULL, NULL, ep.scopes FROM ep WHERE ep.scopes IS NOT NULL`;
@@ -202,15 +188,15 @@ const ADMITS_IN_FLIGHT = 1;
  * the batch is allowed when j <= taken; `remaining` and the reset are what the j-th of separate
  * takes at that instant would have seen.
  */
-const admitCtes = (hashes: string, policies: string): string => `
-  req AS (
-    SELECT h.hash, h.i::int AS i FROM unnest(${hashes}::text[]) WITH ORDINALITY AS h(hash, i)
+const ADMIT = `
+  WITH req AS (
+    SELECT h.hash, h.i::int AS i FROM unnest($1::text[]) WITH ORDINALITY AS h(hash, i)
   ), k AS (
     -- One index probe per hash (LIMIT keeps the lateral from becoming a hash join that reads
     -- every key: the generic plan guesses a few rows for the batch, and a key table is large).
     SELECT req.i, k.id, k.account_id, k.prefix, k.environment, k.revoked_at, k.plan,
       row_number() OVER (PARTITION BY k.id ORDER BY req.i)::int AS j,
-      CASE WHEN k.environment = 'test' THEN ${policies}::text::jsonb -> 'test' ELSE ${policies}::text::jsonb -> 'live' -> k.plan END AS pol
+      CASE WHEN k.environment = 'test' THEN $2::text::jsonb -> 'test' ELSE $2::text::jsonb -> 'live' -> k.plan END AS pol
     FROM req CROSS JOIN LATERAL (
       SELECT kk.id, kk.account_id, kk.prefix, kk.environment, kk.revoked_at, a.plan
       FROM api_keys kk JOIN accounts a ON a.id = kk.account_id WHERE kk.key_hash = req.hash LIMIT 1) k
@@ -229,40 +215,15 @@ const admitCtes = (hashes: string, policies: string): string => `
     FROM w, c
     WHERE r.key_id = w.id AND r.key_id = ANY (ARRAY(SELECT key_id FROM locked))
     RETURNING r.key_id, r.stamps, r.taken, w.lim, w.win, c.now_ms
-  )`;
-const ADMIT_ANSWER = `(k.j <= u.taken) AS allowed,
+  )
+  SELECT req.i, k.id, k.account_id, k.prefix, k.environment, k.revoked_at, k.plan,
+    (k.j <= u.taken) AS allowed,
     CASE WHEN k.j <= u.taken THEN u.lim - (cardinality(u.stamps) - u.taken) - k.j ELSE 0 END AS remaining,
     CASE WHEN k.j <= u.taken THEN u.stamps[1] + u.win - u.now_ms
       ELSE u.stamps[cardinality(u.stamps) - u.lim + 1] + u.win - u.now_ms END AS reset_ms,
     u.lim, u.win AS window_ms
-  FROM req LEFT JOIN k ON k.i = req.i LEFT JOIN upd u ON u.key_id = k.id`;
-const ADMIT = `
-  WITH ${admitCtes('$1', '$2')}
-  SELECT req.i, k.id, k.account_id, k.prefix, k.environment, k.revoked_at, k.plan, ${ADMIT_ANSWER}
+  FROM req LEFT JOIN k ON k.i = req.i LEFT JOIN upd u ON u.key_id = k.id
   ORDER BY req.i`;
-
-/**
- * One turn of the hot path in ONE statement: a test-usage commit batch (COMMIT_ONE, $1–$13) and the
- * key checks waiting beside it (ADMIT, $14–$15), when both are waiting as the turn goes out. Two
- * statements' fixed cost (a round trip, a commit record, the driver's and the backend's work per
- * statement) becomes one. The commit's rows come first (`i` NULL; a row with only `scopes` when a
- * scope has webhook endpoints and nothing of the commit was written), then one row per key check
- * (`i` its place). The branches of UNION ALL run in order, so the statement takes the usage (and
- * idempotency) row locks BEFORE the rate-window rows: a commit waiting for a lock holds no key's
- * window meanwhile, and every statement that takes both takes them in this order (ADMIT takes only
- * windows, the commit statements only usage). Its connection has `lock_timeout` = HOT_WAIT_MS: a
- * turn held up by a lock fails whole (nothing of it stands) and each half goes again alone.
- */
-const TURN = `
-  WITH ${COMMIT_ONE_CTES}, ${admitCtes('$14', '$15')}
-  SELECT NULL::int AS i, up.account_id, up.environment, up.period, ${UP_TOTAL} AS total, NULL::text[] AS scopes,
-    NULL::text AS id, NULL::text AS prefix, NULL::text AS revoked_at, NULL::text AS plan,
-    NULL::boolean AS allowed, NULL::int AS remaining, NULL::float8 AS reset_ms, NULL::int AS lim, NULL::float8 AS window_ms
-  FROM up CROSS JOIN (SELECT count(*) FROM idem) AS idem_written
-  UNION ALL
-  SELECT NULL, NULL, NULL, NULL, NULL, ep.scopes, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM ep WHERE ep.scopes IS NOT NULL
-  UNION ALL
-  SELECT req.i, k.account_id, k.environment, NULL, NULL, NULL, k.id, k.prefix, k.revoked_at, k.plan, ${ADMIT_ANSWER}`;
 
 /** PostgreSQL / driver errors that mean "the store is unavailable", with a short cause. */
 const PG_CAUSES: Record<string, string> = {
@@ -329,19 +290,15 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
   // that does wait, and that flush covers every earlier WAL record, its take's included; a crash
   // can only forget takes of requests that were never charged.
   const guard = postgres(o.url, { ...common, max: ADMITS_IN_FLIGHT, connection: { synchronous_commit: 'off' } });
-  // The connection of merged turns (TURN): commits wait for the WAL flush as usual; a lock wait
-  // longer than HOT_WAIT_MS fails the statement, so its key checks are not held behind it.
-  const turn = postgres(o.url, { ...common, max: 1, connection: { lock_timeout: HOT_WAIT_MS } });
   try {
     await sql`SELECT 1`;
     if (o.migrate !== false) await migratePostgres(sql);
   } catch (err) {
     await sql.end({ timeout: 1 }).catch(() => undefined);
     await guard.end({ timeout: 1 }).catch(() => undefined);
-    await turn.end({ timeout: 1 }).catch(() => undefined);
     throw openError(err, o.url);
   }
-  const store = new PostgresServerStore(sql, redactDatabaseUrl(o.url), o.onBackgroundError ?? (() => undefined), guard, turn);
+  const store = new PostgresServerStore(sql, redactDatabaseUrl(o.url), o.onBackgroundError ?? (() => undefined), guard);
   if (o.listen !== false) await store.startListening();
   return store;
 }
@@ -362,7 +319,7 @@ export class PostgresServerStore implements ServerStore {
   private degraded: string | undefined;
   private closed = false;
   private readonly pending = new Set<Promise<unknown>>();
-  private admits: AdmitItem[] = [];
+  private admits: Array<{ hash: string; resolve: (r: { key: KeyRecord | undefined; decision: RateDecision | undefined }) => void; reject: (err: unknown) => void }> = [];
   private admitScheduled = false;
   private admitsInFlight = 0;
   private admitPolicies = '{}';
@@ -371,7 +328,7 @@ export class PostgresServerStore implements ServerStore {
   /** Keys whose last-used time the latest admit statement wrote (touchKey then has nothing to do). */
   private readonly stamped = new Set<string>();
   private touchTimer: NodeJS.Timeout | undefined;
-  private charges: ChargeItem[] = [];
+  private charges: Array<{ c: ChargeCommit; resolve: (u: UsageTotals) => void; reject: (err: unknown) => void }> = [];
   private chargeScheduled = false;
   private chargeInFlight = false;
   /** When the commit batch at the database went out (Date.now()). */
@@ -391,8 +348,6 @@ export class PostgresServerStore implements ServerStore {
     private readonly onBackgroundError: (err: unknown) => void,
     /** The request guard's connection (see openPostgresStore); the main pool when not given. */
     private readonly guard: Sql = sql,
-    /** The connection of merged turns (see openPostgresStore); none: no merged turns. */
-    private readonly turn: Sql | undefined = undefined,
   ) {
     this.admin = this.makeAdmin();
     this.webhooks = this.makeWebhooks();
@@ -476,8 +431,6 @@ export class PostgresServerStore implements ServerStore {
     this.hot++;
     setImmediate(() => {
       this.admitScheduled = false;
-      // Charges waiting too (none is out: the hot slot was free): one statement for both.
-      if (!this.chargeInFlight && this.mergeable()) return this.goCommitTurn(true);
       this.admitsInFlight++;
       const p = this.flushAdmits().finally(() => {
         this.admitsInFlight--;
@@ -513,13 +466,10 @@ export class PostgresServerStore implements ServerStore {
     const items = this.admits.splice(0);
     // The previous batch's callers (auth's touchKey calls) ran in the microtasks after it resolved.
     this.stamped.clear();
-    if (items.length) await this.runAdmits(items);
-  }
-
-  /** One ADMIT statement for `items` (a deadlock retried once), and their answers. */
-  private async runAdmits(items: AdmitItem[]): Promise<void> {
-    let rows: AdmitRow[];
-    const query = () => this.guard.unsafe<AdmitRow[]>(ADMIT, [items.map((x) => x.hash), this.admitPolicies], { prepare: true });
+    if (!items.length) return;
+    type Row = KeyRecord & { i: number; allowed: boolean | null; remaining: number | null; reset_ms: number | null; lim: number | null; window_ms: number | null };
+    let rows: Row[];
+    const query = () => this.guard.unsafe<Row[]>(ADMIT, [items.map((x) => x.hash), this.admitPolicies], { prepare: true });
     try {
       try {
         rows = await query();
@@ -531,11 +481,6 @@ export class PostgresServerStore implements ServerStore {
       for (const x of items) x.reject(err);
       return;
     }
-    this.answerAdmits(items, rows);
-  }
-
-  /** Each key check's answer from its row (ADMIT's or TURN's; `i` its 1-based place in `items`). */
-  private answerAdmits(items: AdmitItem[], rows: AdmitRow[]): void {
     for (const r of rows) {
       const x = items[r.i - 1]!;
       if (r.id === null) {
@@ -655,42 +600,24 @@ export class PostgresServerStore implements ServerStore {
     this.hot++;
     setImmediate(() => {
       this.chargeScheduled = false;
-      this.goCommitTurn(this.admitsInFlight === 0 && this.mergeable());
+      this.chargeInFlight = true;
+      this.chargeOutAt = Date.now();
+      // Key checks already waiting get their deadline now (commitOverdue).
+      if (this.admits.length) this.scheduleAdmits();
+      const p = this.flushCharges().finally(() => {
+        this.chargeInFlight = false;
+        this.hot--;
+        this.scheduleAdmits();
+        this.scheduleCharges();
+      });
+      this.pending.add(p);
+      void p.finally(() => this.pending.delete(p));
     });
-  }
-
-  /**
-   * Whether the waiting charges and key checks can go out as ONE statement (TURN): both waiting,
-   * and the charges a batch COMMIT_ONE would take (test usage, no holds, no scope seen lately with
-   * webhook endpoints; see commitBatch).
-   */
-  private mergeable(): boolean {
-    return this.turn !== undefined && this.admits.length > 0 && this.charges.length > 0 && this.oneStatement(this.charges.map((x) => x.c)) !== undefined;
-  }
-
-  /** A commit batch goes out (the hot slot taken), alone or with the waiting key checks (`merge`). */
-  private goCommitTurn(merge: boolean): void {
-    this.chargeInFlight = true;
-    this.chargeOutAt = Date.now();
-    // Key checks already waiting get their deadline now (commitOverdue).
-    if (!merge && this.admits.length) this.scheduleAdmits();
-    const p = (merge ? this.flushTurn() : this.flushCharges()).finally(() => {
-      this.chargeInFlight = false;
-      this.hot--;
-      this.scheduleAdmits();
-      this.scheduleCharges();
-    });
-    this.pending.add(p);
-    void p.finally(() => this.pending.delete(p));
   }
 
   private async flushCharges(): Promise<void> {
     const items = this.charges.splice(0);
-    if (items.length) await this.runCharges(items);
-  }
-
-  /** A commit batch (commitBatch, a conflict retried once), and its charges' answers. */
-  private async runCharges(items: ChargeItem[]): Promise<void> {
+    if (!items.length) return;
     let outcomes: Outcome[];
     try {
       outcomes = await retryConflict(() => this.commitBatch(items.map((x) => x.c)));
@@ -702,69 +629,15 @@ export class PostgresServerStore implements ServerStore {
   }
 
   private async commitBatch(charges: ChargeCommit[]): Promise<Outcome[]> {
-    const scopes = this.oneStatement(charges);
-    if (scopes) {
-      const done = await this.commitOne(charges, scopes);
-      if (done) return done;
+    if (!this.foreignScopes && charges.every((c) => c.environment === 'test' && !c.hold)) {
+      const now = Date.now();
+      const scopes = [...new Set(charges.filter((c) => c.outbox).map((c) => `${c.accountId}/${c.environment}`))];
+      if (!scopes.some((x) => (this.scopesWithEndpoints.get(x) ?? 0) > now)) {
+        const done = await this.commitOne(charges, scopes);
+        if (done) return done;
+      }
     }
     return this.commitTransaction(charges);
-  }
-
-  /**
-   * The batch's likely event scopes when it may go as one statement (COMMIT_ONE or TURN): test usage
-   * only, no quota hold, no scope seen lately with webhook endpoints; undefined when it must take
-   * the transaction.
-   */
-  private oneStatement(charges: ChargeCommit[]): string[] | undefined {
-    if (this.foreignScopes || !charges.every((c) => c.environment === 'test' && !c.hold)) return undefined;
-    const now = Date.now();
-    const scopes = [...new Set(charges.filter((c) => c.outbox).map((c) => `${c.accountId}/${c.environment}`))];
-    return scopes.some((x) => (this.scopesWithEndpoints.get(x) ?? 0) > now) ? undefined : scopes;
-  }
-
-  /**
-   * A merged turn: the commit batch and the waiting key checks in ONE statement (TURN). When the
-   * database answers with an error the statement's transaction was rolled back whole — no take,
-   * no usage, no idempotency record of it stands — so each half goes again alone, as separate
-   * turns would have sent them: a commit that fails (or waited longer than HOT_WAIT_MS for a lock)
-   * neither loses the key checks' answers nor takes twice, and the other way round. When the
-   * connection fails instead (the statement may or may not have committed), both halves fail, as
-   * each alone would.
-   */
-  private async flushTurn(): Promise<void> {
-    const admits = this.admits.splice(0);
-    this.stamped.clear();
-    const items = this.charges.splice(0);
-    const charges = items.map((x) => x.c);
-    const scopes = this.oneStatement(charges)!;
-    const shard = Math.floor(Math.random() * USAGE_SHARDS);
-    const ids = idempotencyRecords(charges);
-    let got: Array<CommitRow & AdmitRow>;
-    try {
-      got = await this.turn!.unsafe<Array<CommitRow & AdmitRow>>(
-        TURN,
-        [...usageColumns(sumUsageRows(charges)), shard, ...idempotencyColumns(ids), scopes, admits.map((x) => x.hash), this.admitPolicies] as never[],
-        { prepare: true },
-      );
-    } catch (err) {
-      if ((err as { name?: string } | null)?.name !== 'PostgresError') {
-        for (const x of admits) x.reject(err);
-        for (const x of items) x.reject(err);
-        return;
-      }
-      await Promise.all([admits.length ? this.runAdmits(admits) : undefined, this.runCharges(items)]);
-      return;
-    }
-    this.answerAdmits(admits, got.filter((r) => r.i !== null));
-    let outcomes: Outcome[];
-    try {
-      // A scope with webhook endpoints (nothing of the batch written): the batch takes the transaction.
-      outcomes = (await this.finishOne(charges, got.filter((r) => r.i === null), shard, ids)) ?? (await retryConflict(() => this.commitTransaction(charges)));
-    } catch (err) {
-      for (const it of items) it.reject(err);
-      return;
-    }
-    outcomes.forEach((o, i) => (o.ok ? items[i]!.resolve(o.usage) : items[i]!.reject(o.err)));
   }
 
   /**
@@ -780,18 +653,11 @@ export class PostgresServerStore implements ServerStore {
     const shard = Math.floor(Math.random() * USAGE_SHARDS);
     const rows = sumUsageRows(charges);
     const ids = idempotencyRecords(charges);
-    const got = await this.sql.unsafe<CommitRow[]>(COMMIT_ONE, [...usageColumns(rows), shard, ...idempotencyColumns(ids), scopes] as never[], {
-      prepare: true,
-    });
-    return this.finishOne(charges, got, shard, ids);
-  }
-
-  /**
-   * What follows COMMIT_ONE (or TURN's commit half): undefined when a scope had webhook endpoints
-   * (nothing was written); otherwise each charge's totals, its outbox function run — one that
-   * throws has its charge taken back — and events for other scopes queued (see commitOne).
-   */
-  private async finishOne(charges: ChargeCommit[], got: CommitRow[], shard: number, ids: ReturnType<typeof idempotencyRecords>): Promise<Outcome[] | undefined> {
+    const got = await this.sql.unsafe<Array<{ account_id: string | null; period: string; environment: string; total: number; scopes: string[] | null }>>(
+      COMMIT_ONE,
+      [...usageColumns(rows), shard, ...idempotencyColumns(ids), scopes] as never[],
+      { prepare: true },
+    );
     const gated = got.find((g) => g.scopes !== null);
     if (gated) {
       const until = Date.now() + SCOPE_WITH_ENDPOINTS_MS;
@@ -979,7 +845,6 @@ export class PostgresServerStore implements ServerStore {
     await this.unlisten?.().catch(() => undefined);
     await this.sql.end({ timeout: 5 });
     if (this.guard !== this.sql) await this.guard.end({ timeout: 5 });
-    await this.turn?.end({ timeout: 5 });
   }
 
   // ---- admin
