@@ -147,12 +147,14 @@ const COMMIT_ONE = `
   SELECT NULL, NULL, NULL, NULL, ep.scopes FROM ep WHERE ep.scopes IS NOT NULL`;
 
 /**
- * The commit connection's plan cache mode: a prepared statement is planned once, not on every
+ * The hot-path connections' plan cache mode: a prepared statement is planned once, not on every
  * call. Left to choose, PostgreSQL re-planned COMMIT_ONE on every execution (the generic plan's
  * estimate, made without the arrays' lengths, looked dearer than the custom plans): 230–340 µs of
- * planning per commit batch against 90–200 µs of execution (pg_stat_statements.track_planning), a
- * cost per statement, so it grew with the statements per request — with the processes. The
- * generic plans are the custom ones (index probes per row; EXPLAIN ANALYZE, docs/server.md).
+ * planning per commit batch against 90–200 µs of execution (pg_stat_statements.track_planning);
+ * and ADMIT whenever its batches were small (3 processes: 165 µs per call; one process's batches
+ * of ~28 keys got the generic plan). A cost per statement, so it grew with the statements per
+ * request — with the processes. The generic plans are the custom ones (index probes per row;
+ * EXPLAIN ANALYZE, docs/server.md).
  */
 const GENERIC_PLANS = 'force_generic_plan';
 
@@ -299,9 +301,10 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
   // (synchronous_commit off). Safe for rate takes: a request answered 200 was charged in a commit
   // that does wait, and that flush covers every earlier WAL record, its take's included; a crash
   // can only forget takes of requests that were never charged.
-  const guard = postgres(o.url, { ...common, max: ADMITS_IN_FLIGHT, connection: { synchronous_commit: 'off' } });
+  // Its statement is planned once (GENERIC_PLANS).
+  const guard = postgres(o.url, { ...common, max: ADMITS_IN_FLIGHT, connection: { synchronous_commit: 'off', plan_cache_mode: GENERIC_PLANS } });
   // The commit batches' connection (one batch at the database per process): its statements are
-  // planned once (GENERIC_PLANS).
+  // planned once too.
   const commits = postgres(o.url, { ...common, max: 1, connection: { plan_cache_mode: GENERIC_PLANS } });
   try {
     await sql`SELECT 1`;

@@ -386,10 +386,12 @@ for (const [kind, open, available] of kinds) {
       expect((await commit).after).toBeGreaterThanOrEqual(1);
     });
 
-    it.skipIf(kind !== 'postgres')('commit batches go through a connection that plans each statement once (generic plans), with the same totals', async () => {
-      const commits = (s.store as unknown as { commits: import('postgres').Sql }).commits;
-      const [mode] = await commits<{ plan_cache_mode: string }[]>`SHOW plan_cache_mode`;
-      expect(mode!.plan_cache_mode).toBe('force_generic_plan');
+    it.skipIf(kind !== 'postgres')('commit batches and key checks go through connections that plan each statement once (generic plans), with the same totals', async () => {
+      for (const conn of ['commits', 'guard']) {
+        const sql = (s.store as unknown as Record<string, import('postgres').Sql>)[conn]!;
+        const [mode] = await sql<{ plan_cache_mode: string }[]>`SHOW plan_cache_mode`;
+        expect(mode!.plan_cache_mode).toBe('force_generic_plan');
+      }
       // Past the five executions after which PostgreSQL would otherwise weigh the generic plan.
       const k = await key('generic-plan', 'test');
       let total = 0;
