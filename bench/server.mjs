@@ -317,7 +317,7 @@ if (process.argv[2] === '--load') {
             on = false;
             await sampler;
             const rows = await st.unsafe(
-              `SELECT calls, total_exec_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS q FROM pg_stat_statements
+              `SELECT calls, total_exec_time, total_plan_time, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS q FROM pg_stat_statements
                WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '${name}') ORDER BY calls DESC LIMIT 12`,
             );
             console.log(`\n${label}: ${requests} requests; statements (pg_stat_statements):`);
@@ -325,6 +325,8 @@ if (process.argv[2] === '--load') {
               rows.map((r) => ({
                 'calls/req': (Number(r.calls) / requests).toFixed(3),
                 'exec µs/call': ((Number(r.total_exec_time) * 1000) / Number(r.calls)).toFixed(0),
+                // 0 unless the server runs with pg_stat_statements.track_planning = on
+                'plan µs/call': ((Number(r.total_plan_time) * 1000) / Number(r.calls)).toFixed(0),
                 'rows/call': (Number(r.rows) / Number(r.calls)).toFixed(1),
                 statement: r.q,
               })),

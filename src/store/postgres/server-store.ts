@@ -146,6 +146,18 @@ const COMMIT_ONE = `
   UNION ALL
   SELECT NULL, NULL, NULL, NULL, ep.scopes FROM ep WHERE ep.scopes IS NOT NULL`;
 
+/**
+ * The hot-path connections' plan cache mode: a prepared statement is planned once, not on every
+ * call. Left to choose, PostgreSQL re-planned COMMIT_ONE on every execution (the generic plan's
+ * estimate, made without the arrays' lengths, looked dearer than the custom plans): 230–340 µs of
+ * planning per commit batch against 90–200 µs of execution (pg_stat_statements.track_planning);
+ * and ADMIT whenever its batches were small (3 processes: 165 µs per call; one process's batches
+ * of ~28 keys got the generic plan). A cost per statement, so it grew with the statements per
+ * request — with the processes. The generic plans are the custom ones (index probes per row;
+ * EXPLAIN ANALYZE, docs/server.md).
+ */
+const GENERIC_PLANS = 'force_generic_plan';
+
 /** How long a scope seen with webhook endpoints sends its batches straight to the transaction. */
 const SCOPE_WITH_ENDPOINTS_MS = 10_000;
 
@@ -289,16 +301,21 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
   // (synchronous_commit off). Safe for rate takes: a request answered 200 was charged in a commit
   // that does wait, and that flush covers every earlier WAL record, its take's included; a crash
   // can only forget takes of requests that were never charged.
-  const guard = postgres(o.url, { ...common, max: ADMITS_IN_FLIGHT, connection: { synchronous_commit: 'off' } });
+  // Its statement is planned once (GENERIC_PLANS).
+  const guard = postgres(o.url, { ...common, max: ADMITS_IN_FLIGHT, connection: { synchronous_commit: 'off', plan_cache_mode: GENERIC_PLANS } });
+  // The commit batches' connection (one batch at the database per process): its statements are
+  // planned once too.
+  const commits = postgres(o.url, { ...common, max: 1, connection: { plan_cache_mode: GENERIC_PLANS } });
   try {
     await sql`SELECT 1`;
     if (o.migrate !== false) await migratePostgres(sql);
   } catch (err) {
     await sql.end({ timeout: 1 }).catch(() => undefined);
     await guard.end({ timeout: 1 }).catch(() => undefined);
+    await commits.end({ timeout: 1 }).catch(() => undefined);
     throw openError(err, o.url);
   }
-  const store = new PostgresServerStore(sql, redactDatabaseUrl(o.url), o.onBackgroundError ?? (() => undefined), guard);
+  const store = new PostgresServerStore(sql, redactDatabaseUrl(o.url), o.onBackgroundError ?? (() => undefined), guard, commits);
   if (o.listen !== false) await store.startListening();
   return store;
 }
@@ -348,6 +365,8 @@ export class PostgresServerStore implements ServerStore {
     private readonly onBackgroundError: (err: unknown) => void,
     /** The request guard's connection (see openPostgresStore); the main pool when not given. */
     private readonly guard: Sql = sql,
+    /** The commit batches' connection (see openPostgresStore); the main pool when not given. */
+    private readonly commits: Sql = sql,
   ) {
     this.admin = this.makeAdmin();
     this.webhooks = this.makeWebhooks();
@@ -653,7 +672,7 @@ export class PostgresServerStore implements ServerStore {
     const shard = Math.floor(Math.random() * USAGE_SHARDS);
     const rows = sumUsageRows(charges);
     const ids = idempotencyRecords(charges);
-    const got = await this.sql.unsafe<Array<{ account_id: string | null; period: string; environment: string; total: number; scopes: string[] | null }>>(
+    const got = await this.commits.unsafe<Array<{ account_id: string | null; period: string; environment: string; total: number; scopes: string[] | null }>>(
       COMMIT_ONE,
       [...usageColumns(rows), shard, ...idempotencyColumns(ids), scopes] as never[],
       { prepare: true },
@@ -700,7 +719,7 @@ export class PostgresServerStore implements ServerStore {
     const ids = idempotencyRecords(charges);
     const scopes = [...new Set(charges.filter((c) => c.outbox).map((c) => `${c.accountId}/${c.environment}`))];
 
-    const conn = await this.sql.reserve();
+    const conn = await this.commits.reserve();
     let open = false;
     try {
       open = true;
@@ -845,6 +864,7 @@ export class PostgresServerStore implements ServerStore {
     await this.unlisten?.().catch(() => undefined);
     await this.sql.end({ timeout: 5 });
     if (this.guard !== this.sql) await this.guard.end({ timeout: 5 });
+    if (this.commits !== this.sql) await this.commits.end({ timeout: 5 });
   }
 
   // ---- admin

@@ -386,6 +386,22 @@ for (const [kind, open, available] of kinds) {
       expect((await commit).after).toBeGreaterThanOrEqual(1);
     });
 
+    it.skipIf(kind !== 'postgres')('commit batches and key checks go through connections that plan each statement once (generic plans), with the same totals', async () => {
+      for (const conn of ['commits', 'guard']) {
+        const sql = (s.store as unknown as Record<string, import('postgres').Sql>)[conn]!;
+        const [mode] = await sql<{ plan_cache_mode: string }[]>`SHOW plan_cache_mode`;
+        expect(mode!.plan_cache_mode).toBe('force_generic_plan');
+      }
+      // Past the five executions after which PostgreSQL would otherwise weigh the generic plan.
+      const k = await key('generic-plan', 'test');
+      let total = 0;
+      for (let i = 1; i <= 8; i++) {
+        const t = await s.store.commitCharge({ accountId: k.account_id, environment: 'test', period: '2026-11', credits: i, nowMs: NOW });
+        expect(t).toEqual({ before: total, after: total + i });
+        total += i;
+      }
+    });
+
     it.skipIf(kind !== 'postgres')('shared store: admits through two handles at once allow exactly `limit` of one key', async () => {
       const k = await key('two-handles', 'test');
       const policies = { test: { limit: 100, windowMs: 3_600_000 }, live: {} as never };
