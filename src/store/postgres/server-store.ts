@@ -316,7 +316,15 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     throw openError(err, o.url);
   }
   const store = new PostgresServerStore(sql, redactDatabaseUrl(o.url), o.onBackgroundError ?? (() => undefined), guard, commits);
-  if (o.listen !== false) await store.startListening();
+  if (o.listen !== false) {
+    try {
+      await store.startListening();
+    } catch (err) {
+      // The store is not handed out, so nobody else would close its connections.
+      await store.close().catch(() => undefined);
+      throw openError(err, o.url);
+    }
+  }
   return store;
 }
 

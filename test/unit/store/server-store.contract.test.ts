@@ -400,6 +400,19 @@ for (const [kind, open, available] of kinds) {
         expect(t).toEqual({ before: total, after: total + i });
         total += i;
       }
+      for (let i = 0; i < 8; i++) await s.store.admit!(k.hash, { test: { limit: 1000, windowMs: 3_600_000 }, live: {} as never }, NOW);
+      // The statements really ran on those connections, each with generic plans only: a commit or a
+      // key check moved back to the main pool would leave these counts empty.
+      const conns = s.store as unknown as Record<string, import('postgres').Sql>;
+      const plans = async (conn: string, marker: string) =>
+        conns[conn]!<{ generic_plans: number; custom_plans: number }[]>`
+          SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement LIKE ${'%' + marker + '%'}`;
+      const commitPlans = await plans('commits', 'ep AS MATERIALIZED');
+      expect(commitPlans.reduce((n, r) => n + r.generic_plans, 0)).toBeGreaterThanOrEqual(8);
+      expect(commitPlans.every((r) => r.custom_plans === 0)).toBe(true);
+      const admitPlans = await plans('guard', 'row_number() OVER (PARTITION BY k.id');
+      expect(admitPlans.reduce((n, r) => n + r.generic_plans, 0)).toBeGreaterThanOrEqual(8);
+      expect(admitPlans.every((r) => r.custom_plans === 0)).toBe(true);
     });
 
     it.skipIf(kind !== 'postgres')('shared store: admits through two handles at once allow exactly `limit` of one key', async () => {
