@@ -100,6 +100,26 @@ for (const { outfile } of bundles) {
   writeFileSync(outfile, rewritten);
 }
 
+// pdf.js's FlateStream tries node:zlib before its own JavaScript decoder
+// (src/engine/document/pdf/native-flate.ts says when zlib's output is used and why it is the same):
+// one call is added at the start of FlateStream.readBlock. The build fails if pdf.js's code no
+// longer has the expected shape (a pdfjs-dist upgrade), rather than bundling it unpatched.
+const pdfjsNativeFlate = {
+  name: 'pdfjs-native-flate',
+  setup(b) {
+    b.onLoad({ filter: /pdfjs-dist[\\/]legacy[\\/]build[\\/]pdf\.worker\.min\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const head = 'readBlock(){let e,t,r;const a=this.str;try{t=this.getBits(3)}';
+      const at = source.indexOf(head);
+      if (at < 0 || source.indexOf(head, at + 1) >= 0 || source.lastIndexOf('class FlateStream extends DecodeStream{', at) < 0 || !source.includes('class Stream extends BaseStream{'))
+        throw new Error(`pdf.js's FlateStream.readBlock is not where the build expects it (${args.path}): update the patch in scripts/build.mjs`);
+      const helper = JSON.stringify(fileURLToPath(new URL('../src/engine/document/pdf/native-flate.ts', import.meta.url)));
+      const patched = `${source.slice(0, at)}readBlock(){if(this.__verityNative===void 0&&(this.__verityNative=__verity_inflateWholeStream(this,Stream)))return;${source.slice(at + 'readBlock(){'.length)}`;
+      return { contents: `import { inflateWholeStream as __verity_inflateWholeStream } from ${helper};\n${patched}`, loader: 'js' };
+    });
+  },
+};
+
 // pdf.js (two ES modules, 1.5 MB) as one CommonJS file, which the PDF extraction thread compiles
 // through a V8 code cache (src/engine/document/pdf/pdfjs-bundle.ts): Node 20 compiles ES modules
 // from source in every process. `import.meta.url` (pdf.js resolves @napi-rs/canvas from it) is the
@@ -118,6 +138,7 @@ await build({
   external: ['@napi-rs/canvas'],
   define: { 'import.meta.url': '__pdfjs_module_url' },
   banner: { js: "'use strict';\nconst __pdfjs_module_url = require('node:url').pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.min.mjs')).href;" },
+  plugins: [pdfjsNativeFlate],
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
