@@ -4,7 +4,7 @@
  * thread starts before its job (preparePdfReader) and loads pdf.js while it waits. One job per
  * thread; the main thread terminates it when done, out of time, or when the file is not given to it.
  */
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { ExtractionJob, ExtractionMessage } from './extraction-thread.js';
 
 function send(msg: ExtractionMessage): void {
@@ -30,38 +30,9 @@ const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
 });
 reader.catch(() => undefined);
 
-// Then, if the job has not come yet, a small built-in document is read (pdf/pdfjs-warm-up.ts): the
-// first document's one-time costs are paid while this thread would otherwise wait. Its outcome is
-// not used; a failure only means the job runs cold. A job already queued is taken first: its
-// message event would only fire after the warm-up, since loading pdf.js kept the thread busy.
-let started = false;
-function start(job: ExtractionJob): void {
-  if (started) return;
-  started = true;
-  parentPort!.off('message', start);
-  run(job).catch(fail);
-}
-function jobQueued(): boolean {
-  const queued = receiveMessageOnPort(parentPort!);
-  if (queued) start(queued.message as ExtractionJob);
-  return started;
-}
-const warmedUp = reader
-  .then(async (m) => {
-    if (started || jobQueued()) return;
-    const doc = await m.openPdfJs((await import('./pdf/pdfjs-warm-up.js')).warmUpPdf());
-    try {
-      if (!jobQueued()) await doc.text(1);
-    } finally {
-      await doc.destroy();
-    }
-  })
-  .catch(() => undefined);
-
 async function run(job: ExtractionJob): Promise<void> {
   const bytes = Buffer.from(job.bytes);
   const { openPdfJs } = await reader;
-  await warmedUp;
   const doc = await openPdfJs(bytes);
   send({ type: 'opened', pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw });
   // The main thread terminates this thread if the page count is over the limit.
@@ -73,4 +44,6 @@ async function run(job: ExtractionJob): Promise<void> {
   await doc.destroy();
 }
 
-parentPort!.on('message', start);
+parentPort!.once('message', (job: ExtractionJob) => {
+  run(job).catch(fail);
+});
