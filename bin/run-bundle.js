@@ -10,21 +10,24 @@ import vm from 'node:vm';
 
 export async function runBundle() {
   const file = fileURLToPath(new URL('../dist/verity.cjs', import.meta.url));
-  let source;
-  try {
-    source = readFileSync(file, 'utf8');
-  } catch {
-    process.stderr.write('verity is not built yet: run `npm run build` first\n');
-    process.exit(1);
-  }
   // The cache is keyed by the bundle's size and mtime; V8 also rejects data that does not match
   // the source, so a stale or corrupt cache only costs one slower start.
   const env = process.env;
   const cacheDir = env.VERITY_HOME
     ? join(env.VERITY_HOME, 'cache')
     : join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'verity');
-  // Started before the CLI bundle is compiled, so that its start-up overlaps the CLI's own.
+  // Started before the CLI bundle is read and compiled, so that its start-up overlaps the CLI's
+  // own (without a build it finds nothing to start, and the read below says what to do).
   const early = await earlyStart(process.argv.slice(2), cacheDir);
+  let source;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    early.pdfThread?.discard();
+    early.analysisWorker?.discard();
+    process.stderr.write('verity is not built yet: run `npm run build` first\n');
+    process.exit(1);
+  }
   const st = statSync(file);
   const cacheFile = join(cacheDir, `cli-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8cache`);
   let cachedData;

@@ -100,6 +100,44 @@ for (const { outfile } of bundles) {
   writeFileSync(outfile, rewritten);
 }
 
+// Two changes to the bundled pdf.js (dist/pdfjs.cjs, which verity uses for text and metadata only);
+// the build fails if pdf.js's code no longer has the expected shape (a pdfjs-dist upgrade) rather
+// than bundling it unpatched:
+// - its FlateStream tries node:zlib before its own JavaScript decoder: one call at the start of
+//   FlateStream.readBlock (src/engine/document/pdf/native-flate.ts says when zlib's output is used
+//   and why it is the same);
+// - its API half, loading in Node, gets DOMMatrix from @napi-rs/canvas's pure-JavaScript
+//   geometry module and ImageData/Path2D on first use, instead of requiring the package (and its
+//   native binding) at once (src/engine/document/pdf/canvas-for-text.ts).
+const pdfjsPatches = {
+  name: 'pdfjs-patches',
+  setup(b) {
+    const helper = (file) => JSON.stringify(fileURLToPath(new URL(`../src/engine/document/pdf/${file}`, import.meta.url)));
+    const fail = (path, what) => {
+      throw new Error(`pdf.js's ${what} is not where the build expects it (${path}): update the patch in scripts/build.mjs`);
+    };
+    b.onLoad({ filter: /pdfjs-dist[\\/]legacy[\\/]build[\\/]pdf\.worker\.min\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const head = 'readBlock(){let e,t,r;const a=this.str;try{t=this.getBits(3)}';
+      const at = source.indexOf(head);
+      if (at < 0 || source.indexOf(head, at + 1) >= 0 || source.lastIndexOf('class FlateStream extends DecodeStream{', at) < 0 || !source.includes('class Stream extends BaseStream{'))
+        fail(args.path, 'FlateStream.readBlock');
+      const patched = `${source.slice(0, at)}readBlock(){if(this.__verityNative===void 0&&(this.__verityNative=__verity_inflateWholeStream(this,Stream)))return;${source.slice(at + 'readBlock(){'.length)}`;
+      return { contents: `import { inflateWholeStream as __verity_inflateWholeStream } from ${helper('native-flate.ts')};\n${patched}`, loader: 'js' };
+    });
+    b.onLoad({ filter: /pdfjs-dist[\\/]legacy[\\/]build[\\/]pdf\.min\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      // The polyfill block: `try{t=e("@napi-rs/canvas")}catch(t){warn(`Cannot load "@napi-rs/canvas" …`
+      const load = /try\{(\w+)=(\w+)\("@napi-rs\/canvas"\)\}catch\(\w+\)\{warn\(`Cannot load "@napi-rs\/canvas" package/g;
+      const found = [...source.matchAll(load)];
+      if (found.length !== 1 || !source.includes('globalThis.DOMMatrix||(')) fail(args.path, 'load-time require of @napi-rs/canvas');
+      const [whole, target, req] = found[0];
+      const patched = source.replace(whole, whole.replace(`${target}=${req}("@napi-rs/canvas")`, `${target}=__verity_canvasForText(${req})`));
+      return { contents: `import { canvasForText as __verity_canvasForText } from ${helper('canvas-for-text.ts')};\n${patched}`, loader: 'js' };
+    });
+  },
+};
+
 // pdf.js (two ES modules, 1.5 MB) as one CommonJS file, which the PDF extraction thread compiles
 // through a V8 code cache (src/engine/document/pdf/pdfjs-bundle.ts): Node 20 compiles ES modules
 // from source in every process. `import.meta.url` (pdf.js resolves @napi-rs/canvas from it) is the
@@ -118,6 +156,7 @@ await build({
   external: ['@napi-rs/canvas'],
   define: { 'import.meta.url': '__pdfjs_module_url' },
   banner: { js: "'use strict';\nconst __pdfjs_module_url = require('node:url').pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.min.mjs')).href;" },
+  plugins: [pdfjsPatches],
   minifyWhitespace: true,
   legalComments: 'none',
   logLevel: 'warning',
