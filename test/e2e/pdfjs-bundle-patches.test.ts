@@ -52,6 +52,60 @@ function pdfWith(stream: Buffer, filter: string, extra: { fonts?: string; object
   return Buffer.concat(parts);
 }
 
+/**
+ * A one-page PDF as most writers save it today: a cross-reference stream (Flate, PNG Up predictor)
+ * and, in a Flate object stream, the document's Info dictionary (`info`, object 6) and then
+ * `title` (object 9: the stream's last object) when given.
+ */
+function pdfWithObjectStream(info: string, title?: string): Buffer {
+  const page = deflateSync(Buffer.from('BT /F1 12 Tf 50 700 Td (Inside an object stream file) Tj ET\n', 'latin1'));
+  const header = title === undefined ? '6 0 ' : `6 0 9 ${info.length + 1} `.padEnd(16);
+  const objStmBody = Buffer.from(`${header}${info}${title === undefined ? '' : ` ${title}`}`, 'latin1');
+  const objStm = deflateSync(objStmBody);
+  const bodies: Buffer[] = [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>', 'latin1'),
+    Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>', 'latin1'),
+    Buffer.concat([Buffer.from(`<< /Length ${page.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), page, Buffer.from('\nendstream', 'latin1')]),
+    Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>', 'latin1'),
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  const offsets = new Map<number, number>();
+  let at = parts[0]!.length;
+  const put = (num: number, body: Buffer): void => {
+    const chunk = Buffer.concat([Buffer.from(`${num} 0 obj\n`, 'latin1'), body, Buffer.from('\nendobj\n', 'latin1')]);
+    offsets.set(num, at);
+    parts.push(chunk);
+    at += chunk.length;
+  };
+  bodies.forEach((b, i) => put(i + 1, b));
+  put(7, Buffer.concat([Buffer.from(`<< /Type /ObjStm /N ${title === undefined ? 1 : 2} /First ${header.length} /Length ${objStm.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), objStm, Buffer.from('\nendstream', 'latin1')]));
+  const xrefAt = at;
+  // Rows of [type, offset (4 bytes), generation or index (2 bytes)], each after a PNG Up predictor byte.
+  const rows: number[][] = [[0, 0, 0xffff]];
+  for (let n = 1; n <= 5; n++) rows.push([1, offsets.get(n)!, 0]);
+  rows.push([2, 7, 0], [1, offsets.get(7)!, 0], [1, xrefAt, 0]);
+  if (title !== undefined) rows.push([2, 7, 1]);
+  const raw: number[] = [];
+  let prev = Buffer.alloc(7);
+  for (const [t, o, g] of rows) {
+    const row = Buffer.alloc(7);
+    row.writeUInt8(t!, 0);
+    row.writeUInt32BE(o!, 1);
+    row.writeUInt16BE(g!, 5);
+    raw.push(2, ...row.map((b, i) => (b - prev[i]!) & 0xff));
+    prev = row;
+  }
+  const xref = deflateSync(Buffer.from(raw));
+  put(8, Buffer.concat([
+    Buffer.from(`<< /Type /XRef /Size ${rows.length} /W [1 4 2] /Root 1 0 R /Info 6 0 R /Length ${xref.length} /Filter /FlateDecode /DecodeParms << /Predictor 12 /Columns 7 >> >>\nstream\n`, 'latin1'),
+    xref,
+    Buffer.from('\nendstream', 'latin1'),
+  ]));
+  parts.push(Buffer.from(`startxref\n${xrefAt}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
+}
+
 /** A stream object (uncompressed). */
 const streamObject = (data: Buffer, dict = ''): Buffer =>
   Buffer.concat([Buffer.from(`<< /Length ${data.length} ${dict} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
@@ -79,10 +133,11 @@ zlib.inflateRawSync = function (...a) { try { const r = raw.apply(this, a); call
   // How often pdf.js builds a DOMMatrix while reading (a Type 3 glyph that is an image mask).
   const RealMatrix = globalThis.DOMMatrix;
   globalThis.DOMMatrix = class extends RealMatrix { constructor(...a) { super(...a); calls.matrices++; } };
-  const out = { pages: 0, text: [], error: null };
+  const out = { pages: 0, info: null, text: [], error: null };
   try {
     const doc = await api.getDocument({ data: new Uint8Array(require('node:fs').readFileSync(file)), verbosity: 0, stopAtErrors: false }).promise;
     out.pages = doc.numPages;
+    out.info = (await doc.getMetadata()).info;
     for (let i = 1; i <= doc.numPages; i++) {
       const page = await doc.getPage(i);
       try { out.text.push((await page.getTextContent()).items.map((it) => it.str + (it.hasEOL ? '\\n' : '')).join('')); }
@@ -136,6 +191,23 @@ describe('the bundled pdf.js (Flate through node:zlib, no native canvas binding)
     zlib: 'used',
     extra: type3,
   });
+  // Object streams and cross-reference streams (with a predictor) through zlib, and the padding of
+  // pdf.js's buffer: the object stream's last object is read through a sub-stream that ends at the
+  // buffer's end, so a title that is an unterminated string there runs on into that padding.
+  for (const [name, info, title] of [
+    ['an object stream and a cross-reference stream', '<< /Title (Quarterly report) /Author (Finance) >>', undefined],
+    ['an unterminated string at the end of an object stream', '<< /Title 9 0 R >>', '(Quarterly report'],
+  ] as const)
+    it(name, () => {
+      const file = join(dir, `${name.replace(/\W+/g, '-')}.pdf`);
+      writeFileSync(file, pdfWithObjectStream(info, title));
+      const patched = read('bundle', file);
+      const plain = read('pdfjs-dist', file);
+      expect(patched.out).toEqual(plain.out);
+      expect(patched.calls.ok).toBeGreaterThanOrEqual(3);
+      expect(JSON.stringify(patched.out)).toContain('Inside an object stream file');
+      expect(JSON.stringify(patched.out)).toContain('Quarterly report');
+    });
   for (const c of cases)
     it(c.name, () => {
       const file = join(dir, `${c.name.replace(/\W+/g, '-')}.pdf`);

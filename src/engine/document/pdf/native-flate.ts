@@ -39,6 +39,8 @@ interface PdfJsFlateStream {
   eof: boolean;
   codeSize: number;
   codeBuf: number;
+  /** DecodeStream's growth unit: 512, or the stream's expected length rounded up to 512·2^k. */
+  minBufferLength: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export function inflateWholeStream(flate: PdfJsFlateStream, plainStream: abstrac
   // any block was decoded.
   if (!src || Object.getPrototypeOf(src) !== plainStream.prototype) return false;
   if (flate.bufferLength !== 0 || flate.eof || flate.codeSize !== 0 || flate.codeBuf !== 0) return false;
+  if (!Number.isInteger(flate.minBufferLength) || flate.minBufferLength < 1) return false;
   if (!(src.bytes instanceof Uint8Array) || !Number.isInteger(src.pos) || !Number.isInteger(src.end) || src.pos > src.end || src.end > src.bytes.length) return false;
   let out: Buffer;
   try {
@@ -59,9 +62,21 @@ export function inflateWholeStream(flate: PdfJsFlateStream, plainStream: abstrac
   } catch {
     return false;
   }
-  // A buffer of its own: a small result of zlib can sit in Node's shared Buffer pool, and pdf.js
-  // may transfer (detach) the ArrayBuffer under what it reads.
-  flate.buffer = out.byteOffset === 0 && out.buffer.byteLength === out.length ? new Uint8Array(out.buffer) : new Uint8Array(out);
+  // The buffer pdf.js's decoder would have ended with: its own (an ArrayBuffer of its own: a small
+  // result of zlib can sit in Node's shared Buffer pool, and pdf.js may transfer, detach, what it
+  // reads), of the capacity DecodeStream.ensureBuffer grows to — the capacity a getBytes(n) may
+  // already have reserved, else the smallest minBufferLength·2^k holding the output — zero-filled
+  // past the output. The capacity is visible: pdf.js reads the last object of an object stream
+  // through a sub-stream that ends at the buffer's end, so an unterminated string there runs into
+  // the zeros (review finding: an exact-size buffer read such a /Title without them).
+  let capacity = flate.buffer.byteLength;
+  if (out.length > capacity) {
+    capacity = flate.minBufferLength;
+    while (capacity < out.length) capacity *= 2;
+  }
+  const buffer = new Uint8Array(capacity);
+  buffer.set(out);
+  flate.buffer = buffer;
   flate.bufferLength = out.length;
   flate.eof = true;
   return true;
