@@ -835,7 +835,11 @@ export class PostgresServerStore implements ServerStore {
 
   async health(): Promise<string | undefined> {
     try {
-      await this.sql`SELECT 1`;
+      // Every connection the hot path uses: the pool, and the request guard's and commit batches'
+      // own (a process whose commit connection cannot connect fails every test charge while the
+      // pool still answers). Each takes one statement at a time, so this waits for the one out.
+      const conns = [...new Set([this.sql, this.guard, this.commits])];
+      await Promise.all(conns.map((c) => c`SELECT 1`));
       this.degraded = undefined;
     } catch (err) {
       this.degraded = postgresFaultCause(err) ?? 'the database is not available';

@@ -21,6 +21,8 @@ interface Subject {
   store: ServerStore;
   /** A second handle on the same data (another process's view). */
   other: ServerStore;
+  /** PostgreSQL only: the database's URL, for a third handle a test may break. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ async function postgresSubject(): Promise<Subject> {
   return {
     store,
     other,
+    url: db.url,
     async close() {
       await store.close();
       await other.close();
@@ -494,6 +497,23 @@ for (const [kind, open, available] of kinds) {
     it('reports its health', async () => {
       expect(await s.store.health()).toBeUndefined();
       expect(s.store.label).not.toMatch(/:[^@/]*@/); // never a password
+    });
+
+    it.skipIf(kind !== 'postgres')('health covers the request guard\'s and the commit batches\' own connections, not only the pool', async () => {
+      const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+      for (const conn of ['commits', 'guard']) {
+        const third = await openPostgresStore({ url: s.url!, poolSize: 2, migrate: false, listen: false });
+        try {
+          expect(await third.health()).toBeUndefined();
+          // That connection alone becomes unusable (as when it cannot connect: too many connections)
+          // while the pool still answers: every test charge (or key check) would fail, so the
+          // process must not report itself healthy to a load balancer.
+          await (third as unknown as Record<string, import('postgres').Sql>)[conn]!.end({ timeout: 1 });
+          expect(await third.health()).toMatch(/connection/);
+        } finally {
+          await third.close().catch(() => undefined);
+        }
+      }
     });
   });
 }
