@@ -150,7 +150,7 @@ const COMMIT_ONE = `
  * The hot-path connections' plan cache mode: a prepared statement is planned once, not on every
  * call. Left to choose, PostgreSQL re-planned COMMIT_ONE on every execution (the generic plan's
  * estimate, made without the arrays' lengths, looked dearer than the custom plans): 230–340 µs of
- * planning per commit batch against 90–200 µs of execution (pg_stat_statements.track_planning);
+ * planning per commit batch against 84–195 µs of execution (pg_stat_statements.track_planning);
  * and ADMIT whenever its batches were small (3 processes: 165 µs per call; one process's batches
  * of ~28 keys got the generic plan). A cost per statement, so it grew with the statements per
  * request — with the processes. The generic plans are the custom ones (index probes per row;
