@@ -100,7 +100,7 @@ for (const { outfile } of bundles) {
   writeFileSync(outfile, rewritten);
 }
 
-// Two changes to the bundled pdf.js (dist/pdfjs.cjs, which verity uses for text and metadata only);
+// Three changes to the bundled pdf.js (dist/pdfjs.cjs, which verity uses for text and metadata only);
 // the build fails if pdf.js's code no longer has the expected shape (a pdfjs-dist upgrade) rather
 // than bundling it unpatched:
 // - its FlateStream tries node:zlib before its own JavaScript decoder: one call at the start of
@@ -108,7 +108,9 @@ for (const { outfile } of bundles) {
 //   and why it is the same);
 // - its API half, loading in Node, gets DOMMatrix from @napi-rs/canvas's pure-JavaScript
 //   geometry module and ImageData/Path2D on first use, instead of requiring the package (and its
-//   native binding) at once (src/engine/document/pdf/canvas-for-text.ts).
+//   native binding) at once (src/engine/document/pdf/canvas-for-text.ts);
+// - its DecodeStream.ensureBuffer refuses to grow a decoder's output past the decompression caps
+//   (src/engine/document/pdf/decode-cap.ts: streams the structure reader could not measure).
 const pdfjsPatches = {
   name: 'pdfjs-patches',
   setup(b) {
@@ -122,8 +124,16 @@ const pdfjsPatches = {
       const at = source.indexOf(head);
       if (at < 0 || source.indexOf(head, at + 1) >= 0 || source.lastIndexOf('class FlateStream extends DecodeStream{', at) < 0 || !source.includes('class Stream extends BaseStream{'))
         fail(args.path, 'FlateStream.readBlock');
-      const patched = `${source.slice(0, at)}readBlock(){if(this.__verityNative===void 0&&(this.__verityNative=__verity_inflateWholeStream(this,Stream)))return;${source.slice(at + 'readBlock(){'.length)}`;
-      return { contents: `import { inflateWholeStream as __verity_inflateWholeStream } from ${helper('native-flate.ts')};\n${patched}`, loader: 'js' };
+      let patched = `${source.slice(0, at)}readBlock(){if(this.__verityNative===void 0&&(this.__verityNative=__verity_inflateWholeStream(this,Stream)))return;${source.slice(at + 'readBlock(){'.length)}`;
+      // DecodeStream.ensureBuffer: `ensureBuffer(e){const t=this.buffer;if(e<=t.byteLength)return t;…`
+      const grow = [...patched.matchAll(/ensureBuffer\((\w+)\)\{const (\w+)=this\.buffer;if\(\1<=\2\.byteLength\)return \2;/g)];
+      if (grow.length !== 1 || patched.lastIndexOf('class DecodeStream extends BaseStream{', grow[0].index) < 0) fail(args.path, 'DecodeStream.ensureBuffer');
+      const [whole, requested] = grow[0];
+      patched = `${patched.slice(0, grow[0].index)}${whole}__verity_checkDecodeSize(this,${requested});${patched.slice(grow[0].index + whole.length)}`;
+      return {
+        contents: `import { inflateWholeStream as __verity_inflateWholeStream } from ${helper('native-flate.ts')};\nimport { checkDecodeSize as __verity_checkDecodeSize } from ${helper('decode-cap.ts')};\n${patched}`,
+        loader: 'js',
+      };
     });
     b.onLoad({ filter: /pdfjs-dist[\\/]legacy[\\/]build[\\/]pdf\.min\.mjs$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');

@@ -3,7 +3,8 @@
  * Flate streams with node:zlib when zlib decodes them completely, and with pdf.js's own decoder
  * otherwise (src/engine/document/pdf/native-flate.ts); and it takes DOMMatrix from
  * @napi-rs/canvas's JavaScript geometry module instead of loading the package's native binding as
- * it loads (src/engine/document/pdf/canvas-for-text.ts). Every PDF here — valid streams and
+ * it loads (src/engine/document/pdf/canvas-for-text.ts); and its decoders stop at the decompression
+ * caps (src/engine/document/pdf/decode-cap.ts). Every PDF here — valid streams and
  * damaged ones (truncated, a wrong or missing Adler-32, trailing bytes, no final block, flipped
  * bytes, a filter chain), and a Type 3 font whose glyph is an image mask (pdf.js builds a
  * DOMMatrix for it) — must read exactly as the unpatched pdf.js from pdfjs-dist reads it: same
@@ -106,6 +107,17 @@ function pdfWithObjectStream(info: string, title?: string): Buffer {
   return Buffer.concat(parts);
 }
 
+/** RunLengthDecode (ISO 32000 §7.4.5) of `data` as literal runs: a chain the structure reader cannot measure before Flate. */
+function runLength(data: Buffer): Buffer {
+  const out: Buffer[] = [];
+  for (let i = 0; i < data.length; i += 128) {
+    const part = data.subarray(i, i + 128);
+    out.push(Buffer.from([part.length - 1]), part);
+  }
+  out.push(Buffer.from([128]));
+  return Buffer.concat(out);
+}
+
 /** A stream object (uncompressed). */
 const streamObject = (data: Buffer, dict = ''): Buffer =>
   Buffer.concat([Buffer.from(`<< /Length ${data.length} ${dict} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
@@ -146,11 +158,12 @@ zlib.inflateRawSync = function (...a) { try { const r = raw.apply(this, a); call
     await doc.destroy();
   } catch (e) { out.error = e.name + ': ' + e.message; }
   const canvasModules = Object.keys(require.cache).filter((k) => k.includes('@napi-rs')).map((k) => k.replace(/^.*node_modules[\\\\/]/, '')).sort();
-  process.stdout.write(JSON.stringify({ out, calls, canvasModules }));
+  const capHits = globalThis[Symbol.for('verity.pdfjsDecodeCapHits')] ?? 0;
+  process.stdout.write(JSON.stringify({ out, calls, canvasModules, capHits }));
 })();
 `;
 
-type Reading = { out: unknown; calls: { ok: number; failed: number; matrices: number }; canvasModules: string[] };
+type Reading = { out: unknown; calls: { ok: number; failed: number; matrices: number }; canvasModules: string[]; capHits: number };
 function read(kind: 'bundle' | 'pdfjs-dist', file: string): Reading {
   return JSON.parse(execFileSync(process.execPath, ['-e', CHILD, kind, file], { cwd: root, encoding: 'utf8' })) as Reading;
 }
@@ -208,6 +221,26 @@ describe('the bundled pdf.js (Flate through node:zlib, no native canvas binding)
       expect(JSON.stringify(patched.out)).toContain('Inside an object stream file');
       expect(JSON.stringify(patched.out)).toContain('Quarterly report');
     });
+  // pdf.js's own decoders stop at the per-stream cap (decode-cap.ts): a RunLength + Flate chain
+  // (which the structure reader cannot measure) of 80 MB of zeros fails where it is read, instead
+  // of being decoded whole; under the cap the same chain reads exactly as unpatched pdf.js reads it.
+  it('an unmeasurable filter chain past the per-stream cap stops at the cap; under it, it reads as before', () => {
+    const bomb = join(dir, 'rl-flate-bomb.pdf');
+    writeFileSync(bomb, pdfWith(runLength(deflateSync(Buffer.alloc(80 * 1024 * 1024), { level: 9 })), '[/RunLengthDecode /FlateDecode]'));
+    const capped = read('bundle', bomb);
+    const plain = read('pdfjs-dist', bomb);
+    expect(capped.capHits).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(capped.out)).toContain('past the 64 MB decompression cap');
+    expect(plain.capHits).toBe(0);
+    expect(JSON.stringify(plain.out)).not.toContain('decompression cap');
+    const small = join(dir, 'rl-flate-text.pdf');
+    writeFileSync(small, pdfWith(runLength(deflateSync(text)), '[/RunLengthDecode /FlateDecode]'));
+    const a = read('bundle', small);
+    const b = read('pdfjs-dist', small);
+    expect(a.out).toEqual(b.out);
+    expect(a.capHits).toBe(0);
+    expect(JSON.stringify(a.out)).toContain('Line 60: clause 140');
+  });
   for (const c of cases)
     it(c.name, () => {
       const file = join(dir, `${c.name.replace(/\W+/g, '-')}.pdf`);

@@ -174,7 +174,8 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   // pdf.js reads on the extraction thread (extraction-thread.ts; started by the caller, which
   // compiles pdf.js meanwhile) while the embedded images' analysis runs here, through the hook.
   // The structure reader goes first: it measures what the streams inflate to (within the caps of
-  // INFLATE_LIMITS) before pdf.js, which has no output limit, is given the file.
+  // INFLATE_LIMITS) before pdf.js is given the file; pdf.js's own cap (decode-cap.ts) only bounds
+  // what could not be measured.
   let s: PdfStructure | undefined;
   try {
     s = readPdfStructure(bytes);
@@ -185,7 +186,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   if (hooks.onC2paCandidate && pdfMayCarryC2pa(bytes, s)) hooks.onC2paCandidate();
   const measured = s && !s.encrypted ? exceedsInflateCaps(decodableStreams(bytes, s), s.inflateBudget) : undefined;
   const overCap = measured ? measured.exceeded : s?.inflateBudget.exceeded;
-  if (measured?.unmeasured) a.warnings.push(`${measured.unmeasured} stream(s) use a filter chain whose decoded size could not be measured before text extraction (not bounded by the decompression caps)`);
+  if (measured?.unmeasured) a.warnings.push(`${measured.unmeasured} stream(s) use a filter chain whose decoded size could not be measured before text extraction; pdf.js stops decoding any stream at the decompression caps`);
   const pdfjsWarnings: string[] = [];
   let pdfjsRun: Promise<PdfJsReading | undefined>;
   if (overCap) {
