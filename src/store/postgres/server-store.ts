@@ -81,6 +81,23 @@ function lockLiveUsage(tx: Tx, accountPeriods: string[]): Promise<unknown> {
 }
 
 /**
+ * A commit's idempotency records stored as `completed`, from the six parallel arrays at parameters
+ * $first…$first+5 (idempotencyColumns); `where` may gate the insert. One text for COMMIT_BATCH and
+ * COMMIT_ONE, so the two commits cannot drift apart in what a completed record holds.
+ */
+const completeIdempotency = (first: number, where = ''): string => `
+    INSERT INTO idempotency AS i (account_id, key, request_hash, state, status, body, created_at, lease_until)
+    SELECT x.a, x.k, x.h, 'completed', x.s, x.b, x.t, x.t
+    FROM unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::text[], $${first + 3}::int[], $${first + 4}::text[], $${first + 5}::bigint[]) AS x(a, k, h, s, b, t)${where}
+    ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
+      status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until
+    RETURNING 1`;
+
+/** Each upserted usage row's total over all shards (the other shards as the statement's snapshot has them). */
+const UP_TOTAL = `up.credits + (SELECT coalesce(sum(o.credits), 0) FROM usage o
+      WHERE o.account_id = up.account_id AND o.period = up.period AND o.environment = up.environment AND o.shard <> up.shard)`;
+
+/**
  * The usage part of a group commit in one statement ($1–$5 the usage rows, $6 the shard, $7 the
  * holds turned into usage, $8–$13 the idempotency records, $14 the likely event scopes): usage
  * upserted into the batch's shard row (rows in key order: one lock order for every batch), holds
@@ -96,16 +113,9 @@ const COMMIT_BATCH = `
     RETURNING u.account_id, u.period, u.environment, u.shard, u.credits
   ), gone AS (
     DELETE FROM quota_holds WHERE id = ANY ($7::bigint[]) RETURNING 1
-  ), idem AS (
-    INSERT INTO idempotency AS i (account_id, key, request_hash, state, status, body, created_at, lease_until)
-    SELECT x.a, x.k, x.h, 'completed', x.s, x.b, x.t, x.t FROM unnest($8::text[], $9::text[], $10::text[], $11::int[], $12::text[], $13::bigint[]) AS x(a, k, h, s, b, t)
-    ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
-      status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until
-    RETURNING 1
+  ), idem AS (${completeIdempotency(8)}
   )
-  SELECT up.account_id, up.period, up.environment,
-    up.credits + (SELECT coalesce(sum(o.credits), 0) FROM usage o
-      WHERE o.account_id = up.account_id AND o.period = up.period AND o.environment = up.environment AND o.shard <> up.shard) AS total,
+  SELECT up.account_id, up.period, up.environment, ${UP_TOTAL} AS total,
     (SELECT array_agg(DISTINCT w.account_id) FROM webhook_endpoints w WHERE w.account_id = ANY ($14::text[]) AND w.deleted_at IS NULL) AS scopes
   FROM up`;
 
@@ -130,18 +140,10 @@ const COMMIT_ONE = `
     ORDER BY t.a, t.p, t.e
     ON CONFLICT (account_id, period, environment, shard) DO UPDATE SET credits = u.credits + excluded.credits, requests = u.requests + excluded.requests
     RETURNING u.account_id, u.period, u.environment, u.shard, u.credits
-  ), idem AS (
-    INSERT INTO idempotency AS i (account_id, key, request_hash, state, status, body, created_at, lease_until)
-    SELECT x.a, x.k, x.h, 'completed', x.s, x.b, x.t, x.t FROM unnest($7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::bigint[]) AS x(a, k, h, s, b, t)
-    WHERE (SELECT scopes FROM ep) IS NULL
-    ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
-      status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until
-    RETURNING 1
+  ), idem AS (${completeIdempotency(7, `
+    WHERE (SELECT scopes FROM ep) IS NULL`)}
   )
-  SELECT up.account_id, up.period, up.environment,
-    up.credits + (SELECT coalesce(sum(o.credits), 0) FROM usage o
-      WHERE o.account_id = up.account_id AND o.period = up.period AND o.environment = up.environment AND o.shard <> up.shard) AS total,
-    NULL::text[] AS scopes
+  SELECT up.account_id, up.period, up.environment, ${UP_TOTAL} AS total, NULL::text[] AS scopes
   FROM up
   UNION ALL
   SELECT NULL, NULL, NULL, NULL, ep.scopes FROM ep WHERE ep.scopes IS NOT NULL`;
