@@ -80,15 +80,11 @@ function lockLiveUsage(tx: Tx, accountPeriods: string[]): Promise<unknown> {
     SELECT DISTINCT hashtext(x) AS k FROM unnest(${accountPeriods}::text[]) AS x ORDER BY 1 OFFSET 0) s`;
 }
 
-/**
- * A commit's idempotency records stored as `completed`, from the six parallel arrays at parameters
- * $first…$first+5 (idempotencyColumns); `where` may gate the insert. One text for COMMIT_BATCH and
- * COMMIT_ONE, so the two commits cannot drift apart in what a completed record holds.
- */
-const completeIdempotency = (first: number, where = ''): string => `
+/** A commit's idempotency records stored as `completed`, from the six parallel arrays at parameters $first…$first+5 (idempotencyColumns). */
+const completeIdempotency = (first: number): string => `
     INSERT INTO idempotency AS i (account_id, key, request_hash, state, status, body, created_at, lease_until)
     SELECT x.a, x.k, x.h, 'completed', x.s, x.b, x.t, x.t
-    FROM unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::text[], $${first + 3}::int[], $${first + 4}::text[], $${first + 5}::bigint[]) AS x(a, k, h, s, b, t)${where}
+    FROM unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::text[], $${first + 3}::int[], $${first + 4}::text[], $${first + 5}::bigint[]) AS x(a, k, h, s, b, t)
     ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
       status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until
     RETURNING 1`;
@@ -120,19 +116,20 @@ const COMMIT_BATCH = `
   FROM up`;
 
 /**
- * A batch without live charges, in ONE statement and its own (implicit) transaction: one round
- * trip and one statement instead of BEGIN + COMMIT_BATCH, then COMMIT (and the outbox rows) in a
- * second round trip. Test usage takes no advisory lock and has no quota holds, so nothing has to
- * precede the statement. Its outbox rows cannot be written here (events are computed from the
- * totals it returns), so it writes only when none of the batch's scopes ($13) has a webhook
- * endpoint — checked in the statement's snapshot, exactly as COMMIT_BATCH's question is — and
- * otherwise writes nothing and returns the scopes that have one (a row with NULL totals): the
- * batch then goes through COMMIT_BATCH's transaction. $1–$5 the usage rows, $6 the shard, $7–$12
- * the idempotency records.
+ * A batch without live charges and without idempotency records, in ONE statement and its own
+ * (implicit) transaction: one round trip and one statement instead of BEGIN + COMMIT_BATCH, then
+ * COMMIT (and the outbox rows) in a second round trip. Test usage takes no advisory lock and has no
+ * quota holds, so nothing has to precede the statement. Its outbox rows cannot be written here
+ * (events are computed from the totals it returns), so it writes only when none of the batch's
+ * scopes ($7) has a webhook endpoint — checked in the statement's snapshot, exactly as
+ * COMMIT_BATCH's question is — and otherwise writes nothing and returns the scopes that have one (a
+ * row with NULL totals): the batch then goes through COMMIT_BATCH's transaction. $1–$5 the usage
+ * rows, $6 the shard. (Idempotency records never come here: a record committed `completed` before
+ * the outbox functions ran could be read by a retry before a failed charge's take-back.)
  */
 const COMMIT_ONE = `
   WITH ep AS MATERIALIZED (
-    SELECT array_agg(DISTINCT w.account_id) AS scopes FROM webhook_endpoints w WHERE w.account_id = ANY ($13::text[]) AND w.deleted_at IS NULL
+    SELECT array_agg(DISTINCT w.account_id) AS scopes FROM webhook_endpoints w WHERE w.account_id = ANY ($7::text[]) AND w.deleted_at IS NULL
   ), up AS (
     INSERT INTO usage AS u (account_id, period, environment, shard, credits, requests)
     SELECT t.a, t.p, t.e, $6::smallint, t.c, t.r FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS t(a, p, e, c, r)
@@ -140,8 +137,6 @@ const COMMIT_ONE = `
     ORDER BY t.a, t.p, t.e
     ON CONFLICT (account_id, period, environment, shard) DO UPDATE SET credits = u.credits + excluded.credits, requests = u.requests + excluded.requests
     RETURNING u.account_id, u.period, u.environment, u.shard, u.credits
-  ), idem AS (${completeIdempotency(7, `
-    WHERE (SELECT scopes FROM ep) IS NULL`)}
   )
   SELECT up.account_id, up.period, up.environment, ${UP_TOTAL} AS total, NULL::text[] AS scopes
   FROM up
@@ -658,7 +653,13 @@ export class PostgresServerStore implements ServerStore {
   }
 
   private async commitBatch(charges: ChargeCommit[]): Promise<Outcome[]> {
-    if (!this.foreignScopes && charges.every((c) => c.environment === 'test' && !c.hold)) {
+    // A batch carrying an idempotency record takes the transaction: COMMIT_ONE commits the record
+    // `completed` before the outbox functions run, so a charge whose function threw would be taken
+    // back only by a second statement — and a retry with the same key arriving in between would be
+    // answered from a completed record of a request answered 500. In the transaction, the record
+    // stays `running` to every other session until the outbox functions have run and a failed
+    // charge's record is deleted in the same transaction.
+    if (!this.foreignScopes && charges.every((c) => c.environment === 'test' && !c.hold && !c.idempotency)) {
       const now = Date.now();
       const scopes = [...new Set(charges.filter((c) => c.outbox).map((c) => `${c.accountId}/${c.environment}`))];
       if (!scopes.some((x) => (this.scopesWithEndpoints.get(x) ?? 0) > now)) {
@@ -674,17 +675,16 @@ export class PostgresServerStore implements ServerStore {
    * endpoint: undefined (nothing written) when one has, and the batch must take the transaction.
    * The events are still computed from the totals: for the batch's own scopes they had no endpoint
    * to go to (dropped, as in the transaction); an outbox function that throws has its charge taken
-   * back by a second statement (the charge fails; its idempotency record goes); events for a scope
-   * that is not the charge's own (no hook of verity's emits one) are queued in their own
+   * back by a second statement (the charge fails; a batch with idempotency records never comes
+   * here, see commitBatch); events for a scope that is not the charge's own (no hook of verity's emits one) are queued in their own
    * transaction right after, and from then on this process commits every batch in a transaction.
    */
   private async commitOne(charges: ChargeCommit[], scopes: string[]): Promise<Outcome[] | undefined> {
     const shard = Math.floor(Math.random() * USAGE_SHARDS);
     const rows = sumUsageRows(charges);
-    const ids = idempotencyRecords(charges);
     const got = await this.commits.unsafe<Array<{ account_id: string | null; period: string; environment: string; total: number; scopes: string[] | null }>>(
       COMMIT_ONE,
-      [...usageColumns(rows), shard, ...idempotencyColumns(ids), scopes] as never[],
+      [...usageColumns(rows), shard, scopes] as never[],
       { prepare: true },
     );
     const gated = got.find((g) => g.scopes !== null);
@@ -704,11 +704,9 @@ export class PostgresServerStore implements ServerStore {
         const own = `${c.accountId}/${c.environment}`;
         for (const e of c.outbox?.(usage) ?? []) if (e.scope !== own) foreign.push(e);
       } catch (err) {
+        // (No idempotency record to delete: commitBatch sends batches with records to the transaction.)
         undo.push(this.sql`UPDATE usage SET credits = credits - ${c.credits}, requests = requests - 1
           WHERE account_id = ${c.accountId} AND period = ${c.period} AND environment = ${c.environment} AND shard = ${shard}`);
-        const r = c.idempotency;
-        if (r && ids.find((x) => x.r.accountId === r.accountId && x.r.key === r.key)?.c === c)
-          undo.push(this.sql`DELETE FROM idempotency WHERE account_id = ${r.accountId} AND key = ${r.key}`);
         return { ok: false, err };
       }
       return { ok: true, usage };
@@ -1173,7 +1171,7 @@ function usageColumns(rows: ReturnType<typeof sumUsageRows>): unknown[][] {
   return [rows.map((r) => r.accountId), rows.map((r) => r.period), rows.map((r) => r.environment), rows.map((r) => r.credits), rows.map((r) => r.requests)];
 }
 
-/** Idempotency records as the parallel arrays COMMIT_BATCH and COMMIT_ONE unnest (same order in both). */
+/** Idempotency records as the parallel arrays COMMIT_BATCH unnests. */
 function idempotencyColumns(ids: ReturnType<typeof idempotencyRecords>): unknown[][] {
   return [
     ids.map((x) => x.r.accountId),

@@ -3,6 +3,7 @@
  * PostgreSQL store (a real server, when reachable — see test/helpers/postgres.ts). Cases that only
  * a shared store can show (a duplicate from another process, limits across workers) say so.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -213,6 +214,35 @@ for (const [kind, open, available] of kinds) {
       expect(await charge(5)).toEqual({ before: 4, after: 9 });
       expect((await s.store.outbox.outstanding()) - before).toBe(1);
       expect(await usage()).toMatchObject({ credits: 9, requests: 3 });
+    });
+
+    it.runIf(kind === 'postgres')('a retry never reads a completed record of a charge whose outbox function throws (another session, while the function runs)', async () => {
+      // What another process's retry with the same Idempotency-Key would be answered from: the
+      // record's state as a separate session reads it (psql, synchronously — so the read happens
+      // while the outbox function runs, after the usage statement and before any take-back).
+      const k = await key('idem-window', 'test');
+      const seen: string[] = [];
+      const read = (idem: string) =>
+        execFileSync('psql', [s.url!, '-Atc', `SELECT state FROM idempotency WHERE account_id = '${k.account_id}' AND key = '${idem}'`], { encoding: 'utf8' }).trim();
+      const charge = (idem: string, outbox: () => OutboxEntry[]) =>
+        s.store.commitCharge({
+          accountId: k.account_id, environment: 'test', period: '2026-06', credits: 1, nowMs: NOW, outbox,
+          idempotency: { accountId: k.account_id, key: idem, hash: `h-${idem}`, response: { status: 200, body: `{"id":"${idem}"}` } },
+        });
+      for (const idem of ['W1', 'W2']) expect(await s.store.idempotencyBegin(k.account_id, idem, `h-${idem}`, NOW)).toEqual({ state: 'new' });
+      const results = await Promise.allSettled([
+        charge('W1', () => []),
+        charge('W2', () => {
+          seen.push(read('W2'));
+          throw new Error('hook failed');
+        }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      // Still `running` to everyone else while the function ran (a retry: 409, never a replay of 200).
+      expect(seen).toEqual(['running']);
+      expect(await s.other.idempotencyBegin(k.account_id, 'W2', 'h-W2', NOW)).toEqual({ state: 'new' });
+      expect(await s.other.idempotencyBegin(k.account_id, 'W1', 'h-W1', NOW)).toEqual({ state: 'replay', response: { status: 200, body: '{"id":"W1"}' } });
+      expect((await s.other.admin.listUsage('2026-06')).find((u) => u.account_name === 'idem-window')).toMatchObject({ credits: 1, requests: 1 });
     });
 
     it('claims a due delivery exactly once among concurrent claimers, records the attempt, and gives a released claim back', async () => {
