@@ -1,7 +1,7 @@
 // Helpers for the benchmarks that run `verity serve` as processes (bench/server.mjs,
 // bench/server-fleet.mjs, bench/server-load.mjs): start one, read CPU from /proc, find PostgreSQL.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 
 /** The admin URL of a PostgreSQL server for the process benchmark, if one is configured. */
 export function pgAdminUrl(given) {
@@ -63,10 +63,13 @@ export async function seedTestKeys({ dbUrl, sqliteFile, count, accounts, prefix 
   }
 }
 
-/** A `verity serve` child on port 0 (`cpuProf`: a directory for its V8 CPU profile); resolves once it prints its ready line. */
-export function serveProcess(bin, db, home, { cpuProf: prof } = {}) {
+/**
+ * A `verity serve` child on port 0 (`cpuProf`: a directory for its V8 CPU profile; `nodeFlags`:
+ * extra Node/V8 flags, for experiments); resolves once it prints its ready line.
+ */
+export function serveProcess(bin, db, home, { cpuProf: prof, nodeFlags = [] } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), bin, 'serve', '--port', '0', '--db', db, '--log-level', 'silent'], {
+    const child = spawn(process.execPath, [...nodeFlags, ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), bin, 'serve', '--port', '0', '--db', db, '--log-level', 'silent'], {
       env: { ...process.env, VERITY_HOME: home, VERITY_DATABASE_URL: '' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -124,4 +127,87 @@ export function postgresPids() {
       }
     })
     .map(Number);
+}
+
+/** The `wrk` binary on PATH (Debian: `apt-get install wrk`), or undefined: the wrk mode is optional. */
+export function findWrk() {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const p = `${dir || '.'}/wrk`;
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+// The wrk script: POST the bench's body, a test key per request rotating over a key file from an
+// offset (so several wrk processes use different keys), and a JSON line at the end.
+const WRK_SCRIPT = (body) => `
+local keys, n, i, off = {}, 0, 0, 0
+init = function(args)
+  for line in io.lines(args[1]) do n = n + 1; keys[n] = line end
+  off = tonumber(args[2]) or 0
+end
+local body = ${JSON.stringify(body)}
+request = function()
+  i = i + 1
+  return wrk.format("POST", nil, { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. keys[((off + i) % n) + 1] }, body)
+end
+done = function(s, latency, requests)
+  local e = s.errors
+  io.write(string.format('WRK {"requests":%d,"us":%d,"status":%d,"errors":%d,"p50":%d,"p99":%d}\\n', s.requests, s.duration, e.status, e.connect + e.read + e.write + e.timeout, latency:percentile(50), latency:percentile(99)))
+end
+`;
+
+/**
+ * A lighter load generator than autocannon, for an ADDITIONAL measurement (never instead of it):
+ * one `wrk` process (one thread) per URL, the connections split evenly, for `duration` seconds,
+ * each request a POST of `body` with the next of `keys` (each process from its own offset).
+ * Resolves `{ reqs, total, duration, p50, p99, non2xx, errors, clientCpuUs }` — p50/p99 in ms, the
+ * worst process's; clientCpuUs the wrk processes' CPU (user + system, from the shell's `times`).
+ */
+export async function wrkLoad(wrk, urls, keys, { connections, duration, body, dir }) {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const tmp = mkdtempSync(join(dir, 'wrk-'));
+  try {
+    writeFileSync(join(tmp, 'keys.txt'), `${keys.join('\n')}\n`);
+    writeFileSync(join(tmp, 'post.lua'), WRK_SCRIPT(body));
+    const one = (url, i) =>
+      new Promise((resolve, reject) => {
+        const c = Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0);
+        const off = Math.floor((keys.length / urls.length) * i);
+        // `times` after wrk: the shell's children's user and system time (wrk's CPU).
+        const cmd = `"$0" -t1 -c${c} -d${duration}s --timeout 10s -s "$1" "$2" -- "$3" ${off}; times`;
+        const child = spawn('sh', ['-c', cmd, wrk, join(tmp, 'post.lua'), url, join(tmp, 'keys.txt')], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.once('error', reject);
+        // 'close', not 'exit': the output may still be in the pipe when the process has exited.
+        child.once('close', (code) => {
+          const m = /WRK (\{.*\})/.exec(out);
+          const t = [...out.matchAll(/(\d+)m([\d.]+)s/g)].map((x) => Number(x[1]) * 60 + Number(x[2]));
+          if (code !== 0 || !m || t.length < 4) return reject(new Error(`wrk failed (${code}): ${out.slice(-400)}`));
+          resolve({ ...JSON.parse(m[1]), cpuUs: (t[2] + t[3]) * 1e6 });
+        });
+      });
+    const rs = await Promise.all(urls.map(one));
+    const seconds = Math.max(...rs.map((r) => r.us)) / 1e6;
+    const total = rs.reduce((a, r) => a + r.requests, 0);
+    return {
+      reqs: total / seconds,
+      total,
+      duration: seconds,
+      p50: Math.max(...rs.map((r) => r.p50)) / 1000,
+      p99: Math.max(...rs.map((r) => r.p99)) / 1000,
+      non2xx: rs.reduce((a, r) => a + r.status, 0),
+      errors: rs.reduce((a, r) => a + r.errors, 0),
+      clientCpuUs: rs.reduce((a, r) => a + r.cpuUs, 0),
+    };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }

@@ -7,6 +7,9 @@
 // key files) to --out, warms each process up, prints "fleet ready", and stops everything (and
 // drops the database) on SIGINT/SIGTERM. Imports the BUILT code: `npm run build` first.
 //   node bench/server-fleet.mjs --out /tmp/fleet.json [--pg URL] [--keys 4000] [--accounts 1] [--processes 1,2,3] [--warmup 3000]
+//     [--node-flags "--single-threaded-gc ..."] [--no-sqlite]
+// --node-flags: extra Node/V8 flags for every serve process (to compare a flag's effect with a
+// second fleet started without it); --no-sqlite: only the PostgreSQL fleets.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +25,7 @@ const keyCount = Number(arg('keys', 4000));
 const accounts = Number(arg('accounts', 1));
 const counts = String(arg('processes', '1,2,3')).split(',').map(Number);
 const warmup = Number(arg('warmup', 3000));
+const nodeFlags = String(arg('node-flags', '')).split(' ').filter(Boolean);
 const adminUrl = pgAdminUrl(arg('pg', undefined));
 if (!adminUrl) throw new Error('no PostgreSQL: give --pg URL, VERITY_BENCH_DATABASE_URL, or run under pg_virtualenv');
 
@@ -37,11 +41,11 @@ writeFileSync(join(home, 'sqlite-keys.json'), JSON.stringify(sqliteKeys));
 const fleets = {};
 const all = [];
 const start = async (label, count, db, keysFile) => {
-  const procs = await Promise.all(Array.from({ length: count }, () => serveProcess(bin, db, home)));
+  const procs = await Promise.all(Array.from({ length: count }, () => serveProcess(bin, db, home, { nodeFlags })));
   all.push(...procs);
   fleets[label] = { urls: procs.map((p) => `${p.url}/v1/verify/claim`), pids: procs.map((p) => p.child.pid), keys: keysFile, postgres: db === dbUrl };
 };
-await start('sqlite', 1, sqliteFile, join(home, 'sqlite-keys.json'));
+if (!process.argv.includes('--no-sqlite')) await start('sqlite', 1, sqliteFile, join(home, 'sqlite-keys.json'));
 for (const n of counts) await start(`pg${n}`, n, dbUrl, join(home, 'pg-keys.json'));
 const fleetFile = { fleets, counter: join(home, 'counter'), home };
 writeFileSync(out, JSON.stringify(fleetFile, null, 2));

@@ -3,16 +3,23 @@
 // turn (A B A B …) and compare them pair by pair on a noisy machine. The connections are split
 // evenly over the fleet's processes (as a load balancer would). Appends one JSON line per run to
 // --log (setup, requests, seconds, non-2xx, serve and PostgreSQL CPU per request from /proc).
-//   node bench/server-load.mjs FLEET_FILE FLEET [--amount 8000] [--connections 50] [--log FILE]
+//   node bench/server-load.mjs FLEET_FILE FLEET [--amount 8000] [--connections 50] [--log FILE] [--client wrk --duration 5]
+// --client wrk: an ADDITIONAL, lighter load generator (C; Debian's `apt-get install wrk`), one wrk
+// process per serve process, for --duration seconds (wrk has no fixed amount): its rows say
+// "client": "wrk" and carry the generator's own CPU per request; autocannon stays the default.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { cpuOf, postgresPids } from './serve-processes.mjs';
+import { cpuOf, findWrk, postgresPids, wrkLoad } from './serve-processes.mjs';
 
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
 
 /** Runs `amount` requests against fleet `label`; keys never used by an earlier run (counter file). */
-export async function runLoad(fleetFile, label, { amount = 8000, connections = 50, log, quiet = false } = {}) {
-  const { default: autocannon } = await import('autocannon');
+export async function runLoad(fleetFile, label, { amount = 8000, connections = 50, log, quiet = false, client = 'autocannon', duration = 5 } = {}) {
+  const wrk = client === 'wrk' ? findWrk() : undefined;
+  if (client === 'wrk' && !wrk) throw new Error('--client wrk: no wrk on PATH (apt-get install wrk)');
+  // wrk runs for a duration: keys for up to 15,000 req/s of it.
+  if (wrk) amount = duration * 15_000;
   const fleet = JSON.parse(readFileSync(fleetFile, 'utf8'));
   const f = fleet.fleets[label];
   if (!f) throw new Error(`no fleet "${label}" in ${fleetFile} (${Object.keys(fleet.fleets).join(', ')})`);
@@ -31,6 +38,28 @@ export async function runLoad(fleetFile, label, { amount = 8000, connections = 5
   let next = 0;
   const before = { serve: cpuOf(f.pids), pg: f.postgres ? cpuOf(postgresPids()) : 0 };
   const t0 = performance.now();
+  if (wrk) {
+    const w = await wrkLoad(wrk, f.urls, mine, { connections, duration, body, dir: tmpdir() });
+    const after = { serve: cpuOf(f.pids), pg: f.postgres ? cpuOf(postgresPids()) : 0 };
+    const row = {
+      setup: label,
+      client: 'wrk',
+      processes: f.urls.length,
+      requests: w.total,
+      seconds: Number(w.duration.toFixed(3)),
+      reqPerSec: Math.round(w.reqs),
+      p99: w.p99,
+      non2xx: w.non2xx + w.errors,
+      serveCpuPerReq: Math.round(((after.serve - before.serve) * 1e6) / w.total),
+      pgCpuPerReq: Math.round(((after.pg - before.pg) * 1e6) / w.total),
+      clientCpuPerReq: Math.round(w.clientCpuUs / w.total),
+    };
+    if (log) appendFileSync(log, `${JSON.stringify(row)}\n`);
+    if (!quiet) process.stdout.write(`${JSON.stringify(row)}\n`);
+    return row;
+  }
+  const { default: autocannon } = await import('autocannon');
+  const cpu0 = process.cpuUsage();
   const rs = await Promise.all(
     f.urls.map((url, i) =>
       autocannon({
@@ -52,6 +81,7 @@ export async function runLoad(fleetFile, label, { amount = 8000, connections = 5
     ),
   );
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   const after = { serve: cpuOf(f.pids), pg: f.postgres ? cpuOf(postgresPids()) : 0 };
   const total = rs.reduce((a, r) => a + r.requests.total, 0);
   const row = {
@@ -64,6 +94,8 @@ export async function runLoad(fleetFile, label, { amount = 8000, connections = 5
     non2xx: rs.reduce((a, r) => a + r.non2xx + r.errors, 0),
     serveCpuPerReq: Math.round(((after.serve - before.serve) * 1e6) / total),
     pgCpuPerReq: Math.round(((after.pg - before.pg) * 1e6) / total),
+    // this process's CPU over the run: autocannon's
+    clientCpuPerReq: Math.round((cpu.user + cpu.system) / total),
   };
   if (log) appendFileSync(log, `${JSON.stringify(row)}\n`);
   if (!quiet) process.stdout.write(`${JSON.stringify(row)}\n`);
@@ -76,5 +108,11 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     return i > 0 ? process.argv[i + 1] : def;
   };
   const [fleetFile, label] = process.argv.slice(2);
-  await runLoad(fleetFile, label, { amount: Number(arg('amount', 8000)), connections: Number(arg('connections', 50)), log: arg('log', undefined) });
+  await runLoad(fleetFile, label, {
+    amount: Number(arg('amount', 8000)),
+    connections: Number(arg('connections', 50)),
+    log: arg('log', undefined),
+    client: arg('client', 'autocannon'),
+    duration: Number(arg('duration', 5)),
+  });
 }

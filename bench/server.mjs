@@ -16,7 +16,7 @@
 // the serve processes' and PostgreSQL's (all `postgres` processes of the machine, from /proc).
 // Imports the BUILT code: run `npm run build` first.
 //   node bench/server.mjs [--duration 10] [--rounds 3] [--slices 4] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg]
-//     [--accounts 1] [--processes 1,2,3] [--pg-only] [--pg-stats] [--cpu-prof DIR] [--warmup 600]
+//     [--accounts 1] [--processes 1,2,3] [--pg-only] [--pg-stats] [--cpu-prof DIR] [--warmup 600] [--wrk]
 // --rounds N (default 3): the in-process routes are measured N times, after one warm-up of each;
 // in each round each route gets --duration seconds in --slices (default 4) alternating slices
 // (bare verity verity bare …, the first swapped every round); the ratios are per round (each
@@ -26,12 +26,17 @@
 // shared_preload_libraries=pg_stat_statements`) prints, per PostgreSQL setup, the statements per
 // request and their time, and what the database's sessions were waiting on (sampled every 20 ms).
 // --cpu-prof DIR: each serve process writes a V8 CPU profile there when it stops.
+// --wrk: an ADDITIONAL measurement of every serve-process setup, right after autocannon's, with
+// `wrk` (C, one thread per serve process; Debian's `apt-get install wrk`) as the load generator —
+// labelled as such in its own table, never replacing autocannon's figures; skipped with a note when
+// wrk is not on PATH. Both tables give the load generator's CPU per request: on 2 cores the
+// generator competes with the serve processes and PostgreSQL, and this shows its share.
 import { fork } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuOf, pgAdminUrl, postgresPids, seedTestKeys, serveProcess, switchesOf, throwawayDatabase } from './serve-processes.mjs';
+import { cpuOf, findWrk, pgAdminUrl, postgresPids, seedTestKeys, serveProcess, switchesOf, throwawayDatabase, wrkLoad } from './serve-processes.mjs';
 
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
 
@@ -260,11 +265,22 @@ if (process.argv[2] === '--load') {
       // Keys: enough 100/hour test keys for the fastest process count (as above), on both stores,
       // over `--accounts` accounts (default 1: every charge counts against the same account, the
       // worst case for PostgreSQL).
+      const wrk = process.argv.includes('--wrk') ? findWrk() : undefined;
+      if (process.argv.includes('--wrk') && !wrk) process.stderr.write('bench: --wrk: no wrk on PATH (apt-get install wrk): the wrk measurement is skipped\n');
       const many = Math.ceil((duration * 20_000) / 100) + 20;
       const accounts = Number(arg('accounts', 1));
-      const { pgKeys, sqliteKeys } = await seedTestKeys({ dbUrl, sqliteFile, count: many, accounts, prefix: 'bench' });
+      // Every run (a setup's warm-up and measurement with autocannon; with --wrk, its wrk run) gets
+      // its own `many` keys: the PostgreSQL setups share one database, and a key used by two runs
+      // could pass its 100/hour (cheap 429s counted as throughput).
+      const counts = String(arg('processes', '1,2,3')).split(',').map(Number);
+      const runs = counts.length * (wrk ? 2 : 1);
+      const seeded = await seedTestKeys({ dbUrl, sqliteFile, count: runs * many, accounts, prefix: 'bench' });
+      const slice = (list, i) => list.slice(i * many, (i + 1) * many);
+      const keysFor = (db, i, w) => slice(db === dbUrl ? seeded.pgKeys : seeded.sqliteKeys, w ? counts.length + i : i);
+      const wrkRows = [];
 
-      const run = async (label, count, db, keys) => {
+      const run = async (label, count, db, i) => {
+        const keys = keysFor(db, i, false);
         process.stderr.write(`bench: ${label}\n`);
         const procs = await Promise.all(Array.from({ length: count }, () => serveProcess(bin, db, home, { cpuProf: arg('cpu-prof', undefined) })));
         try {
@@ -279,9 +295,24 @@ if (process.argv[2] === '--load') {
           const after = { serve: cpuOf(pids), pg: cpuOf(postgresPids()), cs: switchesOf(pids) };
           const requests = r.total;
           if (stats) await stats.report(label, requests);
+          if (wrk) {
+            const b = { serve: cpuOf(pids), pg: cpuOf(postgresPids()), cs: switchesOf(pids) };
+            const w = await wrkLoad(wrk, urls, keysFor(db, i, true), { connections, duration, body, dir: home });
+            const a = { serve: cpuOf(pids), pg: cpuOf(postgresPids()), cs: switchesOf(pids) };
+            wrkRows.push({
+              label,
+              ...w,
+              serveSysPerReq: ((a.serve.sys - b.serve.sys) * 1e6) / w.total,
+              switchesPerReq: (a.cs - b.cs) / w.total,
+              serveCpuPerReq: ((a.serve - b.serve) * 1e6) / w.total,
+              pgCpuPerReq: ((a.pg - b.pg) * 1e6) / w.total,
+              clientCpuPerReq: w.clientCpuUs / w.total,
+            });
+          }
           return {
             label,
             ...r,
+            clientCpuPerReq: (r.clientCpu * r.duration * 1e6) / requests,
             serveSysPerReq: ((after.serve.sys - before.serve.sys) * 1e6) / requests,
             switchesPerReq: (after.cs - before.cs) / requests,
             serveCpuPerReq: ((after.serve - before.serve) * 1e6) / requests,
@@ -337,15 +368,14 @@ if (process.argv[2] === '--load') {
           },
         };
       };
-      const counts = String(arg('processes', '1,2,3')).split(',').map(Number);
-      const rows = [await run('SQLite, 1 serve process', 1, sqliteFile, sqliteKeys)];
-      for (const n of counts) rows.push(await run(`PostgreSQL, ${n} serve process${n > 1 ? 'es' : ''}`, n, dbUrl, pgKeys));
+      const rows = [await run('SQLite, 1 serve process', 1, sqliteFile, 0)];
+      for (const [i, n] of counts.entries()) rows.push(await run(`PostgreSQL, ${n} serve process${n > 1 ? 'es' : ''}`, n, dbUrl, i));
       const base = rows[0].reqs;
       console.log(
         `\nverity serve processes (the built bin, --log-level silent, default --pool 10), sandbox claim, ${connections} connections split over the processes, ${duration} s each:`,
       );
-      console.table(
-        rows.map((r) => ({
+      const table = (rs) =>
+        rs.map((r) => ({
           setup: r.label,
           'req/s': Math.round(r.reqs),
           'p50 ms': r.p50,
@@ -357,9 +387,15 @@ if (process.argv[2] === '--load') {
           'of which sys': Math.round(r.serveSysPerReq),
           'serve ctx switches/req': r.switchesPerReq.toFixed(2),
           'PostgreSQL CPU µs/req': Math.round(r.pgCpuPerReq),
-        })),
-      );
+          'load generator CPU µs/req': Math.round(r.clientCpuPerReq),
+        }));
+      console.table(table(rows));
       console.log('p50/p99: the worst of the processes; non2xx should be 0 (every key stays under its 100/hour limit).');
+      if (wrkRows.length) {
+        const wbase = wrkRows[0].reqs;
+        console.log(`\nThe same setups, each measured right after autocannon, with wrk as the load generator (one wrk process, one thread, per serve process; ${connections} connections split; ${duration} s):`);
+        console.table(table(wrkRows).map((r, i) => ({ ...r, 'vs SQLite': `${(wrkRows[i].reqs / wbase).toFixed(2)}×` })));
+      }
     } finally {
       await database.drop();
       rmSync(home, { recursive: true, force: true });
