@@ -676,8 +676,9 @@ export class PostgresServerStore implements ServerStore {
    * The events are still computed from the totals: for the batch's own scopes they had no endpoint
    * to go to (dropped, as in the transaction); an outbox function that throws has its charge taken
    * back by a second statement (the charge fails; a batch with idempotency records never comes
-   * here, see commitBatch); events for a scope that is not the charge's own (no hook of verity's emits one) are queued in their own
-   * transaction right after, and from then on this process commits every batch in a transaction.
+   * here, see commitBatch); events for a scope that is not the charge's own (no hook of verity's
+   * emits one) are queued in their own transaction right after, and from then on this process
+   * commits every batch in a transaction.
    */
   private async commitOne(charges: ChargeCommit[], scopes: string[]): Promise<Outcome[] | undefined> {
     const shard = Math.floor(Math.random() * USAGE_SHARDS);
