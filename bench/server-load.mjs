@@ -3,7 +3,9 @@
 // turn (A B A B …) and compare them pair by pair on a noisy machine. The connections are split
 // evenly over the fleet's processes (as a load balancer would). Appends one JSON line per run to
 // --log (setup, requests, seconds, non-2xx, serve and PostgreSQL CPU per request from /proc).
-//   node bench/server-load.mjs FLEET_FILE FLEET [--amount 8000] [--connections 50] [--log FILE] [--client wrk --duration 5]
+//   node bench/server-load.mjs FLEET_FILE FLEET [--amount 8000] [--connections 50] [--log FILE] [--idempotency] [--client wrk --duration 5]
+// --idempotency: every request carries its own Idempotency-Key (autocannon only), to measure what
+// keyed requests cost (each is one more statement, and their commits take the transaction).
 // --client wrk: an ADDITIONAL, lighter load generator (C; Debian's `apt-get install wrk`), one wrk
 // process per serve process, for --duration seconds (wrk has no fixed amount): its rows say
 // "client": "wrk" and carry the generator's own CPU per request; autocannon stays the default.
@@ -15,7 +17,7 @@ import { cpuOf, findWrk, postgresPids, wrkLoad } from './serve-processes.mjs';
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
 
 /** Runs `amount` requests against fleet `label`; keys never used by an earlier run (counter file). */
-export async function runLoad(fleetFile, label, { amount = 8000, connections = 50, log, quiet = false, client = 'autocannon', duration = 5 } = {}) {
+export async function runLoad(fleetFile, label, { amount = 8000, connections = 50, log, quiet = false, client = 'autocannon', duration = 5, idempotency = false } = {}) {
   const wrk = client === 'wrk' ? findWrk() : undefined;
   if (client === 'wrk' && !wrk) throw new Error('--client wrk: no wrk on PATH (apt-get install wrk)');
   // wrk runs for a duration: keys for up to 15,000 req/s of it.
@@ -60,6 +62,7 @@ export async function runLoad(fleetFile, label, { amount = 8000, connections = 5
   }
   const { default: autocannon } = await import('autocannon');
   const cpu0 = process.cpuUsage();
+  const statuses = new Map();
   const rs = await Promise.all(
     f.urls.map((url, i) =>
       autocannon({
@@ -74,7 +77,16 @@ export async function runLoad(fleetFile, label, { amount = 8000, connections = 5
           {
             method: 'POST',
             body,
-            setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json', authorization: `Bearer ${mine[next++ % mine.length]}` } }),
+            setupRequest: (req) => ({
+              ...req,
+              headers: {
+                'content-type': 'application/json',
+                authorization: `Bearer ${mine[next++ % mine.length]}`,
+                ...(idempotency ? { 'idempotency-key': `load-${process.pid}-${next}` } : {}),
+              },
+            }),
+            // Keyed runs say which statuses their non-2xx answers were (a keyed request can get 409).
+            ...(idempotency ? { onResponse: (status) => status >= 300 && statuses.set(status, (statuses.get(status) ?? 0) + 1) } : {}),
           },
         ],
       }),
@@ -86,6 +98,7 @@ export async function runLoad(fleetFile, label, { amount = 8000, connections = 5
   const total = rs.reduce((a, r) => a + r.requests.total, 0);
   const row = {
     setup: label,
+    ...(idempotency ? { idempotency: true, statuses: Object.fromEntries(statuses) } : {}),
     processes: f.urls.length,
     requests: total,
     seconds: Number(seconds.toFixed(3)),
@@ -114,5 +127,6 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     log: arg('log', undefined),
     client: arg('client', 'autocannon'),
     duration: Number(arg('duration', 5)),
+    idempotency: process.argv.includes('--idempotency'),
   });
 }
