@@ -180,8 +180,9 @@ export async function wrkLoad(wrk, urls, keys, { connections, duration, body, di
       new Promise((resolve, reject) => {
         const c = Math.floor(connections / urls.length) + (i < connections % urls.length ? 1 : 0);
         const off = Math.floor((keys.length / urls.length) * i);
-        // `times` after wrk: the shell's children's user and system time (wrk's CPU).
-        const cmd = `"$0" -t1 -c${c} -d${duration}s --timeout 10s -s "$1" "$2" -- "$3" ${off}; times`;
+        // `times` after wrk: the shell's children's user and system time (wrk's CPU); the shell
+        // exits with wrk's status, not that of `times`.
+        const cmd = `"$0" -t1 -c${c} -d${duration}s --timeout 10s -s "$1" "$2" -- "$3" ${off}; s=$?; times; exit $s`;
         const child = spawn('sh', ['-c', cmd, wrk, join(tmp, 'post.lua'), url, join(tmp, 'keys.txt')], { stdio: ['ignore', 'pipe', 'inherit'] });
         let out = '';
         child.stdout.on('data', (d) => (out += d));
@@ -189,12 +190,17 @@ export async function wrkLoad(wrk, urls, keys, { connections, duration, body, di
         // 'close', not 'exit': the output may still be in the pipe when the process has exited.
         child.once('close', (code) => {
           const m = /WRK (\{.*\})/.exec(out);
-          const t = [...out.matchAll(/(\d+)m([\d.]+)s/g)].map((x) => Number(x[1]) * 60 + Number(x[2]));
+          // The last four: `times` prints last (the shell's own user/system, then its children's).
+          const t = [...out.matchAll(/(\d+)m([\d.]+)s/g)].map((x) => Number(x[1]) * 60 + Number(x[2])).slice(-4);
           if (code !== 0 || !m || t.length < 4) return reject(new Error(`wrk failed (${code}): ${out.slice(-400)}`));
           resolve({ ...JSON.parse(m[1]), cpuUs: (t[2] + t[3]) * 1e6 });
         });
       });
-    const rs = await Promise.all(urls.map(one));
+    // allSettled: a failing wrk must not remove the folder under the others still running.
+    const settled = await Promise.allSettled(urls.map(one));
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const rs = settled.map((r) => r.value);
     const seconds = Math.max(...rs.map((r) => r.us)) / 1e6;
     const total = rs.reduce((a, r) => a + r.requests, 0);
     return {
