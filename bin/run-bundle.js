@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
@@ -114,7 +114,7 @@ const INLINE_MAX_BYTES = 1_050_000;
  * `verify document FILE` of a local file: what its analysis will start is started now, before
  * the CLI bundle is compiled and has read the file (~0.1 s later), so that its start-up overlaps
  * the CLI's own: pdf.js's extraction thread (src/engine/document/extraction-thread.ts) for a PDF
- * analysed on this thread, the analysis worker (src/cli/engine-worker-boot.ts) for a document
+ * analysed on this thread (which also opens the file ahead of its job), the analysis worker (src/cli/engine-worker-boot.ts) for a document
  * analysed there. A guess from the arguments: what the command does not use (another input, a
  * remote run, an error) is stopped when it ends.
  */
@@ -150,7 +150,9 @@ async function earlyStart(args, cacheDir) {
       // As the engine types it (document/input.ts): a PDF header within the first 1024 bytes.
       if (!head.includes('%PDF-')) continue;
       const { startEarlyPdfThread } = await import('../dist/engine/document/extraction-thread.js');
-      return { pdfThread: startEarlyPdfThread(cacheDir) };
+      // The thread may open this file with pdf.js while the CLI loads and the engine measures it;
+      // the engine's verdict and the bytes it reads still decide (extraction-thread-main.ts).
+      return { pdfThread: startEarlyPdfThread(cacheDir, { path: resolve(arg), maxBytes: INLINE_MAX_BYTES }) };
     } catch {
       return {};
     }

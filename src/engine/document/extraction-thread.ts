@@ -60,10 +60,30 @@ export interface EarlyPdfThread {
   discard(): void;
 }
 
-/** Starts the extraction thread now, for an engine created later (see EarlyPdfThread); undefined without the built entry. */
-export function startEarlyPdfThread(codeCacheDir: string | undefined): EarlyPdfThread | undefined {
+/**
+ * The file the host expects the engine to be given (an absolute path), which the thread may open
+ * with pdf.js before its job arrives: see extraction-thread-main.ts. Read only up to `maxBytes`.
+ */
+export interface SpeculativeFile {
+  path: string;
+  maxBytes: number;
+}
+
+/** What the thread is started with (its workerData). */
+export interface ThreadData {
+  codeCacheDir?: string;
+  speculative?: SpeculativeFile;
+}
+
+/**
+ * Starts the extraction thread now, for an engine created later (see EarlyPdfThread); undefined
+ * without the built entry. With `speculative`, the thread opens that file with pdf.js as soon as
+ * pdf.js is loaded, before the engine has decided whether pdf.js may read it (see
+ * extraction-thread-main.ts for what that open does and what bounds it).
+ */
+export function startEarlyPdfThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile): EarlyPdfThread | undefined {
   if (!extractionThreadAvailable()) return undefined;
-  let run: ThreadRun | undefined = startThread(codeCacheDir);
+  let run: ThreadRun | undefined = startThread(codeCacheDir, speculative);
   return {
     take: () => {
       const r = run;
@@ -78,8 +98,9 @@ export function startEarlyPdfThread(codeCacheDir: string | undefined): EarlyPdfT
 }
 
 /** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
-function startThread(codeCacheDir: string | undefined): ThreadRun {
-  const worker = new Worker(ENTRY, { workerData: { codeCacheDir } });
+function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile): ThreadRun {
+  const workerData: ThreadData = { codeCacheDir, speculative };
+  const worker = new Worker(ENTRY, { workerData });
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
   let resolveText!: (t: string) => void;
   let rejectAll!: (e: Error) => void;
