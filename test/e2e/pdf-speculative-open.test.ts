@@ -1,6 +1,7 @@
 /**
  * `verify document FILE` of a PDF: bin/run-bundle.js starts pdf.js's extraction thread before the
- * CLI loads and names the file, and the thread opens it with pdf.js before the engine has read
+ * CLI loads and names the file, and the thread reads it with pdf.js (opening and the first pages'
+ * text) before the engine has read
  * the structure and measured the streams (src/engine/document/extraction-thread-main.ts). The
  * engine's verdict still decides: a file it refuses gets no job and the thread is stopped; the job's
  * bytes, not the file opened ahead, are what is read. So every file must give exactly the result
@@ -92,12 +93,23 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
     }
   });
 
-  it('damaged files read as on stdin: no cross-reference table, a broken header object, no PDF after the header', async () => {
+  it('damaged or refused files read as on stdin: no cross-reference table, a broken catalog, no PDF after the header, too many pages', async () => {
     const good = pdfOf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', page, font, content]);
     const files: [string, Buffer][] = [
       ['no-xref.pdf', good.subarray(0, good.lastIndexOf(Buffer.from('xref\n')))],
       ['bad-catalog.pdf', Buffer.from(good.toString('latin1').replace('/Type /Catalog /Pages 2 0 R', '/Type /Catalog /Pages 9 0 R'), 'latin1')],
       ['header-only.pdf', Buffer.from('%PDF-1.7\nthis is not a PDF body\n', 'latin1')],
+      // Over the page limit (2,000): refused once pdf.js has counted the pages, while the thread reads ahead.
+      [
+        'too-many-pages.pdf',
+        pdfOf([
+          '<< /Type /Catalog /Pages 2 0 R >>',
+          `<< /Type /Pages /Kids [${Array.from({ length: 2001 }, (_, i) => `${i + 5} 0 R`).join(' ')}] /Count 2001 >>`,
+          font,
+          content,
+          ...Array.from({ length: 2001 }, () => '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>'),
+        ]),
+      ],
     ];
     const home = newHome();
     for (const [name, bytes] of files) {
@@ -108,6 +120,7 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
       expect(named.code, `${name}: ${named.stderr}`).toBe(piped.code);
       expect(named.stderr.replace(/\S*verity-e2e\S*/g, '')).toEqual(piped.stderr.replace(/\S*verity-e2e\S*/g, ''));
       if (named.code === 0) expect(strip(named.stdout), name).toEqual(strip(piped.stdout));
+      if (name === 'too-many-pages.pdf') expect(named.stderr).toMatch(/2001 pages/);
     }
   });
 

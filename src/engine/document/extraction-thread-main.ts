@@ -56,42 +56,51 @@ function readBounded(f: SpeculativeFile): Buffer | undefined {
 }
 
 /**
- * The speculative open. The host names the file it expects the job to carry (bin/run-bundle.js,
- * `verify document FILE` of a PDF), and the thread opens it with pdf.js as soon as pdf.js is
- * loaded, instead of idling until the calling thread has read the structure and measured the
- * streams (~25–35 ms of the critical path). Only the opening (cross-reference, catalog, first and
- * last page, Info and XMP: what openPdfJs does) runs ahead; the page text waits for the job.
+ * Reading ahead. The host names the file it expects the job to carry (bin/run-bundle.js,
+ * `verify document FILE` of a PDF), and the thread reads it with pdf.js — the opening
+ * (cross-reference, catalog, Info, XMP) and the text of the first pages, exactly what a job asks
+ * for — as soon as pdf.js is loaded, instead of idling until the calling thread has read the
+ * structure and measured the streams.
  *
- * The calling thread's verdict still decides everything: a file it refuses (past a decompression
- * cap, over the page limit, …) gets no job and this thread is terminated with whatever it has
- * opened; the job's bytes are compared with the bytes opened here and anything else (another
- * file, a file changed in between) is opened afresh, so the reading is always that of the job's
- * bytes, as before. Until the verdict, what bounds the open is what bounds pdf.js on a file it may
- * read without measuring (an encrypted one): the host names only files of at most ~1 MB, every
- * stream pdf.js decodes stops at the 64 MB cap (pdf/decode-cap.ts), and the thread is terminated
- * when the verdict (or the time budget, or the end of the command) comes.
+ * The calling thread's verdict still decides everything. A file it refuses (past a decompression
+ * cap) gets no job, and the thread is terminated with whatever it has read; one over the page
+ * limit is stopped when its page count arrives, as before. The job's bytes are compared with the
+ * bytes read here, and anything else (another file, a file changed in between, another page
+ * count) is read afresh, so what is reported is always pdf.js's reading of the job's bytes, and
+ * reaches the calling thread only after its verdict. Until that verdict, what bounds the
+ * reading is what bounds pdf.js on a file whose streams cannot be measured beforehand (an
+ * encrypted one): the host names only files of at most ~1 MB, every stream pdf.js decodes stops at
+ * 64 MB and a page's content at 256 MB (pdf/decode-cap.ts), at most `textPages` pages are read, and
+ * the thread is terminated when the verdict refuses the file (or the time budget runs out, or
+ * the command ends).
  */
-const early = ((): { bytes: Buffer; doc: Promise<PdfJsDocument> } | undefined => {
+const early = ((): { bytes: Buffer; textPages: number; doc: Promise<PdfJsDocument>; text: Promise<string> } | undefined => {
   const bytes = speculative && readBounded(speculative);
-  if (!bytes) return undefined;
+  if (!speculative || !bytes) return undefined;
   const doc = reader.then((m) => m.openPdfJs(bytes));
-  // Awaited only if the job carries these bytes; its failure is then reported as the job's.
+  const text = doc.then((d) => d.text(speculative.textPages));
+  // Awaited only if the job carries these bytes; a failure is then reported as the job's.
   doc.catch(() => undefined);
-  return { bytes, doc };
+  text.catch(() => undefined);
+  return { bytes, textPages: speculative.textPages, doc, text };
 })();
 
 async function run(job: ExtractionJob): Promise<void> {
   const bytes = Buffer.from(job.bytes);
   const { openPdfJs } = await reader;
   let doc: PdfJsDocument;
-  if (early?.bytes.equals(bytes)) doc = await early.doc;
-  else {
-    void early?.doc.then((d) => d.destroy()).catch(() => undefined);
+  let ahead: Promise<string> | undefined;
+  if (early && early.textPages === job.textPages && early.bytes.equals(bytes)) {
+    doc = await early.doc;
+    ahead = early.text;
+  } else {
+    // Not what was read ahead: released once it settles, and the job's bytes read as before.
+    void early?.text.catch(() => undefined).then(() => early.doc).then((d) => d.destroy()).catch(() => undefined);
     doc = await openPdfJs(bytes);
   }
   send({ type: 'opened', pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw });
   // The main thread terminates this thread if the page count is over the limit.
-  const text = await doc.text(job.textPages);
+  const text = await (ahead ?? doc.text(job.textPages));
   // Before the answer: the main thread terminates this thread once it has the text. Only a run
   // without a usable code cache writes one.
   (await import('./pdf/pdfjs-bundle.js')).saveBundledPdfJsCache();

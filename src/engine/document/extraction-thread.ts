@@ -60,8 +60,11 @@ export interface EarlyPdfThread {
   discard(): void;
 }
 
+/** Text is extracted from at most this many pages (pdf/analyze.ts): the detector reads at most 60,000 characters, and pdf.js text extraction costs ~20–30 ms a page. */
+export const TEXT_PAGE_LIMIT = 10;
+
 /**
- * The file the host expects the engine to be given (an absolute path), which the thread may open
+ * The file the host expects the engine to be given (an absolute path), which the thread may read
  * with pdf.js before its job arrives: see extraction-thread-main.ts. Read only up to `maxBytes`.
  */
 export interface SpeculativeFile {
@@ -69,17 +72,17 @@ export interface SpeculativeFile {
   maxBytes: number;
 }
 
-/** What the thread is started with (its workerData). */
+/** What the thread is started with (its workerData); `textPages` is what the thread reads ahead. */
 export interface ThreadData {
   codeCacheDir?: string;
-  speculative?: SpeculativeFile;
+  speculative?: SpeculativeFile & { textPages: number };
 }
 
 /**
  * Starts the extraction thread now, for an engine created later (see EarlyPdfThread); undefined
- * without the built entry. With `speculative`, the thread opens that file with pdf.js as soon as
+ * without the built entry. With `speculative`, the thread reads that file with pdf.js as soon as
  * pdf.js is loaded, before the engine has decided whether pdf.js may read it (see
- * extraction-thread-main.ts for what that open does and what bounds it).
+ * extraction-thread-main.ts for what that reading does and what bounds it).
  */
 export function startEarlyPdfThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile): EarlyPdfThread | undefined {
   if (!extractionThreadAvailable()) return undefined;
@@ -99,7 +102,7 @@ export function startEarlyPdfThread(codeCacheDir: string | undefined, speculativ
 
 /** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
 function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile): ThreadRun {
-  const workerData: ThreadData = { codeCacheDir, speculative };
+  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, textPages: TEXT_PAGE_LIMIT } };
   const worker = new Worker(ENTRY, { workerData });
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
   let resolveText!: (t: string) => void;
