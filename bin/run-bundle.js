@@ -6,6 +6,7 @@ import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
 
 export async function runBundle() {
@@ -19,6 +20,9 @@ export async function runBundle() {
   // Started before the CLI bundle is read and compiled, so that its start-up overlaps the CLI's
   // own (without a build it finds nothing to start, and the read below says what to do).
   const early = await earlyStart(process.argv.slice(2), cacheDir);
+  // A process whose V8 flags were changed for the PDF thread keeps its code caches apart (V8
+  // rejects caches made under other flags, so sharing one folder would rewrite them in turn).
+  const cliCacheDir = early.pdfThread?.codeCacheDir ?? cacheDir;
   let source;
   try {
     source = readFileSync(file, 'utf8');
@@ -29,7 +33,7 @@ export async function runBundle() {
     process.exit(1);
   }
   const st = statSync(file);
-  const cacheFile = join(cacheDir, `cli-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8cache`);
+  const cacheFile = join(cliCacheDir, `cli-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8cache`);
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
@@ -48,10 +52,10 @@ export async function runBundle() {
       if (code === 130) return;
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
-        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        mkdirSync(cliCacheDir, { recursive: true, mode: 0o700 });
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, cacheFile);
-        pruneCliCaches(cacheDir, cacheFile);
+        pruneCliCaches(cliCacheDir, cacheFile);
       } catch {
         // No writable cache folder (or a full disk): every start is simply uncached. A partly
         // written temporary file must not stay behind.
@@ -149,10 +153,17 @@ async function earlyStart(args, cacheDir) {
       }
       // As the engine types it (document/input.ts): a PDF header within the first 1024 bytes.
       if (!head.includes('%PDF-')) continue;
-      const { startEarlyPdfThread } = await import('../dist/engine/document/extraction-thread.js');
-      // The thread may open this file with pdf.js while the CLI loads and the engine measures it;
+      const { extractionThreadAvailable, startEarlyPdfThread } = await import('../dist/engine/document/extraction-thread.js');
+      if (!extractionThreadAvailable()) return {};
+      // No TurboFan for this process: a PDF analysed here is a run of ~0.4 s on two busy threads,
+      // in which V8's optimising compiler spent more CPU (compiling on background threads, for
+      // code that ran a few ms longer) than it saved; the baseline tiers run the same code with
+      // the same results. Set before the thread and the CLI bundle are compiled, with the
+      // process's code caches in a folder of their own (see cliCacheDir).
+      setFlagsFromString('--no-turbofan');
+      // The thread may read this file with pdf.js while the CLI loads and the engine measures it;
       // the engine's verdict and the bytes it reads still decide (extraction-thread-main.ts).
-      return { pdfThread: startEarlyPdfThread(cacheDir, { path: resolve(arg), maxBytes: INLINE_MAX_BYTES }) };
+      return { pdfThread: startEarlyPdfThread(join(cacheDir, 'no-turbofan'), { path: resolve(arg), maxBytes: INLINE_MAX_BYTES }) };
     } catch {
       return {};
     }

@@ -187,6 +187,9 @@ export class CliRuntime {
       clock: this.ctx.clock,
     });
     ports.pdfThread = this.ctx.earlyPdfThread;
+    // bin/run-bundle.js may have set V8 flags for an early PDF thread; V8 rejects code caches made
+    // under other flags, so this process keeps its code caches where that thread keeps its own.
+    if (this.ctx.earlyPdfThread?.codeCacheDir) ports.codeCacheDir = this.ctx.earlyPdfThread.codeCacheDir;
     const claim = this.config().claim;
     if (claim?.stance === 'nli') {
       // The ONNX runtime itself loads on the first claim that needs it, not here.

@@ -9,7 +9,7 @@
  * and a refused file's early open must not hold the process or its memory.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -65,6 +65,38 @@ const strip = (s: string): Record<string, unknown> => {
 
 describe('the extraction thread opens a named PDF ahead of its job', () => {
   const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-speculative-'));
+
+  it('the PDF path runs without TurboFan, its code caches apart: each folder written once, then read by the runs of its kind', async () => {
+    const doc = await PDFDocument.create();
+    const f = await doc.embedFont(StandardFonts.Helvetica);
+    doc.addPage([612, 792]).drawText('The supplier shall deliver the goods within thirty days of the order.', { x: 50, y: 700, size: 12, font: f });
+    const file = join(dir, 'one-page.pdf');
+    writeFileSync(file, await doc.save());
+    const home = newHome();
+    const folder = (sub: string[]): Record<string, number> =>
+      Object.fromEntries(
+        readdirSync(join(home, 'cache', ...sub))
+          .filter((n) => n.endsWith('.v8cache'))
+          .map((n) => [n.split('-')[0]!, statSync(join(home, 'cache', ...sub, n)).mtimeMs]),
+      );
+    const named = await verity(['verify', 'document', file, '--json'], { home, cwd: dir });
+    expect(named.code, named.stderr).toBe(0);
+    // The CLI bundle, pdf.js and sharp (the embedded-image analysis loads it with the engine's images).
+    const apart = folder(['no-turbofan']);
+    expect(Object.keys(apart)).toEqual(expect.arrayContaining(['cli', 'pdfjs']));
+    // The same file on stdin runs with V8's defaults and its caches in the usual folder.
+    const piped = await verity(['verify', 'document', '-', '--json'], { home, cwd: dir, input: readFileSync(file) });
+    expect(strip(piped.stdout)).toEqual(strip(named.stdout));
+    const usual = folder([]);
+    expect(Object.keys(usual)).toEqual(expect.arrayContaining(['cli', 'pdfjs']));
+    // Run in turn, neither kind rewrites (or makes V8 reject) the other's caches.
+    for (const run of [() => verity(['verify', 'document', file, '--json'], { home, cwd: dir }), () => verity(['verify', 'document', '-', '--json'], { home, cwd: dir, input: readFileSync(file) })]) {
+      const r = await run();
+      expect(strip(r.stdout)).toEqual(strip(named.stdout));
+    }
+    expect(folder(['no-turbofan'])).toEqual(apart);
+    expect(folder([])).toEqual(usual);
+  });
 
   it('a file the measuring refuses: the result of the same file on stdin, the thread stopped, memory bounded', async () => {
     const file = join(dir, 'metadata-bomb.pdf');

@@ -54,6 +54,12 @@ export interface ThreadRun {
  * have been started with the same code-cache folder. Unused, it does not keep the process alive.
  */
 export interface EarlyPdfThread {
+  /**
+   * The code-cache folder the thread was started with. The host uses it for every code cache of
+   * its process (bin/run-bundle.js: it may have changed V8's flags for this process, and V8
+   * rejects code caches made under other flags).
+   */
+  codeCacheDir: string | undefined;
   /** The thread, the first time it is asked for; undefined afterwards (one job per thread). */
   take(): ThreadRun | undefined;
   /** Stops the thread if it was never taken (the host's command is over). */
@@ -88,6 +94,7 @@ export function startEarlyPdfThread(codeCacheDir: string | undefined, speculativ
   if (!extractionThreadAvailable()) return undefined;
   let run: ThreadRun | undefined = startThread(codeCacheDir, speculative);
   return {
+    codeCacheDir,
     take: () => {
       const r = run;
       run = undefined;
