@@ -109,6 +109,22 @@ function pruneCliCaches(cacheDir, keep) {
 }
 
 /**
+ * Later optimisation for a `verify document` run of a small PDF: ~0.4 s on two busy threads
+ * (pdf.js on one, the structure reader, images and AI-text features on the other) in which
+ * V8's optimising compiler, TurboFan, compiled pdf.js's functions on background threads for
+ * more CPU than the optimised code then saved. Eight times V8's default interrupt budget makes a
+ * function wait eight times as long before it is optimised: code that runs only for this short
+ * run stays in the baseline tiers, while a long loop (a PDF of many thousands of objects) is
+ * still optimised. The tiers run the same code with the same results. Measured on Node 20 only
+ * (whose V8 has this flag, default 67,584; Node 24's V8 has no such flag, and an unknown flag
+ * is reported on stderr): other versions keep V8's defaults.
+ */
+function pdfRunTiering() {
+  if (process.versions.node.split('.')[0] !== '20') return undefined;
+  return { flag: '--interrupt-budget=540672', folder: 'interrupt-budget-540672' };
+}
+
+/**
  * Documents larger than this (bytes) are analysed in the analysis worker (src/cli/runtime.ts
  * sends inline data over 1,400,000 base64 characters there); smaller ones on the CLI's thread.
  */
@@ -155,15 +171,13 @@ async function earlyStart(args, cacheDir) {
       if (!head.includes('%PDF-')) continue;
       const { extractionThreadAvailable, startEarlyPdfThread } = await import('../dist/engine/document/extraction-thread.js');
       if (!extractionThreadAvailable()) return {};
-      // No TurboFan for this process: a PDF analysed here is a run of ~0.4 s on two busy threads,
-      // in which V8's optimising compiler spent more CPU (compiling on background threads, for
-      // code that ran a few ms longer) than it saved; the baseline tiers run the same code with
-      // the same results. Set before the thread and the CLI bundle are compiled, with the
-      // process's code caches in a folder of their own (see cliCacheDir).
-      setFlagsFromString('--no-turbofan');
+      // V8's flags for this process are set before the thread and the CLI bundle are compiled,
+      // and its code caches then live in a folder of their own (see cliCacheDir).
+      const tiering = pdfRunTiering();
+      if (tiering) setFlagsFromString(tiering.flag);
       // The thread may read this file with pdf.js while the CLI loads and the engine measures it;
       // the engine's verdict and the bytes it reads still decide (extraction-thread-main.ts).
-      return { pdfThread: startEarlyPdfThread(join(cacheDir, 'no-turbofan'), { path: resolve(arg), maxBytes: INLINE_MAX_BYTES }) };
+      return { pdfThread: startEarlyPdfThread(tiering ? join(cacheDir, tiering.folder) : cacheDir, { path: resolve(arg), maxBytes: INLINE_MAX_BYTES }) };
     } catch {
       return {};
     }
