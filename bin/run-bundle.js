@@ -6,7 +6,6 @@ import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
 
 export async function runBundle() {
@@ -174,7 +173,8 @@ async function earlyStart(args, cacheDir) {
       // V8's flags for this process are set before the thread and the CLI bundle are compiled,
       // and its code caches then live in a folder of their own (see cliCacheDir).
       const tiering = pdfRunTiering();
-      if (tiering) setFlagsFromString(tiering.flag);
+      // node:v8 only here: every other command would pay for loading it.
+      if (tiering) (await import('node:v8')).setFlagsFromString(tiering.flag);
       // The thread may read this file with pdf.js while the CLI loads and the engine measures it;
       // the engine's verdict and the bytes it reads still decide (extraction-thread-main.ts).
       return { pdfThread: startEarlyPdfThread(tiering ? join(cacheDir, tiering.folder) : cacheDir, { path: resolve(arg), maxBytes: INLINE_MAX_BYTES }) };
