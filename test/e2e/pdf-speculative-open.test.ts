@@ -9,6 +9,7 @@
  * and a refused file's early open must not hold the process or its memory.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +61,49 @@ function metadataBomb(): Buffer {
 
 /** Where a PDF path's process keeps its code caches: apart on Node 20, whose V8 flags it changes (bin/run-bundle.js). */
 const TIERING_FOLDER = process.versions.node.split('.')[0] === '20' ? ['interrupt-budget-540672'] : [];
+
+/**
+ * One 63 MB content stream named four times in each of ten pages' /Contents: the measuring counts
+ * the stream once (within its caps), pdf.js decodes it once per reference (~2.5 GB in all).
+ */
+function referenceBomb(): Buffer {
+  const unit = Buffer.from('1 0 0 1 0 0 cm\n', 'latin1');
+  const big = Buffer.alloc(63 * 1024 * 1024);
+  for (let i = 0; i < big.length; i += unit.length) unit.copy(big, i);
+  const objs: (string | Buffer)[] = ['<< /Type /Catalog /Pages 2 0 R >>', '', font, flate('', big)];
+  const kids: string[] = [];
+  for (let p = 0; p < 10; p++) {
+    kids.push(`${objs.length + 1} 0 R`);
+    objs.push('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents [4 0 R 4 0 R 4 0 R 4 0 R] >>');
+  }
+  objs[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count 10 >>`;
+  return pdfOf(objs);
+}
+
+/** A pdf-lib PDF of `pages` pages of text (the bench PDF's kind, smaller). */
+async function textPdf(pages: number, words: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const f = await doc.embedFont(StandardFonts.Helvetica);
+  for (let p = 0; p < pages; p++) doc.addPage([612, 792]).drawText(`${words} ${p + 1}`, { x: 50, y: 700, size: 12, font: f });
+  return Buffer.from(await doc.save());
+}
+
+/** bin/run-bundle.js's report of the early PDF thread (VERITY_DEBUG_EARLY_PDF_THREAD=1), if any. */
+function threadStats(stderr: string): Record<string, unknown> | undefined {
+  const line = stderr.split('\n').find((l) => l.startsWith('verity-debug early-pdf-thread '));
+  return line ? (JSON.parse(line.slice('verity-debug early-pdf-thread '.length)) as Record<string, unknown>) : undefined;
+}
+const DEBUG = { VERITY_DEBUG_EARLY_PDF_THREAD: '1' };
+
+/** Peak RSS (kB) of one whole `verify document FILE --json` process, and its result. */
+function peakRss(file: string, home: string): { kb: number; stdout: string } {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, join(inject('verityRoot'), 'bin', 'verity.js'), 'verify', 'document', file, '--json'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, VERITY_HOME: home },
+    encoding: 'utf8',
+    timeout: 25_000,
+  });
+  return { kb: Number(r.stderr.trim().split('\n').at(-1)), stdout: r.stdout };
+}
 
 const strip = (s: string): Record<string, unknown> => {
   const { id: _id, latency_ms: _l, ...rest } = JSON.parse(s) as Record<string, unknown>;
@@ -114,17 +158,80 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
     // pdf.js was not run for the result: the page count is the structure reader's.
     expect(result.metadata.page_count).toBe(1);
 
-    // The early open decodes at most one stream to pdf.js's 64 MB cap before it is stopped.
+    // No job: the thread gave no answer (its speculative budget: the built-module test below).
+    const debug = await verity(['verify', 'document', file, '--json'], { home, cwd: dir, env: DEBUG });
+    expect(threadStats(debug.stderr)!.readAhead).toBeUndefined();
+    // Main's build peaked at ~230 MB on this file, the unbounded reading ahead at ~450 MB.
     if (existsSync('/usr/bin/time')) {
-      const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, join(inject('verityRoot'), 'bin', 'verity.js'), 'verify', 'document', file, '--json'], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, VERITY_HOME: home },
-        encoding: 'utf8',
-        timeout: 25_000,
-      });
+      const r = peakRss(file, home);
       expect(strip(r.stdout)).toEqual(strip(piped.stdout));
-      const peakKb = Number(r.stderr.trim().split('\n').at(-1));
-      expect(peakKb).toBeGreaterThan(0);
-      expect(peakKb).toBeLessThan(400 * 1024);
+      expect(r.kb).toBeGreaterThan(0);
+      expect(r.kb).toBeLessThan(330 * 1024);
+    }
+  });
+
+  it('the named file is read ahead and its reading used; an option value is not taken for the file', async () => {
+    const file = join(dir, 'twelve-pages.pdf');
+    writeFileSync(file, await textPdf(12, 'The supplier shall deliver page'));
+    const home = newHome();
+    const r = await verity(['verify', 'document', file, '--json'], { home, cwd: dir, env: DEBUG });
+    expect(r.code, r.stderr).toBe(0);
+    const stats = threadStats(r.stderr)!;
+    expect(stats).toMatchObject({ go: true, ahead: 'opened', readAhead: true });
+    expect(stats.decodedBytes as number).toBeGreaterThan(0);
+    // `--report FILE` names a file to write, not the input: the input is still what is read ahead.
+    const other = join(dir, 'other.pdf');
+    writeFileSync(other, await textPdf(2, 'Another document'));
+    const withReport = await verity(['verify', 'document', '--report', other, file, '--json'], { home, cwd: dir, env: DEBUG });
+    expect(withReport.code, withReport.stderr).toBe(0);
+    expect(threadStats(withReport.stderr)).toMatchObject({ readAhead: true });
+    expect(strip(withReport.stdout)).toEqual(strip(r.stdout));
+  });
+
+  it('a remote service named by the config profile, or the sandbox: the early thread is stopped when the CLI knows, before reading pages', async () => {
+    const file = join(dir, 'remote.pdf');
+    writeFileSync(file, await textPdf(3, 'Remote page'));
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      req.resume();
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'SERVICE_UNAVAILABLE', message: 'down for the test' } }));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const { port } = server.address() as { port: number };
+      const home = newHome();
+      writeFileSync(join(home, 'config.json'), JSON.stringify({ profiles: { default: { base_url: `http://127.0.0.1:${port}` } } }));
+      const remote = await verity(['verify', 'document', file, '--json'], { home, cwd: dir, env: DEBUG });
+      expect(requests.length, remote.stderr).toBeGreaterThan(0);
+      const stats = threadStats(remote.stderr)!;
+      expect(stats.discarded).toBe('remote');
+      expect(stats.go).toBeUndefined();
+      expect(stats.readAhead).toBeUndefined();
+    } finally {
+      server.close();
+    }
+    const sandbox = await verity(['verify', 'document', file, '--test', '--json'], { home: newHome(), cwd: dir, env: DEBUG });
+    expect(sandbox.code, sandbox.stderr).toBe(0);
+    expect(threadStats(sandbox.stderr)).toMatchObject({ discarded: 'sandbox' });
+    expect(threadStats(sandbox.stderr)!.go).toBeUndefined();
+  });
+
+  it('a stream named many times: pdf.js stops at the document-wide decode budget, memory bounded, the structure analysed', async () => {
+    const file = join(dir, 'reference-bomb.pdf');
+    writeFileSync(file, referenceBomb());
+    const home = newHome();
+    const r = await verity(['verify', 'document', file, '--json'], { home, cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as { warnings: string[]; metadata: { page_count: number } };
+    expect(result.warnings.some((w) => w.includes('DecompressionCapError') && w.includes('128 MB in all'))).toBe(true);
+    expect(result.metadata.page_count).toBe(10);
+    // Both builds before peaked at ~690 MB (and took 20 s, the time budget) on this file.
+    if (existsSync('/usr/bin/time')) {
+      const m = peakRss(file, home);
+      expect(m.kb).toBeGreaterThan(0);
+      expect(m.kb).toBeLessThan(480 * 1024);
     }
   });
 
@@ -170,9 +277,13 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
     const fileA = join(dir, 'a.pdf');
     writeFileSync(fileA, await make(3, 'Alpha page'));
     const b = await make(2, 'Bravo page');
+    let lastStats: { readAhead?: boolean } | undefined;
     const read = async (path: string, bytes: Buffer): Promise<{ pages: number; text: string }> => {
       const early = mod.startEarlyPdfThread(undefined, { path, maxBytes: 1_050_000 })!;
       const run = early.take()!;
+      lastStats = run.stats;
+      // Opened ahead before the job is sent: what the job then gets is the reading ahead's (or not).
+      if (path === fileA) expect(await run.ahead).toBe('opened');
       const copy = new ArrayBuffer(bytes.length);
       new Uint8Array(copy).set(bytes);
       run.send({ kind: 'pdf', bytes: copy, textPages: 10 });
@@ -183,10 +294,12 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
       }
     };
     const same = await read(fileA, readFileSync(fileA));
+    expect(lastStats?.readAhead).toBe(true);
     expect(same.pages).toBe(3);
     expect(same.text).toContain('Alpha page 3');
     // The file changed (or another file was named): the job's bytes are read, not the file's.
     const other = await read(fileA, b);
+    expect(lastStats?.readAhead).toBe(false);
     expect(other.pages).toBe(2);
     expect(other.text).toContain('Bravo page 2');
     expect(other.text).not.toContain('Alpha');
@@ -199,13 +312,24 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
     expect((await small.opened).pages).toBe(2);
     small.stop();
 
-    // Stopped while it opens a file (the measuring refused it): the thread ends, nothing is left waiting.
-    const bomb = join(dir, 'bomb-for-stop.pdf');
+    // A file whose opening decodes past the speculative budget (8 MB): the reading ahead is
+    // abandoned there, before any verdict (no job is sent here), not at pdf.js's 64 MB cap.
+    const bomb = join(dir, 'bomb-ahead.pdf');
     writeFileSync(bomb, metadataBomb());
-    const stopped = mod.startEarlyPdfThread(undefined, { path: bomb, maxBytes: 1_050_000 })!;
-    const run = stopped.take()!;
-    stopped.discard();
+    const spec = mod.startEarlyPdfThread(undefined, { path: bomb, maxBytes: 1_050_000 })!.take()!;
+    expect(await spec.ahead).toBe('abandoned');
+    expect(spec.stats.aheadDecodedBytes).toBeGreaterThan(0);
+    expect(spec.stats.aheadDecodedBytes).toBeLessThanOrEqual(8 * 1024 * 1024);
+    spec.stop();
+
+    // Stopped mid-read: the file opened ahead, its pages' text waiting for the host's "go" (which a
+    // remote or sandbox run never sends); stopping it ends the thread, nothing is left waiting.
+    const waiting = mod.startEarlyPdfThread(undefined, { path: fileA, maxBytes: 1_050_000 })!;
+    const run = waiting.take()!;
+    expect(await run.ahead).toBe('opened');
+    expect(run.stats.go).toBeUndefined();
     run.stop();
     await expect(run.opened).rejects.toThrow('the extraction thread was stopped');
+    expect(run.stats.readAhead).toBeUndefined();
   });
 });
