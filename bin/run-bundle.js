@@ -124,13 +124,13 @@ const FLAG_FOLDER_UNUSED_MS = 30 * 24 * 3_600_000;
  * and whose newest file is over a month old are removed with their caches. Recent ones stay, so two
  * Node versions that share the cache folder do not delete each other's caches.
  */
-function pruneFlagFolders(cacheDir, inUse) {
+export function pruneFlagFolders(cacheDir, inUse, now = Date.now()) {
   try {
     for (const f of readdirSync(cacheDir)) {
       const dir = join(cacheDir, f);
       if (!FLAG_FOLDER.test(f) || dir === inUse || !statSync(dir).isDirectory()) continue;
       const newest = Math.max(statSync(dir).mtimeMs, ...readdirSync(dir).map((x) => statSync(join(dir, x)).mtimeMs));
-      if (Date.now() - newest > FLAG_FOLDER_UNUSED_MS) rmSync(dir, { recursive: true, force: true });
+      if (now - newest > FLAG_FOLDER_UNUSED_MS) rmSync(dir, { recursive: true, force: true });
     }
   } catch {
     // another process pruned it first, or the folder cannot be listed: nothing to do

@@ -19,7 +19,9 @@ export interface WorkerJob {
   config: EngineConfig;
   storeFile: string;
   cacheDir: string;
-  /** Where this process keeps V8 code caches when not in cacheDir (bin/run-bundle.js, flagged V8). */
+  /**
+   * Where this process keeps V8 code caches when not in cacheDir (bin/run-bundle.js, flagged V8).
+   */
   codeCacheDir?: string;
 }
 

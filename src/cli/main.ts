@@ -16,7 +16,9 @@ export const INTERRUPT_GRACE_MS = 350;
 export interface EarlyStart {
   pdfThread?: EarlyPdfThread;
   analysisWorker?: EarlyAnalysisWorker;
-  /** The folder for this process's V8 code caches when its V8 flags were changed (else the default). */
+  /**
+   * The folder for this process's V8 code caches when its V8 flags were changed (else the default).
+   */
   codeCacheDir?: string;
 }
 

@@ -3,7 +3,8 @@
  * CLI loads and names the file, and the thread reads it with pdf.js (opening and the first pages'
  * text) before the engine has read
  * the structure and measured the streams (src/engine/document/extraction-thread-main.ts). The
- * engine's verdict still decides: a file it refuses gets no job and the thread is stopped; the job's
+ * engine's verdict still decides: a file it refuses gets no job and the thread is stopped; the
+ * job's
  * bytes, not the file opened ahead, are what is read. So every file must give exactly the result
  * of the same file on stdin (no early thread, no speculation), refused or damaged files included,
  * and a refused file's early open must not hold the process or its memory.
@@ -59,7 +60,10 @@ function metadataBomb(): Buffer {
   ]);
 }
 
-/** Where a PDF path's process keeps its code caches: apart on Node 20, whose V8 flags it changes (bin/run-bundle.js). */
+/**
+ * Where a PDF path's process keeps its code caches: apart on Node 20, whose V8 flags it changes
+ * (bin/run-bundle.js).
+ */
 const TIERING_FOLDER = process.versions.node.split('.')[0] === '20' ? ['interrupt-budget-540672'] : [];
 
 /**
@@ -128,7 +132,8 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
       );
     const named = await verity(['verify', 'document', file, '--json'], { home, cwd: dir });
     expect(named.code, named.stderr).toBe(0);
-    // The CLI bundle, pdf.js and sharp (the embedded-image analysis loads it with the engine's images).
+    // The CLI bundle, pdf.js and sharp (the embedded-image analysis loads it with the engine's
+    // images).
     const apart = folder(TIERING_FOLDER);
     expect(Object.keys(apart)).toEqual(expect.arrayContaining(['cli', 'pdfjs']));
     // The same file on stdin runs with V8's defaults and its caches in the usual folder.
@@ -241,7 +246,8 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
       ['no-xref.pdf', good.subarray(0, good.lastIndexOf(Buffer.from('xref\n')))],
       ['bad-catalog.pdf', Buffer.from(good.toString('latin1').replace('/Type /Catalog /Pages 2 0 R', '/Type /Catalog /Pages 9 0 R'), 'latin1')],
       ['header-only.pdf', Buffer.from('%PDF-1.7\nthis is not a PDF body\n', 'latin1')],
-      // Over the page limit (2,000): refused once pdf.js has counted the pages, while the thread reads ahead.
+      // Over the page limit (2,000): refused once pdf.js has counted the pages, while the thread
+      // reads ahead.
       [
         'too-many-pages.pdf',
         pdfOf([
@@ -282,7 +288,8 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
       const early = mod.startEarlyPdfThread(undefined, { path, maxBytes: 1_050_000 })!;
       const run = early.take()!;
       lastStats = run.stats;
-      // Opened ahead before the job is sent: what the job then gets is the reading ahead's (or not).
+      // Opened ahead before the job is sent: what the job then gets is the reading ahead's (or
+      // not).
       if (path === fileA) expect(await run.ahead).toBe('opened');
       const copy = new ArrayBuffer(bytes.length);
       new Uint8Array(copy).set(bytes);
@@ -303,7 +310,8 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
     expect(other.pages).toBe(2);
     expect(other.text).toContain('Bravo page 2');
     expect(other.text).not.toContain('Alpha');
-    // A file over the size the host allows, or one that does not exist: no early open, same reading.
+    // A file over the size the host allows, or one that does not exist: no early open, same
+    // reading.
     expect(await read(join(dir, 'missing.pdf'), b)).toEqual(other);
     const small = mod.startEarlyPdfThread(undefined, { path: fileA, maxBytes: 10 })!.take()!;
     const copy = new ArrayBuffer(b.length);

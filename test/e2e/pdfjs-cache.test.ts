@@ -24,7 +24,8 @@ describe('pdf.js through its code cache', () => {
       const { id: _id, latency_ms: _l, ...rest } = JSON.parse(s) as Record<string, unknown>;
       return rest;
     };
-    // A PDF path runs with V8's optimisation delayed (bin/run-bundle.js, Node 20), its code caches in a folder of their own.
+    // A PDF path runs with V8's optimisation delayed (bin/run-bundle.js, Node 20), its code caches
+    // in a folder of their own.
     const apart = process.versions.node.split('.')[0] === '20' ? ['interrupt-budget-540672'] : [];
     const caches = (): string[] => readdirSync(join(home, 'cache', ...apart)).filter((f) => f.startsWith('pdfjs-'));
 

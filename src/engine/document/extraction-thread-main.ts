@@ -69,11 +69,15 @@ interface EarlyReading {
   abandon(): void;
 }
 
-/** The named file's bytes when it is a regular file of at most `maxBytes` (read no further); otherwise undefined. */
+/**
+ * The named file's bytes when it is a regular file of at most `maxBytes` (read no further);
+ * otherwise undefined.
+ */
 function readBounded(f: SpeculativeFile): Buffer | undefined {
   let fd: number | undefined;
   try {
-    // Non-blocking: should the path have become a named pipe, opening it must not wait for a writer.
+    // Non-blocking: should the path have become a named pipe, opening it must not wait for a
+    // writer.
     fd = openSync(f.path, constants.O_RDONLY | constants.O_NONBLOCK);
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > f.maxBytes) return undefined;

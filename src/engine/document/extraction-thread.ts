@@ -18,7 +18,9 @@ import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number };
 export type ExtractionMessage =
   | { type: 'opened'; pages: number; info: Record<string, unknown>; xmpRaw: string | null }
-  /** `readAhead`: the text came from the reading ahead; `decodedBytes`: what pdf.js decoded in all. */
+  /**
+   * `readAhead`: the text came from the reading ahead; `decodedBytes`: what pdf.js decoded in all.
+   */
   | { type: 'text'; text: string; readAhead: boolean; decodedBytes: number }
   | { type: 'error'; name: string; message: string }
   /** The reading ahead opened the named file, or was abandoned past its speculative budget. */
@@ -97,7 +99,10 @@ export interface EarlyPdfThread {
   readonly stats: ThreadStats;
 }
 
-/** Text is extracted from at most this many pages (pdf/analyze.ts): the detector reads at most 60,000 characters, and pdf.js text extraction costs ~20–30 ms a page. */
+/**
+ * Text is extracted from at most this many pages (pdf/analyze.ts): the detector reads at most
+ * 60,000 characters, and pdf.js text extraction costs ~20–30 ms a page.
+ */
 export const TEXT_PAGE_LIMIT = 10;
 
 /**

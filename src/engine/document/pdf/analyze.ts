@@ -24,7 +24,10 @@ import { pdfMayCarryC2pa } from './c2pa-scan.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
-/** Text is extracted from at most this many pages (defined beside the extraction thread, which reads them ahead). */
+/**
+ * Text is extracted from at most this many pages (defined beside the extraction thread, which reads
+ * them ahead).
+ */
 export { TEXT_PAGE_LIMIT };
 /** Embedded images handed to the image analysis, largest first. */
 export const IMAGE_LIMIT = 2;

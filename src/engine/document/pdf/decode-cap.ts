@@ -40,7 +40,9 @@ export interface DecodeBudget {
   onExceeded?: () => void;
 }
 
-/** Starts a budget for the reading about to begin: streams first grown from now on count against it. */
+/**
+ * Starts a budget for the reading about to begin: streams first grown from now on count against it.
+ */
 export function startDecodeBudget(limit: number, onExceeded?: () => void): DecodeBudget {
   const b: DecodeBudget = { limit, used: 0, exceeded: false, onExceeded };
   (globalThis as unknown as Record<symbol, DecodeBudget>)[CURRENT] = b;

@@ -18,7 +18,8 @@
  *
  * Memory: pdf.js's decoder grows its buffer as far as the stream inflates; zlib stops at
  * INFLATE_LIMITS.perStreamBytes, or at what the reading's decode budget still allows
- * (decode-cap.ts), whichever is less (then pdf.js decodes it, as it always did). The streams of a file
+ * (decode-cap.ts), whichever is less (then pdf.js decodes it, as it always did). The streams of a
+ * file
  * given to pdf.js were measured within the caps first (analyze.ts), so this bound is not reached
  * in practice; it keeps zlib from ever allocating more than pdf.js would have.
  */
