@@ -25,7 +25,7 @@ const SPECULATIVE_DECODE_BYTES = 8 * 1024 * 1024;
  * counts about twice). The structure reader measures each stream once, within
  * INFLATE_LIMITS.documentBytes; pdf.js decodes a stream again for every reference to it, so this
  * is what bounds a file that names one large stream many times. Half the measuring's cap: with
- * 256 MB such a file still took 6 s and 558 MB, with this 3.4 s and 414 MB (docs/document.md
+ * 256 MB such a file still took 6 s and 558 MB, with this 3.4–4.2 s and ~415 MB (docs/document.md
  * "Limits"); an ordinary ten-page read decodes well under 1 MB.
  */
 const DOCUMENT_DECODE_BYTES = INFLATE_LIMITS.documentBytes / 2;
