@@ -1,10 +1,10 @@
 // The CLI proper, for bin/verity.js: runs the bundled CLI (dist/verity.cjs) through a V8 code
 // cache, because Node 20 has no module compile cache (module.enableCompileCache arrived in Node
 // 22.1). A separate file so that `--version` and the top-level help load none of this.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
@@ -19,6 +19,14 @@ export async function runBundle() {
   // Started before the CLI bundle is read and compiled, so that its start-up overlaps the CLI's
   // own (without a build it finds nothing to start, and the read below says what to do).
   const early = await earlyStart(process.argv.slice(2), cacheDir);
+  // A process whose V8 flags were changed for the PDF thread keeps its code caches apart (V8
+  // rejects caches made under other flags, so sharing one folder would rewrite them in turn).
+  const cliCacheDir = early.codeCacheDir ?? cacheDir;
+  // For tests: how the early PDF thread's reading went (extraction-thread.ts ThreadStats).
+  if (env.VERITY_DEBUG_EARLY_PDF_THREAD === '1' && early.pdfThread) {
+    const stats = early.pdfThread.stats;
+    process.once('exit', () => process.stderr.write(`verity-debug early-pdf-thread ${JSON.stringify(stats)}\n`));
+  }
   let source;
   try {
     source = readFileSync(file, 'utf8');
@@ -29,7 +37,7 @@ export async function runBundle() {
     process.exit(1);
   }
   const st = statSync(file);
-  const cacheFile = join(cacheDir, `cli-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8cache`);
+  const cacheFile = join(cliCacheDir, `cli-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8cache`);
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
@@ -48,10 +56,11 @@ export async function runBundle() {
       if (code === 130) return;
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
-        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        mkdirSync(cliCacheDir, { recursive: true, mode: 0o700 });
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, cacheFile);
-        pruneCliCaches(cacheDir, cacheFile);
+        pruneCliCaches(cliCacheDir, cacheFile);
+        pruneFlagFolders(cacheDir, cliCacheDir);
       } catch {
         // No writable cache folder (or a full disk): every start is simply uncached. A partly
         // written temporary file must not stay behind.
@@ -104,6 +113,46 @@ function pruneCliCaches(cacheDir, keep) {
   }
 }
 
+/** Folders of code caches made under changed V8 flags (pdfRunTiering's, and an earlier one's). */
+const FLAG_FOLDER = /^(interrupt-budget-\d+|no-turbofan)$/;
+/** A flag folder unused this long (no cache in it written or marked in use) is removed whole. */
+const FLAG_FOLDER_UNUSED_MS = 30 * 24 * 3_600_000;
+
+/**
+ * A folder of caches made under other V8 flags outlives the flag (another Node version, a build
+ * with other flags): when a CLI cache is written, such folders that are not in use by this process
+ * and whose newest file is over a month old are removed with their caches. Recent ones stay, so two
+ * Node versions that share the cache folder do not delete each other's caches.
+ */
+export function pruneFlagFolders(cacheDir, inUse, now = Date.now()) {
+  try {
+    for (const f of readdirSync(cacheDir)) {
+      const dir = join(cacheDir, f);
+      if (!FLAG_FOLDER.test(f) || dir === inUse || !statSync(dir).isDirectory()) continue;
+      const newest = Math.max(statSync(dir).mtimeMs, ...readdirSync(dir).map((x) => statSync(join(dir, x)).mtimeMs));
+      if (now - newest > FLAG_FOLDER_UNUSED_MS) rmSync(dir, { recursive: true, force: true });
+    }
+  } catch {
+    // another process pruned it first, or the folder cannot be listed: nothing to do
+  }
+}
+
+/**
+ * Later optimisation for a `verify document` run of a small PDF: ~0.4 s on two busy threads
+ * (pdf.js on one, the structure reader, images and AI-text features on the other) in which
+ * V8's optimising compiler, TurboFan, compiled pdf.js's functions on background threads for
+ * more CPU than the optimised code then saved. Eight times V8's default interrupt budget makes a
+ * function wait eight times as long before it is optimised: code that runs only for this short
+ * run stays in the baseline tiers, while a long loop (a PDF of many thousands of objects) is
+ * still optimised. The tiers run the same code with the same results. Measured on Node 20 only
+ * (whose V8 has this flag, default 67,584; Node 24's V8 has no such flag, and an unknown flag
+ * is reported on stderr): other versions keep V8's defaults.
+ */
+function pdfRunTiering() {
+  if (process.versions.node.split('.')[0] !== '20') return undefined;
+  return { flag: '--interrupt-budget=540672', folder: 'interrupt-budget-540672' };
+}
+
 /**
  * Documents larger than this (bytes) are analysed in the analysis worker (src/cli/runtime.ts
  * sends inline data over 1,400,000 base64 characters there); smaller ones on the CLI's thread.
@@ -111,18 +160,38 @@ function pruneCliCaches(cacheDir, keep) {
 const INLINE_MAX_BYTES = 1_050_000;
 
 /**
+ * Options of `verity` and of `verify document` that take a value (src/cli/program.ts and
+ * src/cli/tree/verify.ts; test/unit/cli/early-start-options.test.ts checks this list against
+ * them): their values are not the input file (`verify document --report out.pdf in.pdf`).
+ */
+export const VALUE_OPTIONS = ['--remote', '--key', '--key-file', '--profile', '--source', '--content', '--mime-type', '--fail-on', '--min-trust', '--report'];
+
+/** The positional arguments among `args` (option values skipped; everything after `--`). */
+export function positionals(args) {
+  const out = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return out.concat(args.slice(i + 1));
+    if (VALUE_OPTIONS.includes(a)) i++;
+    else if (!a.startsWith('-') || a === '-') out.push(a);
+  }
+  return out;
+}
+
+/**
  * `verify document FILE` of a local file: what its analysis will start is started now, before
  * the CLI bundle is compiled and has read the file (~0.1 s later), so that its start-up overlaps
  * the CLI's own: pdf.js's extraction thread (src/engine/document/extraction-thread.ts) for a PDF
- * analysed on this thread, the analysis worker (src/cli/engine-worker-boot.ts) for a document
- * analysed there. A guess from the arguments: what the command does not use (another input, a
- * remote run, an error) is stopped when it ends.
+ * analysed on this thread (which also opens the file ahead of its job), the analysis worker
+ * (src/cli/engine-worker-boot.ts) for a document analysed there. A guess from the arguments:
+ * what the command does not use (another input, an error) is stopped when it ends, and a remote
+ * or sandbox run stops it as soon as the CLI knows (src/cli/runtime.ts).
  */
 async function earlyStart(args, cacheDir) {
   const at = args.indexOf('verify');
   const remote = args.some((a) => a === '--remote' || a.startsWith('--remote='));
   if (at < 0 || args[at + 1] !== 'document' || remote || args.includes('--content') || process.env.VERITY_BASE_URL) return {};
-  for (const arg of args.slice(at + 2).filter((a) => !a.startsWith('-')).slice(0, 3)) {
+  for (const arg of positionals(args.slice(at + 2)).slice(0, 3)) {
     let head = '';
     let size = 0;
     try {
@@ -149,8 +218,24 @@ async function earlyStart(args, cacheDir) {
       }
       // As the engine types it (document/input.ts): a PDF header within the first 1024 bytes.
       if (!head.includes('%PDF-')) continue;
-      const { startEarlyPdfThread } = await import('../dist/engine/document/extraction-thread.js');
-      return { pdfThread: startEarlyPdfThread(cacheDir) };
+      const { extractionThreadAvailable, startEarlyPdfThread } = await import('../dist/engine/document/extraction-thread.js');
+      if (!extractionThreadAvailable()) return {};
+      // V8's flags for this process are set before the thread and the CLI bundle are compiled,
+      // and its code caches then live in a folder of their own (see cliCacheDir).
+      const tiering = pdfRunTiering();
+      // node:v8 only here: every other command would pay for loading it.
+      if (tiering) (await import('node:v8')).setFlagsFromString(tiering.flag);
+      // From here on this process's code caches live in the flags' folder, whether or not the
+      // thread starts.
+      const codeCacheDir = tiering ? join(cacheDir, tiering.folder) : undefined;
+      try {
+        // The thread may read this file with pdf.js while the CLI loads and the engine measures
+        // it; the engine's verdict and the bytes it reads still decide (extraction-thread-main.ts).
+        const file = { path: resolve(arg), maxBytes: INLINE_MAX_BYTES };
+        return { codeCacheDir, pdfThread: startEarlyPdfThread(codeCacheDir ?? cacheDir, file) };
+      } catch {
+        return { codeCacheDir };
+      }
     } catch {
       return {};
     }

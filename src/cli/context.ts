@@ -36,9 +36,14 @@ export interface CliContext extends CliStreams {
   earlyPdfThread?: EarlyPdfThread;
   /** The analysis worker, likewise started early for a large document (runtime.ts posts it the job). */
   earlyAnalysisWorker?: EarlyAnalysisWorker;
+  /**
+   * Where this process keeps V8 code caches, when bin/run-bundle.js changed its V8 flags (V8
+   * rejects caches made under other flags); otherwise paths.cacheDir.
+   */
+  codeCacheDir?: string;
 }
 
-export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}, early: { pdfThread?: EarlyPdfThread; analysisWorker?: EarlyAnalysisWorker } = {}): CliContext {
+export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}, early: { pdfThread?: EarlyPdfThread; analysisWorker?: EarlyAnalysisWorker; codeCacheDir?: string } = {}): CliContext {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -53,6 +58,7 @@ export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note
     analysisInWorker: true,
     earlyPdfThread: early.pdfThread,
     earlyAnalysisWorker: early.analysisWorker,
+    codeCacheDir: early.codeCacheDir,
   };
 }
 

@@ -7,7 +7,10 @@
 import { workerData } from 'node:worker_threads';
 import { pruneCodeCaches, runCommonJsWithCodeCache } from '../engine/code-cache.js';
 
-const { bundle: file, cacheDir } = workerData as { bundle: string; cacheDir: string };
+const { bundle: file, cacheDir: dataCacheDir, codeCacheDir } = workerData as { bundle: string; cacheDir: string; codeCacheDir?: string };
+// A process whose V8 flags bin/run-bundle.js changed keeps its code caches in a folder of their
+// own.
+const cacheDir = codeCacheDir ?? dataCacheDir;
 // Functions restored from a code cache lose vm's dynamic-import hook: the bundle's lazy imports of
 // external packages go through this loader (scripts/build.mjs rewrites them), resolved from here.
 (globalThis as { __verity_import?: (s: string) => Promise<unknown> }).__verity_import = (specifier) => import(specifier);

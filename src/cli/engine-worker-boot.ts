@@ -8,7 +8,7 @@
 import type { Worker } from 'node:worker_threads';
 
 /** A worker running `bundle` (a CommonJS file) with `workerData` = `data` plus the bundle's path. */
-export async function startCachedWorker(bundle: string, data: { cacheDir: string }): Promise<Worker> {
+export async function startCachedWorker(bundle: string, data: { cacheDir: string; codeCacheDir?: string }): Promise<Worker> {
   const { Worker } = await import('node:worker_threads');
   return new Worker(new URL('./engine-worker-boot-main.js', import.meta.url), { workerData: { ...data, bundle } });
 }

@@ -19,6 +19,10 @@ export interface WorkerJob {
   config: EngineConfig;
   storeFile: string;
   cacheDir: string;
+  /**
+   * Where this process keeps V8 code caches when not in cacheDir (bin/run-bundle.js, flagged V8).
+   */
+  codeCacheDir?: string;
 }
 
 export type WorkerReply = { ok: unknown } | { error: ReturnType<ReturnType<typeof toVerityError>['toBody']> };
@@ -31,6 +35,7 @@ let preloaded: ReturnType<typeof engineModules> | undefined;
 async function run(job: WorkerJob): Promise<WorkerReply> {
   const [{ createEngine }, { createDefaultPorts }] = await (preloaded ?? engineModules());
   const ports = createDefaultPorts({ config: job.config, storeFile: job.storeFile, cacheDir: job.cacheDir, ssrfGuard: false });
+  if (job.codeCacheDir) ports.codeCacheDir = job.codeCacheDir;
   try {
     const engine = createEngine(ports);
     // Structured cloning hands over a plain Uint8Array; the engine reads Buffers.

@@ -16,6 +16,10 @@ export const INTERRUPT_GRACE_MS = 350;
 export interface EarlyStart {
   pdfThread?: EarlyPdfThread;
   analysisWorker?: EarlyAnalysisWorker;
+  /**
+   * The folder for this process's V8 code caches when its V8 flags were changed (else the default).
+   */
+  codeCacheDir?: string;
 }
 
 export async function main(argv: string[], early: EarlyStart = {}): Promise<void> {

@@ -164,7 +164,10 @@ export class CliRuntime {
   /** The Engine for this invocation: in-process (sandbox or live) or remote. */
   async engine(): Promise<{ engine: Engine; connection: Connection; close(): void }> {
     const connection = await this.connection();
+    // A PDF thread started early (bin/run-bundle.js) reads the named file ahead for the local
+    // engine only: a remote or sandbox run stops it now rather than when the command ends.
     if (connection.mode === 'remote') {
+      this.ctx.earlyPdfThread?.discard('remote');
       const [{ createRemoteEngine }, { userAgent }] = await Promise.all([
         import('../client/remote-engine.js'),
         import('../sources/ports.js'),
@@ -173,6 +176,7 @@ export class CliRuntime {
       return { engine, connection, close() {} };
     }
     if (connection.sandbox) {
+      this.ctx.earlyPdfThread?.discard('sandbox');
       // The sandbox never touches the network or the store, so it skips the HTTP layer (undici
       // alone costs more start-up time than the rest of a sandbox run) and fails loudly if used.
       const { createSandboxEngine } = await import('../engine/index.js');
@@ -187,6 +191,11 @@ export class CliRuntime {
       clock: this.ctx.clock,
     });
     ports.pdfThread = this.ctx.earlyPdfThread;
+    // The local engine will run: the early thread may read the named file's pages ahead too.
+    this.ctx.earlyPdfThread?.go();
+    // bin/run-bundle.js may have set V8 flags for this process; V8 rejects code caches made under
+    // other flags, so its code caches (this thread's and the analysis worker's) live apart.
+    if (this.ctx.codeCacheDir) ports.codeCacheDir = this.ctx.codeCacheDir;
     const claim = this.config().claim;
     if (claim?.stance === 'nli') {
       // The ONNX runtime itself loads on the first claim that needs it, not here.
@@ -196,7 +205,7 @@ export class CliRuntime {
     const engine = createEngine(ports);
     if (this.ctx.analysisInWorker) {
       // Document analysis runs in a worker thread, so Ctrl-C is handled at once.
-      const job = { config: this.engineConfig(), storeFile: this.ctx.paths.storeFile, cacheDir: this.ctx.paths.cacheDir };
+      const job = { config: this.engineConfig(), storeFile: this.ctx.paths.storeFile, cacheDir: this.ctx.paths.cacheDir, codeCacheDir: this.ctx.codeCacheDir };
       // A worker costs ~0.1 s of CPU to start; a small inline file is analysed in less than the
       // 0.5 s a Ctrl-C may take, so it stays on this thread. URLs (size unknown) and larger files go
       // out. Media always stays here: decoding runs in libvips's threads, the analysis area is

@@ -4,8 +4,31 @@
  * thread starts before its job (preparePdfReader) and loads pdf.js while it waits. One job per
  * thread; the main thread terminates it when done, out of time, or when the file is not given to it.
  */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ExtractionJob, ExtractionMessage } from './extraction-thread.js';
+import type { ExtractionJob, ExtractionMessage, SpeculativeFile, ThreadData } from './extraction-thread.js';
+import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
+import { startDecodeBudget, type DecodeBudget } from './pdf/decode-cap.js';
+import { INFLATE_LIMITS } from './budget.js';
+
+/**
+ * Decoded bytes the reading ahead may produce before the job arrives. The bench's 100-page PDF
+ * decodes 0.27 MB for its opening and first ten pages' text, the largest of the shared fixtures
+ * 9 KB; embedded fonts (decoded for their glyph maps) can take a few MB more. A file past this
+ * is not read ahead: its job reads it afresh, as without reading ahead (same results).
+ */
+const SPECULATIVE_DECODE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Decoded bytes one reading of a document may produce in all (every decoder's output, and the
+ * concatenation of a page's content streams: both are memory pdf.js holds, so a page's content
+ * counts about twice). The structure reader measures each stream once, within
+ * INFLATE_LIMITS.documentBytes; pdf.js decodes a stream again for every reference to it, so this
+ * is what bounds a file that names one large stream many times. Half the measuring's cap: with
+ * 256 MB such a file still took 6 s and 558 MB, with this 3.4–4.2 s and ~415 MB (docs/document.md
+ * "Limits"); an ordinary ten-page read decodes well under 1 MB.
+ */
+const DOCUMENT_DECODE_BYTES = INFLATE_LIMITS.documentBytes / 2;
 
 function send(msg: ExtractionMessage): void {
   try {
@@ -23,27 +46,163 @@ function fail(err: unknown): void {
 
 // pdf.js is compiled as soon as the thread starts, before its job arrives (the calling thread is
 // meanwhile reading the file's structure); a failure here is reported with the job.
-const { codeCacheDir } = (workerData ?? {}) as { codeCacheDir?: string };
+const { codeCacheDir, speculative } = (workerData ?? {}) as ThreadData;
 const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
   await m.loadPdfJs(codeCacheDir);
   return m;
 });
 reader.catch(() => undefined);
 
+/** The host's "go" (or the job itself): only then is page text read ahead. */
+let go!: () => void;
+const goSignal = new Promise<void>((resolve) => {
+  go = resolve;
+});
+
+interface EarlyReading {
+  bytes: Buffer;
+  textPages: number;
+  doc: Promise<PdfJsDocument>;
+  text: Promise<string>;
+  budget: DecodeBudget;
+  abandoned: boolean;
+  abandon(): void;
+}
+
+/**
+ * The named file's bytes when it is a regular file of at most `maxBytes` (read no further);
+ * otherwise undefined.
+ */
+function readBounded(f: SpeculativeFile): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    // Non-blocking: should the path have become a named pipe, opening it must not wait for a
+    // writer.
+    fd = openSync(f.path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > f.maxBytes) return undefined;
+    const buf = Buffer.alloc(st.size);
+    let n = 0;
+    while (n < st.size) {
+      const r = readSync(fd, buf, n, st.size - n, n);
+      if (r === 0) break;
+      n += r;
+    }
+    return n === st.size ? buf : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Reading ahead. The host names the file it expects the job to carry (bin/run-bundle.js,
+ * `verify document FILE` of a PDF), and the thread opens it with pdf.js (cross-reference, catalog,
+ * Info, XMP) as soon as pdf.js is loaded, and reads the text of the first pages, exactly what a
+ * job asks for, once the host says "go" (it does when it creates the local engine: a remote or
+ * sandbox run stops the thread instead), instead of idling until the calling thread has read the
+ * structure and measured the streams.
+ *
+ * The calling thread's verdict still decides everything. A file it refuses (past a decompression
+ * cap) gets no job, and the thread is terminated with whatever it has read; one over the page
+ * limit is stopped when its page count arrives, as before. The job's bytes are compared with the
+ * bytes read here, and anything else (another file, a file changed in between, another page
+ * count) is read afresh, so what is reported is always pdf.js's reading of the job's bytes, and
+ * reaches the calling thread only after its verdict. Until the job arrives, the reading is bounded
+ * by a speculative decode budget (SPECULATIVE_DECODE_BYTES, pdf/decode-cap.ts): past it, the
+ * reading ahead is abandoned (its document destroyed) and a job that comes reads the file afresh
+ * under the document's full budget, as without reading ahead. The host names only files of at
+ * most ~1 MB, and at most `textPages` pages are read.
+ */
+const early = ((): EarlyReading | undefined => {
+  const bytes = speculative && readBounded(speculative);
+  if (!speculative || !bytes) return undefined;
+  const e: EarlyReading = { bytes, textPages: speculative.textPages, abandoned: false } as EarlyReading;
+  const abandon = (): void => {
+    if (e.abandoned) return;
+    e.abandoned = true;
+    send({ type: 'ahead', event: 'abandoned', decodedBytes: e.budget.used });
+    void e.doc.then((d) => d.destroy()).catch(() => undefined);
+  };
+  // Past the speculative budget before the job came: the early document is dropped (at once:
+  // pdf.js then fails every further decode of it) and the job reads afresh.
+  e.budget = startDecodeBudget(SPECULATIVE_DECODE_BYTES, () => {
+    if (!jobArrived) queueMicrotask(abandon);
+    else onDocumentCap?.();
+  });
+  e.abandon = abandon;
+  e.doc = reader.then((m) => m.openPdfJs(bytes));
+  void e.doc.then(() => {
+    if (!e.abandoned && !jobArrived) send({ type: 'ahead', event: 'opened', decodedBytes: e.budget.used });
+  }, () => undefined);
+  e.text = Promise.all([e.doc, goSignal]).then(([d]) => (e.abandoned ? '' : d.text(speculative.textPages)));
+  // Awaited only if the job carries these bytes; a failure is then reported as the job's.
+  e.doc.catch(() => undefined);
+  e.text.catch(() => undefined);
+  return e;
+})();
+
+/** Called when the job's reading goes past its decode budget (set by run). */
+let onDocumentCap: (() => void) | undefined;
+
+function capError(b: DecodeBudget): Error {
+  const mb = Math.round(b.limit / (1024 * 1024));
+  const err = new Error(`the document's streams decode past ${mb} MB in all (each reference to a stream is decoded again)`);
+  err.name = 'DecompressionCapError';
+  return err;
+}
+
+/** A reading that went past the document's decode budget fails as a whole (not as partial text). */
+function checkBudget(b: DecodeBudget): void {
+  if (b.exceeded) throw capError(b);
+}
+
 async function run(job: ExtractionJob): Promise<void> {
+  jobArrived = true;
   const bytes = Buffer.from(job.bytes);
   const { openPdfJs } = await reader;
-  const doc = await openPdfJs(bytes);
+  let doc: PdfJsDocument;
+  let ahead: Promise<string> | undefined;
+  let budget: DecodeBudget;
+  const readAhead = !!early && !early.abandoned && !early.budget.exceeded && early.textPages === job.textPages && early.bytes.equals(bytes);
+  if (readAhead) {
+    // The verdict has come: the reading ahead continues under the document's full budget.
+    budget = early.budget;
+    budget.limit = DOCUMENT_DECODE_BYTES;
+    doc = await early.doc;
+    ahead = early.text;
+  } else {
+    // Not what was read ahead (or abandoned): dropped at once, and the job's bytes read as before.
+    if (early) early.abandon();
+    budget = startDecodeBudget(DOCUMENT_DECODE_BYTES, () => onDocumentCap?.());
+    doc = await openPdfJs(bytes);
+  }
+  checkBudget(budget);
   send({ type: 'opened', pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw });
+  // Past the budget, the reading fails at once (pdf.js would go on to the next pages, each
+  // failing to decode): the main thread then reports it and stops this thread.
+  const capped = new Promise<never>((_, reject) => {
+    onDocumentCap = () => queueMicrotask(() => reject(capError(budget)));
+  });
+  capped.catch(() => undefined);
+  if (budget.exceeded) onDocumentCap!();
   // The main thread terminates this thread if the page count is over the limit.
-  const text = await doc.text(job.textPages);
+  const text = await Promise.race([ahead ?? doc.text(job.textPages), capped]);
+  checkBudget(budget);
   // Before the answer: the main thread terminates this thread once it has the text. Only a run
   // without a usable code cache writes one.
   (await import('./pdf/pdfjs-bundle.js')).saveBundledPdfJsCache();
-  send({ type: 'text', text });
+  send({ type: 'text', text, readAhead, decodedBytes: budget.used });
   await doc.destroy();
 }
 
-parentPort!.once('message', (job: ExtractionJob) => {
-  run(job).catch(fail);
+let jobArrived = false;
+parentPort!.on('message', (m: ExtractionJob | { type: 'go' }) => {
+  if ('type' in m) {
+    go();
+    return;
+  }
+  go();
+  run(m).catch(fail);
 });

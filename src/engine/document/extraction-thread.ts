@@ -18,8 +18,13 @@ import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number };
 export type ExtractionMessage =
   | { type: 'opened'; pages: number; info: Record<string, unknown>; xmpRaw: string | null }
-  | { type: 'text'; text: string }
-  | { type: 'error'; name: string; message: string };
+  /**
+   * `readAhead`: the text came from the reading ahead; `decodedBytes`: what pdf.js decoded in all.
+   */
+  | { type: 'text'; text: string; readAhead: boolean; decodedBytes: number }
+  | { type: 'error'; name: string; message: string }
+  /** The reading ahead opened the named file, or was abandoned past its speculative budget. */
+  | { type: 'ahead'; event: 'opened' | 'abandoned'; decodedBytes: number };
 
 // extraction-thread-main.ts as bundled by scripts/build.mjs (beside dist/verity.cjs).
 const ENTRY = new URL('../../extraction-thread.cjs', import.meta.url);
@@ -44,7 +49,28 @@ export interface ThreadRun {
   text: Promise<string>;
   /** Sends the one job; from then on the thread keeps the process alive until it answers or is stopped. */
   send(job: ExtractionJob): void;
+  /** Lets a thread that reads ahead read the pages' text too (the host will run the engine). */
+  go(): void;
   stop(): void;
+  /** What the thread reported, for tests (bin/run-bundle.js prints it on request). */
+  stats: ThreadStats;
+  /** The reading ahead's first event (never settles without one), for tests. */
+  ahead: Promise<'opened' | 'abandoned'>;
+}
+
+/** How a thread's reading went (see ThreadRun.stats). */
+export interface ThreadStats {
+  /** Whether the answer's text came from the reading ahead; set with the answer. */
+  readAhead?: boolean;
+  /** Bytes pdf.js's decoders produced for the answer's reading. */
+  decodedBytes?: number;
+  /** Why an early thread was stopped before the engine took it (EarlyPdfThread.discard). */
+  discarded?: string;
+  /** Whether the host said "go". */
+  go?: boolean;
+  /** The reading ahead's last event, and what it had decoded by then. */
+  ahead?: 'opened' | 'abandoned';
+  aheadDecodedBytes?: number;
 }
 
 /**
@@ -54,32 +80,77 @@ export interface ThreadRun {
  * have been started with the same code-cache folder. Unused, it does not keep the process alive.
  */
 export interface EarlyPdfThread {
+  /**
+   * The code-cache folder the thread was started with. The host uses it for every code cache of
+   * its process (bin/run-bundle.js: it may have changed V8's flags for this process, and V8
+   * rejects code caches made under other flags).
+   */
+  codeCacheDir: string | undefined;
   /** The thread, the first time it is asked for; undefined afterwards (one job per thread). */
   take(): ThreadRun | undefined;
-  /** Stops the thread if it was never taken (the host's command is over). */
-  discard(): void;
+  /**
+   * Stops the thread if it was never taken: the host's command is over, or (`reason`) the host
+   * knows it will not run the local engine (a remote service, the sandbox).
+   */
+  discard(reason?: string): void;
+  /** The host will run the local engine: the thread may read the named file's pages ahead. */
+  go(): void;
+  /** The thread's report, for tests. */
+  readonly stats: ThreadStats;
 }
 
-/** Starts the extraction thread now, for an engine created later (see EarlyPdfThread); undefined without the built entry. */
-export function startEarlyPdfThread(codeCacheDir: string | undefined): EarlyPdfThread | undefined {
+/**
+ * Text is extracted from at most this many pages (pdf/analyze.ts): the detector reads at most
+ * 60,000 characters, and pdf.js text extraction costs ~20–30 ms a page.
+ */
+export const TEXT_PAGE_LIMIT = 10;
+
+/**
+ * The file the host expects the engine to be given (an absolute path), which the thread may read
+ * with pdf.js before its job arrives: see extraction-thread-main.ts. Read only up to `maxBytes`.
+ */
+export interface SpeculativeFile {
+  path: string;
+  maxBytes: number;
+}
+
+/** What the thread is started with (its workerData); `textPages` is what the thread reads ahead. */
+export interface ThreadData {
+  codeCacheDir?: string;
+  speculative?: SpeculativeFile & { textPages: number };
+}
+
+/**
+ * Starts the extraction thread now, for an engine created later (see EarlyPdfThread); undefined
+ * without the built entry. With `speculative`, the thread reads that file with pdf.js as soon as
+ * pdf.js is loaded, before the engine has decided whether pdf.js may read it (see
+ * extraction-thread-main.ts for what that reading does and what bounds it).
+ */
+export function startEarlyPdfThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile): EarlyPdfThread | undefined {
   if (!extractionThreadAvailable()) return undefined;
-  let run: ThreadRun | undefined = startThread(codeCacheDir);
+  let run: ThreadRun | undefined = startThread(codeCacheDir, speculative);
+  const stats = run.stats;
   return {
+    codeCacheDir,
     take: () => {
       const r = run;
       run = undefined;
       return r;
     },
-    discard: () => {
+    discard: (reason = 'unused') => {
+      if (run) stats.discarded = reason;
       run?.stop();
       run = undefined;
     },
+    go: () => run?.go(),
+    stats,
   };
 }
 
 /** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
-function startThread(codeCacheDir: string | undefined): ThreadRun {
-  const worker = new Worker(ENTRY, { workerData: { codeCacheDir } });
+function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile): ThreadRun {
+  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, textPages: TEXT_PAGE_LIMIT } };
+  const worker = new Worker(ENTRY, { workerData });
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
   let resolveText!: (t: string) => void;
   let rejectAll!: (e: Error) => void;
@@ -99,9 +170,22 @@ function startThread(codeCacheDir: string | undefined): ThreadRun {
   opened.catch(() => undefined);
   text.catch(() => undefined);
   let stopped = false;
+  const stats: ThreadStats = {};
+  let resolveAhead!: (event: 'opened' | 'abandoned') => void;
+  const ahead = new Promise<'opened' | 'abandoned'>((res) => {
+    resolveAhead = res;
+  });
   worker.on('message', (m: ExtractionMessage) => {
     if (m.type === 'opened') resolveOpened(m);
-    else if (m.type === 'text') resolveText(m.text);
+    else if (m.type === 'ahead') {
+      stats.ahead = m.event;
+      stats.aheadDecodedBytes = m.decodedBytes;
+      resolveAhead(m.event);
+    } else if (m.type === 'text') {
+      stats.readAhead = m.readAhead;
+      stats.decodedBytes = m.decodedBytes;
+      resolveText(m.text);
+    }
     else rejectAll(namedError(m.name, m.message));
   });
   worker.on('error', (err) => rejectAll(err instanceof Error ? err : new Error(String(err))));
@@ -122,10 +206,21 @@ function startThread(codeCacheDir: string | undefined): ThreadRun {
         rejectAll(err instanceof Error ? err : new Error(String(err)));
       }
     },
+    go: () => {
+      if (stats.go) return;
+      stats.go = true;
+      try {
+        worker.postMessage({ type: 'go' });
+      } catch {
+        // a thread that already ended reads nothing more
+      }
+    },
     stop: () => {
       stopped = true;
       void worker.terminate();
     },
+    stats,
+    ahead,
   };
 }
 

@@ -18,14 +18,17 @@ import { parsePdfDate } from './pdf-date.js';
 import { hasSignatureDicts } from './signature-dicts.js';
 import type { SignatureCheck } from './signatures.js';
 import type { TrustAnchors } from '../signing/trust-store.js';
-import { preparePdfReader, type PdfReader, type PdfReading } from '../extraction-thread.js';
+import { preparePdfReader, TEXT_PAGE_LIMIT, type PdfReader, type PdfReading } from '../extraction-thread.js';
 import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import { pdfMayCarryC2pa } from './c2pa-scan.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
-/** Text is extracted from at most this many pages: the detector reads at most 60,000 characters, and pdf.js text extraction costs ~30 ms a page. */
-export const TEXT_PAGE_LIMIT = 10;
+/**
+ * Text is extracted from at most this many pages (defined beside the extraction thread, which reads
+ * them ahead).
+ */
+export { TEXT_PAGE_LIMIT };
 /** Embedded images handed to the image analysis, largest first. */
 export const IMAGE_LIMIT = 2;
 

@@ -17,12 +17,14 @@
  * stay with pdf.js too.
  *
  * Memory: pdf.js's decoder grows its buffer as far as the stream inflates; zlib stops at
- * INFLATE_LIMITS.perStreamBytes (then pdf.js decodes it, as it always did). The streams of a file
+ * INFLATE_LIMITS.perStreamBytes, or at what the reading's decode budget still allows
+ * (decode-cap.ts), whichever is less (then pdf.js decodes it, as it always did). The streams of a
+ * file
  * given to pdf.js were measured within the caps first (analyze.ts), so this bound is not reached
  * in practice; it keeps zlib from ever allocating more than pdf.js would have.
  */
 import { inflateRawSync } from 'node:zlib';
-import { INFLATE_LIMITS } from '../budget.js';
+import { checkDecodeSize, decodeAllowance } from './decode-cap.js';
 
 /** The fields of pdf.js's `Stream` (the file's bytes, or a window on them) that are read here. */
 interface PdfJsStream {
@@ -58,7 +60,7 @@ export function inflateWholeStream(flate: PdfJsFlateStream, plainStream: abstrac
   if (!(src.bytes instanceof Uint8Array) || !Number.isInteger(src.pos) || !Number.isInteger(src.end) || src.pos > src.end || src.end > src.bytes.length) return false;
   let out: Buffer;
   try {
-    out = inflateRawSync(src.bytes.subarray(src.pos, src.end), { maxOutputLength: INFLATE_LIMITS.perStreamBytes });
+    out = inflateRawSync(src.bytes.subarray(src.pos, src.end), { maxOutputLength: Math.max(1, decodeAllowance(flate as unknown as Parameters<typeof decodeAllowance>[0])) });
   } catch {
     return false;
   }
@@ -69,6 +71,8 @@ export function inflateWholeStream(flate: PdfJsFlateStream, plainStream: abstrac
   // past the output. The capacity is visible: pdf.js reads the last object of an object stream
   // through a sub-stream that ends at the buffer's end, so an unterminated string there runs into
   // the zeros (review finding: an exact-size buffer read such a /Title without them).
+  // Counted against the reading's decode budget as pdf.js's own decoder would be (throws past it).
+  checkDecodeSize(flate as unknown as Parameters<typeof checkDecodeSize>[0], out.length);
   let capacity = flate.buffer.byteLength;
   if (out.length > capacity) {
     capacity = flate.minBufferLength;
