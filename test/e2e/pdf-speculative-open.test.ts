@@ -17,23 +17,8 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, inject, it } from 'vitest';
+import { rawPdf as pdfOf } from '../helpers/raw-pdf.js';
 import { newHome, verity } from './run-cli.js';
-
-/** A PDF of numbered objects (object 1 the catalog) with a classic cross-reference table. */
-function pdfOf(objects: (string | Buffer)[]): Buffer {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  const offsets: number[] = [];
-  let at = parts[0]!.length;
-  objects.forEach((body, i) => {
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), typeof body === 'string' ? Buffer.from(body, 'latin1') : body, Buffer.from('\nendobj\n', 'latin1')]);
-    offsets.push(at);
-    parts.push(chunk);
-    at += chunk.length;
-  });
-  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`, 'latin1'));
-  return Buffer.concat(parts);
-}
 
 const flate = (dict: string, data: Buffer): Buffer => {
   const z = deflateSync(data, { level: 9 });

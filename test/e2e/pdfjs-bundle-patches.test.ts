@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateSync, constants as zc } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { rawPdf } from '../helpers/raw-pdf.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -33,24 +34,8 @@ function pdfWith(stream: Buffer, filter: string, extra: { fonts?: string; object
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     ...(extra.objects ?? []),
   ];
-  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  const offsets: number[] = [];
-  let at = parts[0]!.length;
-  objects.forEach((body, i) => {
-    const inner =
-      body === null
-        ? Buffer.concat([Buffer.from(`<< /Length ${stream.length} /Filter ${filter} >>\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream', 'latin1')])
-        : typeof body === 'string'
-          ? Buffer.from(body, 'latin1')
-          : body;
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), inner, Buffer.from('\nendobj\n', 'latin1')]);
-    offsets.push(at);
-    parts.push(chunk);
-    at += chunk.length;
-  });
-  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`, 'latin1'));
-  return Buffer.concat(parts);
+  const body = Buffer.concat([Buffer.from(`<< /Length ${stream.length} /Filter ${filter} >>\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream', 'latin1')]);
+  return rawPdf(objects.map((o) => o ?? body));
 }
 
 /**
