@@ -53,6 +53,11 @@ const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
 });
 reader.catch(() => undefined);
 
+/** Set when the job arrives: from then on the reading answers the job, not a guess. */
+let jobArrived = false;
+/** Called when the job's reading goes past its decode budget (set by run). */
+let onDocumentCap: (() => void) | undefined;
+
 /** The host's "go" (or the job itself): only then is page text read ahead. */
 let go!: () => void;
 const goSignal = new Promise<void>((resolve) => {
@@ -143,9 +148,6 @@ const early = ((): EarlyReading | undefined => {
   return e;
 })();
 
-/** Called when the job's reading goes past its decode budget (set by run). */
-let onDocumentCap: (() => void) | undefined;
-
 function capError(b: DecodeBudget): Error {
   const mb = Math.round(b.limit / (1024 * 1024));
   const err = new Error(`the document's streams decode past ${mb} MB in all (each reference to a stream is decoded again)`);
@@ -197,12 +199,7 @@ async function run(job: ExtractionJob): Promise<void> {
   await doc.destroy();
 }
 
-let jobArrived = false;
 parentPort!.on('message', (m: ExtractionJob | { type: 'go' }) => {
-  if ('type' in m) {
-    go();
-    return;
-  }
   go();
-  run(m).catch(fail);
+  if (!('type' in m)) run(m).catch(fail);
 });

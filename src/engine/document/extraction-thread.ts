@@ -80,12 +80,6 @@ export interface ThreadStats {
  * have been started with the same code-cache folder. Unused, it does not keep the process alive.
  */
 export interface EarlyPdfThread {
-  /**
-   * The code-cache folder the thread was started with. The host uses it for every code cache of
-   * its process (bin/run-bundle.js: it may have changed V8's flags for this process, and V8
-   * rejects code caches made under other flags).
-   */
-  codeCacheDir: string | undefined;
   /** The thread, the first time it is asked for; undefined afterwards (one job per thread). */
   take(): ThreadRun | undefined;
   /**
@@ -131,7 +125,6 @@ export function startEarlyPdfThread(codeCacheDir: string | undefined, speculativ
   let run: ThreadRun | undefined = startThread(codeCacheDir, speculative);
   const stats = run.stats;
   return {
-    codeCacheDir,
     take: () => {
       const r = run;
       run = undefined;
@@ -185,8 +178,7 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
       stats.readAhead = m.readAhead;
       stats.decodedBytes = m.decodedBytes;
       resolveText(m.text);
-    }
-    else rejectAll(namedError(m.name, m.message));
+    } else rejectAll(namedError(m.name, m.message));
   });
   worker.on('error', (err) => rejectAll(err instanceof Error ? err : new Error(String(err))));
   worker.on('exit', (code) => rejectAll(new Error(stopped ? 'the extraction thread was stopped' : `the extraction thread stopped unexpectedly (exit code ${code})`)));

@@ -80,15 +80,6 @@ function lockLiveUsage(tx: Tx, accountPeriods: string[]): Promise<unknown> {
     SELECT DISTINCT hashtext(x) AS k FROM unnest(${accountPeriods}::text[]) AS x ORDER BY 1 OFFSET 0) s`;
 }
 
-/** A commit's idempotency records stored as `completed`, from the six parallel arrays at parameters $first…$first+5 (idempotencyColumns). */
-const completeIdempotency = (first: number): string => `
-    INSERT INTO idempotency AS i (account_id, key, request_hash, state, status, body, created_at, lease_until)
-    SELECT x.a, x.k, x.h, 'completed', x.s, x.b, x.t, x.t
-    FROM unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::text[], $${first + 3}::int[], $${first + 4}::text[], $${first + 5}::bigint[]) AS x(a, k, h, s, b, t)
-    ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
-      status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until
-    RETURNING 1`;
-
 /** Each upserted usage row's total over all shards (the other shards as the statement's snapshot has them). */
 const UP_TOTAL = `up.credits + (SELECT coalesce(sum(o.credits), 0) FROM usage o
       WHERE o.account_id = up.account_id AND o.period = up.period AND o.environment = up.environment AND o.shard <> up.shard)`;
@@ -109,7 +100,12 @@ const COMMIT_BATCH = `
     RETURNING u.account_id, u.period, u.environment, u.shard, u.credits
   ), gone AS (
     DELETE FROM quota_holds WHERE id = ANY ($7::bigint[]) RETURNING 1
-  ), idem AS (${completeIdempotency(8)}
+  ), idem AS (
+    INSERT INTO idempotency AS i (account_id, key, request_hash, state, status, body, created_at, lease_until)
+    SELECT x.a, x.k, x.h, 'completed', x.s, x.b, x.t, x.t FROM unnest($8::text[], $9::text[], $10::text[], $11::int[], $12::text[], $13::bigint[]) AS x(a, k, h, s, b, t)
+    ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
+      status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until
+    RETURNING 1
   )
   SELECT up.account_id, up.period, up.environment, ${UP_TOTAL} AS total,
     (SELECT array_agg(DISTINCT w.account_id) FROM webhook_endpoints w WHERE w.account_id = ANY ($14::text[]) AND w.deleted_at IS NULL) AS scopes
@@ -656,9 +652,9 @@ export class PostgresServerStore implements ServerStore {
     // A batch carrying an idempotency record takes the transaction: COMMIT_ONE commits the record
     // `completed` before the outbox functions run, so a charge whose function threw would be taken
     // back only by a second statement — and a retry with the same key arriving in between would be
-    // answered from a completed record of a request answered 500. In the transaction, the record
-    // stays `running` to every other session until the outbox functions have run and a failed
-    // charge's record is deleted in the same transaction.
+    // answered from a completed record of a request answered 500. In the transaction, no other
+    // session sees the record `completed` before the outbox functions have run (a retry waits on
+    // its row lock), and a failed charge's record is deleted in the same transaction.
     if (!this.foreignScopes && charges.every((c) => c.environment === 'test' && !c.hold && !c.idempotency)) {
       const now = Date.now();
       const scopes = [...new Set(charges.filter((c) => c.outbox).map((c) => `${c.accountId}/${c.environment}`))];
