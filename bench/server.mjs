@@ -16,7 +16,7 @@
 // the serve processes' and PostgreSQL's (all `postgres` processes of the machine, from /proc).
 // Imports the BUILT code: run `npm run build` first.
 //   node bench/server.mjs [--duration 10] [--rounds 3] [--slices 4] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg]
-//     [--accounts 1] [--processes 1,2,3] [--pg-only] [--pg-stats] [--cpu-prof DIR] [--warmup 600] [--wrk]
+//     [--accounts 1] [--processes 1,2,3] [--pg-only] [--pg-stats] [--cpu-prof DIR] [--warmup 3000] [--wrk]
 // --rounds N (default 3): the in-process routes are measured N times, after one warm-up of each;
 // in each round each route gets --duration seconds in --slices (default 4) alternating slices
 // (bare verity verity bare …, the first swapped every round); the ratios are per round (each
@@ -26,6 +26,11 @@
 // shared_preload_libraries=pg_stat_statements`) prints, per PostgreSQL setup, the statements per
 // request and their time, and what the database's sessions were waiting on (sampled every 20 ms).
 // --cpu-prof DIR: each serve process writes a V8 CPU profile there when it stops.
+// --pg-rounds N (default 3): the serve-process setups are measured N times, the order reversed
+// every round (SQLite, PG 1, 2, 3, then PG 3, 2, 1, SQLite, …), each run on fresh processes and
+// fresh keys; the ratios to one PostgreSQL process (and to SQLite) are taken within each round and
+// printed as median, min and max. A single sequence put 20-40 s between the runs it compared, and
+// on this shared machine its 3 ÷ 1 ratio ranged 0.84-1.30 over seven runs of the same build.
 // --wrk: an ADDITIONAL measurement of every serve-process setup, right after autocannon's, with
 // `wrk` (C, one thread per serve process; Debian's `apt-get install wrk`) as the load generator —
 // labelled as such in its own table, never replacing autocannon's figures; skipped with a note when
@@ -273,20 +278,28 @@ if (process.argv[2] === '--load') {
       // its own `many` keys: the PostgreSQL setups share one database, and a key used by two runs
       // could pass its 100/hour (cheap 429s counted as throughput).
       const counts = String(arg('processes', '1,2,3')).split(',').map(Number);
-      const runs = counts.length * (wrk ? 2 : 1);
+      const pgRounds = Math.max(1, Number(arg('pg-rounds', 3)));
+      const runs = pgRounds * counts.length * (wrk ? 2 : 1);
       const seeded = await seedTestKeys({ dbUrl, sqliteFile, count: runs * many, accounts, prefix: 'bench' });
-      const slice = (list, i) => list.slice(i * many, (i + 1) * many);
-      const keysFor = (db, i, w) => slice(db === dbUrl ? seeded.pgKeys : seeded.sqliteKeys, w ? counts.length + i : i);
-      const wrkRows = [];
+      // Each run (autocannon's, and wrk's after it) takes the next `many` keys of its store.
+      const used = new Map();
+      const nextKeys = (db) => {
+        const i = used.get(db) ?? 0;
+        used.set(db, i + 1);
+        return (db === dbUrl ? seeded.pgKeys : seeded.sqliteKeys).slice(i * many, (i + 1) * many);
+      };
+      let wrkRows = [];
 
-      const run = async (label, count, db, i) => {
-        const keys = keysFor(db, i, false);
+      const run = async (label, count, db) => {
+        const keys = nextKeys(db);
         process.stderr.write(`bench: ${label}\n`);
         const procs = await Promise.all(Array.from({ length: count }, () => serveProcess(bin, db, home, { cpuProf: arg('cpu-prof', undefined) })));
         try {
           const urls = procs.map((p) => `${p.url}/v1/verify/claim`);
           // Warm-up (JIT, caches, pool connections) spread over every key: no key nears its limit.
-          // Per process: each is its own V8 (its own JIT warm-up, its own connection pool).
+          // Per process: each is its own V8 (its own JIT warm-up, its own connection pool). 3,000
+          // requests each (as server-fleet.mjs): with 600, three processes entered their 3 s runs
+          // still cold (serve CPU 300-400 µs per request against 160-190 µs with one process).
           await loadMany(urls, keys, { amount: warmup * count, connections: 10 });
           const pids = procs.map((p) => p.child.pid);
           const stats = pgStats && db === dbUrl ? await statsStart() : undefined;
@@ -297,7 +310,7 @@ if (process.argv[2] === '--load') {
           if (stats) await stats.report(label, requests);
           if (wrk) {
             const b = { serve: cpuOf(pids), pg: cpuOf(postgresPids()), cs: switchesOf(pids) };
-            const w = await wrkLoad(wrk, urls, keysFor(db, i, true), { connections, duration, body, dir: home });
+            const w = await wrkLoad(wrk, urls, nextKeys(db), { connections, duration, body, dir: home });
             const a = { serve: cpuOf(pids), pg: cpuOf(postgresPids()), cs: switchesOf(pids) };
             wrkRows.push({
               label,
@@ -323,7 +336,7 @@ if (process.argv[2] === '--load') {
         }
       };
       const pgStats = process.argv.includes('--pg-stats');
-      const warmup = Number(arg('warmup', 600));
+      const warmup = Number(arg('warmup', 3000));
       // pg_stat_statements' counters (reset before each setup) and pg_stat_activity's wait
       // events, sampled every 20 ms during the measured run.
       const statsStart = async () => {
@@ -368,21 +381,33 @@ if (process.argv[2] === '--load') {
           },
         };
       };
-      const rows = [await run('SQLite, 1 serve process', 1, sqliteFile, 0)];
-      for (const [i, n] of counts.entries()) rows.push(await run(`PostgreSQL, ${n} serve process${n > 1 ? 'es' : ''}`, n, dbUrl, i));
-      const base = rows[0].reqs;
+      const setups = [{ label: 'SQLite, 1 serve process', count: 1, db: sqliteFile }, ...counts.map((n) => ({ label: `PostgreSQL, ${n} serve process${n > 1 ? 'es' : ''}`, count: n, db: dbUrl }))];
+      const byRound = [];
+      for (let r = 0; r < pgRounds; r++) {
+        const order = r % 2 === 0 ? setups : [...setups].reverse();
+        const got = new Map();
+        for (const su of order) {
+          const before = wrkRows.length;
+          const row = await run(su.label, su.count, su.db);
+          got.set(su.label, { ac: { ...row, round: r + 1 }, wrk: wrkRows.length > before ? { ...wrkRows[before], round: r + 1 } : undefined });
+        }
+        byRound.push(setups.map((su) => got.get(su.label)));
+      }
+      const rows = byRound.flat().map((x) => x.ac);
+      wrkRows = byRound.flat().map((x) => x.wrk).filter(Boolean);
       console.log(
-        `\nverity serve processes (the built bin, --log-level silent, default --pool 10), sandbox claim, ${connections} connections split over the processes, ${duration} s each:`,
+        `\nverity serve processes (the built bin, --log-level silent, default --pool 10), sandbox claim, ${connections} connections split over the processes, ${duration} s each, ${pgRounds} round${pgRounds > 1 ? 's' : ''}:`,
       );
       const table = (rs) =>
-        rs.map((r) => ({
+        rs.map((r, i) => ({
+          round: r.round,
           setup: r.label,
           'req/s': Math.round(r.reqs),
           'p50 ms': r.p50,
           'p99 ms': r.p99,
           non2xx: r.non2xx,
           errors: r.errors,
-          'vs SQLite': `${(r.reqs / base).toFixed(2)}×`,
+          'vs SQLite': `${(r.reqs / rs[i - (i % setups.length)].reqs).toFixed(2)}×`,
           'serve CPU µs/req': Math.round(r.serveCpuPerReq),
           'of which sys': Math.round(r.serveSysPerReq),
           'serve ctx switches/req': r.switchesPerReq.toFixed(2),
@@ -392,9 +417,23 @@ if (process.argv[2] === '--load') {
       console.table(table(rows));
       console.log('p50/p99: the worst of the processes; non2xx should be 0 (every key stays under its 100/hour limit).');
       if (wrkRows.length) {
-        const wbase = wrkRows[0].reqs;
         console.log(`\nThe same setups, each measured right after autocannon, with wrk as the load generator (one wrk process, one thread, per serve process; ${connections} connections split; ${duration} s):`);
-        console.table(table(wrkRows).map((r, i) => ({ ...r, 'vs SQLite': `${(wrkRows[i].reqs / wbase).toFixed(2)}×` })));
+        console.table(table(wrkRows));
+      }
+      // Ratios within each round (the setups of a round ran back to back), then over the rounds.
+      const pg1 = setups.findIndex((su) => su.count === 1 && su.db === dbUrl);
+      const spreadOf = (xs) => {
+        const v = [...xs].sort((a, b) => a - b);
+        const mid = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        return `${mid.toFixed(2)}× (${v[0].toFixed(2)}–${v[v.length - 1].toFixed(2)})`;
+      };
+      console.log(`\nPer-round ratios over ${pgRounds} round${pgRounds > 1 ? 's' : ''}, median (min–max):`);
+      for (const client of wrkRows.length ? ['ac', 'wrk'] : ['ac']) {
+        const name = client === 'ac' ? 'autocannon' : 'wrk';
+        if (pg1 >= 0)
+          for (const [j, su] of setups.entries())
+            if (su.db === dbUrl && su.count !== 1) console.log(`  ${name}: ${su.count} ÷ 1 PostgreSQL processes, req/s ${spreadOf(byRound.map((rr) => rr[j][client].reqs / rr[pg1][client].reqs))}`);
+        if (pg1 >= 0) console.log(`  ${name}: 1 PostgreSQL process ÷ SQLite, req/s ${spreadOf(byRound.map((rr) => rr[pg1][client].reqs / rr[0][client].reqs))}`);
       }
     } finally {
       await database.drop();
