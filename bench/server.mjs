@@ -272,12 +272,14 @@ if (process.argv[2] === '--load') {
       // worst case for PostgreSQL).
       const wrk = process.argv.includes('--wrk') ? findWrk() : undefined;
       if (process.argv.includes('--wrk') && !wrk) process.stderr.write('bench: --wrk: no wrk on PATH (apt-get install wrk): the wrk measurement is skipped\n');
-      const many = Math.ceil((duration * 20_000) / 100) + 20;
+      const counts = String(arg('processes', '1,2,3')).split(',').map(Number);
+      const warmup = Number(arg('warmup', 3000));
+      // Keys per run: at most 100 takes each at up to 20,000 req/s, the warm-up included.
+      const many = Math.ceil((duration * 20_000 + warmup * Math.max(...counts)) / 100) + 20;
       const accounts = Number(arg('accounts', 1));
       // Every run (a setup's warm-up and measurement with autocannon; with --wrk, its wrk run) gets
       // its own `many` keys: the PostgreSQL setups share one database, and a key used by two runs
       // could pass its 100/hour (cheap 429s counted as throughput).
-      const counts = String(arg('processes', '1,2,3')).split(',').map(Number);
       const pgRounds = Math.max(1, Number(arg('pg-rounds', 3)));
       const runs = pgRounds * counts.length * (wrk ? 2 : 1);
       const seeded = await seedTestKeys({ dbUrl, sqliteFile, count: runs * many, accounts, prefix: 'bench' });
@@ -336,7 +338,6 @@ if (process.argv[2] === '--load') {
         }
       };
       const pgStats = process.argv.includes('--pg-stats');
-      const warmup = Number(arg('warmup', 3000));
       // pg_stat_statements' counters (reset before each setup) and pg_stat_activity's wait
       // events, sampled every 20 ms during the measured run.
       const statsStart = async () => {
