@@ -365,7 +365,15 @@ if (evaluateOnly) {
     const r = rows.filter((x) => x.domain === d);
     const h = r.filter((x) => x.y === 0);
     const a = r.filter((x) => x.y === 1);
-    console.log(`${d.padEnd(18)} n=${String(r.length).padStart(4)}  AUROC ${a.length ? r3(auroc(r.map((x) => x.probability), r.map((x) => x.y))) : '  -  '}  FPR ${r3(rate(h, (x) => x.flagged))}  TPR ${a.length ? r3(rate(a, (x) => x.flagged)) : '-'}`);
+    // The flag needs ≥ min_flag_words words, so FPR and TPR are also given over those texts only
+    // (as docs/document.md counts them); n counts every text of the domain (AUROC is over all).
+    const long = (x) => wordCount(x.text) >= (model.min_flag_words ?? 50);
+    const hl = h.filter(long);
+    const al = a.filter(long);
+    console.log(
+      `${d.padEnd(18)} n=${String(r.length).padStart(4)}  AUROC ${a.length ? r3(auroc(r.map((x) => x.probability), r.map((x) => x.y))) : '  -  '}  FPR ${r3(rate(h, (x) => x.flagged))}  TPR ${a.length ? r3(rate(a, (x) => x.flagged)) : '-'}` +
+        `  | texts ≥ ${model.min_flag_words ?? 50} words: ${hl.length} human, ${al.length} AI; FPR ${r3(rate(hl, (x) => x.flagged))}  TPR ${al.length ? r3(rate(al, (x) => x.flagged)) : '-'}`,
+    );
   }
   const h = rows.filter((x) => x.y === 0);
   console.log(`all human FPR ${r3(rate(h, (x) => x.flagged))}; pooled AUROC (all humans vs glimpse AI) ${r3(auroc(rows.map((x) => x.probability), rows.map((x) => x.y)))}`);
