@@ -605,6 +605,29 @@ for (const [kind, open, available] of kinds) {
       expect(ids).not.toContain(String(dead!.id));
     });
 
+    it.skipIf(kind !== 'postgres')('a purge that fails is reported as a background error and never fails the request that started it', async () => {
+      const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+      const errors: unknown[] = [];
+      const third = await openPostgresStore({ url: s.url!, poolSize: 2, migrate: false, listen: false, onBackgroundError: (err) => errors.push(err) });
+      // Every DELETE on the idempotency table fails (a statement trigger: with or without rows).
+      await third.sql.unsafe(`CREATE FUNCTION purge_refused() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'purge refused'; END $$ LANGUAGE plpgsql;
+        CREATE TRIGGER purge_refused BEFORE DELETE ON idempotency FOR EACH STATEMENT EXECUTE FUNCTION purge_refused();`);
+      try {
+        const k = await key('purge-fails', 'test');
+        // A fresh process's first request purges.
+        expect(await third.idempotencyBegin(k.account_id, 'P', 'h-P', NOW)).toEqual({ state: 'new' });
+        await third.flush();
+        expect(errors.map((e) => (e as Error).message)).toEqual(['purge refused']);
+        // Not again within the hour.
+        expect(await third.idempotencyBegin(k.account_id, 'Q', 'h-Q', NOW + 60_000)).toEqual({ state: 'new' });
+        await third.flush();
+        expect(errors).toHaveLength(1);
+      } finally {
+        await third.sql.unsafe('DROP TRIGGER purge_refused ON idempotency; DROP FUNCTION purge_refused();');
+        await third.close();
+      }
+    });
+
     it('reports its health', async () => {
       expect(await s.store.health()).toBeUndefined();
       expect(s.store.label).not.toMatch(/:[^@/]*@/); // never a password
