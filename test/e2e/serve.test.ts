@@ -170,3 +170,18 @@ describe('graceful shutdown', () => {
     expect(usage.find((r) => r.account_name === 'business-ci')!.requests).toBe(5);
   });
 });
+
+describe('verity admin migrate (SQLite)', () => {
+  it('applies every component `verity serve` applies at start, batches included, and then nothing more', async () => {
+    const fresh = join(home, 'migrated.db');
+    const m = await cli(['admin', 'migrate', '--db', fresh, '--json']);
+    expect(m.exitCode, m.stderr).toBe(0);
+    expect(JSON.parse(m.stdout)).toEqual({
+      database: fresh,
+      applied: ['server@1', 'webhooks@1', 'webhooks@2', 'webhooks@3', 'batches@1'],
+    });
+    expect(JSON.parse((await cli(['admin', 'migrate', '--db', fresh, '--json'])).stdout).applied).toEqual([]);
+    // The database `serve` already migrated (at start) has nothing left either.
+    expect(JSON.parse((await cli(['admin', 'migrate', '--db', db, '--json'])).stdout).applied).toEqual([]);
+  });
+});

@@ -18,17 +18,28 @@ export default async function adminMigrate(rt: CliRuntime, cmd: Command): Promis
     }
     where = redactDatabaseUrl(target.url);
   } else {
-    const [{ openStore }, { migrateServer }, { ensureWebhookSchema }] = await Promise.all([
+    const [{ openStore }, { migrateServer }, { ensureWebhookSchema }, { migrateBatches }] = await Promise.all([
       import('../../store/database.js'),
       import('../../server/accounts.js'),
       import('../../webhooks/repository.js'),
+      import('../../store/batches/sqlite.js'),
     ]);
     const file = await openStore(target.path);
     try {
       const before = new Set((file.db.prepare("SELECT component || '@' || version FROM schema_migrations").pluck().all() as string[]));
+      // The components `verity serve` applies at start, in its order (as on PostgreSQL).
       migrateServer(file.db);
       ensureWebhookSchema(file.db);
-      applied = (file.db.prepare("SELECT component || '@' || version FROM schema_migrations WHERE component IN ('server', 'webhooks') ORDER BY component, version").pluck().all() as string[]).filter((v) => !before.has(v));
+      migrateBatches(file.db);
+      applied = (
+        file.db
+          .prepare(
+            `SELECT component || '@' || version FROM schema_migrations WHERE component IN ('server', 'webhooks', 'batches')
+             ORDER BY CASE component WHEN 'server' THEN 0 WHEN 'webhooks' THEN 1 ELSE 2 END, version`,
+          )
+          .pluck()
+          .all() as string[]
+      ).filter((v) => !before.has(v));
     } finally {
       file.close();
     }

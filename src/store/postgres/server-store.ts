@@ -53,6 +53,35 @@ import { migratePostgres } from './migrations.js';
 const HOLD_TTL_MS = 10 * 60_000;
 /** A `running` idempotency record older than this (its process died) may be taken over. */
 const RUNNING_LEASE_MS = 10 * 60_000;
+/** How often one process purges stale idempotency records and expired quota holds (as SQLite does). */
+const PURGE_INTERVAL_MS = 3_600_000;
+/** Rows one purge statement deletes at most: each statement is its own short transaction. */
+const PURGE_BATCH = 1_000;
+
+/**
+ * Idempotency records no request can use any more, at most PURGE_BATCH per statement ($1 = now −
+ * TTL, the store's clock, as the records' times are written): completed ones older than the TTL
+ * (idempotencyBegin no longer replays them) and `running` ones whose lease ran out more than the
+ * TTL ago (their process died long ago; a request still alive would re-insert its record at commit
+ * anyway). Rows another transaction holds (a commit or a takeover right now) are skipped, never
+ * waited for; the conditions are asked again on the row deleted.
+ */
+const PURGE_IDEMPOTENCY = `
+  WITH doomed AS (
+    SELECT account_id, key FROM idempotency
+    WHERE created_at < $1 AND (state = 'completed' OR lease_until < $1)
+    LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED)
+  DELETE FROM idempotency i USING doomed d
+  WHERE i.account_id = d.account_id AND i.key = d.key AND i.created_at < $1 AND (i.state = 'completed' OR i.lease_until < $1)`;
+
+/**
+ * Quota holds past their expiry (left by a process killed mid-request; no hold query counts them),
+ * by the database's clock as they are written and read. A seq scan is fine: the table holds only
+ * running requests' holds once purged.
+ */
+const PURGE_HOLDS = `
+  DELETE FROM quota_holds WHERE id IN (
+    SELECT id FROM quota_holds WHERE expires_at < clock_timestamp() LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED)`;
 
 type Tx = Sql | TransactionSql;
 
@@ -359,6 +388,9 @@ export class PostgresServerStore implements ServerStore {
   private readonly scopesWithEndpoints = new Map<string, number>();
   /** An outbox function emitted an event for a scope not its charge's own: every batch takes the transaction. */
   private foreignScopes = false;
+  /** The request time (the store's clock) of this process's last purge (maybePurge). */
+  private lastPurge = 0;
+  private purging = false;
 
   constructor(
     readonly sql: Sql,
@@ -552,12 +584,13 @@ export class PostgresServerStore implements ServerStore {
 
   // ---- quota holds
 
-  async holdQuota(o: { accountId: string; period: string; credits: number; quota: number; batchId?: string }): Promise<QuotaAnswer> {
+  async holdQuota(o: { accountId: string; period: string; credits: number; quota: number; nowMs?: number; batchId?: string }): Promise<QuotaAnswer> {
     const [r] = o.batchId
       ? await this.sql<{ hold_id: number | null; used: number }[]>`
           SELECT hold_id, used FROM verity_hold_batch(${o.accountId}, ${o.period}, ${o.batchId}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`
       : await this.sql<{ hold_id: number | null; used: number }[]>`
           SELECT hold_id, used FROM verity_hold_quota(${o.accountId}, ${o.period}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`;
+    if (o.nowMs !== undefined) this.maybePurge(o.nowMs);
     if (r!.hold_id === null) return { ok: false, used: Number(r!.used) };
     return { ok: true, hold: { id: String(r!.hold_id), accountId: o.accountId, credits: o.credits } };
   }
@@ -569,6 +602,7 @@ export class PostgresServerStore implements ServerStore {
   // ---- idempotency (Stripe-style)
 
   async idempotencyBegin(accountId: string, key: string, hash: string, nowMs: number): Promise<IdempotencyBegin> {
+    this.maybePurge(nowMs);
     const fresh = await this.sql`
       INSERT INTO idempotency (account_id, key, request_hash, state, created_at, lease_until)
       VALUES (${accountId}, ${key}, ${hash}, 'running', ${nowMs}, ${nowMs + RUNNING_LEASE_MS})
@@ -592,6 +626,39 @@ export class PostgresServerStore implements ServerStore {
 
   async idempotencyAbandon(accountId: string, key: string): Promise<void> {
     await this.sql`DELETE FROM idempotency WHERE account_id = ${accountId} AND key = ${key} AND state = 'running'`;
+  }
+
+  // ---- purging what nobody needs any more
+
+  /**
+   * Deletes stale idempotency records and expired quota holds, at most once per PURGE_INTERVAL_MS
+   * per process, in the background (errors go to onBackgroundError; the request that started it
+   * never waits for it and never fails by it). Driven from the two request paths that create these
+   * rows (idempotencyBegin, holdQuota) — the same once-an-hour rule as SQLite's saveIdempotency —
+   * rather than a timer: the records' times are the request's clock (the server's injected one),
+   * which a timer in the store would not have, the purge happens where rows pile up (a process
+   * that takes no such requests has nothing to purge; any serving process cleans up after a
+   * killed one), and a store opened for an admin command starts nothing. On the pool, never on
+   * the request guard's or commit batches' connections; one batch of PURGE_BATCH rows per
+   * statement until a statement finds fewer, so no purge holds locks for long.
+   */
+  private maybePurge(nowMs: number): void {
+    if (this.purging || this.closed || nowMs - this.lastPurge < PURGE_INTERVAL_MS) return;
+    this.lastPurge = nowMs;
+    this.purging = true;
+    this.background(this.purge(nowMs).finally(() => (this.purging = false)));
+  }
+
+  private async purge(nowMs: number): Promise<void> {
+    const cutoff = nowMs - IDEMPOTENCY_TTL_MS;
+    for (const statement of [PURGE_IDEMPOTENCY, PURGE_HOLDS]) {
+      const params = statement === PURGE_IDEMPOTENCY ? [cutoff] : [];
+      for (;;) {
+        if (this.closed) return;
+        const r = await this.sql.unsafe(statement, params as never[]);
+        if (r.count < PURGE_BATCH) break;
+      }
+    }
   }
 
   // ---- the commit

@@ -145,6 +145,9 @@ for (const [kind, open, available] of kinds) {
       await expect(s.store.idempotencyBegin(k.account_id, 'K1', 'h2', NOW)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       // After 24 h the key is new again.
       expect(await s.store.idempotencyBegin(k.account_id, 'K1', 'h1', NOW + 24 * 3_600_000 + 1)).toEqual({ state: 'new' });
+      // (That request, a day later, started the store's hourly purge of records older than a day:
+      // let it finish before the records below, written at NOW, are looked at.)
+      await s.store.flush();
       // A failed request is forgotten, so it can be retried.
       expect(await s.store.idempotencyBegin(k.account_id, 'K2', 'h', NOW)).toEqual({ state: 'new' });
       await s.store.idempotencyAbandon(k.account_id, 'K2');
@@ -540,6 +543,89 @@ for (const [kind, open, available] of kinds) {
       s.other.touchKey(k.id, new Date(Date.parse(at!) + 5_000));
       await s.other.flush();
       expect(await lastUsed()).toBe(new Date(Date.parse(at!) + 5_000).toISOString());
+    });
+
+    // Last among the cases that write idempotency records: its purge, days after NOW, deletes theirs.
+    it('purges idempotency records past the 24 h TTL (and long-dead `running` ones) once an hour, keeping fresh ones replayable', async () => {
+      const k = await key('purged', 'test');
+      const a = k.account_id;
+      const HOUR = 3_600_000;
+      const T0 = NOW + 30 * 24 * HOUR;
+      const T1 = T0 + 25 * HOUR;
+      const keys = async (): Promise<string[]> => {
+        const rows =
+          s.store.kind === 'postgres'
+            ? await (s.store as unknown as { sql: import('postgres').Sql }).sql<{ key: string }[]>`SELECT key FROM idempotency WHERE account_id = ${a}`
+            : (s.store.sqlite!.prepare('SELECT key FROM idempotency WHERE account_id = ?').all(a) as Array<{ key: string }>);
+        return rows.map((r) => r.key).sort();
+      };
+      const answered = async (id: string, at: number) => {
+        expect(await s.store.idempotencyBegin(a, id, `h-${id}`, at)).toEqual({ state: 'new' });
+        await s.store.commitCharge({
+          accountId: a, environment: 'test', period: '2026-04', credits: 1, nowMs: at,
+          idempotency: { accountId: a, key: id, hash: `h-${id}`, response: { status: 200, body: `{"id":"${id}"}` } },
+        });
+      };
+      // A at T0 and B at T0 + 23 h answered; D and E begun and never finished (their process died).
+      await answered('A', T0);
+      expect(await s.store.idempotencyBegin(a, 'D', 'h-D', T0)).toEqual({ state: 'new' });
+      await s.store.flush();
+      await answered('B', T0 + 23 * HOUR);
+      expect(await s.store.idempotencyBegin(a, 'E', 'h-E', T0 + 23 * HOUR)).toEqual({ state: 'new' });
+      await s.store.flush();
+      const shared = s.store.kind === 'postgres'; // only a shared store writes `running` records
+      expect(await keys()).toEqual(shared ? ['A', 'B', 'D', 'E'] : ['A', 'B']);
+      // A request at T1 = T0 + 25 h, more than an hour after the last purge: A (25 h old) and D
+      // (its lease ran out more than 24 h ago) go; B (2 h old) and E stay.
+      await answered('C', T1);
+      await s.store.flush();
+      expect(await keys()).toEqual(shared ? ['B', 'C', 'E'] : ['B', 'C']);
+      expect(await s.other.idempotencyBegin(a, 'B', 'h-B', T1)).toEqual({ state: 'replay', response: { status: 200, body: '{"id":"B"}' } });
+      // Within the hour after a purge nothing more is purged: G (answered with a clock more than a
+      // day behind) stays through F's request half an hour later.
+      await answered('G', T0 + 30 * 60_000);
+      await answered('F', T1 + 30 * 60_000);
+      await s.store.flush();
+      expect(await keys()).toEqual(shared ? ['B', 'C', 'E', 'F', 'G'] : ['B', 'C', 'F', 'G']);
+    });
+
+    it.skipIf(kind !== 'postgres')('purges quota holds past their expiry (a killed process\'s), keeping live ones', async () => {
+      const k = await key('purged-holds', 'live', 'starter');
+      const sql = (s.store as unknown as { sql: import('postgres').Sql }).sql;
+      const period = '2026-04';
+      // A hold whose process died: its expiry (the database's clock, as holds are written) passed.
+      const [dead] = await sql<{ id: number }[]>`INSERT INTO quota_holds (account_id, period, credits, expires_at)
+        VALUES (${k.account_id}, ${period}, 5, clock_timestamp() - interval '1 minute') RETURNING id`;
+      // A live hold, taken by a request more than an hour after the store's last purge: it purges.
+      const live = await s.store.holdQuota({ accountId: k.account_id, period, credits: 1, quota: 100, nowMs: NOW + 60 * 24 * 3_600_000 });
+      expect(live.ok).toBe(true);
+      await s.store.flush();
+      const ids = (await sql<{ id: number }[]>`SELECT id FROM quota_holds WHERE account_id = ${k.account_id}`).map((r) => String(r.id));
+      expect(ids).toEqual([live.ok ? live.hold.id : '']);
+      expect(ids).not.toContain(String(dead!.id));
+    });
+
+    it.skipIf(kind !== 'postgres')('a purge that fails is reported as a background error and never fails the request that started it', async () => {
+      const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+      const errors: unknown[] = [];
+      const third = await openPostgresStore({ url: s.url!, poolSize: 2, migrate: false, listen: false, onBackgroundError: (err) => errors.push(err) });
+      // Every DELETE on the idempotency table fails (a statement trigger: with or without rows).
+      await third.sql.unsafe(`CREATE FUNCTION purge_refused() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'purge refused'; END $$ LANGUAGE plpgsql;
+        CREATE TRIGGER purge_refused BEFORE DELETE ON idempotency FOR EACH STATEMENT EXECUTE FUNCTION purge_refused();`);
+      try {
+        const k = await key('purge-fails', 'test');
+        // A fresh process's first request purges.
+        expect(await third.idempotencyBegin(k.account_id, 'P', 'h-P', NOW)).toEqual({ state: 'new' });
+        await third.flush();
+        expect(errors.map((e) => (e as Error).message)).toEqual(['purge refused']);
+        // Not again within the hour.
+        expect(await third.idempotencyBegin(k.account_id, 'Q', 'h-Q', NOW + 60_000)).toEqual({ state: 'new' });
+        await third.flush();
+        expect(errors).toHaveLength(1);
+      } finally {
+        await third.sql.unsafe('DROP TRIGGER purge_refused ON idempotency; DROP FUNCTION purge_refused();');
+        await third.close();
+      }
     });
 
     it('reports its health', async () => {
