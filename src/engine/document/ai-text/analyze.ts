@@ -96,10 +96,17 @@ export async function analyzeAiText(input: string, deps: { config: EngineConfig;
   if (!style.longEnough)
     warnings.push(`the text is too short to judge reliably whether it is AI-generated: ${style.wordCount} words of prose, at least ${m.min_flag_words} needed for the ai_generated_text flag; the probability is shown with lowered confidence (${style.confidence.toFixed(2)}), pulled toward 0.5`);
   const top = style.contributions.slice(0, 3).map((c) => `${FEATURE_LABEL[c.feature] ?? c.feature.replace(/_/g, ' ')} ${c.logit > 0 ? 'AI-like' : 'human-like'} (${c.value.toFixed(2)})`);
-  const ev = m.evaluation as { lodo_auroc_within_mixed_domains_mean?: number };
+  const ev = m.evaluation as { lodo_auroc_within_mixed_domains_mean?: number; per_domain?: Record<string, { lodo_auroc?: number | null }> };
+  // The mean hides the weakest domain (biomedical answers, 0.89): say the range of the held-out domains too.
+  const perDomain = Object.entries(ev.per_domain ?? {}).filter((e): e is [string, { lodo_auroc: number }] => typeof e[1].lodo_auroc === 'number');
+  const weakest = perDomain.reduce<[string, { lodo_auroc: number }] | undefined>((a, e) => (!a || e[1].lodo_auroc < a[1].lodo_auroc ? e : a), undefined);
+  const auroc =
+    ev.lodo_auroc_within_mixed_domains_mean === undefined
+      ? 'n/a'
+      : `${ev.lodo_auroc_within_mixed_domains_mean} (mean over ${perDomain.length} held-out domains${weakest ? `; lowest ${weakest[1].lodo_auroc}, ${weakest[0]}` : ''})`;
   findings.push({
     source: 'ai_text_stylometry',
-    finding: `stylometric model: P(AI) = ${style.probability.toFixed(2)} over ${style.wordCount} words / ${style.sentenceCount} sentences (calibrated ${style.calibrated.toFixed(2)}, length confidence ${style.confidence.toFixed(2)}); strongest features: ${top.join(', ')}; leave-one-domain-out AUROC ${ev.lodo_auroc_within_mixed_domains_mean ?? 'n/a'}. ${AI_TEXT_CAVEAT}`,
+    finding: `stylometric model: P(AI) = ${style.probability.toFixed(2)} over ${style.wordCount} words / ${style.sentenceCount} sentences (calibrated ${style.calibrated.toFixed(2)}, length confidence ${style.confidence.toFixed(2)}); strongest features: ${top.join(', ')}; leave-one-domain-out AUROC ${auroc}. ${AI_TEXT_CAVEAT}`,
     authority: 0.45 * style.confidence,
     severity: 0,
   });
