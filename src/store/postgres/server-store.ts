@@ -57,6 +57,21 @@ const RUNNING_LEASE_MS = 10 * 60_000;
 const PURGE_INTERVAL_MS = 3_600_000;
 /** Rows one purge statement deletes at most: each statement is its own short transaction. */
 const PURGE_BATCH = 1_000;
+/**
+ * Statements one purge run sends at most (20,000 rows of each table). A run is awaited by flush(),
+ * which graceful shutdown calls: a backlog of millions (a database that never purged) must not
+ * hold a SIGTERM past its grace period. A run that reaches the cap lets the next one start
+ * PURGE_AGAIN_MS later instead of an hour later, so a backlog still drains (≈ 7 million rows an
+ * hour) while no single run is long.
+ */
+const PURGE_MAX_STATEMENTS = 20;
+const PURGE_AGAIN_MS = 10_000;
+/**
+ * Records are purged this much later than the TTL: the cutoff comes from the purging process's
+ * clock but applies to every process's records, and a process whose clock ran ahead must not
+ * delete a record that another process would still replay.
+ */
+const PURGE_CLOCK_MARGIN_MS = 10 * 60_000;
 
 /**
  * Idempotency records no request can use any more, at most PURGE_BATCH per statement ($1 = now −
@@ -584,13 +599,13 @@ export class PostgresServerStore implements ServerStore {
 
   // ---- quota holds
 
-  async holdQuota(o: { accountId: string; period: string; credits: number; quota: number; nowMs?: number; batchId?: string }): Promise<QuotaAnswer> {
+  async holdQuota(o: { accountId: string; period: string; credits: number; quota: number; nowMs: number; batchId?: string }): Promise<QuotaAnswer> {
     const [r] = o.batchId
       ? await this.sql<{ hold_id: number | null; used: number }[]>`
           SELECT hold_id, used FROM verity_hold_batch(${o.accountId}, ${o.period}, ${o.batchId}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`
       : await this.sql<{ hold_id: number | null; used: number }[]>`
           SELECT hold_id, used FROM verity_hold_quota(${o.accountId}, ${o.period}, ${o.credits}, ${o.quota}, ${HOLD_TTL_MS})`;
-    if (o.nowMs !== undefined) this.maybePurge(o.nowMs);
+    this.maybePurge(o.nowMs);
     if (r!.hold_id === null) return { ok: false, used: Number(r!.used) };
     return { ok: true, hold: { id: String(r!.hold_id), accountId: o.accountId, credits: o.credits } };
   }
@@ -650,15 +665,29 @@ export class PostgresServerStore implements ServerStore {
   }
 
   private async purge(nowMs: number): Promise<void> {
-    const cutoff = nowMs - IDEMPOTENCY_TTL_MS;
-    for (const statement of [PURGE_IDEMPOTENCY, PURGE_HOLDS]) {
-      const params = statement === PURGE_IDEMPOTENCY ? [cutoff] : [];
-      for (;;) {
-        if (this.closed) return;
-        const r = await this.sql.unsafe(statement, params as never[]);
-        if (r.count < PURGE_BATCH) break;
+    const cutoff = nowMs - IDEMPOTENCY_TTL_MS - PURGE_CLOCK_MARGIN_MS;
+    let capped = false;
+    // Each table on its own: a failing idempotency purge (reported) does not stop the holds'.
+    for (const [statement, params] of [
+      [PURGE_IDEMPOTENCY, [cutoff]],
+      [PURGE_HOLDS, []],
+    ] as const) {
+      try {
+        for (let n = 0; ; n++) {
+          if (this.closed) return;
+          if (n === PURGE_MAX_STATEMENTS) {
+            capped = true;
+            break;
+          }
+          const r = await this.sql.unsafe(statement, params as unknown as never[]);
+          if (r.count < PURGE_BATCH) break;
+        }
+      } catch (err) {
+        this.onBackgroundError(err);
       }
     }
+    // More is left: the next request after PURGE_AGAIN_MS continues.
+    if (capped) this.lastPurge = nowMs - PURGE_INTERVAL_MS + PURGE_AGAIN_MS;
   }
 
   // ---- the commit

@@ -203,14 +203,14 @@ describe.skipIf(!pgAdmin)('PostgreSQL BatchStore inside the server store commit'
 
   it('a batch has one credit hold whichever process takes it; it ends with the batch', async () => {
     const { s, pg } = await setup(postgresSubject, 1);
-    const hold = (credits: number) => pg!.holdQuota({ accountId: 'acct_1', period: '2026-03', credits, quota: 100, batchId: 'bat_1' });
+    const hold = (credits: number) => pg!.holdQuota({ accountId: 'acct_1', period: '2026-03', credits, quota: 100, nowMs: Date.UTC(2026, 2, 15), batchId: 'bat_1' });
     const held = async () => (await pg!.sql<{ n: number; c: number }[]>`SELECT count(*)::int AS n, coalesce(sum(credits), 0)::int AS c FROM quota_holds`)[0];
     expect((await hold(60)).ok).toBe(true);
     // Another process holding for the same batch replaces the hold, not adds to it (60 + 60 > 100 would refuse).
     expect((await hold(60)).ok).toBe(true);
     expect(await held()).toEqual({ n: 1, c: 60 });
     // Other requests see the batch's 60 held: 50 more do not fit.
-    expect((await pg!.holdQuota({ accountId: 'acct_1', period: '2026-03', credits: 50, quota: 100 })).ok).toBe(false);
+    expect((await pg!.holdQuota({ accountId: 'acct_1', period: '2026-03', credits: 50, quota: 100, nowMs: Date.UTC(2026, 2, 15) })).ok).toBe(false);
     const [it1] = await s.claim('bat_1', 'run_A', 1, 1000, 61_000);
     await s.finish(it1!, { status: 'succeeded', result: '{}', credits: 1 }, NOW);
     expect((await s.finalize('bat_1', NOW))?.status).toBe('completed');

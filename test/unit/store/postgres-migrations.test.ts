@@ -53,8 +53,8 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
       expect(a.key?.id).toBe('key_old');
       expect(a.decision).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
       // Starter quota 1,000: 40 used, so 960 more may be held; the hold's commit continues the chain.
-      expect(await store.holdQuota({ accountId: 'acct_old', period: '2026-03', credits: 961, quota: 1000 })).toEqual({ ok: false, used: 40 });
-      const h = await store.holdQuota({ accountId: 'acct_old', period: '2026-03', credits: 3, quota: 1000 });
+      expect(await store.holdQuota({ accountId: 'acct_old', period: '2026-03', credits: 961, quota: 1000, nowMs: Date.UTC(2026, 2, 15) })).toEqual({ ok: false, used: 40 });
+      const h = await store.holdQuota({ accountId: 'acct_old', period: '2026-03', credits: 3, quota: 1000, nowMs: Date.UTC(2026, 2, 15) });
       expect(h.ok).toBe(true);
       if (!h.ok) return;
       expect(await store.commitCharge({ accountId: 'acct_old', environment: 'live', period: '2026-03', credits: 3, nowMs: NOW, hold: h.hold })).toEqual({

@@ -581,6 +581,8 @@ for (const [kind, open, available] of kinds) {
       await s.store.flush();
       expect(await keys()).toEqual(shared ? ['B', 'C', 'E'] : ['B', 'C']);
       expect(await s.other.idempotencyBegin(a, 'B', 'h-B', T1)).toEqual({ state: 'replay', response: { status: 200, body: '{"id":"B"}' } });
+      // That request may start the other handle's own hourly purge: let it end before G is written.
+      await s.other.flush();
       // Within the hour after a purge nothing more is purged: G (answered with a clock more than a
       // day behind) stays through F's request half an hour later.
       await answered('G', T0 + 30 * 60_000);
@@ -614,16 +616,58 @@ for (const [kind, open, available] of kinds) {
         CREATE TRIGGER purge_refused BEFORE DELETE ON idempotency FOR EACH STATEMENT EXECUTE FUNCTION purge_refused();`);
       try {
         const k = await key('purge-fails', 'test');
+        // An expired hold: the holds' purge still runs when the idempotency purge fails.
+        const [dead] = await third.sql<{ id: number }[]>`INSERT INTO quota_holds (account_id, period, credits, expires_at)
+          VALUES (${k.account_id}, '2026-04', 5, clock_timestamp() - interval '1 minute') RETURNING id`;
         // A fresh process's first request purges.
         expect(await third.idempotencyBegin(k.account_id, 'P', 'h-P', NOW)).toEqual({ state: 'new' });
         await third.flush();
         expect(errors.map((e) => (e as Error).message)).toEqual(['purge refused']);
+        expect(await third.sql`SELECT 1 FROM quota_holds WHERE id = ${dead!.id}`).toHaveLength(0);
         // Not again within the hour.
         expect(await third.idempotencyBegin(k.account_id, 'Q', 'h-Q', NOW + 60_000)).toEqual({ state: 'new' });
         await third.flush();
         expect(errors).toHaveLength(1);
       } finally {
         await third.sql.unsafe('DROP TRIGGER purge_refused ON idempotency; DROP FUNCTION purge_refused();');
+        await third.close();
+      }
+    });
+
+    it.skipIf(kind !== 'postgres')('a purge run stops after 20,000 rows and the next request 10 s later goes on; records within 10 minutes past the TTL stay (clock margin)', async () => {
+      const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+      const third = await openPostgresStore({ url: s.url!, poolSize: 2, migrate: false, listen: false });
+      try {
+        const k = await key('purge-backlog', 'test');
+        const a = k.account_id;
+        const HOUR = 3_600_000;
+        const X = NOW + 90 * 24 * HOUR;
+        // A backlog of 25,000 answered records two days old, and one 24 h 5 min old.
+        await third.sql`INSERT INTO idempotency (account_id, key, request_hash, state, status, body, created_at, lease_until)
+          SELECT ${a}, 'old-' || g, 'h', 'completed', 200, '{}', ${X - 48 * HOUR}, ${X - 48 * HOUR} FROM generate_series(1, 25000) g`;
+        await third.sql`INSERT INTO idempotency (account_id, key, request_hash, state, status, body, created_at, lease_until)
+          VALUES (${a}, 'margin', 'h', 'completed', 200, '{}', ${X - 24 * HOUR - 5 * 60_000}, ${X - 24 * HOUR - 5 * 60_000})`;
+        const left = async () => Number((await third.sql<{ n: string }[]>`SELECT count(*) AS n FROM idempotency WHERE account_id = ${a} AND key LIKE 'old-%'`)[0]!.n);
+        // The whole table: earlier cases' stale records are purged by the same run.
+        const all = async () => Number((await third.sql<{ n: string }[]>`SELECT count(*) AS n FROM idempotency`)[0]!.n);
+        const before = await all();
+        expect(await third.idempotencyBegin(a, 'R1', 'h-R1', X)).toEqual({ state: 'new' });
+        await third.flush();
+        // R1's own record added, exactly 20 statements × 1,000 rows deleted, backlog left.
+        expect(await all()).toBe(before + 1 - 20_000);
+        const rest = await left();
+        expect(rest).toBeGreaterThanOrEqual(5_000);
+        // Within 10 s of a run that stopped at its cap: nothing more.
+        expect(await third.idempotencyBegin(a, 'R2', 'h-R2', X + 5_000)).toEqual({ state: 'new' });
+        await third.flush();
+        expect(await left()).toBe(rest);
+        // After 10 s the next request goes on (not an hour later).
+        expect(await third.idempotencyBegin(a, 'R3', 'h-R3', X + 11_000)).toEqual({ state: 'new' });
+        await third.flush();
+        expect(await left()).toBe(0);
+        // 24 h 5 min old: past the TTL but inside the purge's clock margin, so it stays.
+        expect(await third.sql`SELECT 1 FROM idempotency WHERE account_id = ${a} AND key = 'margin'`).toHaveLength(1);
+      } finally {
         await third.close();
       }
     });
