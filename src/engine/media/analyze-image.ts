@@ -164,6 +164,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   const [details, watermark, stealth] = await Promise.all([readMetadataDetails(bytes, opts.ports.codeCacheDir), watermarkP, stealthP]);
   details.stealth = stealth;
   if (details.error) warnings.push(`Metadata partly unreadable: ${details.error}`);
+  warnings.push(...details.warnings);
   signal.throwIfAborted();
 
   const signals: Signal[] = [];
