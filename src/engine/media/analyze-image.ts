@@ -257,6 +257,9 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
       throw new VerityError('UNPROCESSABLE_CONTENT', `Nothing in this image can be analysed: ${incomplete}, and it carries no readable metadata or C2PA manifest`);
     warnings.push(`Pixel analysis skipped: ${err.message}`);
   }
+  // Text the AI-metadata check could not read (png-text.ts) is a part of the analysis that did not
+  // run: the same cap as unchecked pixels, whatever the pixels showed.
+  if (details.textNotChecked) incomplete = incomplete ? `${incomplete}; ${details.textNotChecked}` : details.textNotChecked;
 
   return assembleAnalysis({
     metadata: { width: header.width, height: header.height, format: type.format, exif: details.exif },

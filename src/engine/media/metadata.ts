@@ -46,6 +46,12 @@ export interface MetadataDetails {
   text: Record<string, string>;
   /** Text chunks that were skipped or cut short (damaged, oversized), for the result's warnings. */
   warnings: string[];
+  /**
+   * What the AI-metadata check could not see, when a PNG text chunk under a key it reads was
+   * skipped (damaged, a zlib bomb) or text chunks past a cap were not read: the analysis is then
+   * incomplete (analyze-image.ts), never "looked and found nothing".
+   */
+  textNotChecked: string | null;
   /** Decoded EXIF UserComment (charset prefix removed). */
   userComment: string | null;
   /** Whether any EXIF block was found at all (a camera always writes one). */
@@ -169,6 +175,7 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
     history: [],
     text: {},
     warnings: [],
+    textNotChecked: null,
     userComment: null,
     hasExif: false,
     tagCount: 0,
@@ -185,6 +192,12 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
       const v = text(png.text[k]);
       if (v) details.text[k] = v.slice(0, 20_000);
     }
+    const missed = [...new Set(png.unread)].filter((k) => GENERATOR_TEXT_KEYS.includes(k) && !(k in details.text));
+    const parts = [
+      ...(missed.length ? [`the PNG text chunk${missed.length > 1 ? 's' : ''} ${missed.map((k) => `"${k}"`).join(', ')} could not be read`] : []),
+      ...(png.stoppedEarly ? [png.stoppedEarly] : []),
+    ];
+    if (parts.length) details.textNotChecked = `${parts.join(', and ')}, so AI-generator settings there were not checked`;
   };
   let o: Record<string, unknown> | undefined;
   try {

@@ -15,8 +15,9 @@
  *
  * Bounded: the walk stops at IEND or after MAX_CHUNKS chunks; each chunk inflates to at most 1 MiB
  * and all of them together to at most 4 MiB (zlib stops at the cap itself: `maxOutputLength`), and
- * at most MAX_TEXT_CHUNKS text chunks are read. A bad chunk (wrong CRC, bad keyword, corrupt or
- * oversized zlib stream) is skipped with a warning; nothing here throws.
+ * at most MAX_TEXT_CHUNKS text chunks are read. A bad chunk (bad keyword, corrupt or oversized
+ * zlib stream) is skipped with a warning, one with a wrong CRC read with a warning; nothing here
+ * throws.
  */
 import { crc32, inflateSync } from 'node:zlib';
 
@@ -35,6 +36,10 @@ export interface PngText {
   text: Record<string, string>;
   /** One line per skipped or cut-short chunk, for the result's warnings. */
   warnings: string[];
+  /** Keywords of text chunks that were skipped after their keyword was read (their text is unknown). */
+  unread: string[];
+  /** Why text chunks further on were not looked at (a chunk cap), when they were not. */
+  stoppedEarly: string | null;
 }
 
 const TEXT_TYPES = new Set(['tEXt', 'zTXt', 'iTXt']);
@@ -54,13 +59,14 @@ function keywordOf(data: Buffer): { keyword: string; rest: number } | string {
 
 /** Reads every text chunk of a PNG; returns nothing for other files. */
 export function readPngText(bytes: Buffer): PngText {
-  const out: PngText = { text: {}, warnings: [] };
+  const out: PngText = { text: {}, warnings: [], unread: [], stoppedEarly: null };
   if (bytes.length < 8 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return out;
   let inflatedTotal = 0;
   let textChunks = 0;
   let at = 8;
   for (let n = 0; ; n++) {
     if (n >= MAX_CHUNKS) {
+      out.stoppedEarly = `the PNG has more than ${MAX_CHUNKS} chunks and text chunks past them were not read`;
       out.warnings.push(`PNG text: stopped after ${MAX_CHUNKS} chunks; text chunks further on were not read`);
       break;
     }
@@ -80,32 +86,39 @@ export function readPngText(bytes: Buffer): PngText {
     if (type === 'IEND') break;
     if (!TEXT_TYPES.has(type)) continue;
     if (++textChunks > MAX_TEXT_CHUNKS) {
-      if (textChunks === MAX_TEXT_CHUNKS + 1) out.warnings.push(`PNG text: more than ${MAX_TEXT_CHUNKS} text chunks; the rest were not read`);
+      if (textChunks === MAX_TEXT_CHUNKS + 1) {
+        out.stoppedEarly = `the PNG has more than ${MAX_TEXT_CHUNKS} text chunks and the rest were not read`;
+        out.warnings.push(`PNG text: more than ${MAX_TEXT_CHUNKS} text chunks; the rest were not read`);
+      }
       continue;
     }
     const where = `${type} chunk at byte ${dataStart - 8}`;
-    if (crc32(bytes.subarray(dataStart - 4, dataEnd)) !== bytes.readUInt32BE(dataEnd)) {
-      out.warnings.push(`PNG text: ${where} skipped: its CRC does not match (damaged)`);
-      continue;
-    }
     const data = bytes.subarray(dataStart, dataEnd);
     const k = keywordOf(data);
+    // A wrong CRC is reported but the chunk is still read, as exiftool and exifr read it: damage
+    // does not make a generator's declaration untrue, and the bounds below hold either way.
+    if (crc32(bytes.subarray(dataStart - 4, dataEnd)) !== bytes.readUInt32BE(dataEnd))
+      out.warnings.push(`PNG text: ${where}${typeof k === 'string' ? '' : ` ("${k.keyword}")`} is damaged: its CRC does not match (read anyway)`);
     if (typeof k === 'string') {
       out.warnings.push(`PNG text: ${where} skipped: ${k}`);
       continue;
     }
     const label = `${where} ("${k.keyword}")`;
+    const skip = (reason: string): void => {
+      out.warnings.push(`PNG text: ${label} skipped: ${reason}`);
+      out.unread.push(k.keyword);
+    };
     let value: string;
     if (type === 'tEXt') value = data.toString('latin1', k.rest);
     else {
       const compressed = type === 'zTXt' ? true : data[k.rest] === 1;
       const method = type === 'zTXt' ? data[k.rest] : data[k.rest + 1];
       if (k.rest + (type === 'zTXt' ? 1 : 2) > data.length) {
-        out.warnings.push(`PNG text: ${label} skipped: it ends before its compression fields`);
+        skip('it ends before its compression fields');
         continue;
       }
       if (compressed && method !== 0) {
-        out.warnings.push(`PNG text: ${label} skipped: unknown compression method ${method}`);
+        skip(`unknown compression method ${method}`);
         continue;
       }
       let body: Buffer;
@@ -115,7 +128,7 @@ export function readPngText(bytes: Buffer): PngText {
         const langEnd = data.indexOf(0, k.rest + 2);
         const transEnd = langEnd < 0 ? -1 : data.indexOf(0, langEnd + 1);
         if (transEnd < 0) {
-          out.warnings.push(`PNG text: ${label} skipped: its language tag or translated keyword is not terminated`);
+          skip('its language tag or translated keyword is not terminated');
           continue;
         }
         body = data.subarray(transEnd + 1);
@@ -123,17 +136,17 @@ export function readPngText(bytes: Buffer): PngText {
       if (compressed) {
         const cap = Math.min(MAX_CHUNK_TEXT_BYTES, MAX_TOTAL_TEXT_BYTES - inflatedTotal);
         if (cap <= 0) {
-          out.warnings.push(`PNG text: ${label} skipped: the file's compressed text already reached ${MAX_TOTAL_TEXT_BYTES >> 20} MiB`);
+          skip(`the file's compressed text already reached ${MAX_TOTAL_TEXT_BYTES >> 20} MiB`);
           continue;
         }
         try {
           body = inflateSync(body, { maxOutputLength: cap });
         } catch (err) {
           const tooLarge = (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError;
-          out.warnings.push(
+          skip(
             tooLarge
-              ? `PNG text: ${label} skipped: it inflates past ${cap === MAX_CHUNK_TEXT_BYTES ? `${MAX_CHUNK_TEXT_BYTES >> 20} MiB (a decompression bomb or not text)` : `the ${MAX_TOTAL_TEXT_BYTES >> 20} MiB left for the file's text`}`
-              : `PNG text: ${label} skipped: its zlib stream is corrupt (${(err as Error).message})`,
+              ? `it inflates past ${cap === MAX_CHUNK_TEXT_BYTES ? `${MAX_CHUNK_TEXT_BYTES >> 20} MiB (a decompression bomb or not text)` : `the ${MAX_TOTAL_TEXT_BYTES >> 20} MiB left for the file's text`}`
+              : `its zlib stream is corrupt (${(err as Error).message})`,
           );
           continue;
         }

@@ -88,28 +88,55 @@ describe('PNG text chunks reach the AI-metadata detectors', () => {
     const read = readPngText(bytes);
     expect(read.text.parameters).toBeUndefined();
     expect(read.warnings).toEqual([expect.stringMatching(/zTXt chunk at byte \d+ \("parameters"\) skipped: it inflates past 1 MiB/)]);
+    expect(read.unread).toEqual(['parameters']);
     const r = await verify(bytes);
     expect(r.warnings).toContainEqual(expect.stringMatching(/inflates past 1 MiB/));
     expect(r.deepfake_score).toBe(plain.deepfake_score);
+    // Not "looked and found nothing": the AI-metadata check could not read that chunk, so the
+    // analysis is incomplete and trust is capped like unchecked pixels.
+    expect(plain.authenticity).toBe('likely_authentic');
+    expect(r.authenticity).toBe('suspicious');
+    expect(r.trust_score).toBeLessThanOrEqual(0.4);
+    expect(r.warnings![0]).toMatch(/^Not checked: the PNG text chunk "parameters" could not be read, so AI-generator settings there were not checked; trust is capped at 0\.4/);
+  });
+
+  it('a chunk with a wrong CRC is read with a warning (as exiftool reads it); a corrupt "parameters" stream makes the analysis incomplete', async () => {
+    const damaged = chunk('tEXt', Buffer.concat([Buffer.from('parameters'), nul, Buffer.from(PARAMETERS, 'latin1')]), 0x12345678);
+    const r = await verify(withChunks(png, damaged));
+    expect(r.deepfake_score).toBe(asText.deepfake_score);
+    expect(r.warnings).toContainEqual(expect.stringMatching(/tEXt chunk at byte \d+ \("parameters"\) is damaged: its CRC does not match \(read anyway\)/));
+    const corrupt = chunk('zTXt', Buffer.concat([Buffer.from('parameters'), nul, Buffer.from([0]), deflateSync(PARAMETERS).subarray(0, 40)]));
+    const c = await verify(withChunks(png, corrupt));
+    expect(c.deepfake_score).toBe(plain.deepfake_score);
+    expect(c.authenticity).toBe('suspicious');
+    expect(c.warnings![0]).toMatch(/^Not checked: the PNG text chunk "parameters" could not be read/);
+    expect(c.warnings).toContainEqual(expect.stringMatching(/\("parameters"\) skipped: its zlib stream is corrupt/));
+    // A skipped chunk under a key no detector reads only warns.
+    const other = await verify(withChunks(png, chunk('zTXt', Buffer.concat([Buffer.from('date:create'), nul, Buffer.from([0]), Buffer.from('not zlib')]))));
+    expect(other.authenticity).toBe(plain.authenticity);
+    expect(other.trust_score).toBe(plain.trust_score);
+    expect(other.warnings).toContainEqual(expect.stringMatching(/\("date:create"\) skipped: its zlib stream is corrupt/));
   });
 
   it('all chunks together inflate to at most 4 MiB: the chunk past that is skipped with a warning', () => {
     const big = (i: number): Buffer => zTXt(`Comment${i}`, Buffer.alloc(MAX_CHUNK_TEXT_BYTES - 10, 'x'));
     const read = readPngText(withChunks(png, big(1), big(2), big(3), big(4), big(5), tEXt('parameters', PARAMETERS)));
     expect(Object.keys(read.text)).toEqual(['Comment1', 'Comment2', 'Comment3', 'Comment4', 'parameters']);
+    expect(read.unread).toEqual(['Comment5']);
     expect(read.warnings).toEqual([expect.stringMatching(/"Comment5"\) skipped: it inflates past the .* MiB left for the file's text|already reached 4 MiB/)]);
   });
 
-  it('damaged chunks are skipped with a warning, the good ones still read; the first chunk with a keyword wins', () => {
-    const badCrc = chunk('tEXt', Buffer.concat([Buffer.from('parameters'), nul, Buffer.from('forged')]), 0x12345678);
+  it('malformed chunks are skipped with a warning, the good ones still read; the first chunk with a keyword wins', () => {
+    const badCrc = chunk('tEXt', Buffer.concat([Buffer.from('Source'), nul, Buffer.from('forged')]), 0x12345678);
     const longKeyword = tEXt('k'.repeat(80), 'too long');
     const controlKeyword = tEXt('bad\x07key', 'bell');
     const corrupt = chunk('zTXt', Buffer.concat([Buffer.from('Comment'), nul, Buffer.from([0]), Buffer.from('not zlib at all')]));
     const unknownMethod = chunk('zTXt', Buffer.concat([Buffer.from('Title'), nul, Buffer.from([7]), deflateSync('x')]));
-    const read = readPngText(withChunks(png, badCrc, longKeyword, controlKeyword, corrupt, unknownMethod, tEXt('parameters', PARAMETERS), tEXt('parameters', 'second')));
-    expect(read.text).toEqual({ parameters: PARAMETERS });
+    const read = readPngText(withChunks(png, longKeyword, controlKeyword, corrupt, unknownMethod, tEXt('parameters', PARAMETERS), tEXt('parameters', 'second'), badCrc));
+    expect(read.text).toEqual({ parameters: PARAMETERS, Source: 'forged' });
+    expect(read.unread).toEqual(['Comment', 'Title']);
     expect(read.warnings).toHaveLength(5);
-    expect(read.warnings.join('\n')).toMatch(/CRC does not match[\s\S]*no keyword terminator within 80 bytes[\s\S]*keyword byte 0x07[\s\S]*zlib stream is corrupt[\s\S]*unknown compression method 7/);
+    expect(read.warnings.join('\n')).toMatch(/no keyword terminator within 80 bytes[\s\S]*keyword byte 0x07[\s\S]*zlib stream is corrupt[\s\S]*unknown compression method 7[\s\S]*\("Source"\) is damaged: its CRC does not match/);
   });
 
   it('a truncated file or a non-PNG: what was read before the cut, a warning, never a throw', () => {
@@ -118,8 +145,9 @@ describe('PNG text chunks reach the AI-metadata detectors', () => {
     const read = readPngText(cut);
     expect(read.text).toEqual({ Title: 'kept' });
     expect(read.warnings).toEqual([expect.stringMatching(/runs past the end of the file|ends inside a chunk header/)]);
-    expect(readPngText(Buffer.from('not a png'))).toEqual({ text: {}, warnings: [] });
-    expect(readPngText(png)).toEqual({ text: {}, warnings: [] });
+    const nothing = { text: {}, warnings: [], unread: [], stoppedEarly: null };
+    expect(readPngText(Buffer.from('not a png'))).toEqual(nothing);
+    expect(readPngText(png)).toEqual(nothing);
   });
 
   it('tEXt read by both exifr and the chunk walk gives one value, not two', async () => {
@@ -127,5 +155,6 @@ describe('PNG text chunks reach the AI-metadata detectors', () => {
     expect(d.text.parameters).toBe(PARAMETERS);
     expect(d.text.Software).toBe('some tool');
     expect(d.warnings).toEqual([]);
+    expect(d.textNotChecked).toBeNull();
   });
 });
