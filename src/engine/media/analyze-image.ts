@@ -164,6 +164,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   const [details, watermark, stealth] = await Promise.all([readMetadataDetails(bytes, opts.ports.codeCacheDir), watermarkP, stealthP]);
   details.stealth = stealth;
   if (details.error) warnings.push(`Metadata partly unreadable: ${details.error}`);
+  warnings.push(...details.warnings);
   signal.throwIfAborted();
 
   const signals: Signal[] = [];
@@ -256,6 +257,9 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
       throw new VerityError('UNPROCESSABLE_CONTENT', `Nothing in this image can be analysed: ${incomplete}, and it carries no readable metadata or C2PA manifest`);
     warnings.push(`Pixel analysis skipped: ${err.message}`);
   }
+  // Text the AI-metadata check could not read (png-text.ts) is a part of the analysis that did not
+  // run: the same cap as unchecked pixels, whatever the pixels showed.
+  if (details.textNotChecked) incomplete = incomplete ? `${incomplete}; ${details.textNotChecked}` : details.textNotChecked;
 
   return assembleAnalysis({
     metadata: { width: header.width, height: header.height, format: type.format, exif: details.exif },

@@ -47,12 +47,26 @@ export interface ImageHeader {
   orientation: number;
 }
 
+const UNSUPPORTED = /unsupported image format|no decode|not a known file format|compression format has not been built in|codec/i;
+
 function decodeError(err: unknown, what: string): VerityError {
   const msg = err instanceof Error ? err.message : String(err);
   if (/pixel limit/i.test(msg))
     return new VerityError('PAYLOAD_TOO_LARGE', `The image has more than ${LIMITS.megapixels} megapixels: refused before decoding`, { cause: err });
-  if (/unsupported image format|no decode|not a known file format|compression format has not been built in|codec/i.test(msg))
-    return new VerityError('UNSUPPORTED_MEDIA_TYPE', `The ${what} cannot be decoded here (${msg.split('\n')[0]!.slice(0, 120)})`, { cause: err });
+  if (UNSUPPORTED.test(msg)) {
+    // libvips lists every loader's complaint, one per line, and the first is often a side effect
+    // (a HEVC-coded HEIC gives "source: bad seek to 38166" four times before the heif loader says
+    // the HEVC decoder "has not been built in"): quote the line that names the cause.
+    const line = msg.split('\n').find((l) => UNSUPPORTED.test(l))!.trim();
+    const codec = /has not been built in:\s*([A-Za-z0-9][\w.-]*)/i.exec(line)?.[1];
+    return new VerityError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      codec
+        ? `The ${what} cannot be decoded here: this build cannot decode ${codec} pixels (libvips: the ${codec} decoder has not been built in)`
+        : `The ${what} cannot be decoded here (${line.slice(0, 120)})`,
+      { cause: err },
+    );
+  }
   return new VerityError('UNPROCESSABLE_CONTENT', `The ${what} cannot be decoded: it looks truncated or corrupt (${msg.split('\n')[0]!.slice(0, 120)})`, { cause: err });
 }
 

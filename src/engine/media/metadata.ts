@@ -1,6 +1,7 @@
 /**
- * Embedded metadata of an image: EXIF (make, model, capture time with its offset, GPS, Software),
- * XMP/IPTC (DigitalSourceType, CreatorTool, edit history) and PNG text chunks, read with exifr.
+ * Embedded metadata of an image: EXIF (make, model, capture time with its offset, GPS, Software)
+ * and XMP/IPTC (DigitalSourceType, CreatorTool, edit history), read with exifr, and PNG text chunks
+ * (tEXt, zTXt, iTXt: exifr reads tEXt only) read by png-text.ts.
  * Values are read as exiftool reads them (docs/media.md "Metadata as exiftool reads it"):
  * - strings end at the first NUL (EXIF ASCII fields are NUL-terminated; bytes after it are padding
  *   or garbage, e.g. a Model of `ION230\0F` reads `ION230`);
@@ -13,6 +14,7 @@
 import { createRequire } from 'node:module';
 import type { MediaMetadata } from '../../api/results.js';
 import { loadCachedExifr } from './cached-modules.js';
+import { readPngText } from './png-text.js';
 import type { StealthInfo } from './stealth-pnginfo.js';
 
 type Exifr = (typeof import('exifr'))['default'];
@@ -42,6 +44,14 @@ export interface MetadataDetails {
   history: string[];
   /** PNG tEXt/iTXt/zTXt chunks and JPEG/EXIF text fields relevant to generators, by keyword. */
   text: Record<string, string>;
+  /** Text chunks that were skipped or cut short (damaged, oversized), for the result's warnings. */
+  warnings: string[];
+  /**
+   * What the AI-metadata check could not see, when a PNG text chunk under a key it reads was
+   * skipped (damaged, a zlib bomb) or text chunks past a cap were not read: the analysis is then
+   * incomplete (analyze-image.ts), never "looked and found nothing".
+   */
+  textNotChecked: string | null;
   /** Decoded EXIF UserComment (charset prefix removed). */
   userComment: string | null;
   /** Whether any EXIF block was found at all (a camera always writes one). */
@@ -164,11 +174,30 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
     modifyDate: null,
     history: [],
     text: {},
+    warnings: [],
+    textNotChecked: null,
     userComment: null,
     hasExif: false,
     tagCount: 0,
     error: null,
     stealth: null,
+  };
+  // PNG text chunks from the chunk walk (all three types, before or after IDAT). They take
+  // precedence over exifr's merged output for the same keyword, which holds the same tEXt value
+  // (or, for Software/Description-like keys, EXIF's): one value per keyword, never both.
+  const png = readPngText(bytes);
+  details.warnings.push(...png.warnings);
+  const pngText = (): void => {
+    for (const k of GENERATOR_TEXT_KEYS) {
+      const v = text(png.text[k]);
+      if (v) details.text[k] = v.slice(0, 20_000);
+    }
+    const missed = [...new Set(png.unread)].filter((k) => GENERATOR_TEXT_KEYS.includes(k) && !(k in details.text));
+    const parts = [
+      ...(missed.length ? [`the PNG text chunk${missed.length > 1 ? 's' : ''} ${missed.map((k) => `"${k}"`).join(', ')} could not be read`] : []),
+      ...(png.stoppedEarly ? [png.stoppedEarly] : []),
+    ];
+    if (parts.length) details.textNotChecked = `${parts.join(', and ')}, so AI-generator settings there were not checked`;
   };
   let o: Record<string, unknown> | undefined;
   try {
@@ -193,7 +222,10 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
   } catch (err) {
     details.error = err instanceof Error ? err.message : String(err);
   }
-  if (!o) return details;
+  if (!o) {
+    pngText();
+    return details;
+  }
   details.tagCount = Object.keys(o).length;
   const dto = exifDate(text(o.DateTimeOriginal));
   const offset = text(o.OffsetTimeOriginal);
@@ -215,5 +247,6 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
     const v = text(o[k]);
     if (v) details.text[k] = v.slice(0, 20_000);
   }
+  pngText();
   return details;
 }

@@ -4,56 +4,94 @@
  * it is — the human output shows it under --verbose, and --json always carries both. A summary
  * says what an analyzer saw, never more than its finding does; an analyzer without a rule here
  * keeps its finding alone.
+ *
+ * A probability above 0 does not mean "found an alteration": `capture` signals report consistency
+ * with a camera original (a matching EXIF thumbnail, camera quantization tables), and several
+ * `manipulation` signals are weak, routine readings (a later ModifyDate, libjpeg tables that many
+ * cameras also write). So each rule reads the signal's kind, its strength and which of the
+ * analyzer's outcomes it is, and words only that outcome.
  */
 import type { Watermark } from '../../api/results.js';
 import type { Signal } from './forensics/types.js';
 
-const fired = (s: Signal): boolean => s.probability > 0;
+/** The signal reports evidence for its own hypothesis of this kind (not a `capture` consistency reading). */
+const reports = (s: Signal, kind: Signal['kind']): boolean => s.kind === kind && s.probability > 0;
+
+/**
+ * The strength from which score.ts raises a signal's flag (image_manipulated, inconsistent_timestamps…).
+ * Below it a manipulation signal is a weak hint the verdict does not act on alone, and a summary
+ * must not word it as a finding.
+ */
+const FLAG_THRESHOLD = 0.3;
 
 /** One sentence for a signal, or undefined when there is nothing plainer to say than its finding. */
 export function plainSummary(s: Signal): string | undefined {
   switch (s.analyzer) {
     case 'forensics.jpeg_grid':
-      return fired(s)
-        ? 'Part of the image was compressed differently from the rest, as happens when a region is pasted in from another JPEG.'
-        : 'The JPEG compression pattern is the same across the image.';
+      if (!reports(s, 'manipulation')) return 'The JPEG compression pattern is the same across the image.';
+      // The `reencoding` outcomes are whole-image readings (a second grid over most of the frame,
+      // a grid off the 8-pixel lattice, JPEG blocks in a PNG): a crop or conversion, not a paste.
+      return s.group === 'reencoding'
+        ? 'The whole image was JPEG-compressed before it was last saved (after a crop, shift or format conversion); this says nothing about changes to its content.'
+        : 'Part of the image was compressed differently from the rest, as happens when a region is pasted in from another JPEG.';
     case 'forensics.noise_residual':
-      return fired(s)
+      return reports(s, 'manipulation')
         ? 'One region’s fine-grain noise differs from the rest of the image, as it can when a region is pasted in or retouched.'
         : 'The fine-grain noise is consistent across the image.';
     case 'forensics.jpeg_quantization':
-      return fired(s)
-        ? 'The JPEG compression settings are those of editing or sharing software, not of a camera: the file was saved again.'
-        : 'The JPEG compression settings do not point to a re-save by software.';
+      if (s.kind === 'capture')
+        return 'The JPEG compression settings are of the kind camera firmware writes (Photoshop writes such tables too), not the standard ones of common software.';
+      if (!reports(s, 'manipulation')) return 'The JPEG compression settings do not point to a re-save by software.';
+      // Standard libjpeg tables: with a camera named in EXIF the analyzer cannot tell the camera's
+      // own encoder (many compacts and phones use these tables) from a re-save, and says so.
+      return /names a camera/.test(s.finding)
+        ? 'The JPEG compression settings are the standard ones of common software, which many cameras and phones also use, so they do not tell where the file was last written.'
+        : 'The JPEG compression settings are the standard ones of common software and no camera is named: the file was last written by software (an editor, converter or web service), which says nothing about changes to its content.';
     case 'forensics.upsampling_spectrum':
-      return fired(s)
+      return reports(s, 'synthetic')
         ? 'The pixels carry a regular pattern left by enlarging the image, common in resized and generated images.'
         : 'No sign that the image was enlarged.';
     case 'forensics.exif_thumbnail':
-      return fired(s)
-        ? 'The small preview stored in the metadata shows a different picture from the image itself: the image was changed after the preview was made.'
-        : 'The preview stored in the metadata matches the image.';
+      if (s.kind === 'capture') return 'The preview stored in the metadata matches the image.';
+      if (s.flag === 'image_manipulated' && s.probability >= FLAG_THRESHOLD)
+        return 'The small preview stored in the metadata shows a different picture from the image itself: the image was changed after the preview was made.';
+      if (/cannot be decoded/.test(s.finding)) return 'The file has a small preview in its metadata, but it cannot be read.';
+      if (reports(s, 'manipulation'))
+        return 'The small preview stored in the metadata differs somewhat from the image: it was cropped, rotated or retouched after the preview was made, or the camera framed the preview differently.';
+      return undefined;
     case 'forensics.video_frames':
       return 'Video frames are not analysed here; the verdict rests on the file’s metadata and Content Credentials.';
     case 'metadata.ai_generator':
-      return fired(s) ? `The file’s metadata names an AI image generator${s.generator ? ` (${s.generator})` : ''}.` : 'No AI-generator settings in the metadata.';
+      if (reports(s, 'synthetic')) return `The file’s metadata names an AI image generator${s.generator ? ` (${s.generator})` : ''}.`;
+      if (reports(s, 'capture')) return 'The metadata declares the image a camera capture (a self-declaration, not verified).';
+      return 'No AI-generator settings in the metadata.';
     case 'c2pa.digital_source_type':
-      return fired(s) ? 'The Content Credentials declare the image as made or changed by AI.' : undefined;
+      return reports(s, 'synthetic') ? 'The Content Credentials declare the image as made or changed by AI.' : undefined;
     case 'metadata.editing_software':
-      return fired(s) ? 'The metadata names editing software that saved the image after it was taken.' : 'No editing software is named in the metadata.';
+      if (!reports(s, 'manipulation')) return 'No editing software is named in the metadata.';
+      // The analyzer's own split: pixel editors weigh ≥ 0.3; raw developers and captioning blocks less.
+      return s.probability >= FLAG_THRESHOLD
+        ? 'The metadata names editing software that saved the image after it was taken.'
+        : 'The metadata carries traces of a raw developer or of a metadata or captioning tool: weak evidence of any change to the content.';
     case 'metadata.timestamps':
-      return fired(s) ? 'The dates in the metadata disagree with each other.' : 'The dates in the metadata agree with each other.';
+      // timestampSignal gives an impossible order (modified before taken, taken in the future,
+      // signed before taken) 0.35 with the inconsistent_timestamps flag, and a ModifyDate later than
+      // the capture time, routine for transfer, rotation and captioning tools, 0.05. Only the
+      // first is a disagreement: the threshold is the one at which score.ts raises that flag.
+      if (reports(s, 'manipulation') && s.probability >= FLAG_THRESHOLD) return 'The dates in the metadata disagree with each other.';
+      if (reports(s, 'manipulation'))
+        return 'The modification date is later than the capture date, as is routine when photos are copied off a camera, rotated or captioned; the dates do not contradict each other.';
+      return 'The dates in the metadata agree with each other.';
     case 'metadata.camera':
-      if (s.kind === 'capture' && fired(s)) return 'The metadata names the camera and the time the photo was taken (metadata can be forged).';
+      if (reports(s, 'capture')) return 'The metadata names the camera and the time the photo was taken (metadata can be forged).';
       if (s.kind === 'manipulation') return 'The camera metadata was removed, as editors and sharing sites often do, or never written.';
       return 'Little or no camera metadata.';
     case 'metadata.container':
-      return fired(s) ? 'The video file names the camera or phone that recorded it.' : 'The video file does not name a recording device.';
+      return reports(s, 'capture') ? 'The video file names the camera or phone that recorded it.' : 'The video file does not name a recording device.';
     default:
       return undefined;
   }
 }
-
 /** The summary of the Content Credentials (C2PA) evidence line. */
 export function watermarkSummary(w: Watermark | null, tampered: boolean): string {
   if (!w) return 'No Content Credentials (C2PA) in the file.';

@@ -7,7 +7,7 @@ import { authority, evidenceList, field } from './common.js';
 const ANALYZERS: Record<string, string> = {
   c2pa: 'Content Credentials (C2PA)',
   'forensics.jpeg_grid': 'JPEG block grid (regions pasted from another image)',
-  'forensics.jpeg_quantization': 'JPEG compression tables (saved again by an editor)',
+  'forensics.jpeg_quantization': 'JPEG compression tables (camera or software that saved the file)',
   'forensics.exif_thumbnail': 'embedded thumbnail against the image',
   'forensics.noise_residual': 'sensor noise pattern',
   'forensics.upsampling_spectrum': 'resampling traces (enlarged or generated)',

@@ -114,8 +114,17 @@ describeFixtures('undecodable shared fixtures are never trusted (../shared/fixtu
     expect(r.metadata.exif.make).toBe('OLYMPUS IMAGING CORP.');
     expect(r.warnings![0]).toMatch(/pixels could not be decoded/);
   });
-  it.each(['sd-empty_file.png', 'sd-empty_image.png', 'sd-text_after_idat.png'])('images/malformed/%s (empty or 1×1) → 422', async (f) => {
+  it.each(['sd-empty_file.png', 'sd-empty_image.png'])('images/malformed/%s (empty, or 1×1 with no metadata) → 422', async (f) => {
     expect(await expectNeverTrusted(readFileSync(fixture('images', 'malformed', f)))).toBe('422');
+  });
+  it('images/malformed/sd-text_after_idat.png (1×1, A1111 parameters in a zTXt chunk after IDAT) → a partial result naming the generator', async () => {
+    const r = await expectNeverTrusted(readFileSync(fixture('images', 'malformed', 'sd-text_after_idat.png')));
+    expect(r).not.toBe('422');
+    const result = r as Computed<MediaResult>;
+    // The pixels were not checked (1×1): at best suspicious with trust ≤ 0.4 (expectNeverTrusted);
+    // the metadata that was read says a generator made it.
+    expect(result.evidence.find((e) => e.source === 'metadata.ai_generator')?.finding).toMatch(/AUTOMATIC1111.*"parameters".*Steps: 15, Sampler: UniPC/);
+    expect(result.deepfake_score).toBeGreaterThanOrEqual(0.9);
   });
   it('every malformed fixture whose pixels were not (fully) analysed is at best suspicious with trust ≤ 0.4', async () => {
     for (const f of readdirSync(fixture('images', 'malformed'))) {

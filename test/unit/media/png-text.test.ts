@@ -1,0 +1,160 @@
+/**
+ * PNG text chunks of all three kinds (tEXt, zTXt, iTXt) reach the AI-metadata detectors (issue 13
+ * item 2). Real PNGs: sharp writes the pixels, the tests insert text chunks with their CRCs.
+ */
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MediaRequest } from '../../../src/api/requests.js';
+import type { MediaResult } from '../../../src/api/results.js';
+import { readMetadataDetails } from '../../../src/engine/media/metadata.js';
+import { MAX_CHUNK_TEXT_BYTES, readPngText } from '../../../src/engine/media/png-text.js';
+import { verifyMedia } from '../../../src/engine/media/verify.js';
+import type { Computed } from '../../../src/engine/types.js';
+import { makePorts, scene } from './helpers.js';
+
+const PARAMETERS = 'photo of a duck on a lake\nNegative prompt: monochrome\nSteps: 20, Sampler: Euler a, CFG scale: 7, Seed: 1234, Size: 256x256, Model: v1-5-pruned';
+/** What PIL writes as iTXt: a prompt outside Latin-1. */
+const UNICODE_PARAMETERS = 'Ente auf einem See, 湖の上のアヒル, café ☕\nSteps: 20, Sampler: Euler a, CFG scale: 7, Seed: 1234, Size: 256x256';
+
+/** One PNG chunk: length, type, data, CRC-32 over type and data. */
+function chunk(type: string, data: Buffer, crc?: number): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const tail = Buffer.alloc(4);
+  tail.writeUInt32BE(crc ?? crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, tail]);
+}
+const nul = Buffer.from([0]);
+const tEXt = (k: string, v: string): Buffer => chunk('tEXt', Buffer.concat([Buffer.from(k, 'latin1'), nul, Buffer.from(v, 'latin1')]));
+const zTXt = (k: string, v: string | Buffer): Buffer =>
+  chunk('zTXt', Buffer.concat([Buffer.from(k, 'latin1'), nul, Buffer.from([0]), deflateSync(typeof v === 'string' ? Buffer.from(v, 'latin1') : v)]));
+const iTXt = (k: string, v: string, compressed: boolean): Buffer => {
+  const text = Buffer.from(v, 'utf8');
+  return chunk('iTXt', Buffer.concat([Buffer.from(k, 'latin1'), nul, Buffer.from([compressed ? 1 : 0, 0]), Buffer.from('en', 'latin1'), nul, Buffer.from('Parameter', 'utf8'), nul, compressed ? deflateSync(text) : text]));
+};
+
+/** `png` with `chunks` inserted just before IEND (after IDAT, where A1111 and PIL put theirs too). */
+function withChunks(png: Buffer, ...chunks: Buffer[]): Buffer {
+  const iend = png.length - 12;
+  expect(png.toString('latin1', iend + 4, iend + 8)).toBe('IEND');
+  return Buffer.concat([png.subarray(0, iend), ...chunks, png.subarray(iend)]);
+}
+
+const verify = (bytes: Buffer): Promise<Computed<MediaResult>> => verifyMedia(MediaRequest.parse({ file: bytes.toString('base64') }), makePorts(), {});
+const generatorFinding = (r: Computed<MediaResult>): string => r.evidence.find((e) => e.source === 'metadata.ai_generator')?.finding ?? '';
+
+describe('PNG text chunks reach the AI-metadata detectors', () => {
+  let png: Buffer;
+  let plain: Computed<MediaResult>;
+  let asText: Computed<MediaResult>;
+  beforeAll(async () => {
+    png = await sharp(scene(256, 256, 5), { raw: { width: 256, height: 256, channels: 3 } }).png().toBuffer();
+    [plain, asText] = await Promise.all([verify(png), verify(withChunks(png, tEXt('parameters', PARAMETERS)))]);
+  });
+
+  it('baseline: the same PNG without text is not called generated; with tEXt parameters it is', () => {
+    expect(plain.deepfake_score).toBeLessThan(0.1);
+    expect(asText.deepfake_score).toBeGreaterThanOrEqual(0.9);
+    expect(generatorFinding(asText)).toMatch(/AUTOMATIC1111/);
+  });
+
+  it.each([
+    ['zTXt', () => zTXt('parameters', PARAMETERS)],
+    ['iTXt uncompressed', () => iTXt('parameters', PARAMETERS, false)],
+    ['iTXt compressed', () => iTXt('parameters', PARAMETERS, true)],
+  ])('A1111 parameters in %s give the same verdict as in tEXt', async (_kind, make) => {
+    const r = await verify(withChunks(png, make()));
+    expect(r.deepfake_score).toBe(asText.deepfake_score);
+    expect(r.authenticity).toBe(asText.authenticity);
+    expect(generatorFinding(r)).toBe(generatorFinding(asText));
+    expect(r.warnings ?? []).not.toContainEqual(expect.stringMatching(/PNG text/));
+  });
+
+  it('a non-Latin-1 prompt in iTXt (as PIL writes it) is decoded as UTF-8 and detected', async () => {
+    const bytes = withChunks(png, iTXt('parameters', UNICODE_PARAMETERS, true));
+    const r = await verify(bytes);
+    expect(r.deepfake_score).toBeGreaterThanOrEqual(0.9);
+    expect(generatorFinding(r)).toContain('湖の上のアヒル, café ☕');
+    expect((await readMetadataDetails(bytes)).text.parameters).toBe(UNICODE_PARAMETERS);
+  });
+
+  it('a zTXt bomb is cut off at 1 MiB by zlib itself: skipped with a warning, no crash, nothing invented', async () => {
+    // 64 MiB of A1111-looking text deflates to a file about 200 times smaller.
+    const bomb = Buffer.alloc(64 << 20, 'Steps: 20, Sampler: Euler a, ');
+    const bytes = withChunks(png, zTXt('parameters', bomb));
+    expect(bytes.length * 100).toBeLessThan(bomb.length);
+    const read = readPngText(bytes);
+    expect(read.text.parameters).toBeUndefined();
+    expect(read.warnings).toEqual([expect.stringMatching(/zTXt chunk at byte \d+ \("parameters"\) skipped: it inflates past 1 MiB/)]);
+    expect(read.unread).toEqual(['parameters']);
+    const r = await verify(bytes);
+    expect(r.warnings).toContainEqual(expect.stringMatching(/inflates past 1 MiB/));
+    expect(r.deepfake_score).toBe(plain.deepfake_score);
+    // Not "looked and found nothing": the AI-metadata check could not read that chunk, so the
+    // analysis is incomplete and trust is capped like unchecked pixels.
+    expect(plain.authenticity).toBe('likely_authentic');
+    expect(r.authenticity).toBe('suspicious');
+    expect(r.trust_score).toBeLessThanOrEqual(0.4);
+    expect(r.warnings![0]).toMatch(/^Not checked: the PNG text chunk "parameters" could not be read, so AI-generator settings there were not checked; trust is capped at 0\.4/);
+  });
+
+  it('a chunk with a wrong CRC is read with a warning (as exiftool reads it); a corrupt "parameters" stream makes the analysis incomplete', async () => {
+    const damaged = chunk('tEXt', Buffer.concat([Buffer.from('parameters'), nul, Buffer.from(PARAMETERS, 'latin1')]), 0x12345678);
+    const r = await verify(withChunks(png, damaged));
+    expect(r.deepfake_score).toBe(asText.deepfake_score);
+    expect(r.warnings).toContainEqual(expect.stringMatching(/tEXt chunk at byte \d+ \("parameters"\) is damaged: its CRC does not match \(read anyway\)/));
+    const corrupt = chunk('zTXt', Buffer.concat([Buffer.from('parameters'), nul, Buffer.from([0]), deflateSync(PARAMETERS).subarray(0, 40)]));
+    const c = await verify(withChunks(png, corrupt));
+    expect(c.deepfake_score).toBe(plain.deepfake_score);
+    expect(c.authenticity).toBe('suspicious');
+    expect(c.warnings![0]).toMatch(/^Not checked: the PNG text chunk "parameters" could not be read/);
+    expect(c.warnings).toContainEqual(expect.stringMatching(/\("parameters"\) skipped: its zlib stream is corrupt/));
+    // A skipped chunk under a key no detector reads only warns.
+    const other = await verify(withChunks(png, chunk('zTXt', Buffer.concat([Buffer.from('date:create'), nul, Buffer.from([0]), Buffer.from('not zlib')]))));
+    expect(other.authenticity).toBe(plain.authenticity);
+    expect(other.trust_score).toBe(plain.trust_score);
+    expect(other.warnings).toContainEqual(expect.stringMatching(/\("date:create"\) skipped: its zlib stream is corrupt/));
+  });
+
+  it('all chunks together inflate to at most 4 MiB: the chunk past that is skipped with a warning', () => {
+    const big = (i: number): Buffer => zTXt(`Comment${i}`, Buffer.alloc(MAX_CHUNK_TEXT_BYTES - 10, 'x'));
+    const read = readPngText(withChunks(png, big(1), big(2), big(3), big(4), big(5), tEXt('parameters', PARAMETERS)));
+    expect(Object.keys(read.text)).toEqual(['Comment1', 'Comment2', 'Comment3', 'Comment4', 'parameters']);
+    expect(read.unread).toEqual(['Comment5']);
+    expect(read.warnings).toEqual([expect.stringMatching(/"Comment5"\) skipped: it inflates past the .* MiB left for the file's text|already reached 4 MiB/)]);
+  });
+
+  it('malformed chunks are skipped with a warning, the good ones still read; the first chunk with a keyword wins', () => {
+    const badCrc = chunk('tEXt', Buffer.concat([Buffer.from('Source'), nul, Buffer.from('forged')]), 0x12345678);
+    const longKeyword = tEXt('k'.repeat(80), 'too long');
+    const controlKeyword = tEXt('bad\x07key', 'bell');
+    const corrupt = chunk('zTXt', Buffer.concat([Buffer.from('Comment'), nul, Buffer.from([0]), Buffer.from('not zlib at all')]));
+    const unknownMethod = chunk('zTXt', Buffer.concat([Buffer.from('Title'), nul, Buffer.from([7]), deflateSync('x')]));
+    const read = readPngText(withChunks(png, longKeyword, controlKeyword, corrupt, unknownMethod, tEXt('parameters', PARAMETERS), tEXt('parameters', 'second'), badCrc));
+    expect(read.text).toEqual({ parameters: PARAMETERS, Source: 'forged' });
+    expect(read.unread).toEqual(['Comment', 'Title']);
+    expect(read.warnings).toHaveLength(5);
+    expect(read.warnings.join('\n')).toMatch(/no keyword terminator within 80 bytes[\s\S]*keyword byte 0x07[\s\S]*zlib stream is corrupt[\s\S]*unknown compression method 7[\s\S]*\("Source"\) is damaged: its CRC does not match/);
+  });
+
+  it('a truncated file or a non-PNG: what was read before the cut, a warning, never a throw', () => {
+    const whole = withChunks(png, tEXt('Title', 'kept'));
+    const cut = whole.subarray(0, whole.length - 6); // inside IEND
+    const read = readPngText(cut);
+    expect(read.text).toEqual({ Title: 'kept' });
+    expect(read.warnings).toEqual([expect.stringMatching(/runs past the end of the file|ends inside a chunk header/)]);
+    const nothing = { text: {}, warnings: [], unread: [], stoppedEarly: null };
+    expect(readPngText(Buffer.from('not a png'))).toEqual(nothing);
+    expect(readPngText(png)).toEqual(nothing);
+  });
+
+  it('tEXt read by both exifr and the chunk walk gives one value, not two', async () => {
+    const d = await readMetadataDetails(withChunks(png, tEXt('parameters', PARAMETERS), tEXt('Software', 'some tool')));
+    expect(d.text.parameters).toBe(PARAMETERS);
+    expect(d.text.Software).toBe('some tool');
+    expect(d.warnings).toEqual([]);
+    expect(d.textNotChecked).toBeNull();
+  });
+});
