@@ -42,8 +42,14 @@ export interface MetadataDetails {
   modifyDate: string | null;
   /** XMP xmpMM:History software agents and actions, flattened to text. */
   history: string[];
-  /** PNG tEXt/iTXt/zTXt chunks and JPEG/EXIF text fields relevant to generators, by keyword. */
+  /** PNG tEXt/iTXt/zTXt chunks and JPEG/EXIF text fields relevant to generators, by keyword (cut at 20,000 characters, for excerpts). */
   text: Record<string, string>;
+  /**
+   * Every value of each generator key, whole (each at most 1 MiB, the chunk walk's cap): a key may
+   * repeat (a decoy first value must not hide a later declaration), and a ComfyUI workflow can be
+   * longer than the excerpt text, so the AI-metadata check reads these, not `text`.
+   */
+  textAll: Record<string, string[]>;
   /** Text chunks that were skipped or cut short (damaged, oversized), for the result's warnings. */
   warnings: string[];
   /**
@@ -174,6 +180,7 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
     modifyDate: null,
     history: [],
     text: {},
+    textAll: {},
     warnings: [],
     textNotChecked: null,
     userComment: null,
@@ -191,8 +198,15 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
     for (const k of GENERATOR_TEXT_KEYS) {
       const v = text(png.text[k]);
       if (v) details.text[k] = v.slice(0, 20_000);
+      // The walker's values (all of them, in file order), then exifr's if it is another one.
+      const values = [...(png.all[k] ?? [])];
+      const fromExifr = o ? text(o[k]) : null;
+      if (fromExifr && !values.includes(fromExifr)) values.push(fromExifr.slice(0, 1 << 20));
+      if (values.length) details.textAll[k] = values;
     }
-    const missed = [...new Set(png.unread)].filter((k) => GENERATOR_TEXT_KEYS.includes(k) && !(k in details.text));
+    // Any skipped chunk under a generator key leaves that key unchecked, even when another chunk
+    // with the same key was read (the unread one may be the declaration).
+    const missed = [...new Set(png.unread)].filter((k) => GENERATOR_TEXT_KEYS.includes(k));
     const parts = [
       ...(missed.length ? [`the PNG text chunk${missed.length > 1 ? 's' : ''} ${missed.map((k) => `"${k}"`).join(', ')} could not be read`] : []),
       ...(png.stoppedEarly ? [png.stoppedEarly] : []),

@@ -28,7 +28,14 @@ const FLAG_THRESHOLD = 0.3;
 export function plainSummary(s: Signal): string | undefined {
   switch (s.analyzer) {
     case 'forensics.jpeg_grid':
-      if (!reports(s, 'manipulation')) return 'The JPEG compression pattern is the same across the image.';
+      if (!reports(s, 'manipulation')) {
+        // Two probability-0 outcomes are not "the same pattern everywhere": the test could not run,
+        // or foreign-phase tiles were found but scattered at the image's own rate.
+        if (/too weak to test/.test(s.finding)) return 'The compression pattern was too faint to test for regions compressed differently from the rest (a high-quality or never-compressed image).';
+        if (/occur across the image/.test(s.finding))
+          return 'Scattered blocks with a different compression pattern occur all over the image, as scene texture and processing cause; no region stands out from the rest.';
+        return 'The JPEG compression pattern is the same across the image.';
+      }
       // The `reencoding` outcomes are whole-image readings (a second grid over most of the frame,
       // a grid off the 8-pixel lattice, JPEG blocks in a PNG): a crop or conversion, not a paste.
       return s.group === 'reencoding'
@@ -36,7 +43,7 @@ export function plainSummary(s: Signal): string | undefined {
         : 'Part of the image was compressed differently from the rest, as happens when a region is pasted in from another JPEG.';
     case 'forensics.noise_residual':
       return reports(s, 'manipulation')
-        ? 'One region’s fine-grain noise differs from the rest of the image, as it can when a region is pasted in or retouched.'
+        ? 'One region’s fine-grain noise differs from the rest of the image, as it can when a region is pasted in or retouched, or simply in a very flat area of the scene; weak on its own.'
         : 'The fine-grain noise is consistent across the image.';
     case 'forensics.jpeg_quantization':
       if (s.kind === 'capture')
@@ -64,7 +71,8 @@ export function plainSummary(s: Signal): string | undefined {
     case 'metadata.ai_generator':
       if (reports(s, 'synthetic')) return `The file’s metadata names an AI image generator${s.generator ? ` (${s.generator})` : ''}.`;
       if (reports(s, 'capture')) return 'The metadata declares the image a camera capture (a self-declaration, not verified).';
-      return 'No AI-generator settings in the metadata.';
+      // A generator chunk that could not be read (damaged, a zlib bomb) is not "none found".
+      return /could not be read|were not read/.test(s.finding) ? 'No AI-generator settings in the metadata that could be read; some of it could not be read.' : 'No AI-generator settings in the metadata.';
     case 'c2pa.digital_source_type':
       return reports(s, 'synthetic') ? 'The Content Credentials declare the image as made or changed by AI.' : undefined;
     case 'metadata.editing_software':
@@ -78,7 +86,11 @@ export function plainSummary(s: Signal): string | undefined {
       // signed before taken) 0.35 with the inconsistent_timestamps flag, and a ModifyDate later than
       // the capture time, routine for transfer, rotation and captioning tools, 0.05. Only the
       // first is a disagreement: the threshold is the one at which score.ts raises that flag.
-      if (reports(s, 'manipulation') && s.probability >= FLAG_THRESHOLD) return 'The dates in the metadata disagree with each other.';
+      if (reports(s, 'manipulation') && s.probability >= FLAG_THRESHOLD)
+        // One date against the clock (a capture time in the future) is not two dates disagreeing.
+        return /in the future/.test(s.finding) && !/;/.test(s.finding)
+          ? 'A date in the metadata lies in the future: the camera clock was wrong, or the date was changed.'
+          : 'The dates in the metadata disagree with each other (modified before taken, or signed before taken).';
       if (reports(s, 'manipulation'))
         return 'The modification date is later than the capture date, as is routine when photos are copied off a camera, rotated or captioned; the dates do not contradict each other.';
       return 'The dates in the metadata agree with each other.';

@@ -28,12 +28,19 @@ export const MAX_CHUNK_TEXT_BYTES = 1 << 20;
 export const MAX_TOTAL_TEXT_BYTES = 4 << 20;
 /** Chunks walked at most (a 100-megapixel PNG in 8 KiB IDAT chunks has ~40,000). */
 const MAX_CHUNKS = 200_000;
-/** Text chunks read at most; further ones are skipped with one warning. */
+/** Text chunks read at most; further ones are skipped with one warning (their keywords still noted). */
 const MAX_TEXT_CHUNKS = 256;
+/** Warnings kept at most; the rest are counted in one last line (256 bombs must not flood the output). */
+const MAX_WARNINGS = 10;
 
 export interface PngText {
   /** Text by keyword; the first chunk with a keyword wins (as exiftool lists it first). */
   text: Record<string, string>;
+  /**
+   * Every value of a keyword, in file order: a file may repeat a keyword, and a decoy first value
+   * must not hide a generator's declaration in a later one (exifr keeps the last).
+   */
+  all: Record<string, string[]>;
   /** One line per skipped or cut-short chunk, for the result's warnings. */
   warnings: string[];
   /** Keywords of text chunks that were skipped after their keyword was read (their text is unknown). */
@@ -59,25 +66,40 @@ function keywordOf(data: Buffer): { keyword: string; rest: number } | string {
 
 /** Reads every text chunk of a PNG; returns nothing for other files. */
 export function readPngText(bytes: Buffer): PngText {
-  const out: PngText = { text: {}, warnings: [], unread: [], stoppedEarly: null };
+  // Prototype-free maps: a keyword such as "constructor" or "__proto__" is just a keyword.
+  const out: PngText = { text: Object.create(null) as Record<string, string>, all: Object.create(null) as Record<string, string[]>, warnings: [], unread: [], stoppedEarly: null };
   if (bytes.length < 8 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return out;
+  let dropped = 0;
+  const warn = (w: string): void => {
+    if (out.warnings.length < MAX_WARNINGS) out.warnings.push(w);
+    else dropped++;
+  };
   let inflatedTotal = 0;
   let textChunks = 0;
   let at = 8;
   for (let n = 0; ; n++) {
     if (n >= MAX_CHUNKS) {
       out.stoppedEarly = `the PNG has more than ${MAX_CHUNKS} chunks and text chunks past them were not read`;
-      out.warnings.push(`PNG text: stopped after ${MAX_CHUNKS} chunks; text chunks further on were not read`);
+      warn(`PNG text: stopped after ${MAX_CHUNKS} chunks; text chunks further on were not read`);
       break;
     }
     if (at + 12 > bytes.length) {
-      if (at < bytes.length) out.warnings.push(`PNG text: the file ends inside a chunk header at byte ${at} (truncated)`);
+      if (at < bytes.length) {
+        warn(`PNG text: the file ends inside a chunk header at byte ${at} (truncated)`);
+        // Fewer bytes than the smallest text chunk (12 + a keyword and its NUL): nothing unread.
+        if (bytes.length - at >= 14) out.stoppedEarly = `the PNG's chunks break off at byte ${at}, before its end chunk, so text chunks after it were not read`;
+      }
       break;
     }
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString('latin1', at + 4, at + 8);
     if (length > 0x7fffffff || at + 12 + length > bytes.length) {
-      out.warnings.push(`PNG text: chunk "${printable(type)}" at byte ${at} runs past the end of the file (truncated); chunks after it were not read`);
+      // Either an impossible length (over 2^31 - 1 is invalid by the specification) or a cut file:
+      // whatever followed is unread, and a generator chunk could be there, so the reading is
+      // incomplete either way (a cut file's pixels say so too).
+      const why = length > 0x7fffffff ? `declares an invalid length (${length})` : `declares ${length} bytes, more than the file holds`;
+      warn(`PNG text: chunk "${printable(type)}" at byte ${at} ${why}; chunks after it were not read`);
+      out.stoppedEarly = `a PNG chunk at byte ${at} ${why}, so text chunks after it were not read`;
       break;
     }
     const dataStart = at + 8;
@@ -86,10 +108,11 @@ export function readPngText(bytes: Buffer): PngText {
     if (type === 'IEND') break;
     if (!TEXT_TYPES.has(type)) continue;
     if (++textChunks > MAX_TEXT_CHUNKS) {
-      if (textChunks === MAX_TEXT_CHUNKS + 1) {
-        out.stoppedEarly = `the PNG has more than ${MAX_TEXT_CHUNKS} text chunks and the rest were not read`;
-        out.warnings.push(`PNG text: more than ${MAX_TEXT_CHUNKS} text chunks; the rest were not read`);
-      }
+      // Past the cap only the keyword is read (≤ 80 bytes): the caller treats an unread chunk
+      // under a generator key as "not checked", and any other as harmless.
+      if (textChunks === MAX_TEXT_CHUNKS + 1) warn(`PNG text: more than ${MAX_TEXT_CHUNKS} text chunks; the text of the rest was not read`);
+      const k = keywordOf(bytes.subarray(dataStart, Math.min(dataEnd, dataStart + 80)));
+      if (typeof k !== 'string') out.unread.push(k.keyword);
       continue;
     }
     const where = `${type} chunk at byte ${dataStart - 8}`;
@@ -98,14 +121,14 @@ export function readPngText(bytes: Buffer): PngText {
     // A wrong CRC is reported but the chunk is still read, as exiftool and exifr read it: damage
     // does not make a generator's declaration untrue, and the bounds below hold either way.
     if (crc32(bytes.subarray(dataStart - 4, dataEnd)) !== bytes.readUInt32BE(dataEnd))
-      out.warnings.push(`PNG text: ${where}${typeof k === 'string' ? '' : ` ("${k.keyword}")`} is damaged: its CRC does not match (read anyway)`);
+      warn(`PNG text: ${where}${typeof k === 'string' ? '' : ` ("${k.keyword}")`} is damaged: its CRC does not match (read anyway)`);
     if (typeof k === 'string') {
-      out.warnings.push(`PNG text: ${where} skipped: ${k}`);
+      warn(`PNG text: ${where} skipped: ${k}`);
       continue;
     }
     const label = `${where} ("${k.keyword}")`;
     const skip = (reason: string): void => {
-      out.warnings.push(`PNG text: ${label} skipped: ${reason}`);
+      warn(`PNG text: ${label} skipped: ${reason}`);
       out.unread.push(k.keyword);
     };
     let value: string;
@@ -143,6 +166,9 @@ export function readPngText(bytes: Buffer): PngText {
           body = inflateSync(body, { maxOutputLength: cap });
         } catch (err) {
           const tooLarge = (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError;
+          // zlib produced (and dropped) that much before it stopped: it counts against the file's
+          // total, so a file of many bombs stops costing inflations early.
+          if (tooLarge) inflatedTotal += cap;
           skip(
             tooLarge
               ? `it inflates past ${cap === MAX_CHUNK_TEXT_BYTES ? `${MAX_CHUNK_TEXT_BYTES >> 20} MiB (a decompression bomb or not text)` : `the ${MAX_TOTAL_TEXT_BYTES >> 20} MiB left for the file's text`}`
@@ -155,7 +181,9 @@ export function readPngText(bytes: Buffer): PngText {
       value = type === 'zTXt' ? body.toString('latin1') : utf8.decode(body);
     }
     if (!(k.keyword in out.text)) out.text[k.keyword] = value;
+    (out.all[k.keyword] ??= []).push(value);
   }
+  if (dropped) out.warnings.push(`PNG text: … and ${dropped} more warning${dropped > 1 ? 's' : ''} about text chunks`);
   return out;
 }
 

@@ -63,7 +63,7 @@ async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: Me
       metadata: vm.metadata,
       details: {
         exif: vm.metadata.exif, software: vm.software, creatorTool: null, digitalSourceType: null, createDate: null,
-        modifyDate: null, history: [], text: {}, warnings: [], textNotChecked: null, userComment: null, hasExif: !!(make || model), tagCount: 0, error: null, stealth: null,
+        modifyDate: null, history: [], text: {}, textAll: {}, warnings: [], textNotChecked: null, userComment: null, hasExif: !!(make || model), tagCount: 0, error: null, stealth: null,
       },
       mime,
       watermark,

@@ -31,6 +31,22 @@ it('a detector that found nothing says so, and the C2PA line says whether creden
   expect(evidence.find((x) => x.source === 'c2pa')!.summary).toBe('No Content Credentials (C2PA) in the file.');
 });
 
+it('a grid test that could not run, or found only scattered texture, is not worded as "the same pattern everywhere"', () => {
+  const summary = (finding: string): string | undefined =>
+    combineImageScores([{ ...grid(0), finding }], null).evidence.find((x) => x.source === 'forensics.jpeg_grid')!.summary;
+  expect(summary('Block artifacts too weak to test for a foreign grid (high quality or never JPEG-compressed; …)')).toMatch(/too faint to test/);
+  expect(summary('Tiles with a foreign grid phase occur across the image at about the rate of the largest cluster: scene texture …')).toMatch(/no region stands out/);
+});
+
+it('a capture date in the future alone is not "dates disagreeing"; an impossible order is', () => {
+  const ts = (finding: string): string | undefined =>
+    combineImageScores([{ analyzer: 'metadata.timestamps', kind: 'manipulation', probability: 0.35, confidence: 0.6, finding, flag: 'inconsistent_timestamps' }], null).evidence.find(
+      (x) => x.source === 'metadata.timestamps',
+    )!.summary;
+  expect(ts('Inconsistent timestamps: DateTimeOriginal 2099:01:01 00:00:00 is in the future')).toMatch(/lies in the future/);
+  expect(ts('Inconsistent timestamps: ModifyDate 2020:01:01 00:00:00 is before DateTimeOriginal 2021:01:01 00:00:00')).toMatch(/disagree/);
+});
+
 it('an analyzer without a rule keeps its finding alone (no invented summary)', () => {
   const { evidence } = combineImageScores([{ ...grid(0.5), analyzer: 'forensics.something_new' }], null);
   expect(evidence.find((x) => x.source === 'forensics.something_new')!.summary).toBeUndefined();
@@ -56,6 +72,8 @@ describeFixtures('plain summaries of real files say only what their findings say
       expect(s.get('forensics.exif_thumbnail')).toBe('The preview stored in the metadata matches the image.');
       expect(s.get('forensics.jpeg_quantization')).toMatch(/many cameras and phones also use/);
       expect(s.get('metadata.timestamps')).toMatch(/do not contradict/);
+      // Its blocks are too faint for the grid test: said so, not "the same pattern everywhere".
+      expect(s.get('forensics.jpeg_grid')).toMatch(/too faint to test/);
     }
   });
 

@@ -145,9 +145,74 @@ describe('PNG text chunks reach the AI-metadata detectors', () => {
     const read = readPngText(cut);
     expect(read.text).toEqual({ Title: 'kept' });
     expect(read.warnings).toEqual([expect.stringMatching(/runs past the end of the file|ends inside a chunk header/)]);
-    const nothing = { text: {}, warnings: [], unread: [], stoppedEarly: null };
+    const nothing = { text: {}, all: {}, warnings: [], unread: [], stoppedEarly: null };
     expect(readPngText(Buffer.from('not a png'))).toEqual(nothing);
     expect(readPngText(png)).toEqual(nothing);
+  });
+
+  it('a decoy first value of a key does not hide the declaration in a later one (exifr kept the last)', async () => {
+    const bytes = withChunks(png, tEXt('parameters', 'nothing here'), tEXt('parameters', PARAMETERS));
+    expect(readPngText(bytes).all.parameters).toEqual(['nothing here', PARAMETERS]);
+    const r = await verify(bytes);
+    expect(r.deepfake_score).toBe(asText.deepfake_score);
+    expect(generatorFinding(r)).toMatch(/AUTOMATIC1111/);
+  });
+
+  it('a ComfyUI prompt longer than the 20,000-character excerpt (compressed iTXt) is still parsed and detected', async () => {
+    const nodes: Record<string, unknown> = {};
+    for (let i = 0; i < 300; i++) nodes[String(i)] = { class_type: 'KSampler', inputs: { seed: i, steps: 20, cfg: 7, sampler_name: 'euler', scheduler: 'normal', denoise: 1, note: 'x'.repeat(100) } };
+    const prompt = JSON.stringify(nodes);
+    expect(prompt.length).toBeGreaterThan(40_000);
+    const r = await verify(withChunks(png, iTXt('prompt', prompt, true)));
+    expect(r.deepfake_score).toBeGreaterThanOrEqual(0.9);
+    expect(generatorFinding(r)).toMatch(/ComfyUI/);
+  });
+
+  it('an unreadable generator chunk is said in the finding and the summary, not "none found"', async () => {
+    const r = await verify(withChunks(png, zTXt('parameters', Buffer.alloc(8 << 20, 'Steps: 20, Sampler: Euler a, '))));
+    const e = r.evidence.find((x) => x.source === 'metadata.ai_generator')!;
+    expect(e.finding).toMatch(/found where it could be read \(the PNG text chunk "parameters" could not be read/);
+    expect(e.summary).toBe('No AI-generator settings in the metadata that could be read; some of it could not be read.');
+  });
+
+  it('a chunk with an impossible length stops the walk and makes the reading incomplete (a declaration may follow)', async () => {
+    const huge = Buffer.alloc(12);
+    huge.writeUInt32BE(0xffffffff, 0);
+    huge.write('tEXt', 4, 'latin1');
+    const read = readPngText(withChunks(png, huge, tEXt('parameters', PARAMETERS)));
+    expect(read.text.parameters).toBeUndefined();
+    expect(read.stoppedEarly).toMatch(/invalid length/);
+    const r = await verify(withChunks(png, huge, tEXt('parameters', PARAMETERS)));
+    expect(r.authenticity).toBe('suspicious');
+    expect(r.trust_score).toBeLessThanOrEqual(0.4);
+    expect(r.warnings![0]).toMatch(/^Not checked: .*invalid length/);
+  });
+
+  it('more than 256 text chunks: harmless ones only warn; a generator key past the cap makes the reading incomplete', async () => {
+    const junk = Array.from({ length: 300 }, (_, i) => tEXt(`k${i}`, 'v'));
+    const harmless = await verify(withChunks(png, ...junk));
+    expect(harmless.authenticity).toBe(plain.authenticity);
+    expect(harmless.trust_score).toBe(plain.trust_score);
+    const hidden = withChunks(png, ...junk, tEXt('parameters', PARAMETERS));
+    expect(readPngText(hidden).unread).toContain('parameters');
+    const r = await verify(hidden);
+    expect(r.authenticity).toBe('suspicious');
+    expect(r.warnings![0]).toMatch(/^Not checked: the PNG text chunk "parameters" could not be read/);
+  });
+
+  it('256 bombs under harmless keys: at most 11 warning lines, and failed inflations count against the 4 MiB', () => {
+    const bomb = zTXt('Comment', Buffer.alloc(4 << 20, 'a'));
+    const read = readPngText(withChunks(png, ...Array.from({ length: 256 }, () => bomb)));
+    expect(read.warnings.length).toBeLessThanOrEqual(11);
+    expect(read.warnings.at(-1)).toMatch(/… and \d+ more warnings about text chunks/);
+    // The first four bombs use up the file's 4 MiB; the rest are skipped without inflating.
+    expect(read.warnings.slice(4).some((w) => /already reached 4 MiB/.test(w))).toBe(true);
+  });
+
+  it('keywords named like object properties are ordinary keywords', () => {
+    const read = readPngText(withChunks(png, tEXt('__proto__', 'a'), tEXt('constructor', 'b')));
+    expect(read.text.__proto__).toBe('a');
+    expect(read.text.constructor).toBe('b');
   });
 
   it('tEXt read by both exifr and the chunk walk gives one value, not two', async () => {

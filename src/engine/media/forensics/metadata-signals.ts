@@ -45,18 +45,27 @@ export function findGenerator(d: MetadataDetails): GeneratorHit | null {
     const cited = settings ? `${excerpt(d.stealth.text.split('\n')[0]!)} … ${settings.length > 200 ? `${settings.slice(0, 197)}…` : settings}` : excerpt(d.stealth.text);
     return { generator: comfy ? 'ComfyUI (stealth PNG info)' : 'AUTOMATIC1111 Stable Diffusion web UI (stealth PNG info)', where, excerpt: cited };
   }
-  if (t.fooocus_scheme || (t.parameters && /fooocus/i.test(t.parameters)))
-    return { generator: 'Fooocus', where: 'PNG text "parameters"/"fooocus_scheme"', excerpt: excerpt(t.parameters ?? t.fooocus_scheme ?? '') };
-  if (t.parameters && A1111.test(t.parameters))
-    return { generator: 'AUTOMATIC1111 Stable Diffusion web UI', where: 'PNG text chunk "parameters"', excerpt: excerpt(t.parameters) };
+  // Every value of a key (a key may repeat; a decoy first value must not hide a later one), whole
+  // (a ComfyUI workflow can be longer than the excerpt text in `text`).
+  const vals = (k: string): string[] => d.textAll?.[k] ?? (t[k] ? [t[k]] : []);
+  const fooocus = vals('parameters').find((v) => /fooocus/i.test(v));
+  if (t.fooocus_scheme || fooocus)
+    return { generator: 'Fooocus', where: 'PNG text "parameters"/"fooocus_scheme"', excerpt: excerpt(fooocus ?? t.fooocus_scheme ?? '') };
+  const a1111 = vals('parameters').find((v) => A1111.test(v));
+  if (a1111) return { generator: 'AUTOMATIC1111 Stable Diffusion web UI', where: 'PNG text chunk "parameters"', excerpt: excerpt(a1111) };
   if (d.userComment && A1111.test(d.userComment))
     return { generator: 'AUTOMATIC1111 Stable Diffusion web UI', where: 'EXIF UserComment', excerpt: excerpt(d.userComment) };
-  const prompt = t.prompt ? isJson(t.prompt) : undefined;
-  const workflow = t.workflow ? isJson(t.workflow) : undefined;
-  const comfyPrompt =
-    prompt && typeof prompt === 'object' && Object.values(prompt as Record<string, unknown>).some((n) => n && typeof n === 'object' && 'class_type' in (n as object) || (n && typeof n === 'object' && 'inputs' in (n as object)));
-  if (comfyPrompt || (workflow && typeof workflow === 'object' && 'nodes' in (workflow as object)))
-    return { generator: 'ComfyUI', where: `PNG text chunk${t.prompt && t.workflow ? 's "prompt" and "workflow"' : t.prompt ? ' "prompt"' : ' "workflow"'}`, excerpt: excerpt(t.prompt ?? t.workflow ?? '') };
+  const isNode = (n: unknown): boolean => !!n && typeof n === 'object' && ('class_type' in (n as object) || 'inputs' in (n as object));
+  const prompt = vals('prompt').find((v) => {
+    const j = isJson(v);
+    return !!j && typeof j === 'object' && Object.values(j as Record<string, unknown>).some(isNode);
+  });
+  const workflow = vals('workflow').find((v) => {
+    const j = isJson(v);
+    return !!j && typeof j === 'object' && 'nodes' in (j as object);
+  });
+  if (prompt || workflow)
+    return { generator: 'ComfyUI', where: `PNG text chunk${prompt && workflow ? 's "prompt" and "workflow"' : prompt ? ' "prompt"' : ' "workflow"'}`, excerpt: excerpt(prompt ?? workflow ?? '') };
   if (t.Dream || t['sd-metadata'] || t.invokeai_metadata || t.invokeai_graph)
     return {
       generator: 'InvokeAI',
@@ -64,10 +73,11 @@ export function findGenerator(d: MetadataDetails): GeneratorHit | null {
       excerpt: excerpt(t.Dream ?? t['sd-metadata'] ?? t.invokeai_metadata ?? t.invokeai_graph ?? ''),
     };
   const sw = [t.Software, d.software, d.creatorTool].filter((s): s is string => !!s);
-  if (sw.some((s) => /novelai/i.test(s)) || (t.Comment && /"uc"\s*:/.test(t.Comment) && /"sampler"\s*:/.test(t.Comment)))
-    return { generator: 'NovelAI', where: 'PNG text "Software"/"Comment"', excerpt: excerpt(t.Comment ?? t.Software ?? '') };
+  const novelComment = vals('Comment').find((v) => /"uc"\s*:/.test(v) && /"sampler"\s*:/.test(v));
+  if (sw.some((s) => /novelai/i.test(s)) || novelComment)
+    return { generator: 'NovelAI', where: 'PNG text "Software"/"Comment"', excerpt: excerpt(novelComment ?? t.Comment ?? t.Software ?? '') };
   const named = /(midjourney|dall[·\-\s]?e|stable diffusion|firefly|imagen|bing image creator|leonardo\.ai|ideogram|flux|sdxl|nijijourney)/i;
-  for (const s of [...sw, t.Description ?? '', t.Title ?? '', d.userComment ?? '']) {
+  for (const s of [...sw, ...vals('Description'), ...vals('Title'), d.userComment ?? '']) {
     const m = named.exec(s);
     if (m) return { generator: m[1]!, where: 'Software/Description text', excerpt: excerpt(s) };
   }
@@ -114,7 +124,7 @@ export function generatorSignal(d: MetadataDetails): Signal {
     kind: 'synthetic',
     probability: 0,
     confidence: 0.3,
-    finding: 'No AI-generator metadata (A1111, ComfyUI, InvokeAI, NovelAI, Fooocus keys; IPTC DigitalSourceType) found; absence proves nothing, metadata is easily removed',
+    finding: `No AI-generator metadata (A1111, ComfyUI, InvokeAI, NovelAI, Fooocus keys; IPTC DigitalSourceType) found${d.textNotChecked ? ` where it could be read (${d.textNotChecked})` : ''}; absence proves nothing, metadata is easily removed`,
   };
 }
 
