@@ -89,6 +89,14 @@ const GENERATOR_TEXT_KEYS = [
   'XPComment',
 ];
 
+/**
+ * Keys only image generators write. A chunk under one of these that could not be read leaves the
+ * check incomplete even when another chunk with the key was read (the unread one may be the
+ * declaration); under the everyday keys of GENERATOR_TEXT_KEYS (Comment, Title, Software, …) only
+ * when no chunk with the key was read.
+ */
+const AI_ONLY_TEXT_KEYS = new Set(['parameters', 'prompt', 'workflow', 'Dream', 'sd-metadata', 'invokeai_metadata', 'invokeai_graph', 'fooocus_scheme', 'generation_data']);
+
 const text = (v: unknown): string | null => {
   if (typeof v === 'string') return v.split('\0', 1)[0]!.trim() || null;
   if (typeof v === 'number') return String(v);
@@ -198,15 +206,14 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
     for (const k of GENERATOR_TEXT_KEYS) {
       const v = text(png.text[k]);
       if (v) details.text[k] = v.slice(0, 20_000);
-      // The walker's values (all of them, in file order), then exifr's if it is another one.
-      const values = [...(png.all[k] ?? [])];
+      // The walker's values (all of them, in file order, each ≤ 1 MiB), then exifr's if it is
+      // another one (compared as text() normalises: cut at NUL, trimmed).
+      const values = (png.all[k] ?? []).map((x) => text(x)).filter((x): x is string => !!x);
       const fromExifr = o ? text(o[k]) : null;
-      if (fromExifr && !values.includes(fromExifr)) values.push(fromExifr.slice(0, 1 << 20));
+      if (fromExifr && !values.includes(fromExifr.slice(0, 1 << 20))) values.push(fromExifr.slice(0, 1 << 20));
       if (values.length) details.textAll[k] = values;
     }
-    // Any skipped chunk under a generator key leaves that key unchecked, even when another chunk
-    // with the same key was read (the unread one may be the declaration).
-    const missed = [...new Set(png.unread)].filter((k) => GENERATOR_TEXT_KEYS.includes(k));
+    const missed = [...new Set(png.unread)].filter((k) => AI_ONLY_TEXT_KEYS.has(k) || (GENERATOR_TEXT_KEYS.includes(k) && !(k in details.text)));
     const parts = [
       ...(missed.length ? [`the PNG text chunk${missed.length > 1 ? 's' : ''} ${missed.map((k) => `"${k}"`).join(', ')} could not be read`] : []),
       ...(png.stoppedEarly ? [png.stoppedEarly] : []),

@@ -13,7 +13,8 @@
  *   keyword (UTF-8), NUL, UTF-8 text (a zlib stream when the flag is 1).
  * Keywords are 1–79 printable Latin-1 bytes.
  *
- * Bounded: the walk stops at IEND or after MAX_CHUNKS chunks; each chunk inflates to at most 1 MiB
+ * Bounded: the walk stops at IEND or after MAX_CHUNKS chunks; each chunk's text is at most 1 MiB
+ * (longer uncompressed text is skipped like an oversized inflation); each chunk inflates to at most 1 MiB
  * and all of them together to at most 4 MiB (zlib stops at the cap itself: `maxOutputLength`), and
  * at most MAX_TEXT_CHUNKS text chunks are read. A bad chunk (bad keyword, corrupt or oversized
  * zlib stream) is skipped with a warning, one with a wrong CRC read with a warning; nothing here
@@ -132,7 +133,17 @@ export function readPngText(bytes: Buffer): PngText {
       out.unread.push(k.keyword);
     };
     let value: string;
-    if (type === 'tEXt') value = data.toString('latin1', k.rest);
+    // Uncompressed text is held to the same 1 MiB per chunk as inflated text: the detectors parse
+    // whole values (a ComfyUI workflow), and a 19 MB tEXt "prompt" cost seconds and 700 MB.
+    const tooLong = (n: number): boolean => {
+      if (n <= MAX_CHUNK_TEXT_BYTES) return false;
+      skip(`its text is longer than ${MAX_CHUNK_TEXT_BYTES >> 20} MiB`);
+      return true;
+    };
+    if (type === 'tEXt') {
+      if (tooLong(data.length - k.rest)) continue;
+      value = data.toString('latin1', k.rest);
+    }
     else {
       const compressed = type === 'zTXt' ? true : data[k.rest] === 1;
       const method = type === 'zTXt' ? data[k.rest] : data[k.rest + 1];
@@ -177,7 +188,7 @@ export function readPngText(bytes: Buffer): PngText {
           continue;
         }
         inflatedTotal += body.length;
-      }
+      } else if (tooLong(body.length)) continue;
       value = type === 'zTXt' ? body.toString('latin1') : utf8.decode(body);
     }
     if (!(k.keyword in out.text)) out.text[k.keyword] = value;

@@ -144,7 +144,18 @@ describe('PNG text chunks reach the AI-metadata detectors', () => {
     const cut = whole.subarray(0, whole.length - 6); // inside IEND
     const read = readPngText(cut);
     expect(read.text).toEqual({ Title: 'kept' });
-    expect(read.warnings).toEqual([expect.stringMatching(/runs past the end of the file|ends inside a chunk header/)]);
+    expect(read.warnings).toEqual([expect.stringMatching(/ends inside a chunk header/)]);
+    // Six bytes cannot hold a text chunk: nothing was left unread.
+    expect(read.stoppedEarly).toBeNull();
+    // A chunk declaring more bytes than the file holds: what follows it is unread.
+    const long = Buffer.alloc(8);
+    long.writeUInt32BE(1000, 0);
+    long.write('tEXt', 4, 'latin1');
+    const over = readPngText(withChunks(png, long));
+    expect(over.warnings).toEqual([expect.stringMatching(/declares 1000 bytes, more than the file holds/)]);
+    expect(over.stoppedEarly).toMatch(/more than the file holds/);
+    // Bytes after IEND (some tools leave them) are not a break in the chunks.
+    expect(readPngText(Buffer.concat([png, Buffer.alloc(20, 7)])).stoppedEarly).toBeNull();
     const nothing = { text: {}, all: {}, warnings: [], unread: [], stoppedEarly: null };
     expect(readPngText(Buffer.from('not a png'))).toEqual(nothing);
     expect(readPngText(png)).toEqual(nothing);
@@ -207,6 +218,32 @@ describe('PNG text chunks reach the AI-metadata detectors', () => {
     expect(read.warnings.at(-1)).toMatch(/… and \d+ more warnings about text chunks/);
     // The first four bombs use up the file's 4 MiB; the rest are skipped without inflating.
     expect(read.warnings.slice(4).some((w) => /already reached 4 MiB/.test(w))).toBe(true);
+  });
+
+  it('uncompressed text over 1 MiB is skipped like an oversized inflation (a generator key: incomplete)', async () => {
+    const big = tEXt('prompt', `{"a":${'1'.repeat(MAX_CHUNK_TEXT_BYTES)}}`);
+    const read = readPngText(withChunks(png, big));
+    expect(read.text.prompt).toBeUndefined();
+    expect(read.unread).toEqual(['prompt']);
+    expect(read.warnings).toEqual([expect.stringMatching(/\("prompt"\) skipped: its text is longer than 1 MiB/)]);
+    const r = await verify(withChunks(png, big));
+    expect(r.authenticity).toBe('suspicious');
+    expect(r.warnings![0]).toMatch(/^Not checked: the PNG text chunk "prompt" could not be read/);
+  });
+
+  it('ordinary words are not generator names: "Reflux", "Influx", "Randall Evans", Spanish "imagen"; the products are', async () => {
+    for (const words of ['Reflux of the tide', 'Influx of tourists at noon', 'Photo by Randall Evans', 'Una imagen del puerto', 'An ideogram on a wall'])
+      expect((await verify(withChunks(png, tEXt('Description', 'beach'), tEXt('Description', words)))).deepfake_score).toBe(plain.deepfake_score);
+    for (const [words, name] of [['Made with FLUX.1 [dev]', /flux\.1/i], ['Créé par DALL·E 3', /dall·e 3/i], ['Adobe Firefly', /adobe firefly/i], ['imagen 3 output', /imagen 3/i]] as const) {
+      const r = await verify(withChunks(png, tEXt('Description', words)));
+      expect(r.deepfake_score).toBeGreaterThanOrEqual(0.9);
+      expect(generatorFinding(r)).toMatch(name);
+    }
+  });
+
+  it('a value exifr and the walk both read, with surrounding spaces, is checked once', async () => {
+    const d = await readMetadataDetails(withChunks(png, tEXt('parameters', `  ${PARAMETERS}  `)));
+    expect(d.textAll.parameters).toEqual([PARAMETERS]);
   });
 
   it('keywords named like object properties are ordinary keywords', () => {

@@ -48,6 +48,13 @@ export function findGenerator(d: MetadataDetails): GeneratorHit | null {
   // Every value of a key (a key may repeat; a decoy first value must not hide a later one), whole
   // (a ComfyUI workflow can be longer than the excerpt text in `text`).
   const vals = (k: string): string[] => d.textAll?.[k] ?? (t[k] ? [t[k]] : []);
+  // ComfyUI's prompt and workflow are JSON objects: only values that look like one are parsed,
+  // and at most the first four of a key (each ≤ 1 MiB), so parse work stays bounded.
+  const objects = (k: string): unknown[] =>
+    vals(k)
+      .filter((v) => v.trimStart().startsWith('{'))
+      .slice(0, 4)
+      .map(isJson);
   const fooocus = vals('parameters').find((v) => /fooocus/i.test(v));
   if (t.fooocus_scheme || fooocus)
     return { generator: 'Fooocus', where: 'PNG text "parameters"/"fooocus_scheme"', excerpt: excerpt(fooocus ?? t.fooocus_scheme ?? '') };
@@ -56,16 +63,14 @@ export function findGenerator(d: MetadataDetails): GeneratorHit | null {
   if (d.userComment && A1111.test(d.userComment))
     return { generator: 'AUTOMATIC1111 Stable Diffusion web UI', where: 'EXIF UserComment', excerpt: excerpt(d.userComment) };
   const isNode = (n: unknown): boolean => !!n && typeof n === 'object' && ('class_type' in (n as object) || 'inputs' in (n as object));
-  const prompt = vals('prompt').find((v) => {
-    const j = isJson(v);
-    return !!j && typeof j === 'object' && Object.values(j as Record<string, unknown>).some(isNode);
-  });
-  const workflow = vals('workflow').find((v) => {
-    const j = isJson(v);
-    return !!j && typeof j === 'object' && 'nodes' in (j as object);
-  });
-  if (prompt || workflow)
-    return { generator: 'ComfyUI', where: `PNG text chunk${prompt && workflow ? 's "prompt" and "workflow"' : prompt ? ' "prompt"' : ' "workflow"'}`, excerpt: excerpt(prompt ?? workflow ?? '') };
+  const prompts = objects('prompt');
+  const prompt = prompts.findIndex((j) => !!j && typeof j === 'object' && Object.values(j as Record<string, unknown>).some(isNode));
+  const workflows = objects('workflow');
+  const workflow = workflows.findIndex((j) => !!j && typeof j === 'object' && 'nodes' in (j as object));
+  if (prompt >= 0 || workflow >= 0) {
+    const cited = prompt >= 0 ? vals('prompt').filter((v) => v.trimStart().startsWith('{'))[prompt]! : vals('workflow').filter((v) => v.trimStart().startsWith('{'))[workflow]!;
+    return { generator: 'ComfyUI', where: `PNG text chunk${prompt >= 0 && workflow >= 0 ? 's "prompt" and "workflow"' : prompt >= 0 ? ' "prompt"' : ' "workflow"'}`, excerpt: excerpt(cited) };
+  }
   if (t.Dream || t['sd-metadata'] || t.invokeai_metadata || t.invokeai_graph)
     return {
       generator: 'InvokeAI',
@@ -76,10 +81,15 @@ export function findGenerator(d: MetadataDetails): GeneratorHit | null {
   const novelComment = vals('Comment').find((v) => /"uc"\s*:/.test(v) && /"sampler"\s*:/.test(v));
   if (sw.some((s) => /novelai/i.test(s)) || novelComment)
     return { generator: 'NovelAI', where: 'PNG text "Software"/"Comment"', excerpt: excerpt(novelComment ?? t.Comment ?? t.Software ?? '') };
-  const named = /(midjourney|dall[·\-\s]?e|stable diffusion|firefly|imagen|bing image creator|leonardo\.ai|ideogram|flux|sdxl|nijijourney)/i;
+  // Whole words only, and the names that are also ordinary words (flux, imagen, firefly, ideogram)
+  // only with the qualifier the products carry: "Reflux of the tide", "Influx", "Randall Evans" or
+  // Spanish "imagen" must not read as a generator (each would be a 0.95 deepfake signal).
+  const named =
+    /\b(midjourney|nijijourney|dall[·-]?e(?:[\s-]?\d)?|stable[\s-]diffusion|sdxl|adobe firefly|firefly image(?: model)?(?:\s?\d)?|imagen[\s-]?\d|bing image creator|leonardo\.ai|ideogram(?:\.ai|[\s-]?\d)|flux(?:\.1|[\s-](?:1|dev|schnell|pro)\b))/i;
   for (const s of [...sw, ...vals('Description'), ...vals('Title'), d.userComment ?? '']) {
     const m = named.exec(s);
-    if (m) return { generator: m[1]!, where: 'Software/Description text', excerpt: excerpt(s) };
+    // The excerpt around the match, not the value's start (a long text names it further on).
+    if (m) return { generator: m[1]!, where: 'Software/Description text', excerpt: excerpt(s.slice(Math.max(0, m.index - 30), m.index + 50)) };
   }
   return null;
 }
