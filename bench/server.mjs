@@ -16,7 +16,7 @@
 // the serve processes' and PostgreSQL's (all `postgres` processes of the machine, from /proc).
 // Imports the BUILT code: run `npm run build` first.
 //   node bench/server.mjs [--duration 10] [--rounds 3] [--slices 4] [--connections 50] [--log-level silent|info] [--pg URL] [--no-pg]
-//     [--accounts 1] [--processes 1,2,3] [--pg-only] [--pg-stats] [--cpu-prof DIR] [--warmup 3000] [--wrk]
+//     [--accounts 1] [--processes 1,2,3] [--pg-only] [--pg-stats] [--cpu-prof DIR] [--warmup 3000] [--pg-rounds 3] [--wrk]
 // --rounds N (default 3): the in-process routes are measured N times, after one warm-up of each;
 // in each round each route gets --duration seconds in --slices (default 4) alternating slices
 // (bare verity verity bare …, the first swapped every round); the ratios are per round (each
@@ -280,7 +280,7 @@ if (process.argv[2] === '--load') {
       // Every run (a setup's warm-up and measurement with autocannon; with --wrk, its wrk run) gets
       // its own `many` keys: the PostgreSQL setups share one database, and a key used by two runs
       // could pass its 100/hour (cheap 429s counted as throughput).
-      const pgRounds = Math.max(1, Number(arg('pg-rounds', 3)));
+      const pgRounds = Math.max(1, Math.floor(Number(arg('pg-rounds', 3))) || 3);
       const runs = pgRounds * counts.length * (wrk ? 2 : 1);
       const seeded = await seedTestKeys({ dbUrl, sqliteFile, count: runs * many, accounts, prefix: 'bench' });
       // Each run (autocannon's, and wrk's after it) takes the next `many` keys of its store.

@@ -58,7 +58,7 @@ const PURGE_INTERVAL_MS = 3_600_000;
 /** Rows one purge statement deletes at most: each statement is its own short transaction. */
 const PURGE_BATCH = 1_000;
 /**
- * Statements one purge run sends at most (20,000 rows of each table). A run is awaited by flush(),
+ * Statements one purge run sends at most per table (20,000 rows of each; 40 statements in all). A run is awaited by flush(),
  * which graceful shutdown calls: a backlog of millions (a database that never purged) must not
  * hold a SIGTERM past its grace period. A run that reaches the cap lets the next one start
  * PURGE_AGAIN_MS later instead of an hour later, so a backlog still drains (≈ 7 million rows an
@@ -665,6 +665,7 @@ export class PostgresServerStore implements ServerStore {
   }
 
   private async purge(nowMs: number): Promise<void> {
+    const started = performance.now();
     const cutoff = nowMs - IDEMPOTENCY_TTL_MS - PURGE_CLOCK_MARGIN_MS;
     let capped = false;
     // Each table on its own: a failing idempotency purge (reported) does not stop the holds'.
@@ -686,8 +687,9 @@ export class PostgresServerStore implements ServerStore {
         this.onBackgroundError(err);
       }
     }
-    // More is left: the next request after PURGE_AGAIN_MS continues.
-    if (capped) this.lastPurge = nowMs - PURGE_INTERVAL_MS + PURGE_AGAIN_MS;
+    // More is left: a request PURGE_AGAIN_MS after this run ENDED continues (counted from the end,
+    // so a slow run on a busy database is not followed at once by the next).
+    if (capped) this.lastPurge = nowMs + (performance.now() - started) - PURGE_INTERVAL_MS + PURGE_AGAIN_MS;
   }
 
   // ---- the commit
