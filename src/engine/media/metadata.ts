@@ -14,7 +14,7 @@
 import { createRequire } from 'node:module';
 import type { MediaMetadata } from '../../api/results.js';
 import { loadCachedExifr } from './cached-modules.js';
-import { readPngText } from './png-text.js';
+import { type PngText, readPngText } from './png-text.js';
 import type { StealthInfo } from './stealth-pnginfo.js';
 
 type Exifr = (typeof import('exifr'))['default'];
@@ -197,29 +197,6 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
     error: null,
     stealth: null,
   };
-  // PNG text chunks from the chunk walk (all three types, before or after IDAT). They take
-  // precedence over exifr's merged output for the same keyword, which holds the same tEXt value
-  // (or, for Software/Description-like keys, EXIF's): one value per keyword, never both.
-  const png = readPngText(bytes);
-  details.warnings.push(...png.warnings);
-  const pngText = (): void => {
-    for (const k of GENERATOR_TEXT_KEYS) {
-      const v = text(png.text[k]);
-      if (v) details.text[k] = v.slice(0, 20_000);
-      // The walker's values (all of them, in file order, each ≤ 1 MiB), then exifr's if it is
-      // another one (compared as text() normalises: cut at NUL, trimmed).
-      const values = (png.all[k] ?? []).map((x) => text(x)).filter((x): x is string => !!x);
-      const fromExifr = o ? text(o[k]) : null;
-      if (fromExifr && !values.includes(fromExifr.slice(0, 1 << 20))) values.push(fromExifr.slice(0, 1 << 20));
-      if (values.length) details.textAll[k] = values;
-    }
-    const missed = [...new Set(png.unread)].filter((k) => AI_ONLY_TEXT_KEYS.has(k) || (GENERATOR_TEXT_KEYS.includes(k) && !(k in details.text)));
-    const parts = [
-      ...(missed.length ? [`the PNG text chunk${missed.length > 1 ? 's' : ''} ${missed.map((k) => `"${k}"`).join(', ')} could not be read`] : []),
-      ...(png.stoppedEarly ? [png.stoppedEarly] : []),
-    ];
-    if (parts.length) details.textNotChecked = `${parts.join(', and ')}, so AI-generator settings there were not checked`;
-  };
   let o: Record<string, unknown> | undefined;
   try {
     const exifr = loadExifr(codeCacheDir);
@@ -243,10 +220,13 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
   } catch (err) {
     details.error = err instanceof Error ? err.message : String(err);
   }
-  if (!o) {
-    pngText();
-    return details;
-  }
+  if (o) readExifrFields(details, o);
+  readGeneratorText(details, readPngText(bytes), o);
+  return details;
+}
+
+/** The fields exifr gives (all but the generator text). */
+function readExifrFields(details: MetadataDetails, o: Record<string, unknown>): void {
   details.tagCount = Object.keys(o).length;
   const dto = exifDate(text(o.DateTimeOriginal));
   const offset = text(o.OffsetTimeOriginal);
@@ -264,10 +244,29 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
   details.modifyDate = exifDate(text(o.ModifyDate));
   details.history = historyOf(o.History);
   details.userComment = decodeUserComment(o.userComment ?? o.UserComment);
+}
+
+/**
+ * The text the AI-metadata check reads, per generator key: every value the PNG chunk walk found
+ * (all three chunk types, before or after IDAT, in file order, each ≤ 1 MiB), then exifr's when it
+ * is another one (its merged output: the same tEXt value, or for Software/Description-like keys
+ * EXIF's), compared as text() normalises (cut at NUL, trimmed). `text` holds the first, cut for
+ * excerpts. Chunks the walk could not read under these keys make the check incomplete.
+ */
+function readGeneratorText(details: MetadataDetails, png: PngText, o: Record<string, unknown> | undefined): void {
+  details.warnings.push(...png.warnings);
   for (const k of GENERATOR_TEXT_KEYS) {
-    const v = text(o[k]);
-    if (v) details.text[k] = v.slice(0, 20_000);
+    const values = (png.all[k] ?? []).map((x) => text(x)).filter((x): x is string => !!x);
+    const fromExifr = o ? text(o[k])?.slice(0, 1 << 20) : undefined;
+    if (fromExifr && !values.includes(fromExifr)) values.push(fromExifr);
+    if (!values.length) continue;
+    details.textAll[k] = values;
+    details.text[k] = values[0]!.slice(0, 20_000);
   }
-  pngText();
-  return details;
+  const missed = [...new Set(png.unread)].filter((k) => AI_ONLY_TEXT_KEYS.has(k) || (GENERATOR_TEXT_KEYS.includes(k) && !(k in details.text)));
+  const parts = [
+    ...(missed.length ? [`the PNG text chunk${missed.length > 1 ? 's' : ''} ${missed.map((k) => `"${k}"`).join(', ')} could not be read`] : []),
+    ...(png.stoppedEarly ? [png.stoppedEarly] : []),
+  ];
+  if (parts.length) details.textNotChecked = `${parts.join(', and ')}, so AI-generator settings there were not checked`;
 }
