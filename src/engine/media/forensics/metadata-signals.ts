@@ -47,14 +47,17 @@ export function findGenerator(d: MetadataDetails): GeneratorHit | null {
   }
   // Every value of a key (a key may repeat; a decoy first value must not hide a later one), whole
   // (a ComfyUI workflow can be longer than the excerpt text in `text`).
-  const vals = (k: string): string[] => d.textAll?.[k] ?? (t[k] ? [t[k]] : []);
+  const vals = (k: string): string[] => d.textAll[k] ?? [];
   // ComfyUI's prompt and workflow are JSON objects: only values that look like one are parsed,
   // and at most the first four of a key (each ≤ 1 MiB), so parse work stays bounded.
-  const objects = (k: string): unknown[] =>
+  const jsonValue = (k: string, ok: (j: object) => boolean): string | undefined =>
     vals(k)
       .filter((v) => v.trimStart().startsWith('{'))
       .slice(0, 4)
-      .map(isJson);
+      .find((v) => {
+        const j = isJson(v);
+        return !!j && typeof j === 'object' && ok(j);
+      });
   const fooocus = vals('parameters').find((v) => /fooocus/i.test(v));
   if (t.fooocus_scheme || fooocus)
     return { generator: 'Fooocus', where: 'PNG text "parameters"/"fooocus_scheme"', excerpt: excerpt(fooocus ?? t.fooocus_scheme ?? '') };
@@ -63,14 +66,10 @@ export function findGenerator(d: MetadataDetails): GeneratorHit | null {
   if (d.userComment && A1111.test(d.userComment))
     return { generator: 'AUTOMATIC1111 Stable Diffusion web UI', where: 'EXIF UserComment', excerpt: excerpt(d.userComment) };
   const isNode = (n: unknown): boolean => !!n && typeof n === 'object' && ('class_type' in (n as object) || 'inputs' in (n as object));
-  const prompts = objects('prompt');
-  const prompt = prompts.findIndex((j) => !!j && typeof j === 'object' && Object.values(j as Record<string, unknown>).some(isNode));
-  const workflows = objects('workflow');
-  const workflow = workflows.findIndex((j) => !!j && typeof j === 'object' && 'nodes' in (j as object));
-  if (prompt >= 0 || workflow >= 0) {
-    const cited = prompt >= 0 ? vals('prompt').filter((v) => v.trimStart().startsWith('{'))[prompt]! : vals('workflow').filter((v) => v.trimStart().startsWith('{'))[workflow]!;
-    return { generator: 'ComfyUI', where: `PNG text chunk${prompt >= 0 && workflow >= 0 ? 's "prompt" and "workflow"' : prompt >= 0 ? ' "prompt"' : ' "workflow"'}`, excerpt: excerpt(cited) };
-  }
+  const prompt = jsonValue('prompt', (j) => Object.values(j).some(isNode));
+  const workflow = jsonValue('workflow', (j) => 'nodes' in j);
+  if (prompt || workflow)
+    return { generator: 'ComfyUI', where: `PNG text chunk${prompt && workflow ? 's "prompt" and "workflow"' : prompt ? ' "prompt"' : ' "workflow"'}`, excerpt: excerpt(prompt ?? workflow!) };
   if (t.Dream || t['sd-metadata'] || t.invokeai_metadata || t.invokeai_graph)
     return {
       generator: 'InvokeAI',
