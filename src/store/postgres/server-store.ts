@@ -655,7 +655,8 @@ export class PostgresServerStore implements ServerStore {
    * that takes no such requests has nothing to purge; any serving process cleans up after a
    * killed one), and a store opened for an admin command starts nothing. On the pool, never on
    * the request guard's or commit batches' connections; one batch of PURGE_BATCH rows per
-   * statement until a statement finds fewer, so no purge holds locks for long.
+   * statement until a statement finds fewer, so no purge holds locks for long, and at most
+   * PURGE_MAX_STATEMENTS per table in one run (purge()).
    */
   private maybePurge(nowMs: number): void {
     if (this.purging || this.closed || nowMs - this.lastPurge < PURGE_INTERVAL_MS) return;
