@@ -4,6 +4,7 @@ import type { EarlyPdfThread } from '../engine/document/extraction-thread.js';
 import { processContext } from './context.js';
 import type { EarlyAnalysisWorker } from './engine-worker-boot.js';
 import { EXIT, exitCodeFor } from './errors.js';
+import { settleParserError } from './parse-outcome.js';
 import { buildProgram } from './program.js';
 
 /**
@@ -58,15 +59,16 @@ export async function main(argv: string[], early: EarlyStart = {}): Promise<void
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });
+  const program = buildProgram(ctx);
   try {
     // Bare `verity` asks what there is: the help, on stdout, as a success (like `verity help`).
-    await buildProgram(ctx).parseAsync(argv.length > 2 ? argv : [...argv, 'help']);
+    await program.parseAsync(argv.length > 2 ? argv : [...argv, 'help']);
   } catch (err) {
     if (err instanceof CommanderError) {
       // Help and version are not failures; everything else commander rejects is a usage error,
-      // including help shown because a subcommand is missing (`verity keys`: exitCode 1).
-      const ok = ['commander.helpDisplayed', 'commander.version'].includes(err.code) || (err.code === 'commander.help' && err.exitCode === 0);
-      process.exitCode = ok ? EXIT.ok : EXIT.usage;
+      // including help shown because a subcommand is missing (`verity keys`: exitCode 1), and
+      // prints the error document on stdout when --json asked for one.
+      process.exitCode = settleParserError(err, program, argv.slice(2), ctx);
     } else {
       process.exitCode = exitCodeFor(err);
     }
