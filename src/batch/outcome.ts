@@ -61,14 +61,21 @@ export interface BatchSummary {
   exit_code: number;
 }
 
-/** The exit code: failures first (5 quota, 6 all unavailable, 4 auth, else 1), then the gate (3), else 0. */
-export function exitCodeOf(s: Pick<BatchSummary, 'failures' | 'gate'>, stoppedBy?: VerityError): number {
-  const codes = s.failures.map((f) => f.error.code);
+/**
+ * The exit code. A batch stopped whole (quota, authentication) keeps that error's code. Then the
+ * gate: an item that fails it is a verdict the caller asked to act on, and a CI script must see 3
+ * whatever else went wrong (an unreadable file next to a manipulated one is still a failed gate).
+ * Then the failures: 5 for a quota or rate limit, 6 only when nothing ran because every item was
+ * unavailable, 1 for anything else (some items failed). Else 0.
+ */
+export function exitCodeOf(s: Pick<BatchSummary, 'failures' | 'gate' | 'succeeded'>, stoppedBy?: VerityError): number {
   if (stoppedBy) return stoppedBy.exitCode;
+  if (s.gate.set && !s.gate.passed) return EXIT.gate;
+  const codes = s.failures.map((f) => f.error.code);
   if (codes.length) {
     if (codes.some((c) => c === 'QUOTA_EXCEEDED' || c === 'RATE_LIMITED')) return EXIT.limit;
-    if (codes.every((c) => c === 'UNAVAILABLE')) return EXIT.unavailable;
+    if (s.succeeded === 0 && codes.every((c) => c === 'UNAVAILABLE')) return EXIT.unavailable;
     return EXIT.error;
   }
-  return s.gate.set && !s.gate.passed ? EXIT.gate : EXIT.ok;
+  return EXIT.ok;
 }

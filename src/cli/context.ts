@@ -26,7 +26,7 @@ export interface CliContext extends CliStreams {
    * What a command has kept so far, said in one line if the user interrupts it (main.ts prints
    * it with the exit). Commands that write (imports) set it; the default says nothing was kept.
    */
-  keptOnInterrupt?: { note?: () => string };
+  keptOnInterrupt?: KeptOnInterrupt;
   /**
    * Run embedded media/document analysis in a worker thread (runtime.ts). Set for the real
    * process, whose built files include the worker; in-process tests run it on their thread.
@@ -43,7 +43,7 @@ export interface CliContext extends CliStreams {
   codeCacheDir?: string;
 }
 
-export function processContext(interrupted: AbortSignal, keptOnInterrupt: { note?: () => string } = {}, early: { pdfThread?: EarlyPdfThread; analysisWorker?: EarlyAnalysisWorker; codeCacheDir?: string } = {}): CliContext {
+export function processContext(interrupted: AbortSignal, keptOnInterrupt: KeptOnInterrupt = {}, early: { pdfThread?: EarlyPdfThread; analysisWorker?: EarlyAnalysisWorker; codeCacheDir?: string } = {}): CliContext {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -78,11 +78,24 @@ export async function readStdin(ctx: CliContext, limitBytes = 30 * 1024 * 1024):
   return Buffer.concat(chunks);
 }
 
+/** What main() says and does when the user interrupts the running command. */
+export interface KeptOnInterrupt {
+  /** One line saying what an interrupted command kept (imports); the default says nothing was. */
+  note?: () => string;
+  /**
+   * Set by long-running commands (serve, listen, worker): Ctrl-C is how people stop them, so it
+   * is their normal end — a graceful stop, the command's own exit code (0), no "interrupted" line —
+   * as uvicorn, `stripe listen` and `python -m http.server` do. A second Ctrl-C still leaves at once.
+   */
+  stopsOnInterrupt?: boolean;
+}
+
 /**
  * Resolves when a long-running command (serve, listen, deliver --watch) should stop: Ctrl-C
  * arrives through ctx.interrupted (main.ts), SIGTERM comes from service managers.
  */
 export function untilStopped(ctx: CliContext): Promise<void> {
+  if (ctx.keptOnInterrupt) ctx.keptOnInterrupt.stopsOnInterrupt = true;
   return new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGTERM', stop);

@@ -1,9 +1,10 @@
 /** The one place that sets the process exit code. */
 import { CommanderError } from 'commander';
 import type { EarlyPdfThread } from '../engine/document/extraction-thread.js';
-import { processContext } from './context.js';
+import { processContext, type KeptOnInterrupt } from './context.js';
 import type { EarlyAnalysisWorker } from './engine-worker-boot.js';
 import { EXIT, exitCodeFor } from './errors.js';
+import { settleParserError } from './parse-outcome.js';
 import { buildProgram } from './program.js';
 
 /**
@@ -11,6 +12,12 @@ import { buildProgram } from './program.js';
  * open transaction) before the process leaves anyway: DESIGN.md promises an exit within 0.5 s.
  */
 export const INTERRUPT_GRACE_MS = 350;
+
+/**
+ * A server stopped with Ctrl-C finishes the requests it is answering and flushes its store first
+ * (the same graceful stop as SIGTERM); past this, or at a second Ctrl-C, it leaves anyway (130).
+ */
+export const SERVER_STOP_GRACE_MS = 10_000;
 
 /** What bin/run-bundle.js started before loading the CLI (see early-start there). */
 export interface EarlyStart {
@@ -24,7 +31,7 @@ export interface EarlyStart {
 
 export async function main(argv: string[], early: EarlyStart = {}): Promise<void> {
   const interrupt = new AbortController();
-  const kept: { note?: () => string } = {};
+  const kept: KeptOnInterrupt = {};
   let noted = false;
   /** One line on stderr saying what the interrupted command kept; printed once. */
   const sayKept = (): void => {
@@ -49,6 +56,12 @@ export async function main(argv: string[], early: EarlyStart = {}): Promise<void
     // Second Ctrl-C: leave now.
     if (interrupt.signal.aborted) return leaveNow();
     interrupt.abort(new Error('interrupted'));
+    if (kept.stopsOnInterrupt) {
+      // A server's normal end: its stop runs as for SIGTERM, and its exit code stands.
+      kept.note = () => 'stopped before the requests in flight finished';
+      setTimeout(leaveNow, SERVER_STOP_GRACE_MS).unref();
+      return;
+    }
     process.exitCode = EXIT.interrupted;
     setTimeout(leaveNow, INTERRUPT_GRACE_MS).unref();
   };
@@ -58,15 +71,16 @@ export async function main(argv: string[], early: EarlyStart = {}): Promise<void
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });
+  const program = buildProgram(ctx);
   try {
     // Bare `verity` asks what there is: the help, on stdout, as a success (like `verity help`).
-    await buildProgram(ctx).parseAsync(argv.length > 2 ? argv : [...argv, 'help']);
+    await program.parseAsync(argv.length > 2 ? argv : [...argv, 'help']);
   } catch (err) {
     if (err instanceof CommanderError) {
       // Help and version are not failures; everything else commander rejects is a usage error,
-      // including help shown because a subcommand is missing (`verity keys`: exitCode 1).
-      const ok = ['commander.helpDisplayed', 'commander.version'].includes(err.code) || (err.code === 'commander.help' && err.exitCode === 0);
-      process.exitCode = ok ? EXIT.ok : EXIT.usage;
+      // including help shown because a subcommand is missing (`verity keys`: exitCode 1), and
+      // prints the error document on stdout when --json asked for one.
+      process.exitCode = settleParserError(err, program, argv.slice(2), ctx);
     } else {
       process.exitCode = exitCodeFor(err);
     }
@@ -76,7 +90,7 @@ export async function main(argv: string[], early: EarlyStart = {}): Promise<void
     early.pdfThread?.discard();
     early.analysisWorker?.discard();
   }
-  if (interrupt.signal.aborted) {
+  if (interrupt.signal.aborted && !kept.stopsOnInterrupt) {
     sayKept();
     process.exitCode = EXIT.interrupted;
   }

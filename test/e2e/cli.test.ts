@@ -142,6 +142,32 @@ describe('failures: exit codes and messages', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it.each([
+    [['verify', 'claim', 'x', '--bogus', '--json'], '--bogus'],
+    [['verify', 'clam', 'x', '--json'], 'command'],
+    [['verify', 'batch', '--json'], 'input'],
+    [['report', 'r.json', '--json'], '--output'],
+    [['completion', 'powershell', '--json'], 'shell'],
+    [['keys', '--json'], 'command'],
+  ])('a parser rejection with --json prints one error document (%j)', async (args, field) => {
+    const r = await verity(args);
+    expect(r.code).toBe(2);
+    const body = ErrorBody.parse(JSON.parse(r.stdout));
+    expect(body.error.code).toBe('VALIDATION_FAILED');
+    expect(body.error.details?.[0]?.field).toBe(field);
+    // The person still reads commander's words on stderr.
+    expect(r.stderr).toMatch(/error:|Usage:/);
+  });
+
+  it('a parser rejection with --ndjson prints one line; after `--`, --json is an argument', async () => {
+    const r = await verity(['verify', 'claim', 'x', '--bogus', '--ndjson']);
+    expect(r.code).toBe(2);
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('VALIDATION_FAILED');
+    const plain = await verity(['verify', 'claim', 'x', '--bogus']);
+    expect(plain.stdout).toBe('');
+  });
+
   it('gates → exit 3 and the result is still printed', async () => {
     const r = await verity(['verify', 'media', 'https://example.com/verity-sandbox:manipulated.png', '--test', '--json', '--fail-on', 'manipulated,suspicious']);
     expect(r.code).toBe(3);

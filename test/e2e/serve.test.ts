@@ -171,6 +171,37 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('Ctrl-C stops a server as its normal end', () => {
+  it('serve and listen: SIGINT is a graceful stop, exit 0, no "interrupted" line', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'verity-serve-sigint-'));
+    try {
+      const s = await startServeProcess(BIN, ['--db', join(own, 's.db')], { ...env, VERITY_HOME: own });
+      s.proc.kill('SIGINT');
+      const exit = await s.proc;
+      expect(exit.exitCode).toBe(0);
+      expect(s.stderr.some((l) => /"msg":"shut down"/.test(l))).toBe(true);
+      expect(s.stderr.join('\n')).not.toMatch(/interrupted/);
+
+      const l = execa('node', [BIN, 'listen', '--port', '0'], { env: { ...env, VERITY_HOME: own }, reject: false });
+      await new Promise<void>((resolve, reject) => {
+        let seen = '';
+        l.stderr!.on('data', (c: Buffer) => {
+          seen += c.toString();
+          if (/Listening on /.test(seen)) resolve();
+        });
+        void l.then((r) => reject(new Error(`listen exited (${r.exitCode}): ${seen}`)));
+      });
+      l.kill('SIGINT');
+      const done = await l;
+      expect(done.exitCode).toBe(0);
+      expect(String(done.stderr)).toMatch(/listener stopped/);
+      expect(String(done.stderr)).not.toMatch(/interrupted/);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('verity admin migrate (SQLite)', () => {
   it('applies every component `verity serve` applies at start, batches included, and then nothing more', async () => {
     const fresh = join(home, 'migrated.db');

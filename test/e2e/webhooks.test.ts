@@ -261,6 +261,13 @@ describe('embedded webhooks when the receiver is down', () => {
     expect(log.data[0]).toMatchObject({ event_id: eventId, attempt: 1, outcome: 'failed', error: 'connection refused' });
     expect(log.outstanding[0]).toMatchObject({ event_id: eventId, status: 'pending', attempts: 1 });
 
+    // A test delivery the receiver cannot take fails the command (exit 6, as `webhooks trigger`),
+    // with the result still on stdout for the details.
+    const tst = await verity(['webhooks', 'test', hook, '--json'], { home });
+    expect(tst.code).toBe(6);
+    expect(JSON.parse(tst.stdout).attempt).toMatchObject({ ok: false });
+    expect(tst.stderr).toMatch(/did not accept the test event/);
+
     const l = await spawnServer(['listen', '--port', String(port), '--secret', SECRET, '--ndjson'], home);
     // The receiver is back: replay sends it now instead of at the next retry (same id and body).
     const replay = await verity(['webhooks', 'replay', eventId, '--json'], { home });
@@ -268,6 +275,7 @@ describe('embedded webhooks when the receiver is down', () => {
     expect(JSON.parse(replay.stdout)).toEqual({ event_id: eventId, deliveries: 1 });
     expect(JSON.parse(await l.nextStdout((x) => x.includes(eventId)))).toMatchObject({ outcome: 'accepted', attempt: 1 });
     const deliver = await verity(['webhooks', 'deliver', '--json'], { home });
-    expect(JSON.parse(deliver.stdout)).toMatchObject({ attempts: 0, outstanding: 0, next_due_at: null });
+    // Only the refused test event is left, waiting for its first retry.
+    expect(JSON.parse(deliver.stdout)).toMatchObject({ attempts: 0, outstanding: 1 });
   });
 });

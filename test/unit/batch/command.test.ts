@@ -84,7 +84,7 @@ describe('verify batch (sandbox, in process)', () => {
     expect(JSON.parse(json.stdout).error.details).toEqual([{ field: 'line 2 (claim)', issue: 'must not be empty' }]);
   });
 
-  it('failed items are lines with an error; exit 1 (6 when every failure is "unavailable")', async () => {
+  it('failed items are lines with an error; exit 1 (6 only when every item was "unavailable")', async () => {
     const path = file('fails.jsonl', ['{"company_name":"Notfound Holdings"}', '{"company_name":"Acme Ltd"}'].join('\n'));
     const r = await runCli(['verify', 'batch', path, '--type', 'business', '--test']);
     expect(r.code).toBe(1);
@@ -92,8 +92,16 @@ describe('verify batch (sandbox, in process)', () => {
     expect(failed).toMatchObject({ custom_id: 'line-1', line: 1, error: { code: 'NOT_FOUND' } });
     expect(failed.result).toBeUndefined();
     expect(r.stderr).toMatch(/line 1 line-1: .*\(NOT_FOUND\)/);
-    const down = await runCli(['verify', 'batch', '-', '--type', 'claim', '--test'], { stdin: '{"claim":"x #unavailable"}\n{"claim":"y"}\n' });
+    // One item unavailable beside one that ran: some items failed (1), not "unavailable".
+    const some = await runCli(['verify', 'batch', '-', '--type', 'claim', '--test'], { stdin: '{"claim":"x #unavailable"}\n{"claim":"y"}\n' });
+    expect(some.code).toBe(1);
+    const down = await runCli(['verify', 'batch', '-', '--type', 'claim', '--test'], { stdin: '{"claim":"x #unavailable"}\n{"claim":"y #unavailable"}\n' });
     expect(down.code).toBe(6);
+    // A gate failure beside an unavailable item: the gate decides (3).
+    const gated = await runCli(['verify', 'batch', '-', '--type', 'claim', '--test', '--fail-on', 'false'], {
+      stdin: '{"claim":"x #unavailable"}\n{"claim":"Sky is green #false"}\n',
+    });
+    expect(gated.code).toBe(3);
   });
 
   it('--json: one summary with counts, failures and the gate over every item (exit 3)', async () => {

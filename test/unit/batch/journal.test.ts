@@ -96,14 +96,19 @@ describe('gates and exit codes', () => {
     expect(() => parseBatchGates({ minTrust: '2' })).toThrow(/0 to 1/);
   });
 
-  it('failures decide before the gate: quota 5, all unavailable 6, else 1; then gate 3; else 0', () => {
+  it('a stop keeps its code; then the gate (3) before failures; 5 quota, 6 only when every item was unavailable, else 1', () => {
     const gate = (passed: boolean) => ({ set: true, passed, failed_items: [] });
     const f = (code: string) => ({ custom_id: 'x', error: { code, message: '' } });
-    expect(exitCodeOf({ failures: [], gate: gate(true) })).toBe(0);
-    expect(exitCodeOf({ failures: [], gate: gate(false) })).toBe(3);
-    expect(exitCodeOf({ failures: [f('UNAVAILABLE')], gate: gate(false) })).toBe(6);
-    expect(exitCodeOf({ failures: [f('UNAVAILABLE'), f('UNPROCESSABLE_CONTENT')], gate: gate(true) })).toBe(1);
-    expect(exitCodeOf({ failures: [f('INTERNAL_ERROR'), f('QUOTA_EXCEEDED')], gate: gate(true) })).toBe(5);
-    expect(exitCodeOf({ failures: [], gate: gate(true) }, new VerityError('UNAUTHORIZED', 'no'))).toBe(4);
+    expect(exitCodeOf({ failures: [], gate: gate(true), succeeded: 3 })).toBe(0);
+    expect(exitCodeOf({ failures: [], gate: gate(false), succeeded: 3 })).toBe(3);
+    // An unreadable or unavailable item beside a gate failure: the gate decides.
+    expect(exitCodeOf({ failures: [f('UNAVAILABLE')], gate: gate(false), succeeded: 2 })).toBe(3);
+    expect(exitCodeOf({ failures: [f('UNPROCESSABLE_CONTENT')], gate: gate(false), succeeded: 2 })).toBe(3);
+    // 4 of 5 fine and one unavailable: some items failed (1); all unavailable: 6.
+    expect(exitCodeOf({ failures: [f('UNAVAILABLE')], gate: gate(true), succeeded: 4 })).toBe(1);
+    expect(exitCodeOf({ failures: [f('UNAVAILABLE'), f('UNAVAILABLE')], gate: gate(true), succeeded: 0 })).toBe(6);
+    expect(exitCodeOf({ failures: [f('UNAVAILABLE'), f('UNPROCESSABLE_CONTENT')], gate: gate(true), succeeded: 0 })).toBe(1);
+    expect(exitCodeOf({ failures: [f('INTERNAL_ERROR'), f('QUOTA_EXCEEDED')], gate: gate(true), succeeded: 1 })).toBe(5);
+    expect(exitCodeOf({ failures: [], gate: gate(false), succeeded: 0 }, new VerityError('UNAUTHORIZED', 'no'))).toBe(4);
   });
 });

@@ -7,6 +7,7 @@ import { CommanderError } from 'commander';
 import type { CliContext } from '../../../src/cli/context.js';
 import { EXIT, exitCodeFor } from '../../../src/cli/errors.js';
 import { buildProgram } from '../../../src/cli/program.js';
+import { settleParserError } from '../../../src/cli/parse-outcome.js';
 import { resolvePaths } from '../../../src/config/paths.js';
 
 export interface FakeOptions {
@@ -71,11 +72,11 @@ export function fakeContext(o: FakeOptions = {}): Fake {
 export async function runCli(args: string[], o: FakeOptions | Fake = {}): Promise<{ code: number; stdout: string; stderr: string; home: string }> {
   const fake = 'ctx' in o ? o : fakeContext(o);
   let code: number = EXIT.ok;
+  const program = buildProgram(fake.ctx);
   try {
-    await buildProgram(fake.ctx).parseAsync(['node', 'verity', ...args]);
+    await program.parseAsync(['node', 'verity', ...args]);
   } catch (err) {
-    if (err instanceof CommanderError)
-      code = ['commander.helpDisplayed', 'commander.version'].includes(err.code) || (err.code === 'commander.help' && err.exitCode === 0) ? EXIT.ok : EXIT.usage;
+    if (err instanceof CommanderError) code = settleParserError(err, program, args, fake.ctx);
     else code = exitCodeFor(err);
   }
   // Let the PassThrough 'data' events flush.
