@@ -1,6 +1,6 @@
 import type { BusinessResult, CompanyStatus } from '../../api/results.js';
 import type { Output } from '../output.js';
-import { authority, dimensions, evidenceList, field, headline, meta, simulatedNotice, type Tone } from './common.js';
+import { AUTHORITY_COLUMN, authority, dimensions, evidenceSection, field, headline, meta, simulatedNotice, sourceWidth, type Tone } from './common.js';
 import { columns, link } from './layout.js';
 
 const TONE: Record<CompanyStatus, Tone> = { active: 'good', dissolved: 'bad', liquidation: 'bad', inactive: 'warn' };
@@ -41,10 +41,17 @@ export function renderBusiness(r: BusinessResult, out: Output): string {
       );
   }
   lines.push(
-    ...evidenceList(
+    ...evidenceSection(
       out,
       'Evidence',
-      r.evidence.map((e) => ({ head: `${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`, text: e.finding, url: e.url })),
+      [{ header: 'Source', width: sourceWidth(r.evidence.map((e) => e.source)) }, AUTHORITY_COLUMN],
+      'Finding',
+      r.evidence.map((e) => ({
+        head: `${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`,
+        cells: [e.source, e.authority_score.toFixed(2)],
+        text: e.finding,
+        url: e.url,
+      })),
     ),
   );
   return lines.join('\n');

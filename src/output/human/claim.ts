@@ -1,6 +1,6 @@
 import type { ClaimResult, Verdict } from '../../api/results.js';
 import type { Output } from '../output.js';
-import { authority, dimensions, evidenceList, headline, meta, simulatedNotice, type Tone } from './common.js';
+import { AUTHORITY_COLUMN, authority, dimensions, evidenceSection, headline, meta, simulatedNotice, sourceWidth, type Tone } from './common.js';
 
 const TONE: Record<Verdict, Tone> = { true: 'good', false: 'bad', conflicting: 'warn', unverifiable: 'neutral' };
 
@@ -15,14 +15,20 @@ export function renderClaim(r: ClaimResult, out: Output): string {
   ];
   if (r.evidence.length === 0) lines.push('', out.style.dim('No evidence was found.'));
   lines.push(
-    ...evidenceList(
+    ...evidenceSection(
       out,
       'Evidence',
-      r.evidence.map((e) => ({
-        head: `${e.supports_claim ? out.style.green('supports') : out.style.red('refutes')}  ${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`,
-        text: e.snippet,
-        url: e.url,
-      })),
+      [{ header: 'Stance', width: 8 }, { header: 'Source', width: sourceWidth(r.evidence.map((e) => e.source)) }, AUTHORITY_COLUMN],
+      'Passage',
+      r.evidence.map((e) => {
+        const stance = e.supports_claim ? out.style.green('supports') : out.style.red('refutes');
+        return {
+          head: `${stance}  ${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`,
+          cells: [stance, e.source, e.authority_score.toFixed(2)],
+          text: e.snippet,
+          url: e.url,
+        };
+      }),
     ),
   );
   return lines.join('\n');

@@ -5,7 +5,7 @@
  */
 import type { DimensionProducers, Dimensions } from '../../api/results.js';
 import type { Output } from '../output.js';
-import { link, visibleWidth, wrap } from './layout.js';
+import { borderedTable, link, MIN_TABLE_WIDTH, visibleWidth, wrap, type TableColumn } from './layout.js';
 
 export type Tone = 'good' | 'warn' | 'bad' | 'neutral';
 
@@ -90,14 +90,39 @@ export function dimensions(out: Output, d: Dimensions, producers?: DimensionProd
 }
 
 export interface EvidenceItem {
-  /** The item's heading: source, stance, authority (short). */
+  /** The item's heading in the list form: source, stance, authority (short). */
   head: string;
+  /** The same facts as table cells, one per column given to `evidenceSection` (source, stance or kind, authority). */
+  cells: string[];
   /** The finding or passage, in plain words. */
   text?: string;
   /** Technical detail: shown with --verbose only (always in --json). */
   detail?: string;
-  /** Printed whole on its own line, as a hyperlink where the terminal supports it. */
+  /** Printed whole, as a numbered reference under the table (or on its own line in the list). */
   url?: string;
+}
+
+/**
+ * The evidence chain or findings. A table (cli-table3) when the output has a width of at least
+ * MIN_TABLE_WIDTH columns — a terminal, or $COLUMNS set by whoever pipes it and so asks for a
+ * layout — with the URLs as numbered references under it, whole and clickable; otherwise the
+ * numbered list (piped output with no $COLUMNS, and terminals too narrow for a table).
+ */
+export function evidenceSection(out: Output, title: string, columns: TableColumn[], textHeader: string, items: EvidenceItem[]): string[] {
+  if (items.length === 0) return [];
+  const w = out.width;
+  if (w !== null && w >= MIN_TABLE_WIDTH) {
+    const refs: string[] = [];
+    const rows = items.map((e, i) => {
+      const body = [e.text ?? '', e.detail && out.opts.verbose ? out.style.dim(e.detail) : ''].filter(Boolean).join('\n');
+      if (e.url) refs.push(`  ${`[${i + 1}]`.padStart(String(items.length).length + 2)} ${link(out, e.url)}`);
+      return [String(i + 1), ...e.cells, e.url ? `${body} [${i + 1}]` : body];
+    });
+    const cols: TableColumn[] = [{ header: '#', width: String(items.length).length, align: 'right' }, ...columns, { header: textHeader }];
+    const table = borderedTable(out, cols, rows, w);
+    if (table !== null) return ['', out.style.bold(`${title} (${items.length})`), table, ...refs];
+  }
+  return evidenceList(out, title, items);
 }
 
 /** Numbered evidence items: heading, text wrapped under it, URL whole on its own line. */
@@ -115,5 +140,15 @@ export function evidenceList(out: Output, title: string, items: EvidenceItem[]):
   });
   return lines;
 }
+
+/** A source or check column: as wide as its longest word and at most 22 (longer names wrap). */
+export function sourceWidth(names: string[]): number {
+  const longestWord = Math.max(6, ...names.flatMap((n) => n.split(' ').map((w) => [...w].length)));
+  const longest = Math.max(...names.map((n) => [...n].length));
+  return Math.min(Math.max(longestWord, Math.min(longest, 22)), 30);
+}
+
+/** The authority column of evidence tables: the number alone (the header says what it is). */
+export const AUTHORITY_COLUMN: TableColumn = { header: 'Authority', width: 9, align: 'right' };
 
 export const authority = (out: Output, a: number): string => out.style.dim(`authority ${a.toFixed(2)}`);
