@@ -82,7 +82,7 @@ export interface TableColumn {
  * text is lost (only such a word is ever split). Returns null when the flexible column would get
  * fewer than `minFlex` columns (the caller prints a list instead).
  */
-export function borderedTable(out: Output, cols: TableColumn[], rows: string[][], width: number, minFlex = 15): string | null {
+export function borderedTable(out: Output, cols: TableColumn[], rows: string[][], width: number, minFlex = 15, compact = false): string | null {
   // Each cell has one space of padding each side; n columns have n + 1 borders.
   const fixed = cols.reduce((a, c) => a + (c.width === undefined ? 0 : c.width + 2), 0);
   const flex = width - fixed - (cols.length + 1) - 2;
@@ -98,7 +98,14 @@ export function borderedTable(out: Output, cols: TableColumn[], rows: string[][]
     style: { head: [], border: [], 'padding-left': 1, 'padding-right': 1 },
   });
   for (const r of rows) table.push(r.map((cell, i) => splitLongWords(cell, inner[i]!)));
-  return table.toString();
+  const text = table.toString();
+  if (!compact) return text;
+  // Compact: the rule under the header only (one-line rows read fine without rules between them).
+  let rules = 0;
+  return text
+    .split('\n')
+    .filter((l) => !stripVTControlCharacters(l).startsWith('├') || rules++ === 0)
+    .join('\n');
 }
 
 /** Splits words wider than `width` (they would be cut with "…"): the only place a word is broken. */
