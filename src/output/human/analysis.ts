@@ -1,6 +1,7 @@
 /** Media and document evidence share one shape: analyzer, finding, authority. */
 import type { AnalysisEvidence, Watermark } from '../../api/results.js';
 import type { Output } from '../output.js';
+import { isoTimesIn } from '../trust-words.js';
 import { AUTHORITY_COLUMN, authority, evidenceSection, field, sourceWidth } from './common.js';
 
 /** What each analyzer looks at, in words; its id (`source`) stays in --verbose and JSON. */
@@ -47,8 +48,8 @@ export function analysisEvidence(out: Output, evidence: AnalysisEvidence[]): str
       head: `${out.style.bold(names[i]!)} · ${authority(out, e.authority_score)}`,
       cells: [names[i]!, e.authority_score.toFixed(2)],
       // Plain words first; the technical statement under --verbose (always in --json).
-      text: e.summary ?? e.finding,
-      detail: e.summary ? `${e.source}: ${e.finding}` : `analyzer ${e.source}`,
+      text: isoTimesIn(e.summary ?? e.finding),
+      detail: e.summary ? `${e.source}: ${isoTimesIn(e.finding)}` : `analyzer ${e.source}`,
     })),
   );
 }

@@ -1,21 +1,20 @@
 import type { BusinessResult, CompanyStatus } from '../../api/results.js';
 import type { Output } from '../output.js';
+import { BUSINESS_TRUST, businessTrustWhy } from '../trust-words.js';
 import { AUTHORITY_COLUMN, authority, dimensions, evidenceSection, field, headline, meta, simulatedNotice, sourceWidth, type Tone } from './common.js';
 import { columns, link } from './layout.js';
 
 const TONE: Record<CompanyStatus, Tone> = { active: 'good', dissolved: 'bad', liquidation: 'bad', inactive: 'warn' };
 
-export const BUSINESS_TRUST =
-  'Trust: how sure the registries make it that this is the company you named and that its status is current, from 0 to 1.';
 
 export function renderBusiness(r: BusinessResult, out: Output): string {
   const lines = [
     ...simulatedNotice(out, r.warnings),
-    ...headline(out, 'Status', r.status, TONE[r.status], r.trust_score, BUSINESS_TRUST),
+    ...headline(out, 'Status', r.status, TONE[r.status], r.trust_score, BUSINESS_TRUST, businessTrustWhy(r)),
     field(out, 'Legal name', out.style.bold(r.legal_name)),
     field(out, 'Number', `${r.registration_number}  ${out.style.dim('jurisdiction')} ${r.jurisdiction}`),
     field(out, 'Incorporated', r.incorporation_date ?? out.style.dim('unknown')),
-    dimensions(out, r.dimensions, r.dimension_producers),
+    dimensions(out, r.dimensions, r.dimension_producers, r.warnings),
     meta(out, r),
   ];
   if (r.officers) {

@@ -1,16 +1,15 @@
 import type { ClaimResult, Verdict } from '../../api/results.js';
 import type { Output } from '../output.js';
+import { claimTrustMeaning } from '../trust-words.js';
 import { AUTHORITY_COLUMN, authority, dimensions, evidenceSection, headline, meta, simulatedNotice, sourceWidth, type Tone } from './common.js';
 
 const TONE: Record<Verdict, Tone> = { true: 'good', false: 'bad', conflicting: 'warn', unverifiable: 'neutral' };
 
-export const CLAIM_TRUST = 'Trust: how strongly the sources found back this verdict, from 0 to 1, made from the four numbers below.';
-
 export function renderClaim(r: ClaimResult, out: Output): string {
   const lines = [
     ...simulatedNotice(out, r.warnings),
-    ...headline(out, 'Verdict', r.verdict, TONE[r.verdict], r.trust_score, CLAIM_TRUST),
-    dimensions(out, r.dimensions, r.dimension_producers),
+    ...headline(out, 'Verdict', r.verdict, TONE[r.verdict], r.trust_score, claimTrustMeaning(r.verdict, r.trust_score)),
+    dimensions(out, r.dimensions, r.dimension_producers, r.warnings),
     meta(out, r),
   ];
   if (r.evidence.length === 0) lines.push('', out.style.dim('No evidence was found.'));

@@ -3,6 +3,7 @@
  * saying what trust means, the dimensions labelled by what produced them, and evidence items
  * laid out to the terminal's width with their URLs whole.
  */
+import { notMeasured } from '../../api/not-measured.js';
 import type { DimensionProducers, Dimensions } from '../../api/results.js';
 import type { Output } from '../output.js';
 import { borderedTable, link, MIN_TABLE_WIDTH, visibleWidth, wrap, type TableColumn } from './layout.js';
@@ -38,12 +39,18 @@ export function simulatedNotice(out: Output, warnings: string[] | undefined): st
   return [out.style.yellow.bold(wrap(text, out.width)), ''];
 }
 
-/** The verdict line, and under it one line saying what the trust score means for this kind. */
-export function headline(out: Output, label: string, value: string, tone: Tone, trust: number, meaning: string): string[] {
-  return [
+/**
+ * The verdict line, under it one line saying what the trust score means for this kind and, when
+ * the score is lower than its numbers suggest, why (not dimmed: it is part of the answer).
+ */
+export function headline(out: Output, label: string, value: string, tone: Tone, trust: number, meaning: string, why?: string | null): string[] {
+  const w = out.width === null ? null : out.width - LABEL_WIDTH;
+  const lines = [
     `${out.style.dim(label.padEnd(LABEL_WIDTH))}${toneText(out, tone, value.toUpperCase())}   ${out.style.dim('trust')} ${scoreBar(out, trust)}`,
-    `${INDENT}${out.style.dim(wrap(meaning, out.width === null ? null : out.width - LABEL_WIDTH, INDENT))}`,
+    `${INDENT}${out.style.dim(wrap(meaning, w, INDENT))}`,
   ];
+  if (why) lines.push(`${INDENT}${wrap(why, w, INDENT)}`);
+  return lines;
 }
 
 /** A labelled line; long values wrap at word boundaries under the value column. */
@@ -73,9 +80,16 @@ export function dimensionLabel(key: keyof Dimensions, producers: DimensionProduc
   return key === 'llm_analysis' ? by : `${DIM_LABELS[key]} (${by})`;
 }
 
-/** The four numbers the trust score is made from, each labelled by what produced it. */
-export function dimensions(out: Output, d: Dimensions, producers?: DimensionProducers): string {
-  const parts = (Object.keys(DIM_LABELS) as (keyof Dimensions)[]).map((k) => `${dimensionLabel(k, producers)} ${d[k].toFixed(2)}`);
+/**
+ * The four numbers the trust score is made from, each labelled by what produced it; a number the
+ * result's warnings mark as not measured (api/not-measured.ts) reads "not measured (why)".
+ */
+export function dimensions(out: Output, d: Dimensions, producers?: DimensionProducers, warnings?: readonly string[]): string {
+  const unmeasured = notMeasured(warnings);
+  const parts = (Object.keys(DIM_LABELS) as (keyof Dimensions)[]).map((k) => {
+    const why = unmeasured.get(k);
+    return why ? `${DIM_LABELS[k]} ${out.style.dim(`not measured (${why})`)}` : `${dimensionLabel(k, producers)} ${d[k].toFixed(2)}`;
+  });
   // Wrap between parts, never inside one.
   const room = out.width === null ? Infinity : out.width - LABEL_WIDTH;
   const lines: string[] = [];

@@ -46,7 +46,7 @@ describe('labels that tell the truth', () => {
   it('says what trust means under the verdict, and words, not "Auth.", for authority', () => {
     const lines = renderClaim(claim, out()).split('\n');
     const at = lines.findIndex((l) => l.startsWith('Verdict'));
-    expect(lines[at + 1]).toMatch(/Trust: how strongly the sources found back this verdict/);
+    expect(lines[at + 1]).toMatch(/Trust: the chance that the claim is true/);
     expect(lines.join('\n')).toContain('authority 0.75');
     expect(lines.join('\n')).not.toContain('Auth.');
   });
