@@ -55,3 +55,24 @@ export function wrapLines(text: string, width: number | null, hang = 2): string 
     })
     .join('\n');
 }
+
+/**
+ * Help text for a terminal of `width` columns: a paragraph (lines that start in column 0) with a
+ * line too wide is joined and wrapped again between words; an indented line (an example command,
+ * a table row) wraps on its own, its continuation hanging two columns further in. Lines that
+ * fit are left as written.
+ */
+export function reflowText(text: string, width: number): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    if (/^\S/.test(lines[i]!)) {
+      let j = i;
+      while (j < lines.length && /^\S/.test(lines[j]!)) j++;
+      const run = lines.slice(i, j);
+      out.push(run.some((l) => visibleWidth(l) > width) ? wrap(run.join(' '), width) : run.join('\n'));
+      i = j;
+    } else out.push(wrapLines(lines[i++]!, width));
+  }
+  return out.join('\n');
+}
