@@ -121,3 +121,24 @@ describe.skipIf(!hasTmux)('a batch in a terminal', () => {
     expectReadable(screen, dictionary(json.stdout));
   }, 90_000);
 });
+
+describe.skipIf(!hasTmux)('listen lines in a terminal', () => {
+  for (const cols of [80, 120]) {
+    it(`at ${cols} columns the refusal lines wrap between words, none wider than the terminal`, async () => {
+      const pane = open(['listen', '--port', '0', '--secret', 'whsec-walkthrough-0123456789-0123456789'], { cols });
+      const ready = await pane.waitFor(/Listening on http:\/\/127\.0\.0\.1:\d+/, 'the ready line');
+      const url = /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(ready)![1]!;
+      const body = JSON.stringify({ id: 'evt_walkthrough_0001', type: 'verification.completed', created_at: new Date().toISOString(), data: { id: 'vrf_clm_walkthrough' } });
+      const answers: string[] = [];
+      for (const headers of [{}, { 'x-service-signature': `sha256=${'0'.repeat(64)}` }]) {
+        const r = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+        answers.push(await r.text());
+      }
+      const screen = await pane.waitFor((s) => (s.match(/refused 401/g) ?? []).length === 2, 'two refusal lines');
+      pane.keys('C-c');
+      expect(await pane.exitStatus()).toBe(0);
+      expectReadable(pane.screen(), dictionary(...answers), cols);
+      expect(screen).toMatch(/\(missing_header\)/);
+    });
+  }
+});
