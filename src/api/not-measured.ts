@@ -17,6 +17,9 @@ export function notMeasuredWarning(field: MeasuredField, why: string, value: num
   return `not measured: ${field} (${why.replace(/[()]/g, '')}); ${value} is the neutral value, not a measurement`;
 }
 
+/** Whether a warning is one of these lines. */
+export const isNotMeasured = (w: string): boolean => LINE.test(w);
+
 /** The fields a result's warnings mark as not measured, each with why. */
 export function notMeasured(warnings: readonly string[] | undefined): Map<MeasuredField, string> {
   const out = new Map<MeasuredField, string>();

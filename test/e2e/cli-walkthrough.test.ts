@@ -130,7 +130,8 @@ describe.skipIf(!hasTmux)('listen lines in a terminal', () => {
       const url = /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(ready)![1]!;
       const body = JSON.stringify({ id: 'evt_walkthrough_0001', type: 'verification.completed', created_at: new Date().toISOString(), data: { id: 'vrf_clm_walkthrough' } });
       const answers: string[] = [];
-      for (const headers of [{}, { 'x-service-signature': `sha256=${'0'.repeat(64)}` }]) {
+      const attempts: Array<Record<string, string>> = [{}, { 'x-service-signature': `sha256=${'0'.repeat(64)}` }];
+      for (const headers of attempts) {
         const r = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
         answers.push(await r.text());
       }

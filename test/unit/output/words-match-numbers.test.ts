@@ -137,3 +137,24 @@ describe('video and times', () => {
     expect(html).not.toContain('Image and forensic overlays');
   });
 });
+
+describe('the command: not measured in the result, in warnings for scripts, not repeated on stderr', () => {
+  it('verify document on a three-word text file', async () => {
+    const { runCli, tempHome } = await import('../cli/fake-context.js');
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const file = join(tempHome(), 'note.txt');
+    writeFileSync(file, 'see you tomorrow\n');
+    const human = await runCli(['verify', 'document', file, '--no-color'], { env: { COLUMNS: '100' } });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/AI text\s+not measured \(3 words: too short to judge\)/);
+    expect(human.stdout).toMatch(/recency not measured \(no dates in the file\)/);
+    expect(human.stderr).not.toContain('not measured:');
+    const json = await runCli(['verify', 'document', file, '--json']);
+    const r = JSON.parse(json.stdout) as DocumentResult;
+    expect(r.ai_generated_probability).toBe(0.5);
+    expect(r.dimensions.recency).toBe(0.5);
+    expect(r.warnings).toContain('not measured: ai_generated_probability (3 words: too short to judge); 0.5 is the neutral value, not a measurement');
+    expect([...notMeasured(r.warnings).keys()].sort()).toEqual(['ai_generated_probability', 'cross_reference', 'llm_analysis', 'recency']);
+  });
+});
