@@ -42,8 +42,9 @@ Examples:
   $ verity verify media photo.jpg --fail-on manipulated,suspicious
   $ verity keys add ci --key-file ./key.txt
 
-Exit codes: 0 ok · 1 error · 2 usage/invalid input · 3 gate failed (--fail-on, --min-trust)
-            4 authentication/plan · 5 rate limit/quota · 6 upstream unavailable · 130 interrupted`,
+Exit codes: 0 ok · 1 error · 2 usage/invalid input · 3 gate failed (--fail-on
+            or --min-trust) · 4 authentication/plan · 5 rate limit/quota
+            6 upstream unavailable · 130 interrupted`,
     );
   for (const register of areas) register(program, ctx);
   // `verity help verify claim` walks the whole path (commander's own help command takes one word).
