@@ -26,6 +26,12 @@ import { batchesPlugin } from './batches/index.js';
 export type { ServerDeps } from './types.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * A caller's id that could be a credential: a key (`vty_…`), or any run of 32+ base62 characters
+ * (a key's body without its prefix is 32; someone else's token). The id is on every log line of
+ * the request, so such an id is replaced by ours, not logged.
+ */
+const SECRET_SHAPED = /vty_|[0-9A-Za-z]{32}/i;
 
 /**
  * Our request ids: a random per-server part and a counter. They must be unique, not secret, so
@@ -89,7 +95,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       // A key pasted as a request id would be logged on every line of the request: not taken.
-      return typeof given === 'string' && REQUEST_ID.test(given) && !/vty_/i.test(given) ? given : nextRequestId();
+      return typeof given === 'string' && REQUEST_ID.test(given) && !SECRET_SHAPED.test(given) ? given : nextRequestId();
     },
     // Requests that reached us before shutdown are served to the end, not answered 503.
     return503OnClosing: false,

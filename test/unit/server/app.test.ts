@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -195,6 +196,32 @@ describe('request ids', () => {
     expect(new Set(ids).size).toBe(4);
     const given = await h.post('/v1/verify/claim', claim, { ...bearer(key), 'x-request-id': 'trace-42.a_b' });
     expect(given.headers.get('x-request-id')).toBe('trace-42.a_b');
+  });
+
+  it('never takes a request id shaped like a key body (32+ base62 characters) into the log: ours replaces it', async () => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    h = await startHarness({ logLevel: 'info', logStream });
+    const key = h.key('ci', 'test', 'business');
+    const body = key.slice('vty_test_'.length); // the 32 base62 characters
+    const secretShaped = [body, `trace-${body}`, 'A1b2C3d4'.repeat(5), key];
+    for (const id of secretShaped) {
+      const r = await h.post('/v1/verify/claim', claim, { ...bearer(key), 'x-request-id': id });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-request-id'), id).toMatch(/^req_[0-9A-Za-z]+$/);
+    }
+    // Ordinary trace ids are still taken: a UUID, a short token, 31 base62 characters.
+    for (const id of ['550e8400-e29b-41d4-a716-446655440000', 'trace-42', 'a'.repeat(31)])
+      expect((await h.post('/v1/verify/claim', claim, { ...bearer(key), 'x-request-id': id })).headers.get('x-request-id')).toBe(id);
+    const log = lines.join('');
+    expect(log).toContain('550e8400-e29b-41d4-a716-446655440000');
+    expect(log).not.toContain(body);
+    expect(log).not.toContain('A1b2C3d4'.repeat(5));
   });
 });
 
