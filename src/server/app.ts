@@ -14,6 +14,7 @@ import type { RateDecision, ServerStore } from '../store/server-store.js';
 import { createAuthenticator } from './auth.js';
 import { sendError, toHttpError } from './error-handler.js';
 import { redactUrl } from './redact.js';
+import { contentEncodingError } from './content-encoding.js';
 import { createIdempotency } from './idempotency.js';
 import { buildOpenApi } from './openapi.js';
 import { allPolicies, policyFor } from './rate-limit.js';
@@ -107,6 +108,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // on every request); on other methods an empty body is still "the body is empty".
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const encoded = contentEncodingError(request.headers);
+    if (encoded) return done(encoded, undefined);
     if (body === '' && (request.method === 'GET' || request.method === 'DELETE' || request.method === 'HEAD' || request.method === 'OPTIONS'))
       return done(null, undefined);
     jsonParser(request, body as string, done);

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -226,6 +227,24 @@ describe('request ids', () => {
 });
 
 describe('input hardening', () => {
+  it('answers a compressed body (Content-Encoding other than identity) 415 UNSUPPORTED_MEDIA_TYPE, JSON and NDJSON alike', async () => {
+    h = await startHarness();
+    const key = h.key('ci', 'test', 'business');
+    const json = JSON.stringify(claim);
+    const send = (path: string, type: string, encoding: string, body: Buffer | string) =>
+      fetch(`${h!.url}${path}`, { method: 'POST', headers: { ...bearer(key), 'content-type': type, 'content-encoding': encoding }, body });
+    for (const [encoding, body] of [['gzip', gzipSync(json)], ['br', brotliCompressSync(json)], ['deflate, identity', deflateSync(json)], ['x-unknown', json]] as const) {
+      const r = await send('/v1/verify/claim', 'application/json', encoding, body);
+      expect(r.status, encoding).toBe(415);
+      const e = ((await r.json()) as any).error;
+      expect(e.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(e.message).toContain(`"${encoding}"`);
+    }
+    const ndjson = await send('/v1/batches', 'application/x-ndjson', 'gzip', gzipSync(`${JSON.stringify({ type: 'claim', claim: 'x' })}\n`));
+    expect(ndjson.status).toBe(415);
+    expect((await send('/v1/verify/claim', 'application/json', 'identity', json)).status).toBe(200);
+  });
+
   it('maps malformed JSON, non-objects, schema failures, wrong types and oversized bodies to the catalogue', async () => {
     h = await startHarness();
     const key = h.key('ci', 'test', 'business');
