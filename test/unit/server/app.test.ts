@@ -232,7 +232,7 @@ describe('input hardening', () => {
     const key = h.key('ci', 'test', 'business');
     const json = JSON.stringify(claim);
     const send = (path: string, type: string, encoding: string, body: Buffer | string) =>
-      fetch(`${h!.url}${path}`, { method: 'POST', headers: { ...bearer(key), 'content-type': type, 'content-encoding': encoding }, body });
+      fetch(`${h!.url}${path}`, { method: 'POST', headers: { ...bearer(key), 'content-type': type, 'content-encoding': encoding }, body: typeof body === 'string' ? body : new Uint8Array(body) });
     for (const [encoding, body] of [['gzip', gzipSync(json)], ['br', brotliCompressSync(json)], ['deflate, identity', deflateSync(json)], ['x-unknown', json]] as const) {
       const r = await send('/v1/verify/claim', 'application/json', encoding, body);
       expect(r.status, encoding).toBe(415);
