@@ -72,13 +72,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   else throw new TypeError('buildServer needs a store (or a SQLite db)');
   const nextRequestId = requestIds();
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
+  // Headers that never finish (slowloris) are cut sooner than a slow body: 10 s is long for headers.
+  const headersTimeout = Math.min(deps.headersTimeoutMs ?? 10_000, requestTimeout);
 
   const app = Fastify({
-    // A body (or headers) not received in time is answered 400 in our shape (clientErrorHandler);
-    // the check interval is tightened so the timeout holds to within a quarter of itself.
+    // A body (or headers) not received in time is answered 400 in our shape (clientErrorHandler)
+    // and the connection closed; the check interval is tightened so the timeouts hold to within a
+    // quarter of the shorter one.
     requestTimeout,
     // (Node enforces requestTimeout only when headersTimeout is not longer than it.)
-    http: { connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))), headersTimeout: requestTimeout },
+    http: { connectionsCheckingInterval: Math.max(25, Math.min(30_000, Math.floor(headersTimeout / 4))), headersTimeout },
     clientErrorHandler: writeClientError,
     // Router-level refusals (a path parameter over 100 characters, bad percent-encoding) in our shape.
     frameworkErrors: (err, request, reply) => void sendError(err, request, reply),

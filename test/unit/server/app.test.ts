@@ -7,7 +7,7 @@ import { VerityError } from '../../../src/api/errors.js';
 import { requireAuth } from '../../../src/server/auth.js';
 import type { VerificationFailedInfo, VerificationRecordedInfo } from '../../../src/server/types.js';
 import { bearer, startHarness, type Harness } from './harness.js';
-import { head, rawRequest } from '../../e2e/raw-http.js';
+import { head, rawRequest, unfinishedRequest } from '../../e2e/raw-http.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -227,6 +227,17 @@ describe('request ids', () => {
 });
 
 describe('input hardening', () => {
+  it('cuts a connection whose headers never finish (slowloris) at the headers bound, shorter than the request bound', async () => {
+    h = await startHarness({ headersTimeoutMs: 200 }); // the request bound stays 30 s
+    const key = h.key('ci', 'test', 'business');
+    const partial = await unfinishedRequest(h.url, `POST /v1/verify/claim HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nX-Slow: a`, 5_000);
+    expect(partial.closed).toBe(true);
+    expect(partial.response).toMatch(/^HTTP\/1\.1 400 /);
+    expect(partial.response).toContain('The request was not received in time');
+    expect((await unfinishedRequest(h.url, '', 5_000)).closed).toBe(true);
+    expect((await h.post('/v1/verify/claim', claim, bearer(key))).status).toBe(200);
+  });
+
   it('answers a compressed body (Content-Encoding other than identity) 415 UNSUPPORTED_MEDIA_TYPE, JSON and NDJSON alike', async () => {
     h = await startHarness();
     const key = h.key('ci', 'test', 'business');
