@@ -14,7 +14,7 @@
  * is enough for their short writes, and the server notices key changes (src/server/auth.ts).
  */
 import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { VerityError } from '../api/errors.js';
 import { describeOwner, ownerAlive, readLockOwner, takeOwnerLock, type LockOwner } from './owner-lock.js';
 import { createPrivateFile } from './private-file.js';
@@ -65,7 +65,7 @@ export function acquireServeLock(dbPath: string): ServeLock | undefined {
       (other ? `Another verity serve (${describeOwner(other.owner)}) is already using this database through ${other.db}. ` : '') +
         `${dbPath}${via} has ${nlink} names (hard links). SQLite keeps its -wal and -shm files beside the name a process opened, ` +
         `so processes on different names write different logs and corrupt the database: serve it through one name only ` +
-        `(remove the other links: \`find ${dirname(real)} -samefile ${basename(real)}\` lists those in that folder). ${SEVERAL}`,
+        `(remove the other links: \`find ${dirname(real)} -samefile ${real}\` lists those in that folder). ${SEVERAL}`,
     );
   }
   const path = `${real}.serve.lock`;
