@@ -100,6 +100,8 @@ function lockJournal(path: string): () => void {
   let real = path;
   try {
     real = realpathSync(path);
+    // A device or pipe (`--out /dev/null`) holds no results to protect, and no lock goes beside it.
+    if (!statSync(real).isFile()) return () => undefined;
   } catch {
     // not there yet: the path as given
   }
