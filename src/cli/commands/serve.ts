@@ -68,6 +68,15 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
         'webhook targets are NOT guarded (--allow-private-webhooks): any key holder can make this server send requests to http, loopback and private addresses; use for development only',
       );
     if (target.kind === 'postgres') app.log.info({ store: serverStore.label, pool: poolSize, worker: o.worker !== false }, 'using PostgreSQL');
+    else {
+      // New databases are created 0600 (store/private-file.ts); an older or copied one may not be.
+      const exposed = (await import('../../store/private-file.js')).exposedFiles(target.path);
+      if (exposed.length)
+        app.log.warn(
+          { files: exposed },
+          `the database files are open to other users (${exposed.map((f) => `${f.path} ${f.mode}`).join(', ')}); they hold webhook secrets: chmod 600 ${exposed.map((f) => f.path).join(' ')}`,
+        );
+    }
     running = await startServer(app, {
       // Without the worker (PostgreSQL, --no-worker), separate `verity worker` processes deliver.
       background: o.worker === false && target.kind === 'postgres' ? undefined : webhooks.background,

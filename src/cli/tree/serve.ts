@@ -26,7 +26,8 @@ export function registerServe(program: Command, ctx: CliContext): void {
 Prints one line "Listening on http://HOST:PORT" on stderr when ready; SIGTERM or Ctrl-C stops it
 gracefully (in-flight requests finish, the store is flushed). Test keys run the sandbox engine,
 live keys the real one. Create keys with \`verity admin keys create\` on the same --db.
-One serve per SQLite file: a second one on the same --db refuses to start (lock file <db>.serve.lock).
+One serve per SQLite file: a second one on the same file (by any path or symbolic link) refuses to
+start (lock file beside the real file, <db>.serve.lock), and a file with a hard link is not served.
 On PostgreSQL (--db postgres://… or VERITY_DATABASE_URL) any number of serve and worker processes
 share one database: rate limits, quotas, idempotency and the webhook outbox hold across them.
 Webhook targets must be public https URLs (checked at registration and on every delivery);
