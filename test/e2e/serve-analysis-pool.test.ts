@@ -1,0 +1,121 @@
+/**
+ * Issue 28: no file can stall `verity serve`. A real serve child process with a live key: the
+ * 2 kB DOCX nested 20,000 deep in `_rels/.rels` (which froze the server for 74 s) is answered 422
+ * naming the part and the limit, and not charged, while /healthz keeps answering within 1 s; a
+ * job past the analysis budget (`--analysis-budget-ms`, set tiny here) is ended, answered 422
+ * naming the limit, not charged, and the next request is served.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startServeProcess, type Served } from './serve-process.js';
+
+const BIN = join(inject('verityRoot'), 'bin', 'verity.js');
+const home = mkdtempSync(join(tmpdir(), 'verity-pool-e2e-'));
+const env = { VERITY_HOME: home, NO_COLOR: '1', VERITY_API_KEY: '', VERITY_BASE_URL: '' };
+const cli = (args: string[]) => execa('node', [BIN, ...args], { env, reject: false });
+const running: Served[] = [];
+
+async function createKey(db: string, name: string, envName: 'live' | 'test'): Promise<string> {
+  const r = await cli(['admin', 'keys', 'create', '--name', name, '--env', envName, '--plan', 'business', '--account', name, '--db', db]);
+  expect(r.exitCode).toBe(0);
+  return r.stdout.trim();
+}
+
+async function usageOf(db: string, account: string): Promise<{ requests: number; credits: number }> {
+  const r = await cli(['admin', 'usage', '--db', db, '--json']);
+  const rows = (JSON.parse(r.stdout) as { data: Array<{ account_name: string; requests: number; credits: number }> }).data;
+  return rows.find((x) => x.account_name === account) ?? { requests: 0, credits: 0 };
+}
+
+async function docx(rels?: string): Promise<string> {
+  const zip = new JSZip();
+  zip.file('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>');
+  const open = '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>';
+  zip.file('_rels/.rels', `${open}${rels ?? ''}</Relationships>`);
+  zip.file('word/document.xml', '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Quarterly statement for account 00417.</w:t></w:r></w:p></w:body></w:document>');
+  return (await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' })).toString('base64');
+}
+
+const post = (s: Served, key: string, body: unknown) =>
+  fetch(`${s.url}/v1/verify/document`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function serve(db: string, extra: string[] = []): Promise<Served> {
+  const s = await startServeProcess(BIN, ['--db', db, ...extra], env);
+  running.push(s);
+  return s;
+}
+
+let nested: string;
+let plain: string;
+beforeAll(async () => {
+  nested = await docx(`${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}`);
+  plain = await docx();
+  expect(Buffer.from(nested, 'base64').length).toBeLessThan(4096);
+});
+
+afterAll(async () => {
+  for (const s of running) {
+    s.proc.kill('SIGTERM');
+    await s.proc;
+  }
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('serve: analysis off the event loop, bounded', () => {
+  it('answers the 20,000-deep DOCX 422 (not charged) while /healthz answers within 1 s', async () => {
+    const db = join(home, 'pool.db');
+    const live = await createKey(db, 'live-pool', 'live');
+    const s = await serve(db);
+    let done = false;
+    const job = post(s, live, { source: 'upload', content: nested }).finally(() => (done = true));
+    // /healthz polled for as long as the job runs; each poll must be answered within 1 s.
+    let polls = 0;
+    do {
+      const h = await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(1000) });
+      expect(h.status).toBe(200);
+      polls++;
+    } while (!done);
+    expect(polls).toBeGreaterThan(0);
+    const res = await job;
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('UNPROCESSABLE_CONTENT');
+    expect(body.error.message).toMatch(/the DOCX part _rels\/\.rels cannot be read: it nests elements more than 256 deep \(the depth limit\)/);
+    expect(await usageOf(db, 'live-pool')).toMatchObject({ requests: 0, credits: 0 });
+
+    // The same worker pool then analyses an ordinary DOCX, which is charged.
+    const ok = await post(s, live, { source: 'upload', content: plain });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { metadata: { page_count: number } }).metadata.page_count).toBeGreaterThan(0);
+    expect(await usageOf(db, 'live-pool')).toMatchObject({ requests: 1 });
+  });
+
+  it('ends a job past --analysis-budget-ms: 422 naming the limit, not charged, and the next request is served', async () => {
+    const db = join(home, 'budget.db');
+    const live = await createKey(db, 'live-budget', 'live');
+    const test = await createKey(db, 'test-budget', 'test');
+    // 1 ms: no real analysis finishes in that (the worker alone takes longer to load the engine).
+    const s = await serve(db, ['--analysis-budget-ms', '1', '--analysis-workers', '1']);
+    for (let i = 0; i < 2; i++) {
+      // Twice: the ended worker is replaced, and the second job meets the same bound (no hang, no 500).
+      const res = await post(s, live, { source: 'upload', content: plain });
+      expect(res.status).toBe(422);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error).toMatchObject({ code: 'UNPROCESSABLE_CONTENT', message: expect.stringMatching(/did not finish within the 1 ms per-file limit \(serve --analysis-budget-ms\)/) });
+    }
+    expect(await usageOf(db, 'live-budget')).toMatchObject({ requests: 0, credits: 0 });
+    const next = await post(s, test, { source: 'upload', content: plain });
+    expect(next.status).toBe(200);
+    expect((await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(1000) })).status).toBe(200);
+  });
+
+  it('refuses a budget flag that is not a positive whole number', async () => {
+    const r = await cli(['serve', '--port', '0', '--db', join(home, 'x.db'), '--analysis-budget-ms', '0']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--analysis-budget-ms must be a whole number from 1/);
+  });
+});
