@@ -37,7 +37,10 @@ const int = (r: () => number, n: number) => Math.floor(r() * n);
 const flips: Mutation = (b, r) => {
   const out = Buffer.from(b);
   const n = 1 + int(r, 8);
-  for (let i = 0; i < n; i++) out[int(r, out.length)] ^= 1 << int(r, 8);
+  for (let i = 0; i < n; i++) {
+    const at = int(r, out.length);
+    out[at] = out[at]! ^ (1 << int(r, 8));
+  }
   return out;
 };
 const truncate: Mutation = (b, r) => b.subarray(0, 1 + int(r, b.length - 1));
