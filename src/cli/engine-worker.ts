@@ -49,6 +49,8 @@ export interface PoolJob {
   inputBytes?: Uint8Array;
   /** The request is its schema's output already (the route validated it). */
   validated?: boolean;
+  /** Which engine: live keys' real one, or test keys' sandbox (which still reads the file's own facts). */
+  engine: 'live' | 'sandbox';
 }
 
 // An async function rather than top-level await: the build bundles this entry as CommonJS
@@ -75,16 +77,16 @@ async function run(job: WorkerJob): Promise<WorkerReply> {
 
 /** serve's pool: one engine and one set of ports (the URL guard on) for every job of this worker. */
 function servePool(data: PoolWorkerData): void {
-  const ready = engineModules().then(([{ createEngine }, { createDefaultPorts }]) => {
+  const ready = engineModules().then(([{ createEngine, createSandboxEngine }, { createDefaultPorts }]) => {
     const ports = createDefaultPorts({ config: data.config, storeFile: data.storeFile, cacheDir: data.cacheDir, ssrfGuard: true });
     if (data.codeCacheDir) ports.codeCacheDir = data.codeCacheDir;
-    return createEngine(ports);
+    return { live: createEngine(ports), sandbox: createSandboxEngine(ports) };
   });
   ready.catch(() => undefined);
   parentPort!.on('message', (job: PoolJob) => {
     void (async (): Promise<WorkerReply> => {
       try {
-        const engine = await ready;
+        const engine = (await ready)[job.engine];
         const b = job.inputBytes;
         const opts = { ...(b ? { inputBytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) } : {}), validated: job.validated === true };
         return { ok: job.kind === 'media' ? await engine.verifyMedia(job.req as never, opts) : await engine.verifyDocument(job.req as never, opts) };

@@ -1,6 +1,7 @@
 /**
- * serve's analysis pool: live media and document verifications (untrusted bytes: image decoding,
- * PDF and DOCX parsing) run in worker threads, so no file can hold the event loop that answers
+ * serve's analysis pool: media and document verifications (untrusted bytes: image decoding, PDF
+ * and DOCX parsing; for test keys the sandbox's reading of the file's own facts, e.g. pdf-lib
+ * loading a PDF for its page count, ~0.8 s for 20,000 pages) run in worker threads, so no file can hold the event loop that answers
  * every other request and /healthz. Workers are started on demand up to `size` (the cores), each
  * runs one job at a time (cli/engine-worker.ts, pool mode), and jobs beyond that wait in order.
  *
@@ -31,9 +32,13 @@ export interface AnalysisPoolOptions {
 type Kind = 'media' | 'document';
 type ReplyBody = { ok: unknown } | { error: Parameters<typeof VerityError.fromBody>[0] };
 
+/** Live keys' real engine, or test keys' sandbox (which still reads the file: page counts, EXIF). */
+export type EngineKind = 'live' | 'sandbox';
+
 interface Job {
   id: number;
   kind: Kind;
+  engine: EngineKind;
   req: unknown;
   opts: VerifyOptions;
   resolve: (v: unknown) => void;
@@ -63,11 +68,11 @@ export class AnalysisPool {
   constructor(private readonly o: AnalysisPoolOptions) {}
 
   /** Runs one verification in a worker; rejects with the engine's error, or 422 past a limit. */
-  run(kind: Kind, req: unknown, opts: VerifyOptions = {}): Promise<unknown> {
+  run(kind: Kind, req: unknown, opts: VerifyOptions = {}, engine: EngineKind = 'live'): Promise<unknown> {
     if (this.closed) return Promise.reject(new VerityError('UNAVAILABLE', 'the server is shutting down'));
     opts.signal?.throwIfAborted();
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.nextId++, kind, req, opts, resolve, reject };
+      const job: Job = { id: this.nextId++, kind, engine, req, opts, resolve, reject };
       if (opts.signal) {
         // Aborted while waiting: leave the queue (a running job is ended by its slot's listener).
         opts.signal.addEventListener(
@@ -153,7 +158,7 @@ export class AnalysisPool {
       signal.addEventListener('abort', slot.onAbort, { once: true });
     }
     const b = job.opts.inputBytes;
-    slot.worker.postMessage({ id: job.id, kind: job.kind, req: job.req, validated: job.opts.validated === true, ...(b ? { inputBytes: b } : {}) });
+    slot.worker.postMessage({ id: job.id, kind: job.kind, engine: job.engine, req: job.req, validated: job.opts.validated === true, ...(b ? { inputBytes: b } : {}) });
   }
 
   private release(slot: Slot): Job | undefined {
@@ -209,11 +214,14 @@ export class AnalysisPool {
   }
 }
 
-/** The live engine with media and document verification sent to the pool (claims and businesses stay: they wait on I/O). */
-export function withAnalysisPool(engine: Engine, pool: AnalysisPool): Engine {
+/**
+ * An engine with media and document verification sent to the pool (claims and businesses stay:
+ * they wait on I/O, and the sandbox's are computed from the request alone).
+ */
+export function withAnalysisPool(engine: Engine, pool: AnalysisPool, which: EngineKind): Engine {
   return {
     ...engine,
-    verifyMedia: (req, opts) => pool.run('media', req, opts ?? {}) as ReturnType<Engine['verifyMedia']>,
-    verifyDocument: (req, opts) => pool.run('document', req, opts ?? {}) as ReturnType<Engine['verifyDocument']>,
+    verifyMedia: (req, opts) => pool.run('media', req, opts ?? {}, which) as ReturnType<Engine['verifyMedia']>,
+    verifyDocument: (req, opts) => pool.run('document', req, opts ?? {}, which) as ReturnType<Engine['verifyDocument']>,
   };
 }

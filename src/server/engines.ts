@@ -1,7 +1,7 @@
 /**
  * The server's composition of engines: one set of ports (one HTTP layer, one cache, the server's
  * store) with the SSRF guard on, the sandbox for test keys and the real engine for live keys.
- * With an analysis pool (serve), the live engine's media and document verifications run in its
+ * With an analysis pool (serve), both engines' media and document verifications run in its
  * workers (analysis-pool.ts), each of which has ports of its own with the same settings.
  */
 import { createEngine, createSandboxEngine } from '../engine/index.js';
@@ -21,7 +21,7 @@ export interface ServerEngineOptions {
   lookup?: InputFetcherOptions['lookup'];
   /** The NLI stance model when `claim.stance = nli`. */
   nli?: NliClassifier;
-  /** Live media and document analysis in worker threads with a per-job budget (serve); absent → on this thread. */
+  /** Media and document verification in worker threads with a per-job budget (serve); absent → on this thread. */
   analysis?: AnalysisPool;
 }
 
@@ -30,5 +30,7 @@ export function createServerEngines(o: ServerEngineOptions): { live: Engine; tes
   if (o.nli) ports.nli = o.nli;
   if (o.lookup) ports.fetchInput = createInputFetcher({ ssrfGuard: true, userAgent: userAgent(o.config.contact), lookup: o.lookup });
   const live = createEngine(ports);
-  return { live: o.analysis ? withAnalysisPool(live, o.analysis) : live, test: createSandboxEngine(ports) };
+  const test = createSandboxEngine(ports);
+  if (!o.analysis) return { live, test };
+  return { live: withAnalysisPool(live, o.analysis, 'live'), test: withAnalysisPool(test, o.analysis, 'sandbox') };
 }

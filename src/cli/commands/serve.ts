@@ -115,7 +115,7 @@ function parseAnalysisLimits(o: { analysisWorkers?: string; analysisBudgetMs: st
   };
 }
 
-/** The worker pool for live media and document analysis (server/analysis-pool.ts), on the CLI's analysis worker. */
+/** The worker pool for media and document analysis (server/analysis-pool.ts), on the CLI's analysis worker. */
 async function startAnalysisPool(rt: CliRuntime, limits: { size?: number; jobBudgetMs: number; memoryMb: number }, storeFile: string) {
   const [{ AnalysisPool }, { startCachedWorker, engineWorkerBundle }, { availableParallelism }] = await Promise.all([
     import('../../server/analysis-pool.js'),
