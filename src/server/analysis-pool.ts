@@ -92,12 +92,17 @@ export class AnalysisPool {
     });
   }
 
-  /** Ends every worker; jobs still waiting are answered 503. */
+  /** Ends every worker; jobs still running or waiting are answered 503 (serve closes it after in-flight requests). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const j of this.queue.splice(0)) j.reject(new VerityError('UNAVAILABLE', 'the server is shutting down'));
+    const shuttingDown = (): VerityError => new VerityError('UNAVAILABLE', 'the server is shutting down');
+    for (const j of this.queue.splice(0)) j.reject(shuttingDown());
     const all = [...this.idle.splice(0), ...this.busy];
-    this.busy.clear();
+    for (const slot of all) {
+      this.release(slot)?.reject(shuttingDown());
+      slot.worker.removeAllListeners();
+      slot.worker.on('error', () => undefined);
+    }
     await Promise.all(all.map((s) => s.worker.terminate().catch(() => undefined)));
   }
 
