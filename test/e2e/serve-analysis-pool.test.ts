@@ -31,12 +31,12 @@ async function usageOf(db: string, account: string): Promise<{ requests: number;
   return rows.find((x) => x.account_name === account) ?? { requests: 0, credits: 0 };
 }
 
-async function docx(rels?: string): Promise<string> {
+async function docx(rels?: string, body = '<w:p><w:r><w:t>Quarterly statement for account 00417.</w:t></w:r></w:p>'): Promise<string> {
   const zip = new JSZip();
   zip.file('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>');
   const open = '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>';
   zip.file('_rels/.rels', `${open}${rels ?? ''}</Relationships>`);
-  zip.file('word/document.xml', '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Quarterly statement for account 00417.</w:t></w:r></w:p></w:body></w:document>');
+  zip.file('word/document.xml', `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`);
   return (await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' })).toString('base64');
 }
 
@@ -65,21 +65,48 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
+/** Polls /healthz and a test key's claim while `job` runs; each must be answered within 1 s (a request timeout, not a sleep). */
+async function pollWhile(s: Served, testKey: string, job: Promise<unknown>): Promise<number> {
+  let done = false;
+  void job.finally(() => (done = true));
+  let polls = 0;
+  do {
+    const h = await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(1000) });
+    expect(h.status).toBe(200);
+    // An unrelated request too (once: the key's rate limit would answer a stream of them 429).
+    if (polls === 0) {
+      const c = await fetch(`${s.url}/v1/verify/claim`, { method: 'POST', signal: AbortSignal.timeout(1000), headers: { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ claim: 'Water boils at 100 degrees Celsius at sea level' }) });
+      expect(c.status).toBe(200);
+    }
+    polls++;
+  } while (!done);
+  return polls;
+}
+
 describe('serve: analysis off the event loop, bounded', () => {
+  it('a DOCX that keeps a worker busy for seconds delays neither /healthz nor another request', async () => {
+    const db = join(home, 'busy.db');
+    const live = await createKey(db, 'live-busy', 'live');
+    const test = await createKey(db, 'test-busy', 'test');
+    // ~12 MB of main document part (~40 kB compressed): seconds of parsing, which ran on the event loop before the pool.
+    const para = '<w:p><w:r><w:t>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.</w:t></w:r></w:p>';
+    const big = await docx(undefined, para.repeat(Math.ceil(12e6 / para.length)));
+    const s = await serve(db);
+    const job = post(s, live, { source: 'upload', content: big });
+    const polls = await pollWhile(s, test, job);
+    const res = await job;
+    expect(res.status).toBe(200);
+    expect(polls).toBeGreaterThan(0);
+    expect(await usageOf(db, 'live-busy')).toMatchObject({ requests: 1 });
+  });
+
   it('answers the 20,000-deep DOCX 422 (not charged) while /healthz answers within 1 s', async () => {
     const db = join(home, 'pool.db');
     const live = await createKey(db, 'live-pool', 'live');
+    const test = await createKey(db, 'test-pool', 'test');
     const s = await serve(db);
-    let done = false;
-    const job = post(s, live, { source: 'upload', content: nested }).finally(() => (done = true));
-    // /healthz polled for as long as the job runs; each poll must be answered within 1 s.
-    let polls = 0;
-    do {
-      const h = await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(1000) });
-      expect(h.status).toBe(200);
-      polls++;
-    } while (!done);
-    expect(polls).toBeGreaterThan(0);
+    const job = post(s, live, { source: 'upload', content: nested });
+    expect(await pollWhile(s, test, job)).toBeGreaterThan(0);
     const res = await job;
     expect(res.status).toBe(422);
     const body = (await res.json()) as { error: { code: string; message: string } };
