@@ -138,6 +138,8 @@ export class AnalysisPool {
         this.starting--;
         // Nothing can run: the waiting job is told so (a bug or a broken install, not the file's fault).
         this.queue.shift()?.reject(new VerityError('INTERNAL_ERROR', 'the analysis worker could not be started', { cause: err }));
+        // Jobs still waiting get a start of their own (each failure answers one job: no loop).
+        if (!this.closed) this.dispatch();
       },
     );
   }

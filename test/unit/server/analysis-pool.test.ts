@@ -100,3 +100,12 @@ describe('AnalysisPool', () => {
     expect(p.workers).toBe(0);
   });
 });
+
+describe('AnalysisPool when no worker can start', () => {
+  it('answers every waiting job INTERNAL_ERROR (a broken install is our fault), none left hanging', async () => {
+    const p = new AnalysisPool({ size: 1, jobBudgetMs: 1000, memoryMb: 64, start: async () => Promise.reject(new Error('no bundle')) });
+    pools.push(p);
+    const all = await Promise.allSettled([p.run('document', {}), p.run('document', {}), p.run('media', {})]);
+    expect(all.map((r) => r.status === 'rejected' && (r.reason as VerityError).code)).toEqual(['INTERNAL_ERROR', 'INTERNAL_ERROR', 'INTERNAL_ERROR']);
+  });
+});
