@@ -203,7 +203,7 @@ export class AnalysisPool {
       const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
       job.reject(
         oom
-          ? new VerityError('UNPROCESSABLE_CONTENT', `the ${job.kind} analysis needed more than the ${this.o.memoryMb} MB per-worker memory limit; the file was not analysed`)
+          ? new VerityError('UNPROCESSABLE_CONTENT', `the ${job.kind} analysis needed more than the ${this.o.memoryMb} MB per-worker memory limit (serve --analysis-memory-mb); the file was not analysed and nothing was charged`)
           : new VerityError('INTERNAL_ERROR', `the analysis worker stopped (${err.message})`, { cause: err }),
       );
     }

@@ -5,7 +5,7 @@
  * job past the analysis budget (`--analysis-budget-ms`, set tiny here) is ended, answered 422
  * naming the limit, not charged, its worker replaced, and the server goes on serving.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -142,6 +142,26 @@ describe('serve: analysis off the event loop, bounded', () => {
     const claim = await fetch(`${s.url}/v1/verify/claim`, { method: 'POST', headers: { authorization: `Bearer ${test}`, 'content-type': 'application/json' }, body: JSON.stringify({ claim: 'Water boils at 100 degrees Celsius at sea level' }) });
     expect(claim.status).toBe(200);
     expect((await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(1000) })).status).toBe(200);
+  });
+
+  it('a worker past --analysis-memory-mb dies alone: 422 naming the limit, not charged, the server goes on', async () => {
+    const db = join(home, 'memory.db');
+    const live = await createKey(db, 'live-memory', 'live');
+    // 8 MB of heap: loading the engine alone needs more, so the worker dies out of memory.
+    const s = await serve(db, ['--analysis-memory-mb', '8']);
+    const res = await post(s, live, { source: 'upload', content: plain });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/needed more than the 8 MB per-worker memory limit \(serve --analysis-memory-mb\)/);
+    expect(await usageOf(db, 'live-memory')).toMatchObject({ requests: 0, credits: 0 });
+    expect((await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(1000) })).status).toBe(200);
+  });
+
+  it('the CLI refuses the nested DOCX with exit 2 and the same error', async () => {
+    const file = join(home, 'nested.docx');
+    writeFileSync(file, Buffer.from(nested, 'base64'));
+    const r = await cli(['verify', 'document', file, '--json']);
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'UNPROCESSABLE_CONTENT', message: expect.stringMatching(/the DOCX part _rels\/\.rels cannot be read: it nests elements more than 256 deep/) } });
   });
 
   it('refuses a budget flag that is not a positive whole number', async () => {
