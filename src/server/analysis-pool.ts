@@ -113,7 +113,8 @@ export class AnalysisPool {
 
   private dispatch(): void {
     while (this.queue.length && this.idle.length) this.assign(this.idle.pop()!, this.queue.shift()!);
-    const wanted = Math.min(this.queue.length, this.o.size - this.busy.size - this.idle.length - this.starting);
+    // Workers already starting will take jobs from the queue too.
+    const wanted = Math.min(this.queue.length - this.starting, this.o.size - this.busy.size - this.idle.length - this.starting);
     for (let i = 0; i < wanted; i++) this.spawn();
   }
 
