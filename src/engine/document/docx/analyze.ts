@@ -14,7 +14,7 @@ import { assertReadableXml, unreadablePart } from '../xml-budget.js';
 import type { TrustAnchors } from '../signing/trust-store.js';
 import { DocxStructureError, documentXmlText, mainDocumentPath } from './text.js';
 import { signaturePartPaths } from './signature-parts.js';
-import { inflatePart } from './zip-parts.js';
+import { corruptPartError, inflatePart } from './zip-parts.js';
 
 /** Parts larger than this (uncompressed) are not read: a zip bomb must not exhaust memory. */
 const MAX_PART_BYTES = 64 * 1024 * 1024;
@@ -57,7 +57,7 @@ async function unzipPart<T extends 'string' | 'nodebuffer'>(f: import('jszip').J
   try {
     return (await f.async(type)) as T extends 'string' ? string : Buffer;
   } catch (err) {
-    throw unreadablePart(partLabel(path), `its compressed data is corrupt (${String((err as Error)?.message ?? err).slice(0, 200)})`);
+    throw corruptPartError(path, err);
   }
 }
 

@@ -18,7 +18,8 @@ import { evaluateTrust, type TrustStatus, type TrustEvaluation } from '../signin
 import type { Integrity } from '../signing/cms-verify.js';
 import { NO_ANCHORS, type TrustAnchors } from '../signing/trust-store.js';
 import { signaturePartPaths } from './signature-parts.js';
-import { unreadablePart, XML_LIMITS, xmlProblem } from '../xml-budget.js';
+import { XML_LIMITS, xmlProblem } from '../xml-budget.js';
+import { corruptPartError } from './zip-parts.js';
 
 type Zip = import('jszip');
 
@@ -131,7 +132,7 @@ async function readBytes(zip: Zip, path: string): Promise<Buffer | undefined> {
     return await f.async('nodebuffer');
   } catch (err) {
     // A corrupt stream or a size other than declared: the package is unreadable (422), as in analyze.ts.
-    throw unreadablePart(`the DOCX part ${path}`, `its compressed data is corrupt (${String((err as Error)?.message ?? err).slice(0, 200)})`);
+    throw corruptPartError(path, err);
   }
 }
 
