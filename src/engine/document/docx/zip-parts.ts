@@ -3,8 +3,8 @@
  * fed through 16 kB asynchronous chunks): the 1 MB main document part of a 4 MB DOCX inflated in
  * ~3 ms instead of ~30–40 ms. jszip still reads the ZIP directory; its entry keeps the compressed
  * bytes and the method. Anything unusual (another method, a corrupt stream, a size other than the
- * declared one) is left to jszip, so its errors stay what they were; a stream that inflates past
- * `maxBytes` is stopped by zlib itself (`maxOutputLength`).
+ * declared one) is left to jszip, whose errors the callers answer 422 (corruptPartError); a
+ * stream that inflates past `maxBytes` is stopped by zlib itself (`maxOutputLength`).
  */
 import { inflateRawSync } from 'node:zlib';
 import type { VerityError } from '../../../api/errors.js';
