@@ -33,7 +33,7 @@ from sklearn.metrics import f1_score
 
 ap = argparse.ArgumentParser()
 ap.add_argument('dir')
-ap.add_argument('--epochs', type=int, default=3)
+ap.add_argument('--epochs', type=int, default=4)
 ap.add_argument('--dim', type=int, default=64)
 ap.add_argument('--batch', type=int, default=64)
 ap.add_argument('--lr', type=float, default=2e-3)
