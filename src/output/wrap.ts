@@ -18,8 +18,9 @@ export function wrap(text: string, width: number | null, indent = ''): string {
   const out: string[] = [];
   const room = Math.max(10, width);
   for (const para of text.split('\n')) {
-    // Split on single spaces so that runs of spaces inside a line survive.
-    const words = para.split(' ');
+    // Split on single spaces so that runs of spaces inside a line survive; a `quoted command` is
+    // one word (it is there to be copied whole), unless it is wider than the line.
+    const words = keepQuoted(para.split(' '), room);
     let line = words[0]!;
     let used = visibleWidth(line);
     for (const word of words.slice(1)) {
@@ -36,6 +37,25 @@ export function wrap(text: string, width: number | null, indent = ''): string {
     out.push(line);
   }
   return out.map((l, i) => (i === 0 ? l : `${indent}${l}`)).join('\n');
+}
+
+/** Joins the words of a `backticked span` into one, when it closes and fits in `room`. */
+function keepQuoted(words: string[], room: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.startsWith('`') && !/^`.*`[.,;:)]*$/.test(w)) {
+      const end = words.findIndex((x, j) => j > i && /`[.,;:)]*$/.test(x));
+      const joined = end > 0 ? words.slice(i, end + 1).join(' ') : null;
+      if (joined !== null && visibleWidth(joined) <= room) {
+        out.push(joined);
+        i = end;
+        continue;
+      }
+    }
+    out.push(w);
+  }
+  return out;
 }
 
 /**

@@ -25,6 +25,13 @@ describe('wrapLines', () => {
     }
     expect(wrapLines(text, null)).toBe(text);
   });
+
+  it('keeps a `backticked command` on one line so it can be copied whole', () => {
+    const note = 'interrupted: 81,678 rows of companies-house were committed; the name index is rebuilt by the next import. Run `verity data import companies-house /tmp/data/companies.csv` to finish.';
+    const lines = wrapLines(note, 80).split('\n');
+    expect(lines.some((l) => l.includes('`verity data import companies-house /tmp/data/companies.csv`'))).toBe(true);
+    for (const l of lines) expect(visibleWidth(l), l).toBeLessThanOrEqual(80);
+  });
 });
 
 describe('Output on a terminal of 80 columns', () => {
