@@ -49,15 +49,19 @@ export function businessTrustWhy(r: Pick<BusinessResult, 'trust_score' | 'dimens
   if (r.trust_score >= base - 0.005) return null;
   const factor = STATUS_FACTOR[r.status];
   const parts: string[] = [];
-  if (factor < 1) parts.push(`the company is ${STATUS_WORDS[r.status]} (× ${factor.toFixed(2)})`);
+  // A score above base × factor was not made by this formula (the sandbox's are drawn from bands):
+  // name the status as the reason without a factor that would not add up.
+  if (factor < 1 && r.trust_score > base * factor + 0.005) return `Why ${r.trust_score.toFixed(2)}: the four numbers below give ${base.toFixed(2)}; the company is ${STATUS_WORDS[r.status]}, which lowers it.`;
+  // A no-break space keeps "× 0.50" together when the line wraps.
+  if (factor < 1) parts.push(`the company is ${STATUS_WORDS[r.status]} (×\u00a0${factor.toFixed(2)})`);
   const rest = base * factor - r.trust_score;
   if (rest > 0.005) {
     const text = r.evidence.map((e) => e.finding).join('\n');
     const why: string[] = [];
     if (/DISAGREES/.test(text)) why.push('the registries disagree on some facts (see the evidence)');
-    if (/alternative match/.test(text)) why.push(`another company has a similar name (− ${AMBIGUITY_PENALTY.toFixed(2)})`);
-    if (/is not this company's/.test(text)) why.push(`the registration number given is not this company's (− ${NUMBER_MISMATCH_PENALTY.toFixed(2)})`);
-    parts.push(why.length ? why.join('; ') : `problems found in the evidence (− ${rest.toFixed(2)})`);
+    if (/alternative match/.test(text)) why.push(`another company has a similar name (−\u00a0${AMBIGUITY_PENALTY.toFixed(2)})`);
+    if (/is not this company's/.test(text)) why.push(`the registration number given is not this company's (−\u00a0${NUMBER_MISMATCH_PENALTY.toFixed(2)})`);
+    parts.push(why.length ? why.join('; ') : `problems found in the evidence (−\u00a0${rest.toFixed(2)})`);
   }
   return `Why ${r.trust_score.toFixed(2)}: the four numbers below give ${base.toFixed(2)}; ${parts.join('; ')}.`;
 }

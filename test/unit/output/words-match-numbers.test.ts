@@ -61,6 +61,12 @@ describe('companies: why the trust is low', () => {
     const html = await report('business', dissolved);
     expect(html).toContain('Why 0.41');
   });
+  it('a score the formula did not make (the sandbox draws from bands) names the status without a factor', () => {
+    const text = flat(renderBusiness({ ...dissolved, trust_score: 0.57 }, out()));
+    expect(text).toContain('Why 0.57: the four numbers below give 0.82; the company is dissolved: the record confirms a company that no longer exists, which lowers it.');
+    expect(text).not.toContain('×');
+  });
+
   it('an active company scored as its dimensions give has no "why" line', () => {
     const active = { ...dissolved, status: 'active' as const, trust_score: 0.821 };
     expect(renderBusiness(active, out())).not.toContain('Why ');
