@@ -38,8 +38,9 @@ With --remote the service runs the items as server batches (one per type, up to 
 each) and the results are followed as they finish; a re-run within 24 h follows the same server
 batch, so nothing runs or is charged twice. --per-item sends single requests instead.
 
-Exit codes: 0 all succeeded · 1 some items failed · 2 invalid input (nothing was run)
-            3 a gate failed · 5 quota or rate limit · 6 unavailable · 130 interrupted
+Exit codes: 0 all succeeded · 1 some items failed · 2 invalid input (none run)
+            3 a gate failed · 5 quota or rate limit · 6 unavailable
+            130 interrupted
 
 Examples:
   $ verity verify batch claims.jsonl --type claim --test --out results.ndjson
