@@ -127,9 +127,18 @@ export function evidenceSection(out: Output, title: string, columns: TableColumn
   const w = out.width;
   if (w !== null && w >= MIN_TABLE_WIDTH) {
     const refs: string[] = [];
+    const pad = String(items.length).length + 4;
+    const ref = (label: string, url: string): void => void refs.push(`  ${`[${label}]`.padStart(pad)} ${link(out, url)}`);
     const rows = items.map((e, i) => {
-      const body = [e.text ?? '', e.detail && out.opts.verbose ? out.style.dim(e.detail) : ''].filter(Boolean).join('\n');
-      if (e.url) refs.push(`  ${`[${i + 1}]`.padStart(String(items.length).length + 2)} ${link(out, e.url)}`);
+      // URLs inside the text would be split by the cell: they become references too ([3.1], …).
+      let k = 0;
+      const lift = (t: string): string =>
+        t.replace(URL_IN_TEXT, (u) => {
+          ref(`${i + 1}.${++k}`, u);
+          return `[${i + 1}.${k}]`;
+        });
+      const body = [lift(e.text ?? ''), e.detail && out.opts.verbose ? out.style.dim(lift(e.detail)) : ''].filter(Boolean).join('\n');
+      if (e.url) ref(String(i + 1), e.url);
       return [String(i + 1), ...e.cells, e.url ? `${body} [${i + 1}]` : body];
     });
     const cols: TableColumn[] = [{ header: '#', width: String(items.length).length, align: 'right' }, ...columns, { header: textHeader }];
@@ -138,6 +147,9 @@ export function evidenceSection(out: Output, title: string, columns: TableColumn
   }
   return evidenceList(out, title, items);
 }
+
+/** A URL inside a passage or finding, up to the space or the punctuation that ends the sentence. */
+const URL_IN_TEXT = /https?:\/\/[^\s<>"]*[^\s<>".,;:!?)\]]/g;
 
 /** Numbered evidence items: heading, text wrapped under it, URL whole on its own line. */
 export function evidenceList(out: Output, title: string, items: EvidenceItem[]): string[] {

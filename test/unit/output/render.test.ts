@@ -72,7 +72,7 @@ describe('labels that tell the truth', () => {
     // The role is not cut, whatever the width.
     expect(text).toContain('company-secretary-and-director-of-operations');
     // At 80 columns the evidence is a table; its URL is a numbered reference under it, whole.
-    expect(text.split('\n')).toContain('  [1] https://find-and-update.company-information.service.gov.uk/company/01234567');
+    expect(text.split('\n')).toContain('    [1] https://find-and-update.company-information.service.gov.uk/company/01234567');
   });
 });
 
@@ -126,8 +126,18 @@ describe('layout', () => {
     const passage = rows.slice(1).map((l) => l.split('│').at(-2)!.trim()).join(' ');
     expect(passage).toContain(claim.evidence[0]!.snippet);
     expect(passage).toContain('[1]');
-    expect(text.split('\n')).toContain(`  [1] ${LONG_URL}`);
+    expect(text.split('\n')).toContain(`    [1] ${LONG_URL}`);
     expect(rows[1]).toMatch(/│ 1 │ supports │ Wikipedia\s+│\s+0\.75 │/);
+  });
+
+  it('a URL inside a passage becomes a reference too ([1.1]), so the cell never splits it', () => {
+    const inner = 'https://archive.example.org/2026/03/01/a-long-path-that-would-not-fit-a-cell/index.html';
+    const text = renderClaim({ ...claim, evidence: [{ ...claim.evidence[0]!, snippet: `Reported at ${inner}, then retracted.` }] }, out({ env: { COLUMNS: '80' } }));
+    const lines = text.split('\n');
+    expect(lines).toContain(`  [1.1] ${inner}`);
+    expect(lines).toContain(`    [1] ${LONG_URL}`);
+    const passage = lines.filter((l) => l.startsWith('│')).slice(1).map((l) => l.split('│').at(-2)!.trim()).join(' ');
+    expect(passage).toContain('Reported at [1.1], then retracted. [1]');
   });
 
   it('piped with no $COLUMNS: the plain list, no table (whole lines for grep and scripts)', () => {
