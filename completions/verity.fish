@@ -222,7 +222,7 @@ complete -c verity -n '__verity_at \'verify claim\'' -l sources -x -a '(__verity
 complete -c verity -n '__verity_at \'verify claim\'' -l language -x -d 'ISO 639-1 language of the claim and sources'
 complete -c verity -n '__verity_at \'verify claim\'' -l max-evidence -x -d 'evidence items to return, 1 to 20'
 complete -c verity -n '__verity_at \'verify claim\'' -l fail-on -x -a '(__verity_dyn fail-on:claim)' -d 'exit 3 when the verdict is any of (comma-separated): true, false, unverifiable, conflicting'
-complete -c verity -n '__verity_at \'verify claim\'' -l min-trust -x -d 'exit 3 when trust_score is below x (0 to 1)'
+complete -c verity -n '__verity_at \'verify claim\'' -l min-trust -x -d 'exit 3 when trust_score, the chance the claim is true, is below x (0 to 1)'
 complete -c verity -n '__verity_at \'verify claim\'' -l report -r -F -d 'also write a self-contained HTML report to FILE (offline, printable)'
 complete -c verity -n '__verity_at \'verify claim\'' -l help -s h -d 'display help for command'
 # verity verify business

@@ -4,10 +4,27 @@
  */
 import type { VerityError } from '../api/errors.js';
 import { EXIT } from '../cli/errors.js';
-import { idempotencyKey, type BatchItem } from './items.js';
+import { idempotencyKey, type BatchItem, type ItemType } from './items.js';
 import { gateView, type JournalEntry, type ResultLine } from './journal.js';
 import { exitCodeOf, gateReasons, type BatchGates, type BatchSummary, type GateHit } from './outcome.js';
 import type { ProgressCounts } from './progress.js';
+
+/** One kind's line of the summary table: counts, and how its results came out (verdicts, statuses, …). */
+export interface TypeCounts {
+  items: number;
+  succeeded: number;
+  failed: number;
+  gateHits: number;
+  /** Outcome word → items: `true`/`false`/… for claims, statuses, authenticities, `flagged`/`no flags`. */
+  outcomes: Record<string, number>;
+}
+
+/** The one word a result comes out as, for the summary: verdict, status, authenticity or flags. */
+export function outcomeWord(view: Record<string, unknown>): string | null {
+  for (const k of ['verdict', 'status', 'authenticity'] as const) if (typeof view[k] === 'string') return (view[k] as string).replace(/_/g, ' ');
+  if (Array.isArray(view.manipulation_flags)) return view.manipulation_flags.length ? 'flagged' : 'no flags';
+  return null;
+}
 
 export class BatchTally {
   succeeded = 0;
@@ -17,6 +34,8 @@ export class BatchTally {
   readonly failures: BatchSummary['failures'] = [];
   readonly gateHits: GateHit[] = [];
   private readonly started: number;
+  /** Counts per kind of item, in the order kinds first appear in the input. */
+  readonly byType = new Map<ItemType, TypeCounts>();
 
   constructor(
     readonly total: number,
@@ -37,6 +56,7 @@ export class BatchTally {
    */
   resume(items: readonly BatchItem[], earlier: ReadonlyMap<string, JournalEntry>): BatchItem[] {
     const todo: BatchItem[] = [];
+    for (const item of items) this.kind(item.type).items++;
     for (const item of items) {
       const e = earlier.get(item.custom_id);
       if (e?.status !== 'succeeded') {
@@ -50,8 +70,7 @@ export class BatchTally {
       }
       this.resumed++;
       this.succeeded++;
-      const reasons = e.gateView ? gateReasons(e.gateView, this.gates) : [];
-      if (reasons.length) this.gateHits.push({ custom_id: item.custom_id, line: item.line, reasons });
+      this.counted(item.type, e.gateView ?? {}, e.gateView ? gateReasons(e.gateView, this.gates) : [], item);
     }
     return todo;
   }
@@ -60,11 +79,29 @@ export class BatchTally {
     this.doneThisRun++;
     if (line.status === 'succeeded') {
       this.succeeded++;
-      const reasons = gateReasons(gateView(line.result ?? {}), this.gates);
-      if (reasons.length) this.gateHits.push({ custom_id: line.custom_id, line: line.line, reasons });
+      const view = gateView(line.result ?? {});
+      this.counted(line.type, view, gateReasons(view, this.gates), line);
     } else {
       this.failed++;
+      this.kind(line.type).failed++;
       this.failures.push({ custom_id: line.custom_id, line: line.line, error: line.error ?? { code: 'INTERNAL_ERROR', message: 'no error given' } });
+    }
+  }
+
+  private kind(type: ItemType): TypeCounts {
+    let k = this.byType.get(type);
+    if (!k) this.byType.set(type, (k = { items: 0, succeeded: 0, failed: 0, gateHits: 0, outcomes: {} }));
+    return k;
+  }
+
+  private counted(type: ItemType, view: Record<string, unknown>, reasons: string[], at: { custom_id: string; line?: number }): void {
+    const k = this.kind(type);
+    k.succeeded++;
+    const word = outcomeWord(view);
+    if (word) k.outcomes[word] = (k.outcomes[word] ?? 0) + 1;
+    if (reasons.length) {
+      k.gateHits++;
+      this.gateHits.push({ custom_id: at.custom_id, ...(at.line === undefined ? {} : { line: at.line }), reasons });
     }
   }
 

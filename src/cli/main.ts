@@ -6,6 +6,7 @@ import type { EarlyAnalysisWorker } from './engine-worker-boot.js';
 import { EXIT, exitCodeFor } from './errors.js';
 import { settleParserError } from './parse-outcome.js';
 import { buildProgram } from './program.js';
+import { wrapLines } from '../output/wrap.js';
 
 /**
  * After Ctrl-C a command has this long to unwind by itself (abort its HTTP calls, roll back its
@@ -45,7 +46,8 @@ export async function main(argv: string[], early: EarlyStart = {}): Promise<void
     }
     // A spinner may have hidden the cursor; give it back.
     const showCursor = process.stderr.isTTY ? '\u001b[?25h' : '';
-    process.stderr.write(`${showCursor}\ninterrupted: ${note}\n`);
+    const cols = process.stderr.isTTY && process.stderr.columns ? process.stderr.columns : null;
+    process.stderr.write(`${showCursor}\n${wrapLines(`interrupted: ${note}`, cols)}\n`);
   };
   /** Leaves now, whatever the command is still doing: DESIGN.md promises an exit within 0.5 s. */
   const leaveNow = (): void => {

@@ -4,8 +4,12 @@ import { lazyAction } from './action.js';
 import type { CliContext } from './context.js';
 import { VERSION } from '../version.js';
 import { areas } from './tree/index.js';
+import { reflowText } from '../output/wrap.js';
 
 export function buildProgram(ctx: CliContext): Command {
+  // Help on a terminal is wrapped between words at its width (the examples and notes we write
+  // are longer than 80 columns in places); piped, it keeps whole lines.
+  const forTerminal = (s: string): string => (ctx.stdout.isTTY && ctx.stdout.columns ? reflowText(s, ctx.stdout.columns) : s);
   const program = new Command('verity')
     .description('Verify claims, companies, images/videos and documents: a trust score with an evidence chain.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -25,7 +29,7 @@ export function buildProgram(ctx: CliContext): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
+      writeOut: (s) => ctx.stdout.write(forTerminal(s)),
       writeErr: (s) => ctx.stderr.write(s),
     })
     .addHelpText(
@@ -38,8 +42,9 @@ Examples:
   $ verity verify media photo.jpg --fail-on manipulated,suspicious
   $ verity keys add ci --key-file ./key.txt
 
-Exit codes: 0 ok · 1 error · 2 usage/invalid input · 3 gate failed (--fail-on, --min-trust)
-            4 authentication/plan · 5 rate limit/quota · 6 upstream unavailable · 130 interrupted`,
+Exit codes: 0 ok · 1 error · 2 usage/invalid input · 3 gate failed (--fail-on
+            or --min-trust) · 4 authentication/plan · 5 rate limit/quota
+            6 upstream unavailable · 130 interrupted`,
     );
   for (const register of areas) register(program, ctx);
   // `verity help verify claim` walks the whole path (commander's own help command takes one word).
@@ -60,7 +65,7 @@ Examples:
   // what was set before they were created).
   const walk = (c: Command): void => {
     c.exitOverride();
-    c.configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) });
+    c.configureOutput({ writeOut: (s) => ctx.stdout.write(forTerminal(s)), writeErr: (s) => ctx.stderr.write(s) });
     c.configureHelp(HELP);
     // Uniform aliases: every list is also `ls`, every remove also `rm`.
     const alias = ({ list: 'ls', remove: 'rm' } as Record<string, string>)[c.name()];

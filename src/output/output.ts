@@ -5,7 +5,7 @@
  */
 import type { VerityError } from '../api/errors.js';
 import type { CliContext } from '../cli/context.js';
-import { wrap } from './human/layout.js';
+import { wrapLines } from './human/layout.js';
 import { colorLevel, hyperlinkSupport, makeStyle, type Style } from './style.js';
 
 export interface OutputOptions {
@@ -51,6 +51,19 @@ export class Output {
     return Number.isInteger(env) && env > 0 ? env : null;
   }
 
+  /**
+   * Width to wrap talk on stderr in: the terminal's columns, else none (a log file or a pipe gets
+   * whole lines). A terminal would otherwise cut words at its edge.
+   */
+  get errWidth(): number | null {
+    return this.ctx.stderr.isTTY && this.ctx.stderr.columns ? this.ctx.stderr.columns : null;
+  }
+
+  /** Writes talk to stderr, wrapped between words on a terminal (continuation lines indented). */
+  private talk(text: string): void {
+    this.ctx.stderr.write(ensureNewline(wrapLines(text, this.errWidth)));
+  }
+
   /** Whether links may be printed as OSC 8 hyperlinks (style.ts hyperlinkSupport). */
   get hyperlinks(): boolean {
     return hyperlinkSupport(this.ctx.env, this.ctx.stdout.isTTY, this.opts.noColor);
@@ -87,22 +100,19 @@ export class Output {
   }
 
   info(message: string): void {
-    if (!this.opts.quiet) this.ctx.stderr.write(ensureNewline(message));
+    if (!this.opts.quiet) this.talk(message);
   }
 
   success(message: string): void {
-    if (!this.opts.quiet) this.ctx.stderr.write(ensureNewline(`${this.errStyle.green('✓')} ${message}`));
+    if (!this.opts.quiet) this.talk(`${this.errStyle.green('✓')} ${message}`);
   }
 
   warn(message: string): void {
-    // Wrapped between words on a terminal, like the result (a terminal would cut words).
-    const cols = this.ctx.stderr.isTTY ? this.ctx.stderr.columns : undefined;
-    const text = cols ? wrap(`warning: ${message}`, cols, '  ').replace(/^warning:/, '') : ` ${message}`;
-    this.ctx.stderr.write(ensureNewline(`${this.errStyle.yellow('warning:')}${text}`));
+    this.talk(`${this.errStyle.yellow('warning:')} ${message}`);
   }
 
   debug(message: string): void {
-    if (this.opts.verbose) this.ctx.stderr.write(ensureNewline(this.errStyle.dim(message)));
+    if (this.opts.verbose) this.talk(this.errStyle.dim(message));
   }
 
   /** A failure: the API's error body on stdout with --json, a readable message on stderr always. */
@@ -115,7 +125,7 @@ export class Output {
     for (const d of err.details ?? []) if (!err.message.includes(d.issue)) text += `\n  ${s.bold(label(d.field))}: ${d.issue}`;
     if (err.requiredPlan) text += `\n  required plan: ${err.requiredPlan}`;
     if (hint) text += `\n${s.dim('hint:')} ${hint}`;
-    this.ctx.stderr.write(ensureNewline(text));
+    this.talk(text);
   }
 
   /**

@@ -2,6 +2,7 @@
 import type { BusinessResult, RegistryFacts } from '../api/results.js';
 import { AUTHORITY_NOTE, badge, dimensionsSection, evidenceTable, headline, warningsSection, type Tone } from './common.js';
 import { html, link, type Html } from './html.js';
+import { BUSINESS_TRUST, businessTrustWhy } from '../output/trust-words.js';
 
 const TONE: Record<BusinessResult['status'], Tone> = { active: 'good', dissolved: 'bad', liquidation: 'bad', inactive: 'warn' };
 const MEANING: Record<BusinessResult['status'], string> = {
@@ -37,9 +38,9 @@ function sideBySide(r: BusinessResult): Html {
 
 export function businessBody(r: BusinessResult): Html[] {
   return [
-    headline({ title: 'business', subject: r.legal_name, verdict: r.status, tone: TONE[r.status], trust: r.trust_score, meaning: `${MEANING[r.status]} Registration ${r.registration_number || '—'} (${r.jurisdiction || 'jurisdiction unknown'}), incorporated ${r.incorporation_date ?? 'date unknown'}.` }),
+    headline({ title: 'business', subject: r.legal_name, verdict: r.status, tone: TONE[r.status], trust: r.trust_score, meaning: `${MEANING[r.status]} Registration ${r.registration_number || '—'} (${r.jurisdiction || 'jurisdiction unknown'}), incorporated ${r.incorporation_date ?? 'date unknown'}. ${BUSINESS_TRUST.replace(/^Trust: /, 'The trust score is ')}`, why: businessTrustWhy(r) }),
     warningsSection(r.warnings),
-    dimensionsSection(r.dimensions, r.dimension_producers),
+    dimensionsSection(r.dimensions, r.dimension_producers, r.warnings),
     html`<section aria-labelledby="h-sources"><h2 id="h-sources">Sources side by side</h2>${sideBySide(r)}</section>`,
     r.officers?.length ? html`<section aria-labelledby="h-off"><h2 id="h-off">Officers</h2><table><thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">Appointed</th></tr></thead><tbody>${r.officers.map((o) => html`<tr><td>${o.name}</td><td>${o.role}</td><td>${o.appointed_on ?? '—'}</td></tr>`)}</tbody></table></section>` : html``,
     r.filings?.length ? html`<section aria-labelledby="h-fil"><h2 id="h-fil">Filings</h2><table><thead><tr><th scope="col">Type</th><th scope="col">Filed</th><th scope="col">Link</th></tr></thead><tbody>${r.filings.map((f) => html`<tr><td>${f.type}</td><td>${f.filed_at}</td><td>${link(f.url)}</td></tr>`)}</tbody></table></section>` : html``,

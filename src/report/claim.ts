@@ -2,6 +2,7 @@
 import type { ClaimResult } from '../api/results.js';
 import { AUTHORITY_NOTE, badge, bar, dimensionsSection, evidenceTable, headline, warningsSection, type Tone } from './common.js';
 import { fmt, html, link, type Html } from './html.js';
+import { claimTrustMeaning } from '../output/trust-words.js';
 
 const TONE: Record<ClaimResult['verdict'], Tone> = { true: 'good', false: 'bad', unverifiable: 'neutral', conflicting: 'warn' };
 const MEANING: Record<ClaimResult['verdict'], string> = {
@@ -29,9 +30,9 @@ export function claimBody(r: ClaimResult, claim: string | null): Html[] {
   const support = r.evidence.filter((e) => e.supports_claim);
   const against = r.evidence.filter((e) => !e.supports_claim);
   return [
-    headline({ title: 'claim', subject: claim ? `“${claim}”` : 'Claim verification', verdict: r.verdict, tone: TONE[r.verdict], trust: r.trust_score, meaning: MEANING[r.verdict] }),
+    headline({ title: 'claim', subject: claim ? `“${claim}”` : 'Claim verification', verdict: r.verdict, tone: TONE[r.verdict], trust: r.trust_score, meaning: `${MEANING[r.verdict]} ${claimTrustMeaning(r.verdict, r.trust_score).replace(/^Trust: /, 'The trust score is ')}`, trustLabel: 'Trust: the chance that the claim is true (0 = surely false, 1 = surely true)' }),
     warningsSection(r.warnings),
-    dimensionsSection(r.dimensions, r.dimension_producers),
+    dimensionsSection(r.dimensions, r.dimension_producers, r.warnings),
     html`<section aria-labelledby="h-stance"><h2 id="h-stance">Evidence by stance</h2>
 <p class="small muted">Each item is the passage that decided its stance. “Does not support” covers passages that contradict the claim and ones judged not to support it.</p>
 ${group(support, 'Supports the claim', 'good', 'h-support')}

@@ -1,4 +1,5 @@
 /** What every report shares: the page shell, the headline, the dimension bars, warnings, evidence. */
+import { notMeasured } from '../api/not-measured.js';
 import type { DimensionProducers, Dimensions } from '../api/results.js';
 import { fmt, html, link, trusted, type Html } from './html.js';
 import { CSS } from './style.js';
@@ -32,6 +33,10 @@ export interface Headline {
   trust: number;
   /** One line saying what the verdict means. */
   meaning: string;
+  /** What the trust number is for this kind (claims: the chance the claim is true). */
+  trustLabel?: string;
+  /** Why the score is lower than its dimensions give (companies), shown under the meaning. */
+  why?: string | null;
 }
 
 export function headline(h: Headline): Html {
@@ -40,22 +45,35 @@ export function headline(h: Headline): Html {
 <h1>${h.subject}</h1>
 <div class="headline" role="group" aria-label="Verdict and trust score">
   <div><div class="small muted">Verdict</div>${verdictBadge(h.verdict, h.tone)}</div>
-  <div style="min-width:260px"><div class="small muted">Trust score (0 = no trust, 1 = full trust)</div>
+  <div style="min-width:260px"><div class="small muted">${h.trustLabel ?? 'Trust score (0 = no trust, 1 = full trust)'}</div>
     <div style="display:flex;gap:10px;align-items:center"><strong style="font-size:1.4em">${fmt(h.trust)}</strong><div style="flex:1">${bar(h.trust, 'Trust score')}</div></div></div>
   <p style="flex-basis:100%;margin:0">${h.meaning}</p>
+  ${h.why ? html`<p style="flex-basis:100%;margin:0"><strong>${h.why}</strong></p>` : ''}
 </div>
 </header>`;
 }
 
-export function dimensionsSection(d: Dimensions, producers: DimensionProducers | undefined): Html {
+/**
+ * The four dimensions as bars; a dimension the warnings mark as not measured (api/not-measured.ts)
+ * shows "not measured" and why, with no bar: its number is SPEC's neutral value, not a reading.
+ */
+export function dimensionsSection(d: Dimensions, producers: DimensionProducers | undefined, warnings?: readonly string[]): Html {
+  const unmeasured = notMeasured(warnings);
   const rows = (Object.keys(DIMENSION_TEXT) as (keyof Dimensions)[]).map((k) => {
     const [name, what] = DIMENSION_TEXT[k];
     const by = producers?.[k];
+    const why = unmeasured.get(k);
+    if (why) return notMeasuredRow(name, what, why);
     return html`<div><strong>${name}</strong><div class="small muted">${what}</div></div>${bar(d[k], name)}<div class="num">${fmt(d[k])}</div><div class="small">${by ? html`produced by <strong>${by}</strong>` : html`<span class="muted">producer not stated</span>`}</div>`;
   });
   return html`<section aria-labelledby="h-dims"><h2 id="h-dims">Dimensions</h2>
 <p class="small muted">Each dimension is a score from 0 to 1; the trust score combines them. The last column says what produced each number.</p>
 <div class="dims">${rows}</div></section>`;
+}
+
+/** A row of the dimension grid for a number nobody measured: the words, no bar, no number. */
+export function notMeasuredRow(name: string, what: string, why: string): Html {
+  return html`<div><strong>${name}</strong><div class="small muted">${what}</div></div><div class="small muted" role="img" aria-label="${name}: not measured">not measured</div><div class="num muted">—</div><div class="small">${why}</div>`;
 }
 
 export function warningsSection(warnings: string[] | undefined): Html {

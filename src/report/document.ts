@@ -1,6 +1,8 @@
 /** Document report: signatures and the revision timeline, metadata consistency, AI-text passages. */
 import { AiTextSummary, type DocumentResult, type RevisionEntry, type SignatureSummary } from '../api/results.js';
-import { AUTHORITY_NOTE, badge, bar, dimensionsSection, evidenceTable, headline, warningsSection, type Tone } from './common.js';
+import { notMeasured } from '../api/not-measured.js';
+import { isoTime } from '../output/trust-words.js';
+import { AUTHORITY_NOTE, badge, bar, dimensionsSection, notMeasuredRow, evidenceTable, headline, warningsSection, type Tone } from './common.js';
 import { fmt, html, type Html } from './html.js';
 
 
@@ -52,6 +54,11 @@ function aiSection(r: DocumentResult): Html {
   const parsed = AiTextSummary.safeParse(r.ai_text);
   const ai = parsed.success ? parsed.data : null;
   const p = ai?.probability ?? r.ai_generated_probability;
+  // A result with the detector's field was measured, whatever an older warning says.
+  const why = ai ? undefined : notMeasured(r.warnings).get('ai_generated_probability');
+  if (why)
+    return html`<section aria-labelledby="h-ai"><h2 id="h-ai">AI-generated text</h2>
+<div class="dims">${notMeasuredRow('AI-text probability', 'a statistical indication, not proof', why)}</div></section>`;
   return html`<section aria-labelledby="h-ai"><h2 id="h-ai">AI-generated text</h2>
 <div class="dims"><div><strong>AI-text probability</strong><div class="small muted">a statistical indication, not proof</div></div>${bar(p, 'AI-text probability', p >= 0.5 ? 'bad' : p >= 0.3 ? 'warn' : 'good')}<div class="num">${fmt(p)}</div><div class="small">${ai ? html`${ai.words} words read · ${ai.flagged ? html`<strong>flagged</strong>` : 'not flagged'}` : r.dimension_producers?.llm_analysis ? html`content analysis by <strong>${r.dimension_producers.llm_analysis}</strong>` : ''}</div></div>
 ${ai?.passages.length ? html`<h3>Passages that drove it</h3>${ai.passages.map((x) => html`<blockquote><div class="small muted">characters ${x.start}–${x.end} · passage probability ${fmt(x.probability)}</div><mark class="ai">${x.excerpt}</mark>${x.cues.length ? html`<div class="small">Cues: ${x.cues.join('; ')}</div>` : ''}</blockquote>`)}` : html`<p class="muted small">${ai ? 'No passage stood out.' : 'No passage-level detail in this result.'}</p>`}
@@ -69,7 +76,7 @@ export function documentBody(r: DocumentResult, subject: string): Html[] {
   return [
     headline({ title: 'document', subject, verdict, tone, trust: r.trust_score, meaning: flags.length ? 'Flags name what was found; the evidence below says where and why.' : 'No signature, metadata or content problem was found; this is not proof of authenticity.' }),
     warningsSection(r.warnings),
-    dimensionsSection(r.dimensions, r.dimension_producers),
+    dimensionsSection(r.dimensions, r.dimension_producers, r.warnings),
     html`<section aria-labelledby="h-sig"><h2 id="h-sig">Signatures and revisions</h2>
 ${sigs.length ? signaturesTable(sigs) : html`<p>The document carries no digital signature.</p>`}
 ${r.revisions?.length ? html`<h3>Revision timeline</h3><p class="small muted">A PDF grows by appended revisions. A signature covers the bytes up to the end of its revision; each later revision is compared with what was signed.</p>${revisionTimeline(r.revisions, sigs)}` : html`<p class="muted">No revision history: a PDF without incremental updates, or another format.</p>`}
@@ -77,7 +84,7 @@ ${r.revisions?.length ? html`<h3>Revision timeline</h3><p class="small muted">A 
     html`<section aria-labelledby="h-meta"><h2 id="h-meta">Metadata consistency</h2>
 <table><tbody>
 <tr><th scope="row">Author</th><td>${r.metadata.author ?? 'not stated'}</td></tr>
-<tr><th scope="row">Created</th><td>${r.metadata.created_at ?? 'not stated'}</td></tr>
+<tr><th scope="row">Created</th><td>${r.metadata.created_at ? isoTime(r.metadata.created_at) : 'not stated'}</td></tr>
 <tr><th scope="row">Producer</th><td>${r.metadata.producer}</td></tr>
 <tr><th scope="row">Pages</th><td>${r.metadata.page_count}</td></tr>
 </tbody></table>

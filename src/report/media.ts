@@ -1,5 +1,7 @@
 /** Media report: the image with switchable heat maps and marked regions, EXIF thumbnail, C2PA timeline. */
 import type { MediaResult, PixelRegion, Watermark } from '../api/results.js';
+import { notMeasured } from '../api/not-measured.js';
+import { isoTime, isoTimesIn, isVideoFormat } from '../output/trust-words.js';
 import { AUTHORITY_NOTE, badge, dimensionsSection, evidenceTable, headline, warningsSection, type Tone } from './common.js';
 import { html, trusted, type Html } from './html.js';
 import type { C2paThumbnails } from './c2pa-thumbnails.js';
@@ -81,23 +83,28 @@ ${w.status.length ? html`<table><thead><tr><th scope="col">Validation status</th
 
 export function mediaBody(r: MediaResult, a: MediaAssets, subject: string): Html[] {
   const ex = r.metadata.exif;
+  const video = isVideoFormat(r.metadata.format);
+  const deepfakeWhy = notMeasured(r.warnings).get('deepfake_score');
+  const deepfake = deepfakeWhy ? `Deepfake score not measured (${deepfakeWhy}).` : `Deepfake score ${r.deepfake_score.toFixed(2)}.`;
   return [
-    headline({ title: 'media', subject, verdict: r.authenticity, tone: TONE[r.authenticity], trust: r.trust_score, meaning: `${MEANING[r.authenticity]} Deepfake score ${r.deepfake_score.toFixed(2)}.` }),
+    headline({ title: 'media', subject, verdict: r.authenticity, tone: TONE[r.authenticity], trust: r.trust_score, meaning: `${MEANING[r.authenticity]} ${deepfake}` }),
     warningsSection(r.warnings),
-    dimensionsSection(r.dimensions, r.dimension_producers),
-    html`<section aria-labelledby="h-image"><h2 id="h-image">Image and forensic overlays</h2>${figure(r, a)}</section>`,
+    dimensionsSection(r.dimensions, r.dimension_producers, r.warnings),
+    video
+      ? html`<section aria-labelledby="h-image"><h2 id="h-image">Video</h2><p class="muted">Video frames are not read yet: pixels not analysed, so there are no forensic overlays.</p></section>`
+      : html`<section aria-labelledby="h-image"><h2 id="h-image">Image and forensic overlays</h2>${figure(r, a)}</section>`,
     html`<section aria-labelledby="h-c2pa"><h2 id="h-c2pa">Content Credentials (C2PA) chain</h2>${c2paTimeline(r.watermark, a.c2pa)}</section>`,
     html`<section aria-labelledby="h-meta"><h2 id="h-meta">Metadata and provenance</h2>
 <table><tbody>
-<tr><th scope="row">Format</th><td>${r.metadata.format} · ${r.metadata.width}×${r.metadata.height}</td></tr>
+<tr><th scope="row">Format</th><td>${video ? 'video' : 'image'} ${r.metadata.format}${r.metadata.width && r.metadata.height ? ` · ${r.metadata.width}×${r.metadata.height}` : ''}</td></tr>
 <tr><th scope="row">Camera</th><td>${[ex.make, ex.model].filter(Boolean).join(' ') || 'not stated'}</td></tr>
-<tr><th scope="row">Taken</th><td>${ex.datetime_original ?? 'not stated'}</td></tr>
+<tr><th scope="row">${video ? 'Recorded' : 'Taken'}</th><td>${ex.datetime_original ? isoTime(ex.datetime_original) : 'not stated'}</td></tr>
 <tr><th scope="row">GPS</th><td>${ex.gps ? `${ex.gps.lat}, ${ex.gps.lon}${ex.gps.alt !== null ? ` (alt ${ex.gps.alt} m)` : ''}` : 'none'}</td></tr>
 <tr><th scope="row">Earliest known source</th><td>${r.provenance_source ?? 'unknown'}</td></tr>
 </tbody></table>
 ${r.provenance.length ? html`<table><thead><tr><th scope="col">First seen</th><th scope="col">Where</th><th scope="col">Source</th></tr></thead><tbody>${r.provenance.map((p) => html`<tr><td>${p.first_seen}</td><td class="mono">${p.url}</td><td>${p.source}</td></tr>`)}</tbody></table>` : ''}</section>`,
     html`<section aria-labelledby="h-ev"><h2 id="h-ev">Evidence chain</h2>${AUTHORITY_NOTE}${evidenceTable(
-      r.evidence.map((e) => ({ source: e.source, text: e.summary ?? e.finding, detail: e.finding, authority: e.authority_score })),
+      r.evidence.map((e) => ({ source: e.source, text: isoTimesIn(e.summary ?? e.finding), detail: isoTimesIn(e.finding), authority: e.authority_score })),
       'Evidence chain',
     )}</section>`,
   ];

@@ -104,19 +104,25 @@ describe.skipIf(!hasTmux)('layout in a terminal', () => {
         officers: Array<{ name: string; role: string }>;
         filings: Array<{ url: string }>;
       };
-      // Every URL on a line of its own, whole; the request id whole.
+      // Every URL whole on a line of its own: the filings' under their rows, the evidence's as
+      // numbered references under its table; the request id whole.
       const lines = screen.split('\n').map((l) => l.trim());
-      for (const u of [...r.evidence.map((e) => e.url), ...r.filings.map((f) => f.url)]) expect(lines).toContain(u);
+      for (const u of r.filings.map((f) => f.url)) expect(lines).toContain(u);
+      r.evidence.forEach((e, i) => expect(lines).toContain(`[${i + 1}] ${e.url}`));
       expect(screen).toMatch(/ vrf_biz_[0-9A-Za-z]{20} · /);
       expect(screen).not.toContain('…');
-      // Wrapped text reads back word for word: a word cut at a line end would not.
+      // Wrapped text reads back word for word: a word cut at a line end would not. The evidence
+      // table's findings are read down their column, row block by row block.
       const flat = screen.replace(/\s+/g, ' ');
-      for (const e of r.evidence) expect(flat).toContain(e.finding.replace(/\s+/g, ' '));
+      const cells = screen
+        .split(/\n├[─┼]+┤\n/)
+        .map((block) => block.split('\n').filter((l) => l.startsWith('│')).map((l) => l.split('│').at(-2)!.trim()).join(' '));
+      for (const e of r.evidence) expect(cells.some((c) => c.includes(e.finding.replace(/\s+/g, ' '))), e.finding).toBe(true);
       for (const o of r.officers) expect(flat).toContain(o.role);
       // The simulated-data notice heads the output, and "trust" is explained under the verdict.
       // (stderr's warnings come first on the screen; stdout starts with the notice)
       expect(screen.split('\n').find((l) => !/^warning:|^\s|^$/.test(l))).toMatch(/^SIMULATED/);
-      expect(flat).toMatch(/Trust: how sure the registries make it/);
+      expect(flat).toMatch(/Trust: how far the registry record confirms a live company/);
       if (cols === 200) expect(screen.split('\n').filter((l) => l.length > 100).length).toBeGreaterThan(0);
     });
   }

@@ -1,8 +1,9 @@
 /**
  * `verity verify batch FILE|-|FOLDER`: many verifications in one process. Everything is read and
  * checked before the first item runs (exit 2 naming the line and field); then items run N at a
- * time, each result is appended to the journal (--out) and printed as one NDJSON line, and the
- * gates apply to every item. docs/cli.md "Batches".
+ * time, each result is appended to the journal (--out) and printed as one NDJSON line (for
+ * scripts; a person at a terminal gets a summary table instead), and the gates apply to every
+ * item. docs/cli.md "Batches".
  */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { parseBatchGates, type BatchSummary } from '../../batch/outcome.js';
 import { progressLine } from '../../batch/progress.js';
 import { runBatch } from '../../batch/run.js';
 import { BatchTally } from '../../batch/tally.js';
+import { renderBatchSummary } from '../../output/human/batch.js';
 import { EXIT, ExitError } from '../errors.js';
 import { recordKeyUse } from '../key-usage.js';
 import type { CliRuntime } from '../runtime.js';
@@ -102,22 +104,32 @@ export async function prepareBatch(rt: CliRuntime, cmd: Command): Promise<Prepar
     rt.ctx.keptOnInterrupt.note = () =>
       journal
         ? `${tally.succeeded} of ${tally.total} items succeeded and are in ${o.out}; run the same command with --resume to finish`
-        : `${tally.succeeded + tally.failed} of ${tally.total} results were printed; add --out FILE to keep a journal that --resume can continue`;
+        : forPerson(rt)
+          ? `${tally.succeeded} of ${tally.total} items succeeded; add --out FILE to keep a journal that --resume can continue`
+          : `${tally.succeeded + tally.failed} of ${tally.total} results were printed; add --out FILE to keep a journal that --resume can continue`;
   return { flags: o, items, todo, concurrency: given ?? defaultConcurrency(new Set(items.map((i) => i.type))), ...(journal ? { journal } : {}), tally };
 }
 
 /**
+ * Output by audience (as gh and the Stripe CLI do): a person at a terminal — stdout a TTY, no
+ * --json or --ndjson — gets the progress line on stderr and a summary table at the end, never the
+ * per-item JSON; pipes and --ndjson get one NDJSON line per item (and --out always journals them).
+ */
+export const forPerson = (rt: CliRuntime): boolean => !rt.out.machine && Boolean(rt.ctx.stdout.isTTY);
+
+/**
  * Where each finished item goes: the journal first (so a printed line is always journaled),
- * then the tally, stdout (not with --json) and the progress line. `done()` clears the progress
- * line and closes the journal.
+ * then the tally, stdout (NDJSON, unless --json or a person at a terminal) and the progress line.
+ * `done()` clears the progress line and closes the journal.
  */
 export function resultSink(rt: CliRuntime, b: PreparedBatch): { onResult(line: ResultLine): void; done(): void } {
   const progress = rt.out.progress('');
+  const lines = !rt.out.opts.json && !forPerson(rt);
   return {
     onResult(line) {
       b.journal?.append(line);
       b.tally.add(line);
-      if (!rt.out.opts.json) rt.out.ndjson(line);
+      if (lines) rt.out.ndjson(line);
       const c = b.tally.progress();
       progress.update(c.done, c.total, progressLine(c));
     },
@@ -128,11 +140,17 @@ export function resultSink(rt: CliRuntime, b: PreparedBatch): { onResult(line: R
   };
 }
 
-/** Prints the summary (one document with --json, closing lines on stderr otherwise) and leaves with the batch's exit code. */
+/**
+ * Prints the summary — one document with --json, the summary table on a terminal, closing lines
+ * on stderr after NDJSON — and leaves with the batch's exit code.
+ */
 export function finishBatch(rt: CliRuntime, b: PreparedBatch, outcome: { stoppedBy?: VerityError; interrupted: boolean }): void {
   const summary = b.tally.summary({ ...(b.flags.out ? { out: b.flags.out } : {}), ...outcome });
   if (rt.out.opts.json) rt.out.json(summary);
-  else reportToPerson(rt, summary, outcome.stoppedBy);
+  else if (forPerson(rt) && !outcome.interrupted) {
+    rt.out.print(renderBatchSummary({ summary, byType: b.tally.byType, ...(b.flags.out ? { out: b.flags.out } : {}) }, rt.out));
+    if (outcome.stoppedBy) rt.out.info(`${rt.out.errStyle.red('stopped:')} ${outcome.stoppedBy.message} (${outcome.stoppedBy.code}); the items after it did not run`);
+  } else reportToPerson(rt, summary, outcome.stoppedBy);
   if (summary.exit_code !== EXIT.ok) throw new ExitError(summary.exit_code);
 }
 

@@ -2,6 +2,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { EventType } from '../../api/webhooks.js';
+import { wrapLines } from '../../output/wrap.js';
 import type { ListenRecord } from '../../webhooks/listener.js';
 import { untilStopped } from '../context.js';
 import type { CliRuntime } from '../runtime.js';
@@ -97,7 +98,8 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
     log(r);
     if (r.outcome === 'ignored' && !out.opts.verbose) return;
     if (out.opts.ndjson || out.opts.json) out.ndjson(r);
-    else out.print(line(r));
+    // Wrapped between words on a terminal (forward lines hang under their arrow), whole when piped.
+    else out.print(wrapLines(line(r), out.width, 4));
   };
 
   // Listening for SIGTERM before the ready line: a stop right after it must be graceful.

@@ -1,4 +1,5 @@
 /** What the four `verify` commands share: input reading, the engine call, output and gates. */
+import { isNotMeasured } from '../../api/not-measured.js';
 import type { Command } from 'commander';
 import type { Engine } from '../../engine/types.js';
 import type { Output } from '../../output/output.js';
@@ -60,7 +61,8 @@ export async function runVerification<T extends object>(
   }
   if (connection.key) recordKeyUse(rt.ctx.paths.dataDir, connection.key.value, rt.ctx.clock.now());
   const warnings = (result as { warnings?: string[] }).warnings;
-  if (!rt.out.machine) for (const w of warnings ?? []) rt.out.warn(w);
+  // "not measured" lines are shown in the result itself, where the number would be (not twice).
+  if (!rt.out.machine) for (const w of warnings ?? []) if (!isNotMeasured(w)) rt.out.warn(w);
   rt.out.result(result, rt.out.machine ? () => '' : await loadRender());
   if (files.report !== undefined) await writeReport(rt, cmd.name() as ReportKind, result, reportSource, files.report);
   if (files.heatmap !== undefined) await writeHeatmap(rt, result as unknown as MediaResult, files.heatmap);

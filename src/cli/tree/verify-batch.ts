@@ -28,16 +28,19 @@ row naming the same fields. Everything is checked before the first item runs: a 
 the batch with exit 2, naming the line and field. This is also the way to check many claims at
 once: \`verify claim -\` reads all of stdin as one claim.
 
-stdout: one JSON line per item {custom_id, index, line, type, status, result | error}, in the
-order they finish; --json prints one summary document instead. A progress line is shown on
-stderr on a terminal. Ctrl-C stops at once (exit 130) with the journal complete up to there.
+Output by audience: on a terminal, a progress line on stderr and a summary table at the end
+(counts by kind, failures, gate hits, where the results are). Piped, or with --ndjson: one JSON
+line per item {custom_id, index, line, type, status, result | error}, in the order they finish;
+--out FILE always keeps those lines; --json prints one summary document instead. Ctrl-C stops
+at once (exit 130) with the journal complete up to there.
 
 With --remote the service runs the items as server batches (one per type, up to 1,000 items
 each) and the results are followed as they finish; a re-run within 24 h follows the same server
 batch, so nothing runs or is charged twice. --per-item sends single requests instead.
 
-Exit codes: 0 all succeeded · 1 some items failed · 2 invalid input (nothing was run)
-            3 a gate failed · 5 quota or rate limit · 6 unavailable · 130 interrupted
+Exit codes: 0 all succeeded · 1 some items failed · 2 invalid input (none run)
+            3 a gate failed · 5 quota or rate limit · 6 unavailable
+            130 interrupted
 
 Examples:
   $ verity verify batch claims.jsonl --type claim --test --out results.ndjson

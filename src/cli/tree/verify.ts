@@ -11,7 +11,8 @@ function gates(c: Command): Command {
   const kind = c.name() as GateKind;
   return c
     .option('--fail-on <values>', `exit 3 when the ${GATE_WORD[kind]} is any of (comma-separated): ${FAIL_ON_VALUES[kind].join(', ')}`)
-    .option('--min-trust <x>', 'exit 3 when trust_score is below x (0 to 1)')
+    // For a claim the score is the chance the claim is true: a confident `false` fails the gate.
+    .option('--min-trust <x>', kind === 'claim' ? 'exit 3 when trust_score, the chance the claim is true, is below x (0 to 1)' : 'exit 3 when trust_score is below x (0 to 1)')
     .option('--report <file>', 'also write a self-contained HTML report to FILE (offline, printable)');
 }
 

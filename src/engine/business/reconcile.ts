@@ -16,6 +16,7 @@ import type { BusinessSource } from '../../api/requests.js';
 import type { BusinessEvidence, CompanyStatus, Dimensions, RegistryFacts } from '../../api/results.js';
 import { clamp01, round3, weightedMean } from '../scoring.js';
 import { compatible, country } from './jurisdictions.js';
+import { AMBIGUITY_PENALTY, DISAGREEMENT_CAP, DISAGREEMENT_PENALTY, NUMBER_MISMATCH_PENALTY, STATUS_FACTOR, TRUST_WEIGHTS } from './trust-weights.js';
 import { MATCH_THRESHOLD, nameSimilarity, sameLegalName } from './names.js';
 import type { RegistryRecord } from './records.js';
 import { AMBIGUITY_MARGIN, type Candidate, type SourceOutcome } from './registry-search.js';
@@ -31,15 +32,7 @@ export const SOURCE_AUTHORITY: Readonly<Record<BusinessSource, number>> = {
 export const LOCAL_AUTHORITY_FACTOR = 0.97;
 /** Freshness half-life of imported bulk data, in days (recency dimension). */
 export const LOCAL_HALF_LIFE_DAYS = 60;
-/** Trust weights of the four dimensions (sum 1). */
-export const TRUST_WEIGHTS = { source_authority: 0.3, cross_reference: 0.3, recency: 0.1, name_match: 0.3 } as const;
-/** A company that is not trading is a weaker counterparty, whatever the certainty of the record. */
-export const STATUS_FACTOR: Readonly<Record<CompanyStatus, number>> = { active: 1, inactive: 0.8, liquidation: 0.6, dissolved: 0.5 };
-/** Trust lost per weighted field disagreement, and its cap. */
-export const DISAGREEMENT_PENALTY = 0.08;
-export const DISAGREEMENT_CAP = 0.3;
-export const AMBIGUITY_PENALTY = 0.05;
-export const NUMBER_MISMATCH_PENALTY = 0.2;
+export { AMBIGUITY_PENALTY, DISAGREEMENT_CAP, DISAGREEMENT_PENALTY, NUMBER_MISMATCH_PENALTY, STATUS_FACTOR, TRUST_WEIGHTS } from './trust-weights.js';
 
 export const authorityOf = (r: RegistryRecord): number => SOURCE_AUTHORITY[r.source] * (r.via === 'local' ? LOCAL_AUTHORITY_FACTOR : 1);
 

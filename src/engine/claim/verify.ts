@@ -10,6 +10,7 @@
  * source answered at all the request fails with UNAVAILABLE naming each source and why. A claim
  * with nothing to look up (only stop words) is `unverifiable` without asking anyone.
  */
+import { notMeasuredWarning } from '../../api/not-measured.js';
 import { VerityError } from '../../api/errors.js';
 import type { ClaimRequest } from '../../api/requests.js';
 import type { ClaimResult } from '../../api/results.js';
@@ -46,7 +47,12 @@ export async function verifyClaim(req: ClaimRequest, ports: EnginePorts, opts: V
       },
       verdict: 'unverifiable',
       evidence: [],
-      warnings: [...warnings, 'the claim has no content words to check (only stop words, numbers or punctuation)'],
+      warnings: [
+        ...warnings,
+        'the claim has no content words to check (only stop words, numbers or punctuation)',
+        notMeasuredWarning('recency', 'nothing retrieved', 0.5),
+        notMeasuredWarning('llm_analysis', 'not run: no content words', 0.5),
+      ],
     };
   }
   // The local model's cue words are English; a claim in another language or script gets no stance
@@ -120,6 +126,8 @@ export async function verifyClaim(req: ClaimRequest, ports: EnginePorts, opts: V
 
   const c = conclude(scored, { now, retrievedAt: now.toISOString(), maxEvidence: req.max_evidence, llm, stanceProducer });
   warnings.push(...c.warnings);
+  // A recency with no dated passage behind it is SPEC's neutral value, not a measurement: say so.
+  if (c.producers.recency?.startsWith('no dated evidence')) warnings.push(notMeasuredWarning('recency', 'no dated evidence', c.dimensions.recency));
   const result: Computed<ClaimResult> = {
     trust_score: c.trust_score,
     dimensions: c.dimensions,

@@ -5,6 +5,7 @@
  * `watermark`; the text goes to the AI-text detector; score.ts turns it all into the result.
  * A time budget bounds the whole analysis: what did not finish in time is named in `warnings`.
  */
+import { notMeasuredWarning } from '../../api/not-measured.js';
 import { VerityError } from '../../api/errors.js';
 import type { DocumentRequest } from '../../api/requests.js';
 import type { AnalysisEvidence, DimensionProducers, DocumentResult, Watermark } from '../../api/results.js';
@@ -222,6 +223,13 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
   if (a.signatures?.length) result.signatures = a.signatures;
   if (a.revisions?.length) result.revisions = a.revisions;
   if (ai.enoughText) result.ai_text = { probability: round3(ai.probability), words: ai.words, flagged: ai.flagged, passages: ai.passages };
+  // Numbers with nothing behind them: SPEC's neutral value stays, and the warnings say so.
+  if (result.dimension_producers?.recency === 'no dates') a.warnings.push(notMeasuredWarning('recency', 'no dates in the file', dimensions.recency));
+  if (a.checks.length === 0) a.warnings.push(notMeasuredWarning('cross_reference', 'no metadata cross-checks possible', dimensions.cross_reference));
+  if (!ai.enoughText) {
+    const why = ai.words === 0 ? 'no text to read' : `${ai.words} words: too short to judge`;
+    a.warnings.push(notMeasuredWarning('ai_generated_probability', why, result.ai_generated_probability), notMeasuredWarning('llm_analysis', why, dimensions.llm_analysis));
+  }
   const warnings = [...new Set(a.warnings)];
   if (warnings.length) result.warnings = warnings;
   return result;

@@ -4,6 +4,7 @@
  * (docs/media.md "Scores").
  */
 import { createHash } from 'node:crypto';
+import { notMeasuredWarning } from '../../api/not-measured.js';
 import { VerityError } from '../../api/errors.js';
 import type { MediaRequest } from '../../api/requests.js';
 import type { Store } from '../../store/database.js';
@@ -278,9 +279,12 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
         ? `Not checked: ${analysis.incomplete}; a valid C2PA hard binding covers these bytes, so trust is capped at ${CODEC_MISSING_TRUST_CAP} and the verdict at likely_authentic`
         : `Not checked: ${analysis.incomplete}; trust is capped at ${INCOMPLETE_TRUST_CAP} and the verdict at suspicious`,
     );
+  // A deepfake probability with no pixels or declaration behind it is the base rate, not a reading.
+  const declared = analysis.signals.some((x) => x.kind === 'synthetic' && x.probability > 0);
+  const deepfakeUnread = req.check_deepfakes && analysis.pixels === 'none' && !declared;
   evidence.unshift({
     source: 'verdict',
-    finding: `${j.authenticity}: ${j.reason}; manipulation probability ${analysis.manipulationScore}, deepfake probability ${analysis.deepfakeScore}`,
+    finding: `${j.authenticity}: ${j.reason}; manipulation probability ${analysis.manipulationScore}, deepfake probability ${deepfakeUnread ? 'not measured (pixels not analysed)' : analysis.deepfakeScore}`,
     // How sure the verdict is: the strongest confidence among the signals that fired.
     authority_score: round3(Math.max(0.3, ...analysis.signals.filter((s) => s.probability > 0).map((s) => s.confidence))),
   });
@@ -300,6 +304,12 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
   };
   if (analysis.forensics) result.forensics = analysis.forensics;
   if (!req.check_deepfakes) warnings.push('Deepfake detection was switched off (check_deepfakes: false): deepfake_score is not measured');
+  // Numbers with nothing behind them: SPEC's value stays, and the warnings say so (api/not-measured.ts).
+  if (!req.check_deepfakes) warnings.push(notMeasuredWarning('deepfake_score', 'deepfake detection switched off', result.deepfake_score));
+  else if (deepfakeUnread)
+    warnings.push(notMeasuredWarning('deepfake_score', type.kind === 'video' ? 'video frames are not read yet: pixels not analysed' : 'pixels not analysed', result.deepfake_score));
+  if (j.producers.recency === 'no dated metadata (default)') warnings.push(notMeasuredWarning('recency', 'no dated metadata', j.dimensions.recency));
+  if (j.producers.cross_reference === 'not searched (default)') warnings.push(notMeasuredWarning('cross_reference', 'the known-media index was not searched', j.dimensions.cross_reference));
   if (warnings.length) result.warnings = warnings;
   return result;
 }

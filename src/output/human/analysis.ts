@@ -1,7 +1,8 @@
 /** Media and document evidence share one shape: analyzer, finding, authority. */
 import type { AnalysisEvidence, Watermark } from '../../api/results.js';
 import type { Output } from '../output.js';
-import { authority, evidenceList, field } from './common.js';
+import { isoTimesIn } from '../trust-words.js';
+import { AUTHORITY_COLUMN, authority, evidenceSection, field, sourceWidth } from './common.js';
 
 /** What each analyzer looks at, in words; its id (`source`) stays in --verbose and JSON. */
 const ANALYZERS: Record<string, string> = {
@@ -37,14 +38,18 @@ export const analyzerName = (source: string): string => ANALYZERS[source] ?? sou
 
 export function analysisEvidence(out: Output, evidence: AnalysisEvidence[]): string[] {
   if (evidence.length === 0) return ['', out.style.dim('No findings.')];
-  return evidenceList(
+  const names = evidence.map((e) => analyzerName(e.source));
+  return evidenceSection(
     out,
     'Findings',
-    evidence.map((e) => ({
-      head: `${out.style.bold(analyzerName(e.source))} · ${authority(out, e.authority_score)}`,
+    [{ header: 'Check', width: sourceWidth(names) }, AUTHORITY_COLUMN],
+    'Finding',
+    evidence.map((e, i) => ({
+      head: `${out.style.bold(names[i]!)} · ${authority(out, e.authority_score)}`,
+      cells: [names[i]!, e.authority_score.toFixed(2)],
       // Plain words first; the technical statement under --verbose (always in --json).
-      text: e.summary ?? e.finding,
-      detail: e.summary ? `${e.source}: ${e.finding}` : `analyzer ${e.source}`,
+      text: isoTimesIn(e.summary ?? e.finding),
+      detail: e.summary ? `${e.source}: ${isoTimesIn(e.finding)}` : `analyzer ${e.source}`,
     })),
   );
 }

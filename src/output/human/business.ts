@@ -1,21 +1,20 @@
 import type { BusinessResult, CompanyStatus } from '../../api/results.js';
 import type { Output } from '../output.js';
-import { authority, dimensions, evidenceList, field, headline, meta, simulatedNotice, type Tone } from './common.js';
+import { BUSINESS_TRUST, businessTrustWhy } from '../trust-words.js';
+import { AUTHORITY_COLUMN, authority, dimensions, evidenceSection, field, headline, meta, simulatedNotice, sourceWidth, type Tone } from './common.js';
 import { columns, link } from './layout.js';
 
 const TONE: Record<CompanyStatus, Tone> = { active: 'good', dissolved: 'bad', liquidation: 'bad', inactive: 'warn' };
 
-export const BUSINESS_TRUST =
-  'Trust: how sure the registries make it that this is the company you named and that its status is current, from 0 to 1.';
 
 export function renderBusiness(r: BusinessResult, out: Output): string {
   const lines = [
     ...simulatedNotice(out, r.warnings),
-    ...headline(out, 'Status', r.status, TONE[r.status], r.trust_score, BUSINESS_TRUST),
+    ...headline(out, 'Status', r.status, TONE[r.status], r.trust_score, BUSINESS_TRUST, businessTrustWhy(r)),
     field(out, 'Legal name', out.style.bold(r.legal_name)),
     field(out, 'Number', `${r.registration_number}  ${out.style.dim('jurisdiction')} ${r.jurisdiction}`),
     field(out, 'Incorporated', r.incorporation_date ?? out.style.dim('unknown')),
-    dimensions(out, r.dimensions, r.dimension_producers),
+    dimensions(out, r.dimensions, r.dimension_producers, r.warnings),
     meta(out, r),
   ];
   if (r.officers) {
@@ -41,10 +40,17 @@ export function renderBusiness(r: BusinessResult, out: Output): string {
       );
   }
   lines.push(
-    ...evidenceList(
+    ...evidenceSection(
       out,
       'Evidence',
-      r.evidence.map((e) => ({ head: `${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`, text: e.finding, url: e.url })),
+      [{ header: 'Source', width: sourceWidth(r.evidence.map((e) => e.source)) }, AUTHORITY_COLUMN],
+      'Finding',
+      r.evidence.map((e) => ({
+        head: `${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`,
+        cells: [e.source, e.authority_score.toFixed(2)],
+        text: e.finding,
+        url: e.url,
+      })),
     ),
   );
   return lines.join('\n');

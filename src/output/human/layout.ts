@@ -7,40 +7,11 @@
  * output is not wrapped: a script or a pager gets whole lines).
  */
 import { stripVTControlCharacters } from 'node:util';
+import Table from 'cli-table3';
 import type { Output } from '../output.js';
+import { visibleWidth, wrap } from '../wrap.js';
 
-/** Visible width: escape sequences take no room; one column per code point is close enough here. */
-export const visibleWidth = (s: string): number => [...stripVTControlCharacters(s)].length;
-
-/**
- * Wraps `text` to lines of at most `width` columns at spaces, never inside a word (a word longer
- * than the line gets a line of its own). `indent` is put before every line after the first (the
- * caller's column: it does not count against `width`); null width: no wrapping.
- */
-export function wrap(text: string, width: number | null, indent = ''): string {
-  if (width === null) return text;
-  const out: string[] = [];
-  const room = Math.max(10, width);
-  for (const para of text.split('\n')) {
-    // Split on single spaces so that runs of spaces inside a line survive.
-    const words = para.split(' ');
-    let line = words[0]!;
-    let used = visibleWidth(line);
-    for (const word of words.slice(1)) {
-      const w = visibleWidth(word);
-      if (w > 0 && used + 1 + w > room) {
-        out.push(line.trimEnd());
-        line = word;
-        used = w;
-      } else {
-        line += ` ${word}`;
-        used += 1 + w;
-      }
-    }
-    out.push(line);
-  }
-  return out.map((l, i) => (i === 0 ? l : `${indent}${l}`)).join('\n');
-}
+export { visibleWidth, wrap, wrapLines } from '../wrap.js';
 
 /** A URL as the terminal can open it: an OSC 8 hyperlink where supported, always the whole text. */
 export function link(out: Output, url: string): string {
@@ -92,4 +63,65 @@ export function columns(out: Output, cols: Column[], rows: Array<{ cells: string
     for (const b of r.below ?? []) lines.push(`  ${b}`);
   }
   return lines.join('\n');
+}
+
+/** A table needs this many columns; a narrower terminal gets the numbered list instead. */
+export const MIN_TABLE_WIDTH = 60;
+
+export interface TableColumn {
+  header: string;
+  /** Fixed content width (cells wrap at words inside it); omitted for the one column that takes the rest. */
+  width?: number;
+  align?: 'left' | 'right';
+}
+
+/**
+ * A bordered cli-table3 table exactly `width` columns wide (or narrower): fixed columns keep their
+ * widths, the one column without a width takes what is left; every cell wraps at word boundaries.
+ * A word wider than its cell would be cut by cli-table3 with "…": it is split instead, so no
+ * text is lost (only such a word is ever split). Returns null when the flexible column would get
+ * fewer than `minFlex` columns (the caller prints a list instead).
+ */
+export function borderedTable(out: Output, cols: TableColumn[], rows: string[][], width: number, minFlex = 15, compact = false): string | null {
+  // Each cell has one space of padding each side; n columns have n + 1 borders.
+  const fixed = cols.reduce((a, c) => a + (c.width === undefined ? 0 : c.width + 2), 0);
+  const flex = width - fixed - (cols.length + 1) - 2;
+  if (flex < minFlex) return null;
+  const inner = cols.map((c) => c.width ?? flex);
+  const table = new Table({
+    head: cols.map((c) => out.style.bold(c.header)),
+    colWidths: inner.map((w) => w + 2),
+    colAligns: cols.map((c) => c.align ?? 'left'),
+    wordWrap: true,
+    wrapOnWordBoundary: true,
+    // Colour is ours (chalk, which follows --no-color and NO_COLOR), never cli-table3's own.
+    style: { head: [], border: [], 'padding-left': 1, 'padding-right': 1 },
+  });
+  for (const r of rows) table.push(r.map((cell, i) => splitLongWords(cell, inner[i]!)));
+  const text = table.toString();
+  if (!compact) return text;
+  // Compact: the rule under the header only (one-line rows read fine without rules between them).
+  let rules = 0;
+  return text
+    .split('\n')
+    .filter((l) => !stripVTControlCharacters(l).startsWith('├') || rules++ === 0)
+    .join('\n');
+}
+
+/** Splits words wider than `width` (they would be cut with "…"): the only place a word is broken. */
+function splitLongWords(cell: string, width: number): string {
+  return cell
+    .split('\n')
+    .map((line) =>
+      line
+        .split(' ')
+        .map((word) => {
+          if (visibleWidth(word) <= width || word !== stripVTControlCharacters(word)) return word;
+          const parts: string[] = [];
+          for (let i = 0; i < word.length; i += width) parts.push(word.slice(i, i + width));
+          return parts.join(' ');
+        })
+        .join(' '),
+    )
+    .join('\n');
 }

@@ -180,6 +180,33 @@ describe('verify batch (sandbox, in process)', () => {
     expect(piped.stderr).toContain('30 items: 30 succeeded');
   });
 
+  it('a person at a terminal (stdout a TTY) gets a summary table, no JSON; --ndjson and --out still get the lines', async () => {
+    const path = file('tty.jsonl', [...Array.from({ length: 4 }, (_, i) => JSON.stringify({ claim: `claim number ${i}` })), JSON.stringify({ type: 'business', company_name: 'Acme Widgets Ltd', jurisdiction: 'gb' })].join('\n'));
+    const tty = await runCli(['verify', 'batch', path, '--type', 'claim', '--test', '--min-trust', '0.99', '--no-color'], { stdoutTTY: true, stderrTTY: true });
+    expect(tty.code).toBe(3);
+    expect(tty.stdout).not.toMatch(/^\{/m);
+    expect(tty.stdout).not.toContain('"custom_id"');
+    expect(tty.stdout).toMatch(/Batch\s+5 items · 5 succeeded · 0 failed/);
+    expect(tty.stdout).toMatch(/│ Kind\s+│ Items │\s+OK │ Failed │ Gate │ Outcomes/);
+    expect(tty.stdout).toMatch(/│ claims\s+│\s+4 │\s+4 │\s+0 │/);
+    expect(tty.stdout).toMatch(/│ companies\s+│\s+1 │\s+1 │\s+0 │\s+1 │ active 1/);
+    expect(tty.stdout).toMatch(/Gate hits \(5\)/);
+    expect(tty.stdout).toMatch(/below --min-trust 0\.99/);
+    expect(tty.stdout).toContain('not kept: add --out FILE');
+    for (const l of tty.stdout.split('\n')) expect(l.replace(/\u001b\[[0-9;]*m/g, '').length, l).toBeLessThanOrEqual(100);
+
+    const nd = await runCli(['verify', 'batch', path, '--type', 'claim', '--test', '--ndjson'], { stdoutTTY: true });
+    expect(lines(nd.stdout)).toHaveLength(5);
+    expect(nd.stderr).toContain('5 items: 5 succeeded');
+
+    const journal = join(dir, 'tty-journal.ndjson');
+    const kept = await runCli(['verify', 'batch', path, '--type', 'claim', '--test', '--out', journal], { stdoutTTY: true });
+    expect(kept.code).toBe(0);
+    expect(lines(readFileSync(journal, 'utf8'))).toHaveLength(5);
+    expect(kept.stdout).not.toContain('"custom_id"');
+    expect(kept.stdout).toContain(`one JSON line per item in ${journal}`);
+  });
+
   it('--concurrency is checked before the input is read', async () => {
     const r = await runCli(['verify', 'batch', 'nowhere.jsonl', '--type', 'claim', '--test', '--concurrency', '0']);
     expect(r.code).toBe(2);

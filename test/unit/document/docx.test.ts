@@ -15,6 +15,15 @@ describe('DOCX analysis', () => {
     expect(r.evidence.some((e) => e.source === 'docx_properties' && /last modified by "Bob Editor"/.test(e.finding))).toBe(true);
   });
 
+  it('a docProps with no creator or application says "not stated", never prints null', async () => {
+    const core = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dcterms:created xsi:type="dcterms:W3CDTF">2015-05-17T16:02:49Z</dcterms:created></cp:coreProperties>`;
+    const app = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Pages>1</Pages></Properties>`;
+    const r = await verify(await buildDocx({ core, app }));
+    const props = r.evidence.find((e) => e.source === 'docx_properties' && /created 2015-05-17/.test(e.finding))!;
+    expect(props.finding).not.toMatch(/null/);
+    expect(props.finding).toMatch(/^creator not stated, last editor not stated, created 2015-05-17T16:02:49\.000Z, modified not stated, .*application not stated/);
+  });
+
   it('flags created after modified as inconsistent_timestamps', async () => {
     const r = await verify(await buildDocx({ core: coreXml('2024-06-10T12:00:00Z', '2024-02-01T08:00:00Z') }));
     expect(r.manipulation_flags).toContain('inconsistent_timestamps');

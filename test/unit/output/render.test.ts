@@ -46,7 +46,7 @@ describe('labels that tell the truth', () => {
   it('says what trust means under the verdict, and words, not "Auth.", for authority', () => {
     const lines = renderClaim(claim, out()).split('\n');
     const at = lines.findIndex((l) => l.startsWith('Verdict'));
-    expect(lines[at + 1]).toMatch(/Trust: how strongly the sources found back this verdict/);
+    expect(lines[at + 1]).toMatch(/Trust: the chance that the claim is true/);
     expect(lines.join('\n')).toContain('authority 0.75');
     expect(lines.join('\n')).not.toContain('Auth.');
   });
@@ -71,7 +71,8 @@ describe('labels that tell the truth', () => {
     expect(text).toContain('name match 0.97');
     // The role is not cut, whatever the width.
     expect(text).toContain('company-secretary-and-director-of-operations');
-    expect(text.split('\n')).toContain('     https://find-and-update.company-information.service.gov.uk/company/01234567');
+    // At 80 columns the evidence is a table; its URL is a numbered reference under it, whole.
+    expect(text.split('\n')).toContain('    [1] https://find-and-update.company-information.service.gov.uk/company/01234567');
   });
 });
 
@@ -107,12 +108,42 @@ describe('layout', () => {
     expect(text).toContain(claim.evidence[0]!.snippet);
   });
 
-  it.each([40, 60, 80, 120])('at %i columns: every line fits except a URL, which is whole on its own line; no word is cut', (cols) => {
+  it.each([40, 59])('at %i columns (too narrow for a table): the numbered list, every line fits except a URL, whole on its own line', (cols) => {
     const text = renderClaim(claim, out({ env: { COLUMNS: String(cols) } }));
+    expect(text).not.toContain('┌');
     // URLs and ids are never cut: a line holding one may be wider than a very narrow terminal.
     for (const l of text.split('\n')) if (!/https:\/\/|vrf_/.test(l)) expect(visibleWidth(l), l).toBeLessThanOrEqual(cols);
     expect(text.split('\n').map((l) => l.trim())).toContain(LONG_URL);
     expect(text.replace(/\s+/g, ' ')).toContain(claim.evidence[0]!.snippet);
+  });
+
+  it.each([60, 80, 120])('at %i columns: a table exactly as wide as the terminal at most, words whole in their cells, URLs as references under it', (cols) => {
+    const text = renderClaim(claim, out({ env: { COLUMNS: String(cols) } }));
+    const rows = text.split('\n').filter((l) => l.startsWith('│'));
+    expect(rows[0]).toMatch(/│ # │ Stance\s+│ Source\s+│ Authority │ Passage\s+│/);
+    for (const l of text.split('\n')) if (!/https:\/\//.test(l)) expect(visibleWidth(l), l).toBeLessThanOrEqual(cols);
+    // The passage column read top to bottom gives the snippet back word for word: no word was cut.
+    const passage = rows.slice(1).map((l) => l.split('│').at(-2)!.trim()).join(' ');
+    expect(passage).toContain(claim.evidence[0]!.snippet);
+    expect(passage).toContain('[1]');
+    expect(text.split('\n')).toContain(`    [1] ${LONG_URL}`);
+    expect(rows[1]).toMatch(/│ 1 │ supports │ Wikipedia\s+│\s+0\.75 │/);
+  });
+
+  it('a URL inside a passage becomes a reference too ([1.1]), so the cell never splits it', () => {
+    const inner = 'https://archive.example.org/2026/03/01/a-long-path-that-would-not-fit-a-cell/index.html';
+    const text = renderClaim({ ...claim, evidence: [{ ...claim.evidence[0]!, snippet: `Reported at ${inner}, then retracted.` }] }, out({ env: { COLUMNS: '80' } }));
+    const lines = text.split('\n');
+    expect(lines).toContain(`  [1.1] ${inner}`);
+    expect(lines).toContain(`    [1] ${LONG_URL}`);
+    const passage = lines.filter((l) => l.startsWith('│')).slice(1).map((l) => l.split('│').at(-2)!.trim()).join(' ');
+    expect(passage).toContain('Reported at [1.1], then retracted. [1]');
+  });
+
+  it('piped with no $COLUMNS: the plain list, no table (whole lines for grep and scripts)', () => {
+    const text = renderClaim(claim, out());
+    expect(text).not.toMatch(/[┌│└]/);
+    expect(text.split('\n').map((l) => l.trim())).toContain(LONG_URL);
   });
 
   it('wrap breaks at spaces only; a word longer than the line keeps a line of its own', () => {

@@ -164,7 +164,16 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   } else {
     a.findings.push({
       source: src,
-      finding: `creator ${JSON.stringify(creator)}, last modified by ${JSON.stringify(lastModifiedBy)}, created ${created ?? 'unknown'}, modified ${modified ?? 'unknown'}, revision ${Number.isFinite(revision) ? revision : 'unknown'}, application ${JSON.stringify(application)}, editing time ${Number.isFinite(totalTime) ? `${totalTime} min` : 'unknown'}`,
+      // Only what the file states: a missing field is "not stated", never a JSON null in a sentence.
+      finding: [
+        creator ? `creator ${JSON.stringify(creator)}` : 'creator not stated',
+        lastModifiedBy ? `last modified by ${JSON.stringify(lastModifiedBy)}` : 'last editor not stated',
+        `created ${created ?? 'not stated'}`,
+        `modified ${modified ?? 'not stated'}`,
+        `revision ${Number.isFinite(revision) ? revision : 'not stated'}`,
+        application ? `application ${JSON.stringify(application)}` : 'application not stated',
+        `editing time ${Number.isFinite(totalTime) ? `${totalTime} min` : 'not stated'}`,
+      ].join(', '),
       authority: 0.5,
       severity: 0,
     });
