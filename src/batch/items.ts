@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { z } from 'zod';
 import { VerityError, type ErrorDetail } from '../api/errors.js';
+import { issueDetails } from '../api/issue-text.js';
 import { BusinessRequest, ClaimRequest, DocumentRequest, LIMITS, MediaRequest } from '../api/requests.js';
 import type { BatchSource } from './input.js';
 
@@ -156,8 +157,7 @@ export function checkItems(src: BatchSource, o: CheckOptions = {}): BatchItem[] 
     }
     const r = SCHEMAS[t].safeParse(probe);
     if (!r.success)
-      for (const issue of r.error.issues)
-        problems.push({ field: at(rec, issue.path.length ? issue.path.map(String).join('.') : undefined), issue: issue.message });
+      for (const d of issueDetails(r.error.issues)) problems.push({ field: at(rec, d.field === '(body)' ? undefined : d.field), issue: d.issue });
     if (problems.length === before) items.push({ index: items.length, line: rec.line, custom_id: customId, type: t, request, ...(file ? { file } : {}) });
   }
   if (problems.length) {

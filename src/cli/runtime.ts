@@ -168,11 +168,17 @@ export class CliRuntime {
     // engine only: a remote or sandbox run stops it now rather than when the command ends.
     if (connection.mode === 'remote') {
       this.ctx.earlyPdfThread?.discard('remote');
-      const [{ createRemoteEngine }, { userAgent }] = await Promise.all([
+      const [{ createRemoteEngine }, { userAgent }, { retryLine }] = await Promise.all([
         import('../client/remote-engine.js'),
         import('../sources/ports.js'),
+        import('./retry-notice.js'),
       ]);
-      const engine = createRemoteEngine({ baseUrl: connection.baseUrl, apiKey: connection.key?.value, userAgent: userAgent() });
+      const engine = createRemoteEngine({
+        baseUrl: connection.baseUrl,
+        apiKey: connection.key?.value,
+        userAgent: userAgent(),
+        onRetry: (n) => this.out.warn(retryLine(n)),
+      });
       return { engine, connection, close() {} };
     }
     if (connection.sandbox) {

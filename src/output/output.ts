@@ -94,11 +94,17 @@ export class Output {
     if (!this.opts.quiet) this.ctx.stderr.write(ensureNewline(`${this.errStyle.green('✓')} ${message}`));
   }
 
+  /** The spinner on screen, cleared while a warning is written so the two do not interleave. */
+  private activeSpinner: { clear(): void; render(): void; isSpinning: boolean } | undefined;
+
   warn(message: string): void {
+    const spinning = this.activeSpinner?.isSpinning ? this.activeSpinner : undefined;
+    spinning?.clear();
     // Wrapped between words on a terminal, like the result (a terminal would cut words).
     const cols = this.ctx.stderr.isTTY ? this.ctx.stderr.columns : undefined;
     const text = cols ? wrap(`warning: ${message}`, cols, '  ').replace(/^warning:/, '') : ` ${message}`;
     this.ctx.stderr.write(ensureNewline(`${this.errStyle.yellow('warning:')}${text}`));
+    spinning?.render();
   }
 
   debug(message: string): void {
@@ -152,11 +158,15 @@ export class Output {
     // discardStdin would put the terminal in raw mode, where Ctrl-C is a keypress instead of
     // SIGINT: interrupts must reach main.ts (DESIGN.md: Ctrl-C ends any command within 0.5 s).
     const s = ora({ text, stream: this.ctx.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
+    this.activeSpinner = s;
+    const done = (): void => {
+      if (this.activeSpinner === s) this.activeSpinner = undefined;
+    };
     return {
       update: (t) => void (s.text = t),
-      succeed: (t) => void s.succeed(t),
-      fail: (t) => void s.fail(t),
-      stop: () => void s.stop(),
+      succeed: (t) => void (s.succeed(t), done()),
+      fail: (t) => void (s.fail(t), done()),
+      stop: () => void (s.stop(), done()),
     };
   }
 }

@@ -342,7 +342,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
           : err.code === 'EACCES'
             ? `Not allowed to listen on ${host}:${port}; use a port above 1023`
             : `Cannot listen on ${host}:${port} (${err.code ?? err.message})`;
-      reject(new VerityError('UNAVAILABLE', msg));
+      reject(new VerityError('UNAVAILABLE', msg, { origin: 'local', cause: err }));
     };
     server.once('error', onError);
     server.listen(port, host, () => {

@@ -102,16 +102,26 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
 
   // Listening for SIGTERM before the ready line: a stop right after it must be graceful.
   const stopped = untilStopped(rt.ctx);
-  const listener = await startListener({
-    secrets,
-    port,
-    tls,
-    events,
-    maxAgeMs,
-    forward,
-    onRecord,
-    onProblem: (m) => out.warn(m),
-  });
+  let listener: Awaited<ReturnType<typeof startListener>>;
+  try {
+    listener = await startListener({
+      secrets,
+      port,
+      tls,
+      events,
+      maxAgeMs,
+      forward,
+      onRecord,
+      onProblem: (m) => out.warn(m),
+    });
+  } catch (err) {
+    if (err instanceof VerityError && (err.cause as { code?: string } | undefined)?.code === 'EADDRINUSE') {
+      const { portInUse } = await import('../port-holder.js');
+      const { message, hint } = portInUse('127.0.0.1', port);
+      throw new VerityError('UNAVAILABLE', message, { origin: 'local', hint });
+    }
+    throw err;
+  }
   // The ready line is a protocol line for scripts and tests: written even with --quiet.
   rt.ctx.stderr.write(`Listening on ${listener.url}\n`);
   out.info(

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { VerityError, type ErrorDetail } from '../../api/errors.js';
+import { issueDetails } from '../../api/issue-text.js';
 import type { VerificationKind } from '../../api/ids.js';
 import { creditsFor, OPENCORPORATES_PLAN, planAtLeast, REQUIRED_PLAN } from '../../api/plans.js';
 import { BusinessRequest, ClaimRequest, DocumentRequest, MediaRequest } from '../../api/requests.js';
@@ -121,7 +122,7 @@ export function validateBatch(body: unknown, auth: Pick<AuthInfo, 'plan'>): Pars
     else if (seen.has(custom_id)) add({ field: `${at}.custom_id`, issue: `duplicate of items[${seen.get(custom_id)}].custom_id` });
     else seen.set(custom_id, i);
     const parsed = SCHEMAS[type].safeParse(request);
-    if (!parsed.success) for (const issue of parsed.error.issues) add({ field: `${at}.${issue.path.length ? issue.path.map(String).join('.') : '(item)'}`, issue: issue.message });
+    if (!parsed.success) for (const d of issueDetails(parsed.error.issues)) add({ field: `${at}.${d.field === '(body)' ? '(item)' : d.field}`, issue: d.issue });
     else if (type === 'business') {
       const sources = (request as { sources?: unknown }).sources;
       if (Array.isArray(sources) && sources.includes('opencorporates') && !planAtLeast(auth.plan, OPENCORPORATES_PLAN))
