@@ -72,6 +72,11 @@ export class CliRuntime {
     if (this.stdinTaken)
       throw new VerityError('VALIDATION_FAILED', `stdin is already used for the API key; cannot also read ${purpose} from it`);
     this.stdinTaken = true;
+    // On a terminal nothing else says the command is waiting for typed input (as `cat -` would).
+    if (this.ctx.stdin.isTTY && !this.opts.quiet) {
+      const eof = process.platform === 'win32' ? 'Ctrl-Z then Enter' : 'Ctrl-D';
+      this.ctx.stderr.write(`Reading ${purpose} from stdin; end with ${eof} on a line of its own\n`);
+    }
     return readStdin(this.ctx, limitBytes);
   }
 
