@@ -44,7 +44,9 @@ function figure(r: MediaResult, a: MediaAssets): Html {
     regions.map((e, i) => html`<div class="region ov-region" style="${boxStyle(e.region!, W, H)}" role="img" aria-label="Region ${i + 1} named by ${e.source}: ${e.region!.width}×${e.region!.height} pixels at ${e.region!.x},${e.region!.y}"><span class="tag${i % 2 ? ' below' : ''}">Region ${i + 1}: ${e.source.replace(/^forensics\./, '')}</span></div>`),
   ];
   const toggles = [
-    a.gridOverlay ? html`<input type="checkbox" id="ov-grid" checked><label for="ov-grid"> Foreign JPEG grid (per tile)</label> ` : '',
+    // Off until asked for: every tile has a score, so an untouched photo would be painted over
+    // while the text says no region stands out; named regions (findings) stay on.
+    a.gridOverlay ? html`<input type="checkbox" id="ov-grid"><label for="ov-grid"> Foreign JPEG grid (per tile)</label> ` : '',
     a.noiseOverlay ? html`<input type="checkbox" id="ov-noise"><label for="ov-noise"> Noise inconsistency (per tile)</label> ` : '',
     regions.length ? html`<input type="checkbox" id="ov-region" checked><label for="ov-region"> Named regions (${regions.length})</label>` : '',
   ];

@@ -5,6 +5,7 @@
  * `watermark`; the text goes to the AI-text detector; score.ts turns it all into the result.
  * A time budget bounds the whole analysis: what did not finish in time is named in `warnings`.
  */
+import { fileDigest } from '../file-digest.js';
 import { VerityError } from '../../api/errors.js';
 import type { DocumentRequest } from '../../api/requests.js';
 import type { AnalysisEvidence, DimensionProducers, DocumentResult, Watermark } from '../../api/results.js';
@@ -222,6 +223,7 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
   if (a.signatures?.length) result.signatures = a.signatures;
   if (a.revisions?.length) result.revisions = a.revisions;
   if (ai.enoughText) result.ai_text = { probability: round3(ai.probability), words: ai.words, flagged: ai.flagged, passages: ai.passages };
+  if (req.source !== 'raw') result.file = fileDigest(input.bytes);
   const warnings = [...new Set(a.warnings)];
   if (warnings.length) result.warnings = warnings;
   return result;

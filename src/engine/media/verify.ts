@@ -4,6 +4,7 @@
  * (docs/media.md "Scores").
  */
 import { createHash } from 'node:crypto';
+import { fileDigest } from '../file-digest.js';
 import { VerityError } from '../../api/errors.js';
 import type { MediaRequest } from '../../api/requests.js';
 import type { Store } from '../../store/database.js';
@@ -299,6 +300,7 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
     evidence,
   };
   if (analysis.forensics) result.forensics = analysis.forensics;
+  result.file = fileDigest(input.bytes);
   if (!req.check_deepfakes) warnings.push('Deepfake detection was switched off (check_deepfakes: false): deepfake_score is not measured');
   if (warnings.length) result.warnings = warnings;
   return result;
