@@ -30,7 +30,7 @@ const unitOf = (origin: string | undefined): string =>
 /** One issue in plain words ("must be one of: web, wikipedia, …"). */
 export function plainIssue(i: Issue): string {
   if (!ZOD_DEFAULT.test(i.message)) return i.message;
-  const each = i.path.some((p) => typeof p === 'number') ? 'each value ' : '';
+  const each = '';
   switch (i.code) {
     case 'invalid_value':
       return i.values.length === 1 ? `${each}must be ${JSON.stringify(i.values[0])}` : `${each}must be one of: ${i.values.map(String).join(', ')}`;
@@ -54,11 +54,8 @@ export function plainIssue(i: Issue): string {
   }
 }
 
-/** The field a person recognises: `sources`, not `sources.0`; `(body)` for the whole request. */
-const fieldOf = (path: readonly PropertyKey[], prefix: string): string => {
-  const named = path.filter((p) => typeof p !== 'number').map(String);
-  return prefix + (named.length ? named.join('.') : '(body)');
-};
+/** The dotted path (`sources.0`: list items keep their index); `(body)` for the whole request. */
+const fieldOf = (path: readonly PropertyKey[], prefix: string): string => prefix + (path.length ? path.map(String).join('.') : '(body)');
 
 /** The issues as details, one per field (the first problem found for it), unknown keys one each. */
 export function issueDetails(issues: readonly Issue[], prefix = ''): ErrorDetail[] {

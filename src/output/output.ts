@@ -118,7 +118,13 @@ export class Output {
     else if (this.opts.ndjson) this.ndjson(err.toBody());
     const s = this.errStyle;
     let text = `${s.red('error:')} ${err.message} ${s.dim(`(${err.code})`)}`;
-    for (const d of err.details ?? []) if (!err.message.includes(d.issue)) text += `\n  ${s.bold(label(d.field))}: ${d.issue}`;
+    // One line per flag and problem: `--sources a,b` with two unknown names is one line, not two.
+    const lines = new Set<string>();
+    for (const d of err.details ?? []) if (!err.message.includes(d.issue)) lines.add(`${label(d.field)}\u0000${d.issue}`);
+    for (const l of lines) {
+      const [field, issue] = l.split('\u0000') as [string, string];
+      text += `\n  ${s.bold(field)}: ${issue}`;
+    }
     if (err.requiredPlan) text += `\n  required plan: ${err.requiredPlan}`;
     if (hint) text += `\n${s.dim('hint:')} ${hint}`;
     this.ctx.stderr.write(ensureNewline(text));

@@ -11,7 +11,11 @@ const details = (schema: typeof ClaimRequest | typeof BusinessRequest, v: unknow
 describe('validation problems in our own words, one per field', () => {
   it('an unknown source names the allowed values, without zod quoting', () => {
     const d = details(ClaimRequest, { claim: 'x', sources: ['webb', 'twitter'] });
-    expect(d).toEqual([{ field: 'sources', issue: 'each value must be one of: web, wikipedia, google_fact_check, semantic_scholar, gdelt, local' }]);
+    const allowed = 'must be one of: web, wikipedia, google_fact_check, semantic_scholar, gdelt, local';
+    expect(d).toEqual([
+      { field: 'sources.0', issue: allowed },
+      { field: 'sources.1', issue: allowed },
+    ]);
   });
 
   it('a wrong type says what is expected and what came, in plain words', () => {

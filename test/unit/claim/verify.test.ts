@@ -141,7 +141,7 @@ describe('verifyClaim (live mode against fakes)', () => {
     [{ claim: '' }, 'claim'],
     [{ claim: '   ' }, 'claim'],
     [{ claim: 'x'.repeat(2001) }, 'claim'],
-    [{ claim: 'ok', sources: ['twitter'] }, 'sources'],
+    [{ claim: 'ok', sources: ['twitter'] }, 'sources.0'],
     [{ claim: 'ok', language: 'xx' }, 'language'],
     [{ claim: 'ok', language: 'english' }, 'language'],
     [{ claim: 'ok', max_evidence: 21 }, 'max_evidence'],
