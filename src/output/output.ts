@@ -94,6 +94,12 @@ export class Output {
     if (!this.opts.quiet) this.ctx.stderr.write(ensureNewline(`${this.errStyle.green('✓')} ${message}`));
   }
 
+  /**
+   * The result came from the engine on this machine, where nothing is billed: human output says
+   * so instead of showing `credits_used` as a charge (the JSON keeps SPEC's number).
+   */
+  notBilled = false;
+
   /** The spinner on screen, cleared while a warning is written so the two do not interleave. */
   private activeSpinner: { clear(): void; render(): void; isSpinning: boolean } | undefined;
 

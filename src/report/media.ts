@@ -97,7 +97,7 @@ export function mediaBody(r: MediaResult, a: MediaAssets, subject: string): Html
 <tr><th scope="row">GPS</th><td>${ex.gps ? `${ex.gps.lat}, ${ex.gps.lon}${ex.gps.alt !== null ? ` (alt ${ex.gps.alt} m)` : ''}` : 'none'}</td></tr>
 <tr><th scope="row">Earliest known source</th><td>${r.provenance_source ?? 'unknown'}</td></tr>
 </tbody></table>
-${r.provenance.length ? html`<table><thead><tr><th scope="col">First seen</th><th scope="col">Where</th><th scope="col">Source</th></tr></thead><tbody>${r.provenance.map((p) => html`<tr><td>${p.first_seen}</td><td class="mono">${p.url}</td><td>${p.source}</td></tr>`)}</tbody></table>` : ''}</section>`,
+${r.provenance.length ? html`<table><caption class="small" style="text-align:left">Where the file was seen before (index matches) and its own Content Credentials history (signing, ingredients)</caption><thead><tr><th scope="col">First seen</th><th scope="col">Where</th><th scope="col">Kind</th><th scope="col">Source</th></tr></thead><tbody>${r.provenance.map((p) => html`<tr><td>${p.first_seen}</td><td class="mono">${p.url}</td><td>${p.url.startsWith('c2pa:') ? 'its own Content Credentials' : 'earlier appearance'}</td><td>${p.source}</td></tr>`)}</tbody></table>` : ''}</section>`,
     html`<section aria-labelledby="h-ev"><h2 id="h-ev">Evidence chain</h2>${AUTHORITY_NOTE}${evidenceTable(
       r.evidence.map((e) => ({ source: e.source, text: e.summary ?? e.finding, detail: e.finding, authority: e.authority_score })),
       'Evidence chain',

@@ -46,6 +46,7 @@ export async function runVerification<T extends object>(
   if (files.report !== undefined) checkOutputPath(files.report, 'report');
   if (files.heatmap !== undefined) checkOutputPath(files.heatmap, 'heatmap');
   const { engine, connection, close } = await rt.engine();
+  rt.out.notBilled = connection.mode === 'embedded';
   const where = connection.mode === 'remote' ? new URL(connection.baseUrl).host : connection.sandbox ? 'sandbox' : 'live';
   rt.out.debug(`mode: ${connection.mode} (${where})${connection.key ? `, key from ${connection.key.origin}` : ''}`);
   const spinner = await rt.out.spinner(`${label} (${where})…`);

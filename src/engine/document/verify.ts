@@ -92,12 +92,25 @@ async function readDocumentC2pa(bytes: Buffer, mime: string, ports: EnginePorts,
   if (!w) return out;
   out.watermark = w;
   const failures = w.status.filter((s) => s.kind === 'failure').map((s) => s.code);
-  const ai = w.actions.find((x) => x.digital_source_type && /trainedAlgorithmicMedia/i.test(x.digital_source_type));
+  // trainedAlgorithmicMedia or compositeWithTrainedAlgorithmicMedia: the file declares that a
+  // generative model made it or a part of it (Adobe Express with Firefly images, for one).
+  const ai = w.actions.find((x) => x.digital_source_type && /(^|\/)(trainedAlgorithmicMedia|compositeWithTrainedAlgorithmicMedia)$/.test(x.digital_source_type));
   const base = `C2PA manifest by ${w.claim_generator ?? 'an unknown generator'}, signer ${w.signer ?? 'unknown'}${w.signed_at ? `, signed ${w.signed_at}` : ''}: ${w.validation_state}`;
   if (w.validation_state === 'invalid')
     out.findings.push({ source: 'c2pa', finding: `${base} (${failures.join(', ') || 'validation failed'}): the file no longer matches what was signed`, authority: 0.9, flag: 'signature_forgery', severity: 0.75 });
   else out.findings.push({ source: 'c2pa', finding: `${base}${w.actions.length ? `; actions ${w.actions.map((x) => x.action).join(', ')}` : ''}`, authority: w.validation_state === 'unreadable' ? 0.4 : 0.9, severity: 0 });
-  if (ai) out.findings.push({ source: 'c2pa', finding: `the manifest declares ${ai.action} with digitalSourceType ${ai.digital_source_type}: content made with a generative model`, authority: 0.8, severity: 0.1 });
+  if (ai) {
+    const composite = /compositeWithTrainedAlgorithmicMedia$/.test(ai.digital_source_type!);
+    // The `deepfake` flag: the document's own Content Credentials say generated media is in it.
+    // Not `ai_generated_text`, which is about the words (the detector's reading, below).
+    out.findings.push({
+      source: 'c2pa',
+      finding: `the manifest declares ${ai.action} with digitalSourceType ${ai.digital_source_type}: ${composite ? 'the document contains content made with a generative model' : 'content made with a generative model'}`,
+      authority: w.validation_state === 'invalid' ? 0.6 : 0.9,
+      flag: 'deepfake',
+      severity: 0.3,
+    });
+  }
   if (w.validation_state === 'trusted') out.provenance = (p) => Math.max(p, 0.95);
   else if (w.validation_state === 'valid') out.provenance = (p) => Math.max(p, 0.8);
   else if (w.validation_state === 'invalid') out.provenance = (p) => Math.min(p, 0.1);
