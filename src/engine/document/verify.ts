@@ -109,6 +109,9 @@ async function readDocumentC2pa(bytes: Buffer, mime: string, ports: EnginePorts,
       authority: w.validation_state === 'invalid' ? 0.6 : 0.9,
       flag: 'deepfake',
       severity: 0.3,
+      summary: composite
+        ? 'The document’s own Content Credentials declare that part of it was made with a generative AI model.'
+        : 'The document’s own Content Credentials declare that it was made with a generative AI model.',
     });
   }
   if (w.validation_state === 'trusted') out.provenance = (p) => Math.max(p, 0.95);
