@@ -7,10 +7,10 @@ import type { RetryNotice } from '../client/remote-engine.js';
 import { humanDuration } from './durations.js';
 
 export function retryLine(n: RetryNotice): string {
-  const wait = n.waitMs < 1000 ? `${Math.round(n.waitMs)} ms` : humanDuration(n.waitMs / 1000);
+  const wait = n.waitMs <= 0 ? 'now' : n.waitMs < 1000 ? `in ${Math.round(n.waitMs)} ms` : `in ${humanDuration(n.waitMs / 1000)}`;
   const what =
     n.status !== undefined
       ? `the service at ${n.host} answered ${n.status} (${n.error.message.replace(/\.$/, '')})`
       : `${n.error.message.replace(/\.$/, '')}`;
-  return `${what}; retrying in ${wait} (attempt ${n.attempt} of ${n.maxAttempts})`;
+  return `${what}; retrying ${wait} (attempt ${n.attempt} of ${n.maxAttempts})`;
 }
