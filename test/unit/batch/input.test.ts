@@ -39,8 +39,8 @@ describe('JSONL', () => {
     expect(e.code).toBe('VALIDATION_FAILED');
     expect(e.exitCode).toBe(2);
     const fields = e.details!.map((d) => d.field);
-    expect(fields).toEqual(['line 2', 'line 3', 'line 4 (max_evidence)', 'line 5']);
-    expect(e.details![3]!.issue).toMatch(/bogus/);
+    expect(fields).toEqual(['line 2', 'line 3', 'line 4 (max_evidence)', 'line 5 (bogus)']); // an unknown field is named (issue 32)
+    expect(e.details![3]!.issue).toBe('is not a field of this request');
     expect(e.message).toMatch(/^Invalid batch input: line 2: not valid JSON .*3 more problems.*nothing was run/);
   });
 

@@ -100,7 +100,7 @@ describe('POST /v1/batches validation', () => {
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe('VALIDATION_FAILED');
     const fields = r.json.error.details.map((d: { field: string }) => d.field);
-    expect(fields).toEqual(['items[1].claim', 'items[2].custom_id', 'items[3].custom_id', 'items[4].(item)']);
+    expect(fields).toEqual(['items[1].claim', 'items[2].custom_id', 'items[3].custom_id', 'items[4].bogus']); // an unknown field is named (issue 32)
     expect(r.json.error.details[1].issue).toMatch(/duplicate of items\[0\]/);
     const t = await h.req('POST', '/v1/batches', key, { type: 'poem', items });
     expect(t.status).toBe(400);
