@@ -16,7 +16,8 @@ export function humanDuration(seconds: number): string {
 
 /** The wall-clock time a wait ends, in local time: "21:14", or "28 Nov 21:14" past today. */
 export function clockTime(now: Date, seconds: number): string {
-  const at = new Date(now.getTime() + Math.ceil(seconds) * 1000);
+  // Rounded up to the minute, like the duration: "at 21:15" for 21:14:20, never too early.
+  const at = new Date(Math.ceil((now.getTime() + Math.ceil(seconds) * 1000) / 60_000) * 60_000);
   const hhmm = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
   if (at.toDateString() === now.toDateString()) return hhmm;
   const month = at.toLocaleString('en-GB', { month: 'short' });

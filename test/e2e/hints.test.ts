@@ -78,6 +78,19 @@ describe('remote mode: retries are announced, and the hint names the real cause'
   });
 });
 
+describe('a live claim with every source down', () => {
+  it('lists the failed sources and the next steps: --test, --sources local with a corpus', async () => {
+    const home = newHome();
+    const port = await heldPort();
+    await closers.pop()!(); // a closed port: the source refuses connections at once
+    expect((await verity(['config', 'set', 'sources.wikipedia.base_url', `http://127.0.0.1:${port}/w/api.php`], { home })).code).toBe(0);
+    const r = await verity(['verify', 'claim', 'The Eiffel Tower is in Paris', '--sources', 'wikipedia'], { home });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('no claim source answered');
+    expect(r.stderr).toContain('hint: offline or every source down? `--test` gives sandbox results; `--sources local` searches your own corpus');
+  }, 30_000);
+});
+
 describe('a port already in use', () => {
   it('listen and serve name the port, its holder and --port; never the remote hint', async () => {
     const port = await heldPort();
