@@ -203,6 +203,17 @@ describe('operators and embedded results', () => {
 });
 
 describe.skipIf(!hasTmux)('on a terminal', () => {
+  it('a remote retry is a whole warning line while the spinner turns, not mixed into it', async () => {
+    const svc = await fakeService(503, { 'retry-after': '1' }, 'UNAVAILABLE', 'no claim source answered');
+    const p = startInTmux(['verify', 'claim', 'x', '--remote', svc.url, '--key', KEY], { cols: 160 });
+    panes.push(p);
+    expect(await p.exitStatus()).toBe(6);
+    const lines = p.screen().split('\n');
+    const warnings = lines.filter((l) => l.includes('retrying in'));
+    expect(warnings).toHaveLength(2);
+    for (const w of warnings) expect(w).toMatch(/^warning: the service at 127\.0\.0\.1:\d+ answered 503 \(no claim source answered\); retrying in 1 s \(attempt [23] of 3\)$/);
+  }, 30_000);
+
   it('verify claim - says it reads stdin until Ctrl-D, then checks what was typed', async () => {
     const p = startInTmux(['verify', 'claim', '-', '--test'], { cols: 100 });
     panes.push(p);
