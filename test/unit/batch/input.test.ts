@@ -170,4 +170,14 @@ describe('idempotency keys', () => {
     expect(a).toMatch(/^vb-claim-[0-9a-f]{64}$/);
     expect(canonicalJson({ b: [1, { d: 1, c: 2 }], a: undefined })).toBe('{"b":[1,{"c":2,"d":1}]}');
   });
+
+  it('a line of another kind is one problem that names the kind, not one per field', async () => {
+    const e = await failure(() => checkItems(src('{"company_name":"Acme Ltd","jurisdiction":"gb"}\n{"claim":"x"}\n'), { type: 'claim' }));
+    expect(e.details).toEqual([
+      { field: 'line 1', issue: 'looks like a business item (company_name, jurisdiction), not a claim: give it "type": "business", or use --type business for the whole file' },
+    ]);
+    const m = await failure(() => checkItems(src('{"claim":"The sky is green"}\n'), { type: 'media' }));
+    expect(m.details).toHaveLength(1);
+    expect(m.details![0]!.issue).toMatch(/^looks like a claim item \(claim\), not a media/);
+  });
 });
