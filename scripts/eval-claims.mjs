@@ -43,6 +43,12 @@
  *                                         folder) through the engine's runner instead of the local
  *                                         model; only the verdict parameters are fitted (LODO); prints
  *                                         the cost per passage. Not with --fit
+ *   --nli-fold D=DIR,…                    stances of each domain D from the model in its DIR (a model
+ *                                         trained without D: scripts/train-stance/), so every held-out
+ *                                         domain is read by a model that never saw it; only the verdict
+ *                                         parameters are fitted (LODO), and the lexical model's LODO
+ *                                         runs beside it on the same passages, with the AUC gain per
+ *                                         domain. Not with --fit or --nli
  *   --sample N                            every k-th claim, N per domain (for slow stance readers)
  *   --cache FILE                          keep the retrieved, ranked passages in FILE (reused while
  *                                         the retrieval/ranking code is unchanged); stance features
@@ -75,6 +81,10 @@ const args = process.argv.slice(2);
 const FIT = args.includes('--fit');
 if (FIT && args.includes('--nli')) {
   console.error('eval-claims: --nli measures an NLI model through the verdict; claim-weights.ts holds the local model, so it cannot be combined with --fit');
+  process.exit(2);
+}
+if (args.includes('--nli-fold') && (FIT || args.includes('--nli'))) {
+  console.error('eval-claims: --nli-fold reads each domain with its own fold\'s model; it cannot be combined with --fit or --nli');
   process.exit(2);
 }
 if (FIT && args.includes('--sample')) {
@@ -229,6 +239,10 @@ function srOf(c, model) {
 const opt = (name, d) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
 const L2 = opt('--l2', 0.05);
 const NLI_DIR = args.includes('--nli') ? resolve(args[args.indexOf('--nli') + 1]) : null;
+/** --nli-fold: domain name → the folder of the model trained without that domain. */
+const NLI_FOLD = args.includes('--nli-fold')
+  ? Object.fromEntries(String(args[args.indexOf('--nli-fold') + 1] ?? '').split(',').filter(Boolean).map((s) => [s.slice(0, s.indexOf('=')), resolve(s.slice(s.indexOf('=') + 1))]))
+  : null;
 const SAMPLE = opt('--sample', 0);
 const OBJECTIVE = args.includes('--objective') ? args[args.indexOf('--objective') + 1] : 'macro-f1';
 if (!['utility', 'macro-f1'].includes(OBJECTIVE)) {
@@ -263,9 +277,9 @@ function fitSoftmax(xs, ys, ws, W0, { l2 = L2, iters = ITERS, lr = 1 } = {}) {
 const NEUTRAL_PER_CLAIM = 4;
 /** Weight of the neutral class relative to supports/refutes in the stance fit (--neutral-weight). */
 const NEUTRAL_WEIGHT = opt('--neutral-weight', 1);
-function fitStance(domains) {
+function fitStance(domains, { lexical = false } = {}) {
   // The NLI model is used as it is: only the verdict parameters are fitted on its readings.
-  if (NLI_DIR) return { nli: true };
+  if ((NLI_DIR || NLI_FOLD) && !lexical) return { nli: true };
   const xs = [];
   const ys = [];
   const ws = [];
@@ -544,14 +558,26 @@ if (SAMPLE > 0)
   }
 // --nli DIR: read every passage against its claim with the NLI model in DIR, through the engine's
 // own runner (premise = passage, hypothesis = claim, as verify.ts asks it).
-if (NLI_DIR) {
+if (NLI_FOLD) {
+  const missing = domains.filter((d) => !NLI_FOLD[d.name]).map((d) => d.name);
+  if (missing.length) {
+    console.error(`eval-claims: --nli-fold names no model for ${missing.join(', ')} (give DOMAIN=DIR for each of ${domains.map((d) => d.name).join(', ')})`);
+    process.exit(2);
+  }
+}
+if (NLI_DIR || NLI_FOLD) {
   const { createOnnxNliClassifier } = await dist('engine/claim/nli/classifier.js');
-  const nli = createOnnxNliClassifier({ dir: NLI_DIR });
-  await nli.load();
   const started = Date.now();
   const cpu0 = process.cpuUsage();
   let pairs = 0;
+  let nli;
   for (const d of domains) {
+    if (!nli || (NLI_FOLD && nli.dir !== NLI_FOLD[d.name])) {
+      await nli?.close();
+      const dir = NLI_FOLD ? NLI_FOLD[d.name] : NLI_DIR;
+      nli = Object.assign(createOnnxNliClassifier({ dir }), { dir });
+      await nli.load();
+    }
     for (const c of d.claims) {
       if (!c.passages.length) continue;
       const scores = await nli.classify(c.passages.map((p) => ({ premise: p.text, hypothesis: c.claim })));
@@ -561,7 +587,7 @@ if (NLI_DIR) {
     process.stderr.write(`${d.name}: NLI read ${pairs} passages so far (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
   }
   const cpu = process.cpuUsage(cpu0);
-  console.log(`${nli.name} (${NLI_DIR}): ${pairs} passages, ${((Date.now() - started) / Math.max(1, pairs)).toFixed(1)} ms wall and ${((cpu.user + cpu.system) / 1000 / Math.max(1, pairs)).toFixed(1)} ms CPU per passage`);
+  console.log(`${NLI_FOLD ? `per-fold models (${domains.map((d) => `${d.name}: ${NLI_FOLD[d.name]}`).join(', ')})` : `${nli.name} (${NLI_DIR})`}: ${pairs} passages, ${((Date.now() - started) / Math.max(1, pairs)).toFixed(1)} ms wall and ${((cpu.user + cpu.system) / 1000 / Math.max(1, pairs)).toFixed(1)} ms CPU per passage`);
   await nli.close();
 }
 
@@ -581,6 +607,23 @@ if (FIT || !args.includes('--no-lodo')) {
     process.stderr.write(`held out ${held.name}: ${JSON.stringify(params)}\n`);
   }
   table('Leave-one-domain-out (stance model and verdict parameters fitted on the other two domains)', rows);
+  if (NLI_FOLD) {
+    // The lexical model on the same passages, in the same run, for the go/no-go (issue 34).
+    const lex = [];
+    out.lexical = {};
+    for (const held of domains) {
+      const train = domains.filter((d) => d !== held);
+      const model = fitStance(train, { lexical: true });
+      out.lexical[held.name] = evaluate(held, model, fitVerdict(train, model));
+      lex.push([held.name, out.lexical[held.name]]);
+    }
+    table('Lexical model, leave-one-domain-out, same passages (the bar)', lex);
+    console.log('\nAUC per held-out domain, trained model (read by the fold that never saw it) vs lexical:');
+    for (const d of domains) {
+      const [m, l] = [out.lodo[d.name].auc, out.lexical[d.name].auc];
+      console.log(`  ${d.name.padEnd(14)} model ${f3(m)}  lexical ${f3(l)}  gain ${(m - l >= 0 ? '+' : '') + (m - l).toFixed(3)}`);
+    }
+  }
   if (dumpFile) writeFileSync(dumpFile, JSON.stringify(dumped));
 }
 if (FIT) {
@@ -626,8 +669,8 @@ export const WEIGHTS_PROVENANCE = ${JSON.stringify(provenance)};
   console.log(`\nwrote ${file}\nrebuild (npm run build) and run without --fit to check the shipped weights`);
 } else {
   console.log(`weights: ${WEIGHTS_PROVENANCE}`);
-  const rows = domains.map((d) => [d.name, (out.shipped[d.name] = evaluate(d, NLI_DIR ? { nli: true } : STANCE_MODEL, VERDICT_PARAMS))]);
-  table(NLI_DIR ? 'NLI stances with the shipped verdict parameters (claim-weights.ts, fitted for the local model)' : 'Shipped weights (claim-weights.ts, fitted on all three domains: in-sample for each)', rows);
+  const rows = domains.map((d) => [d.name, (out.shipped[d.name] = evaluate(d, NLI_DIR || NLI_FOLD ? { nli: true } : STANCE_MODEL, VERDICT_PARAMS))]);
+  table(NLI_DIR || NLI_FOLD ? 'NLI stances with the shipped verdict parameters (claim-weights.ts, fitted for the local model)' : 'Shipped weights (claim-weights.ts, fitted on all three domains: in-sample for each)', rows);
   for (const [name, r] of rows) console.log(`  ${name}: verdicts ${VERDICTS.map((v) => `${v} ${r.predicted[v]}`).join(', ')}`);
 }
 if (args.includes('--json')) console.log(JSON.stringify(out));

@@ -50,13 +50,26 @@ const httpUrl = z
     }
   }, 'must be an http(s) URL');
 
+/**
+ * A `sources` list: each known source at most once, so the list is bounded by the known values
+ * (an uncapped array of 1,000,000 entries was accepted and answered before).
+ */
+function sourceList<const T extends readonly [string, ...string[]]>(known: T) {
+  return z
+    .array(z.enum(known))
+    .min(1, 'must name at least one source')
+    .max(known.length, `lists at most the ${known.length} sources (${known.join(', ')})`)
+    .refine((a) => new Set(a).size === a.length, 'must not list a source twice')
+    .optional();
+}
+
 export const ClaimRequest = z
   .object({
     claim: z
       .string()
       .refine((s) => s.trim().length > 0, 'must not be empty')
       .refine((s) => codePoints(s) <= LIMITS.claimChars, `must be at most ${LIMITS.claimChars} characters`),
-    sources: z.array(z.enum(CLAIM_SOURCES_EXT)).min(1, 'must name at least one source').optional(),
+    sources: sourceList(CLAIM_SOURCES_EXT),
     language: z
       .string()
       .refine((s) => ISO_639_1.has(s), 'must be an ISO 639-1 language code such as "en"')
@@ -92,7 +105,7 @@ export const BusinessRequest = z
       .optional(),
     officers: z.boolean().default(false),
     filings: z.boolean().default(false),
-    sources: z.array(z.enum(BUSINESS_SOURCES)).min(1, 'must name at least one source').optional(),
+    sources: sourceList(BUSINESS_SOURCES),
   })
   .strict();
 

@@ -3,10 +3,15 @@
  * one write() each, so a `kill -9` loses at most the items still running and the file never
  * holds half a result followed by more results. `--resume` reads it back and skips the items
  * that succeeded; failed items are tried again (their new line is appended after the old one).
+ *
+ * One run per journal: `<journal>.lock` (an owner lock, store/owner-lock.ts) is held while the
+ * journal is open, so a second run on it is refused instead of both running and writing every
+ * item. A run killed with -9 leaves the lock behind; its process is gone, so the next run takes it.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, openSync, readSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { VerityError } from '../api/errors.js';
+import { describeOwner, takeOwnerLock } from '../store/owner-lock.js';
 import type { ItemType } from './items.js';
 
 /** One result line, on stdout and in the journal: the input it judged, then the outcome. */
@@ -81,6 +86,42 @@ export interface Journal {
  * with a newline so the next line starts clean.
  */
 export function openJournal(path: string, resume: boolean): Journal {
+  const release = lockJournal(path);
+  try {
+    return openLocked(path, resume, release);
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** Takes `<journal>.lock` (beside the real file when the path is a symbolic link), or refuses. */
+function lockJournal(path: string): () => void {
+  let real = path;
+  try {
+    real = realpathSync(path);
+    // A device or pipe (`--out /dev/null`) holds no results to protect, and no lock goes beside it.
+    if (!statSync(real).isFile()) return () => undefined;
+  } catch {
+    // not there yet: the path as given
+  }
+  let r: ReturnType<typeof takeOwnerLock>;
+  try {
+    r = takeOwnerLock(`${real}.lock`, { journal: real });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'error';
+    throw new VerityError('VALIDATION_FAILED', `Cannot create the lock ${real}.lock beside the journal (${code})`, { details: [{ field: 'out', issue: 'folder not writable' }] });
+  }
+  if (!r.taken)
+    throw new VerityError(
+      'VALIDATION_FAILED',
+      `${path} is in use by another batch run (${describeOwner(r.owner)}); wait for it to finish or stop it, then continue with --resume, or choose another --out file`,
+      { details: [{ field: 'out', issue: 'in use by another run' }] },
+    );
+  return r.release;
+}
+
+function openLocked(path: string, resume: boolean, release: () => void): Journal {
   let size = 0;
   try {
     size = statSync(path).size;
@@ -119,6 +160,7 @@ export function openJournal(path: string, resume: boolean): Journal {
     close() {
       if (open) closeSync(fd);
       open = false;
+      release();
     },
   };
 }

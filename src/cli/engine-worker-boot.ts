@@ -5,12 +5,18 @@
  * engine-worker-boot-main.ts (an ES module file in dist/, so the bundle's lazy imports of packages
  * resolve from the package, not from the current directory).
  */
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 
 /** A worker running `bundle` (a CommonJS file) with `workerData` = `data` plus the bundle's path. */
-export async function startCachedWorker(bundle: string, data: { cacheDir: string; codeCacheDir?: string }): Promise<Worker> {
+export async function startCachedWorker(bundle: string, data: { cacheDir: string; codeCacheDir?: string }, resourceLimits?: ResourceLimits): Promise<Worker> {
   const { Worker } = await import('node:worker_threads');
-  return new Worker(new URL('./engine-worker-boot-main.js', import.meta.url), { workerData: { ...data, bundle } });
+  return new Worker(new URL('./engine-worker-boot-main.js', import.meta.url), { workerData: { ...data, bundle }, ...(resourceLimits ? { resourceLimits } : {}) });
+}
+
+/** The analysis worker bundle (scripts/build.mjs) beside dist/verity.cjs; from the tsc output in dist/cli/ too. */
+export async function engineWorkerBundle(): Promise<string> {
+  const { fileURLToPath } = await import('node:url');
+  return fileURLToPath(new URL('../engine-worker.cjs', import.meta.url));
 }
 
 /**

@@ -1,8 +1,13 @@
 /**
- * Runs one media or document verification of the embedded engine in a worker thread. Their
- * analysis keeps the JavaScript thread busy for up to seconds at a time (pixel loops, PDF
- * parsing), during which a Ctrl-C handler on the main thread cannot run; in a worker the main
- * thread stays free, and an interrupt ends the work with `worker.terminate()` at once.
+ * Runs media or document verifications of the engine in a worker thread. Their analysis keeps the
+ * JavaScript thread busy for up to seconds at a time (pixel loops, PDF parsing), during which a
+ * Ctrl-C handler on the main thread cannot run, or (in `serve`) no other request is answered; in a
+ * worker the main thread stays free, and an interrupt or a job past its budget ends the work with
+ * `worker.terminate()` at once.
+ *
+ * Two modes: the CLI's one job (in workerData, or the first message of a worker started early),
+ * and serve's pool (server/analysis-pool.ts): `workerData.pool` set, jobs arrive as messages with
+ * an id, one at a time, on one set of ports kept for the worker's life.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { toVerityError } from '../api/errors.js';
@@ -27,6 +32,27 @@ export interface WorkerJob {
 
 export type WorkerReply = { ok: unknown } | { error: ReturnType<ReturnType<typeof toVerityError>['toBody']> };
 
+/** What serve's pool starts a worker with: the ports' settings, shared by all its jobs. */
+export interface PoolWorkerData {
+  pool: true;
+  config: EngineConfig;
+  storeFile: string;
+  cacheDir: string;
+  codeCacheDir?: string;
+}
+
+/** One pool job, as a message; answered `{ id, ...WorkerReply }`. */
+export interface PoolJob {
+  id: number;
+  kind: 'media' | 'document';
+  req: unknown;
+  inputBytes?: Uint8Array;
+  /** The request is its schema's output already (the route validated it). */
+  validated?: boolean;
+  /** Which engine: live keys' real one, or test keys' sandbox (which still reads the file's own facts). */
+  engine: 'live' | 'sandbox';
+}
+
 // An async function rather than top-level await: the build bundles this entry as CommonJS
 // (dist/engine-worker.cjs), which a worker starts without loading ~200 separate ES modules.
 const engineModules = () => Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
@@ -49,11 +75,35 @@ async function run(job: WorkerJob): Promise<WorkerReply> {
   }
 }
 
+/** serve's pool: one engine and one set of ports (the URL guard on) for every job of this worker. */
+function servePool(data: PoolWorkerData): void {
+  const ready = engineModules().then(([{ createEngine, createSandboxEngine }, { createDefaultPorts }]) => {
+    const ports = createDefaultPorts({ config: data.config, storeFile: data.storeFile, cacheDir: data.cacheDir, ssrfGuard: true });
+    if (data.codeCacheDir) ports.codeCacheDir = data.codeCacheDir;
+    return { live: createEngine(ports), sandbox: createSandboxEngine(ports) };
+  });
+  ready.catch(() => undefined);
+  parentPort!.on('message', (job: PoolJob) => {
+    void (async (): Promise<WorkerReply> => {
+      try {
+        const engine = (await ready)[job.engine];
+        const b = job.inputBytes;
+        const opts = { ...(b ? { inputBytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) } : {}), validated: job.validated === true };
+        return { ok: job.kind === 'media' ? await engine.verifyMedia(job.req as never, opts) : await engine.verifyDocument(job.req as never, opts) };
+      } catch (err) {
+        return { error: toVerityError(err).toBody() };
+      }
+    })().then((reply) => parentPort!.postMessage({ id: job.id, ...reply }));
+  });
+}
+
 // The job comes with the worker's data, or as its first message when the worker was started
-// before the job was known (engine-worker-boot.ts startEarlyAnalysisWorker).
-const given = workerData as Partial<WorkerJob>;
+// before the job was known (engine-worker-boot.ts startEarlyAnalysisWorker); a pool worker takes
+// jobs for as long as it lives.
+const given = workerData as Partial<WorkerJob> & { pool?: boolean };
 if (parentPort) {
-  if (given.kind) void run(given as WorkerJob).then((reply) => parentPort!.postMessage(reply));
+  if (given.pool) servePool(given as unknown as PoolWorkerData);
+  else if (given.kind) void run(given as WorkerJob).then((reply) => parentPort!.postMessage(reply));
   else {
     // Started early, the worker waits while the CLI loads and reads the file: it sets up the
     // engine's modules meanwhile (a failure there is reported with the job).

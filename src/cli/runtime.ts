@@ -256,11 +256,9 @@ async function inWorker(job: import('./engine-worker.js').WorkerJob, signal: Abo
     worker.ref();
     worker.postMessage(job);
   } else {
-    const { startCachedWorker } = await import('./engine-worker-boot.js');
+    const { startCachedWorker, engineWorkerBundle } = await import('./engine-worker-boot.js');
     signal?.throwIfAborted();
-    // The bundled worker (scripts/build.mjs) beside dist/verity.cjs; from the tsc output in dist/cli/ too.
-    const { fileURLToPath } = await import('node:url');
-    worker = await startCachedWorker(fileURLToPath(new URL('../engine-worker.cjs', import.meta.url)), job);
+    worker = await startCachedWorker(await engineWorkerBundle(), job);
   }
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {

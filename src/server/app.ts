@@ -14,6 +14,7 @@ import type { RateDecision, ServerStore } from '../store/server-store.js';
 import { createAuthenticator } from './auth.js';
 import { sendError, toHttpError } from './error-handler.js';
 import { redactUrl } from './redact.js';
+import { contentEncodingError } from './content-encoding.js';
 import { createIdempotency } from './idempotency.js';
 import { buildOpenApi } from './openapi.js';
 import { allPolicies, policyFor } from './rate-limit.js';
@@ -26,6 +27,12 @@ import { batchesPlugin } from './batches/index.js';
 export type { ServerDeps } from './types.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * A caller's id that could be a credential: a key (`vty_…`), or any run of 32+ base62 characters
+ * (a key's body without its prefix is 32; someone else's token). The id is on every log line of
+ * the request, so such an id is replaced by ours, not logged.
+ */
+const SECRET_SHAPED = /vty_|[0-9A-Za-z]{32}/i;
 
 /**
  * Our request ids: a random per-server part and a counter. They must be unique, not secret, so
@@ -65,13 +72,16 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   else throw new TypeError('buildServer needs a store (or a SQLite db)');
   const nextRequestId = requestIds();
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
+  // Headers that never finish (slowloris) are cut sooner than a slow body: 10 s is long for headers.
+  const headersTimeout = Math.min(deps.headersTimeoutMs ?? 10_000, requestTimeout);
 
   const app = Fastify({
-    // A body (or headers) not received in time is answered 400 in our shape (clientErrorHandler);
-    // the check interval is tightened so the timeout holds to within a quarter of itself.
+    // A body (or headers) not received in time is answered 400 in our shape (clientErrorHandler)
+    // and the connection closed; the check interval is tightened so the timeouts hold to within a
+    // quarter of the shorter one.
     requestTimeout,
     // (Node enforces requestTimeout only when headersTimeout is not longer than it.)
-    http: { connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))), headersTimeout: requestTimeout },
+    http: { connectionsCheckingInterval: Math.max(25, Math.min(30_000, Math.floor(headersTimeout / 4))), headersTimeout },
     clientErrorHandler: writeClientError,
     // Router-level refusals (a path parameter over 100 characters, bad percent-encoding) in our shape.
     frameworkErrors: (err, request, reply) => void sendError(err, request, reply),
@@ -89,7 +99,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       // A key pasted as a request id would be logged on every line of the request: not taken.
-      return typeof given === 'string' && REQUEST_ID.test(given) && !/vty_/i.test(given) ? given : nextRequestId();
+      return typeof given === 'string' && REQUEST_ID.test(given) && !SECRET_SHAPED.test(given) ? given : nextRequestId();
     },
     // Requests that reached us before shutdown are served to the end, not answered 503.
     return503OnClosing: false,
@@ -101,6 +111,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // on every request); on other methods an empty body is still "the body is empty".
   const jsonParser = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const encoded = contentEncodingError(request.headers);
+    if (encoded) return done(encoded, undefined);
     if (body === '' && (request.method === 'GET' || request.method === 'DELETE' || request.method === 'HEAD' || request.method === 'OPTIONS'))
       return done(null, undefined);
     jsonParser(request, body as string, done);

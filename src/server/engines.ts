@@ -1,6 +1,8 @@
 /**
  * The server's composition of engines: one set of ports (one HTTP layer, one cache, the server's
  * store) with the SSRF guard on, the sandbox for test keys and the real engine for live keys.
+ * With an analysis pool (serve), both engines' media and document verifications run in its
+ * workers (analysis-pool.ts), each of which has ports of its own with the same settings.
  */
 import { createEngine, createSandboxEngine } from '../engine/index.js';
 import type { NliClassifier } from '../engine/claim/nli-port.js';
@@ -8,6 +10,7 @@ import type { Clock, Engine, EngineConfig } from '../engine/types.js';
 import { createInputFetcher, type InputFetcherOptions } from '../sources/fetch-input.js';
 import { createDefaultPorts, userAgent } from '../sources/ports.js';
 import type { Store } from '../store/database.js';
+import { withAnalysisPool, type AnalysisPool } from './analysis-pool.js';
 
 export interface ServerEngineOptions {
   config: EngineConfig;
@@ -18,11 +21,16 @@ export interface ServerEngineOptions {
   lookup?: InputFetcherOptions['lookup'];
   /** The NLI stance model when `claim.stance = nli`. */
   nli?: NliClassifier;
+  /** Media and document verification in worker threads with a per-job budget (serve); absent → on this thread. */
+  analysis?: AnalysisPool;
 }
 
 export function createServerEngines(o: ServerEngineOptions): { live: Engine; test: Engine } {
   const ports = createDefaultPorts({ config: o.config, store: o.store, cacheDir: o.cacheDir, ssrfGuard: true, clock: o.clock });
   if (o.nli) ports.nli = o.nli;
   if (o.lookup) ports.fetchInput = createInputFetcher({ ssrfGuard: true, userAgent: userAgent(o.config.contact), lookup: o.lookup });
-  return { live: createEngine(ports), test: createSandboxEngine(ports) };
+  const live = createEngine(ports);
+  const test = createSandboxEngine(ports);
+  if (!o.analysis) return { live, test };
+  return { live: withAnalysisPool(live, o.analysis, 'live'), test: withAnalysisPool(test, o.analysis, 'sandbox') };
 }

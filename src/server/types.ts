@@ -120,6 +120,8 @@ export interface ServerDeps {
   background?: BackgroundTask;
   /** A request (headers and body) must arrive within this time (default 30 s), else 400. */
   requestTimeoutMs?: number;
+  /** The request headers must arrive within this time (default 10 s, at most requestTimeoutMs), else 400 and closed (slowloris). */
+  headersTimeoutMs?: number;
 }
 
 /** Decorated on the root instance as `app.verity`, visible to every plugin. */

@@ -5,10 +5,9 @@
  * `migrate(db, component, steps)` with its own ordered list of SQL steps; the versions applied are
  * recorded per component in `schema_migrations`, so components evolve independently.
  */
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { createPrivateFile } from './private-file.js';
 
 export type Database = BetterSqlite3.Database;
 
@@ -45,7 +44,8 @@ export async function openStore(path: string): Promise<Store> {
   const { Sqlite, options } = loadSqlite();
   let db: Database;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Created 0600 here, not by SQLite (0644 less the umask): it may hold webhook secrets.
+    createPrivateFile(path);
     db = new Sqlite(path, options);
     try {
       db.pragma('journal_mode = WAL');

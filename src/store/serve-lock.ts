@@ -1,81 +1,81 @@
 /**
- * One `verity serve` per SQLite database. Two servers on one file each keep their own rate-limit
- * windows and idempotency waits in memory (a 100/hour key gets 200) and fight over the write
- * lock ("database is locked"), so the second one refuses to start instead.
+ * One `verity serve` per SQLite database file. Two servers on one file each keep their own
+ * rate-limit windows and idempotency waits in memory (a 100/hour key gets 200) and fight over the
+ * write lock ("database is locked"), so the second one refuses to start instead.
  *
- * A lock file next to the database (`<db>.serve.lock`, created exclusively) holds the owner's
- * PID. A lock whose PID no longer runs is stale (the owner was killed) and is taken over. Other
- * processes (`verity admin keys …`) still open the database normally: SQLite's own locking is
- * enough for their short writes, and the server notices key changes (src/server/auth.ts).
+ * The lock follows the file, not the path as typed: the path is resolved through symbolic links
+ * (realpath) and the lock file (`<real path>.serve.lock`, an owner lock: owner-lock.ts) sits
+ * beside the real file and records its device and inode. A file with a second name (a hard link)
+ * is refused outright: SQLite keeps its `-wal` and `-shm` beside the name a process opened, so a
+ * process on the other name would write its own WAL beside it and corrupt the database (SQLite's
+ * "How To Corrupt", multiple links) — and no lock beside one name is seen from the other.
+ *
+ * Other processes (`verity admin keys …`) still open the database normally: SQLite's own locking
+ * is enough for their short writes, and the server notices key changes (src/server/auth.ts).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { VerityError } from '../api/errors.js';
+import { describeOwner, ownerAlive, readLockOwner, takeOwnerLock, type LockOwner } from './owner-lock.js';
+import { createPrivateFile } from './private-file.js';
 
 export interface ServeLock {
   readonly path: string;
   release(): void;
 }
 
-function running(pid: number): boolean {
+const SEVERAL = 'To run several server processes on one database, use PostgreSQL: `verity serve --db postgres://…` (docs/server.md, "PostgreSQL").';
+
+/** The database's real path: symbolic links resolved (the file is created, 0600, when missing). */
+function realDatabasePath(dbPath: string): string {
+  createPrivateFile(dbPath);
   try {
-    process.kill(pid, 0);
-    return true;
+    return realpathSync(dbPath);
   } catch (err) {
-    // EPERM: it exists but belongs to someone else — still running.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new VerityError('VALIDATION_FAILED', `--db ${dbPath} is a symbolic link to a file that does not exist`, { details: [{ field: 'db', issue: 'dangling symbolic link' }] });
+    throw err;
   }
+}
+
+/** A live serve lock in `dir` on the file dev:ino (under another name), if any. */
+function ownerByIdentity(dir: string, dev: number, ino: number): { owner: LockOwner; db: string } | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.serve.lock'));
+  } catch {
+    return undefined;
+  }
+  for (const n of names.slice(0, 1000)) {
+    const owner = readLockOwner(join(dir, n));
+    if (owner && owner.dev === dev && owner.ino === ino && ownerAlive(owner)) return { owner, db: join(dir, n.slice(0, -'.serve.lock'.length)) };
+  }
+  return undefined;
 }
 
 export function acquireServeLock(dbPath: string): ServeLock | undefined {
   if (dbPath === ':memory:') return undefined;
-  const path = `${dbPath}.serve.lock`;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  for (let tries = 0; tries < 3; tries++) {
-    let fd: number;
-    try {
-      fd = openSync(path, 'wx', 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      let owner: { pid?: unknown; started_at?: unknown } = {};
-      try {
-        owner = JSON.parse(readFileSync(path, 'utf8')) as typeof owner;
-      } catch {
-        // Unreadable or half-written (the owner died while writing it): treated as stale below.
-      }
-      const pid = typeof owner.pid === 'number' ? owner.pid : undefined;
-      if (pid !== undefined && pid !== process.pid && running(pid))
-        throw new VerityError(
-          'UNAVAILABLE',
-          `Another verity serve (PID ${pid}, started ${String(owner.started_at ?? 'at an unknown time')}) is already using ${dbPath}. ` +
-            'One serve per SQLite database: stop that one first, or give this one its own --db. Several server processes ' +
-            'on one database need a client/server database such as PostgreSQL, which this version does not support yet.',
-        );
-      try {
-        unlinkSync(path); // stale: its process is gone
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      }
-      continue;
-    }
-    try {
-      writeSync(fd, JSON.stringify({ pid: process.pid, started_at: new Date().toISOString() }));
-    } finally {
-      closeSync(fd);
-    }
-    let released = false;
-    const release = (): void => {
-      if (released) return;
-      released = true;
-      process.off('exit', release);
-      try {
-        unlinkSync(path);
-      } catch {
-        // already gone
-      }
-    };
-    process.on('exit', release);
-    return { path, release };
+  const real = realDatabasePath(dbPath);
+  const { dev, ino, nlink } = statSync(real);
+  const via = real === dbPath ? '' : ` (${real})`;
+  if (nlink > 1) {
+    const other = ownerByIdentity(dirname(real), dev, ino);
+    throw new VerityError(
+      'UNAVAILABLE',
+      (other ? `Another verity serve (${describeOwner(other.owner)}) is already using this database through ${other.db}. ` : '') +
+        `${dbPath}${via} has ${nlink} names (hard links). SQLite keeps its -wal and -shm files beside the name a process opened, ` +
+        `so processes on different names write different logs and corrupt the database: serve it through one name only ` +
+        `(remove the other links: \`find ${dirname(real)} -samefile ${real}\` lists those in that folder). ${SEVERAL}`,
+    );
   }
-  throw new VerityError('UNAVAILABLE', `Could not take the serve lock ${path}; another serve keeps starting on ${dbPath}`);
+  const path = `${real}.serve.lock`;
+  // A lock that names another file (the database was replaced since) is stale, whoever holds it.
+  const r = takeOwnerLock(path, { db: real, dev, ino }, (o) => typeof o.ino === 'number' && (o.dev !== dev || o.ino !== ino));
+  if (!r.taken)
+    throw new VerityError(
+      'UNAVAILABLE',
+      `Another verity serve (${describeOwner(r.owner)}) is already using ${dbPath}${via}. One serve per SQLite database file: ` +
+        `stop that one first, or give this one its own --db. ${SEVERAL}`,
+    );
+  return { path, release: r.release };
 }

@@ -29,6 +29,8 @@ export const DEFAULT_MAX_AGE_MS = RETRY_HORIZON_MS + 15 * 60_000;
 /** Clock skew tolerated for events that claim to come from the future. */
 const FUTURE_SKEW_MS = 5 * 60_000;
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEDUPE_CAPACITY = 100_000;
 /** Events whose forwarding is partly done (some app answered 2xx, another not): remembered per route. */
 const PARTIAL_CAPACITY = 10_000;
@@ -94,6 +96,10 @@ export interface ListenerOptions {
   onRecord: (r: ListenRecord) => void;
   /** Non-fatal problems (a failing socket, a forward error) that should show on stderr. */
   onProblem?: (message: string) => void;
+  /** A connection that has not sent its whole headers within this is cut (slowloris); default 10 s. */
+  headersTimeoutMs?: number;
+  /** A request (headers and body) not received within this is cut; default 60 s. */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningListener {
@@ -386,17 +392,25 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     req.on('error', (err) => o.onProblem?.(`request error: ${err.message}`));
   };
 
+  // Bounds on slow senders (slowloris: headers that never finish hold a socket and memory
+  // forever): Node cuts a connection whose headers or whole request take longer, checked every
+  // quarter of the headers bound.
+  const requestTimeout = o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(o.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+  const bounds = { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(25, Math.min(30_000, Math.floor(headersTimeout / 4))) };
   let server: Server;
   if (o.tls) {
     const https = await import('node:https');
-    server = https.createServer({ cert: o.tls.cert, key: o.tls.key }, onRequest);
+    server = https.createServer({ cert: o.tls.cert, key: o.tls.key, ...bounds }, onRequest);
   } else {
     const http = await import('node:http');
-    server = http.createServer(onRequest);
+    server = http.createServer(bounds, onRequest);
   }
-  server.on('clientError', (err, socket) => {
-    o.onProblem?.(`client error: ${err.message}`);
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    o.onProblem?.(timedOut ? 'a connection did not send its request in time: closed' : `client error: ${err.message}`);
+    if (socket.writable) socket.end(timedOut ? 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n' : 'HTTP/1.1 400 Bad Request\r\n\r\n');
+    else socket.destroy();
   });
   const host = o.host ?? '127.0.0.1';
   const port = o.port ?? DEFAULT_LISTEN_PORT;

@@ -8,7 +8,7 @@
  * to, and names are never resolved. Every request loop is over a fixed list.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -358,6 +358,7 @@ describe('logs never hold a credential', () => {
       ['/v1/webhooks', { authorization: `Bearer ${key}x` }],
       ['/v1/webhooks', { cookie: `api_key=${key}` }],
       ['/v1/webhooks', { 'x-request-id': key }],
+      ['/v1/webhooks', { 'x-request-id': key.slice('vty_live_'.length) }],
     ];
     for (const [path, headers] of sends) await call(served.url, 'GET', path, { headers });
     // Log lines are written in order: once the marker's line is in, every line above is too.
@@ -376,7 +377,44 @@ describe('one serve per SQLite database', () => {
     expect(second.exitCode).not.toBe(0);
     expect(second.stderr).toContain(`PID ${served.proc.pid}`);
     expect(second.stderr).toMatch(/PostgreSQL/);
+    expect(second.stderr).toContain('--db postgres://');
+    expect(second.stderr).not.toMatch(/not support/);
     expect(second.stderr).toContain(db);
+  });
+
+  it('refuses a second serve through a symbolic link to the file, naming the first and how it was started', async () => {
+    const link = join(home, 'via-symlink.db');
+    symlinkSync(db, link);
+    try {
+      // (Bounded: a serve that wrongly starts would run until killed.)
+      const second = await execa('node', [BIN, 'serve', '--port', '0', '--db', link], { env, reject: false, timeout: 30_000 });
+      expect(second.exitCode, second.stderr).toBe(6);
+      expect(second.stderr).toContain(`PID ${served.proc.pid}`);
+      expect(second.stderr).toContain(`verity serve --port 0 --db ${db}`);
+      expect(second.stderr).toContain('--db postgres://');
+      expect(existsSync(`${link}.serve.lock`)).toBe(false);
+    } finally {
+      rmSync(link);
+    }
+  });
+
+  it('refuses a second serve through a hard link, before SQLite writes a -wal beside the other name', async () => {
+    const hard = join(home, 'via-hardlink.db');
+    linkSync(db, hard);
+    try {
+      const second = await execa('node', [BIN, 'serve', '--port', '0', '--db', hard], { env, reject: false, timeout: 30_000 });
+      expect(second.exitCode, second.stderr).toBe(6);
+      expect(second.stderr).toContain(`PID ${served.proc.pid}`);
+      expect(second.stderr).toMatch(/2 names \(hard links\)/);
+      expect(second.stderr).toContain('--db postgres://');
+      expect(existsSync(`${hard}-wal`)).toBe(false);
+      expect(existsSync(`${hard}-shm`)).toBe(false);
+      expect(existsSync(`${hard}.serve.lock`)).toBe(false);
+    } finally {
+      rmSync(hard);
+    }
+    // One name again: the first server is untouched and still answers.
+    expect((await fetch(`${served.url}/healthz`)).status).toBe(200);
   });
 
   it('takes over a stale lock left by a process that is gone', async () => {
@@ -390,6 +428,40 @@ describe('one serve per SQLite database', () => {
     const exit = await s.proc;
     expect(exit.exitCode, `${exit.signal} ${s.stderr.join('\n')}`).toBe(0);
     expect(existsSync(`${staleDb}.serve.lock`)).toBe(false);
+  });
+});
+
+describe('the database files are private', () => {
+  const mode = (p: string) => statSync(p).mode & 0o777;
+
+  it('creates the database and its -wal/-shm 0600 (whatever the umask lets through), and says nothing about them', async () => {
+    const fresh = join(home, 'fresh', 'private.db');
+    const s = await startServe(['--db', fresh]);
+    try {
+      expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+      for (const p of [fresh, `${fresh}-wal`, `${fresh}-shm`]) expect(mode(p).toString(8), p).toBe('600');
+      expect(s.stderr.join('\n')).not.toMatch(/open to other users/);
+    } finally {
+      s.proc.kill('SIGTERM');
+      await s.proc;
+    }
+    // The server on the suite's database (created by `admin keys create`): the same.
+    for (const p of [db, `${db}-wal`, `${db}-shm`]) expect(mode(p).toString(8), p).toBe('600');
+  });
+
+  it('warns at start when an existing database is readable by others', async () => {
+    const open = join(home, 'shared-readable.db');
+    writeFileSync(open, '');
+    chmodSync(open, 0o644);
+    const s = await startServe(['--db', open]);
+    try {
+      const line = await s.waitFor(/open to other users/);
+      expect(line).toContain(`${open} 0644`);
+      expect(line).toContain(`chmod 600 ${open}`);
+    } finally {
+      s.proc.kill('SIGTERM');
+      await s.proc;
+    }
   });
 });
 

@@ -160,6 +160,42 @@ describe('verify batch (built CLI)', () => {
     expect(journal.find((l) => l.custom_id === 'shot-0')!.idempotency_key).toBe(journal.find((l) => l.custom_id === 'shot-12')!.idempotency_key);
   });
 
+  it('one run per journal: a second run on it is refused (exit 2) while the first runs, and not after the first is killed with -9', async () => {
+    // Long enough (2,000 photos, one at a time) that the first run is still going when checked.
+    const rows = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ file: `photos/p${String(i % JPEGS).padStart(2, '0')}.jpg`, custom_id: `long-${i}` }));
+    writeFileSync(join(dir, 'long.jsonl'), rows.join('\n'));
+    writeFileSync(join(dir, 'short.jsonl'), rows.slice(0, 2).join('\n'));
+    const home = newHome();
+    const run = (input: string, extra: string[]) =>
+      execa(process.execPath, [join(root(), 'bin', 'verity.js'), 'verify', 'batch', input, '--type', 'media', '--live', '--out', 'locked.ndjson', ...extra], {
+        cwd: dir,
+        env: { PATH: process.env.PATH!, VERITY_HOME: home },
+        extendEnv: false,
+        reject: false,
+        timeout: 25_000,
+      });
+    const first = startUntil(['verify', 'batch', 'long.jsonl', '--type', 'media', '--live', '--concurrency', '1', '--out', 'locked.ndjson'], home, 3);
+    try {
+      await first.reached;
+      for (const extra of [['--resume'], []]) {
+        const second = await run('long.jsonl', extra);
+        expect(second.exitCode, second.stderr).toBe(2);
+        expect(second.stderr).toContain(`locked.ndjson is in use by another batch run (PID ${first.proc.pid}`);
+        expect(second.stderr).toContain('verity verify batch long.jsonl');
+        expect(second.stdout).toBe('');
+      }
+    } finally {
+      first.proc.kill('SIGKILL');
+    }
+    expect((await first.proc).signal).toBe('SIGKILL');
+    // The killed run's lock is left behind; its process is gone, so the next run takes it over.
+    const after = await run('short.jsonl', ['--resume', '--json']);
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(JSON.parse(after.stdout)).toMatchObject({ total: 2, succeeded: 2 });
+    const journal = lines(readFileSync(join(dir, 'locked.ndjson'), 'utf8')).map((l) => l.custom_id);
+    expect(new Set(journal).size).toBe(journal.length); // every item once: nothing written twice
+  });
+
   it('Ctrl-C: exit 130, the journal holds every printed line whole, and the note says how to resume', async () => {
     const input = slowBatch('slow2.jsonl');
     const run = startUntil(['verify', 'batch', input, '--type', 'media', '--live', '--concurrency', '2', '--out', 'int.ndjson'], newHome(), 5);

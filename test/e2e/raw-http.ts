@@ -71,3 +71,35 @@ export function rawRequest(url: string, head: string, body: Buffer | string = ''
 export function head(method: string, path: string, url: string, lines: string[] = []): string {
   return `${method} ${path} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nConnection: close\r\n${lines.map((l) => `${l}\r\n`).join('')}\r\n`;
 }
+
+export interface Unfinished {
+  /** The server closed the connection before the deadline. */
+  closed: boolean;
+  /** What it sent before closing (a 408/400 answer, or nothing). */
+  response: string;
+}
+
+/**
+ * Slowloris: connects, sends `head` (request headers that never end, or nothing) and waits for
+ * the server to close the connection — on the close event, with `deadlineMs` as the bound after
+ * which the test gives up (closed: false), never a sleep.
+ */
+export function unfinishedRequest(url: string, head: string, deadlineMs: number): Promise<Unfinished> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const sock = connect(Number(port), hostname);
+    let response = '';
+    const deadline = setTimeout(() => {
+      sock.removeAllListeners('close');
+      sock.destroy();
+      resolve({ closed: false, response });
+    }, deadlineMs);
+    sock.on('data', (c: Buffer) => void (response += c.toString('latin1')));
+    sock.on('error', () => undefined);
+    sock.on('close', () => {
+      clearTimeout(deadline);
+      resolve({ closed: true, response });
+    });
+    sock.on('connect', () => void (head && sock.write(head)));
+  });
+}

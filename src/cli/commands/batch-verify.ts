@@ -77,8 +77,15 @@ export async function prepareBatch(rt: CliRuntime, cmd: Command): Promise<Prepar
   });
   const items = checkItems(src, { type: o.type, filePaths: true });
   const outPath = o.out === undefined ? undefined : resolve(rt.ctx.cwd, o.out);
-  const earlier = o.resume && outPath ? await readJournal(outPath) : new Map<string, JournalEntry>();
+  // Opened (and locked: one run per journal) before it is read, so a run still writing it is refused first.
   const journal = outPath ? openJournal(outPath, Boolean(o.resume)) : undefined;
+  let earlier = new Map<string, JournalEntry>();
+  try {
+    if (o.resume && outPath) earlier = await readJournal(outPath);
+  } catch (err) {
+    journal?.close();
+    throw err;
+  }
   const tally = new BatchTally(items.length, gates);
   const todo = tally.resume(items, earlier);
   if (tally.resumed) rt.out.info(`resuming: ${tally.resumed} of ${items.length} items already succeeded in ${o.out}`);

@@ -5,8 +5,9 @@ import type { CliRuntime } from '../runtime.js';
 import type { ServerStore } from '../../store/server-store.js';
 
 export default async function serve(rt: CliRuntime, cmd: Command): Promise<void> {
-  const o = cmd.opts<{ host: string; port: string; db?: string; pool?: string; worker: boolean; logLevel: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string }>();
+  const o = cmd.opts<{ host: string; port: string; db?: string; pool?: string; worker: boolean; logLevel: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string; analysisWorkers?: string; analysisBudgetMs: string; analysisMemoryMb: string }>();
   const port = Number(o.port);
+  const analysisLimits = parseAnalysisLimits(o);
   const leaseMs = (await import('../../store/open-server-store.js')).parseLeaseMs(o.webhookLeaseMs);
   if (!/^\d+$/.test(o.port) || port > 65_535)
     throw new VerityError('VALIDATION_FAILED', `--port must be 0 to 65535, got "${o.port}"`, { details: [{ field: 'port', issue: '0 to 65535' }] });
@@ -49,11 +50,14 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
   // Listening for SIGTERM before the ready line is written: a supervisor (or a test) may stop the
   // server the moment it reads that line, and must get a graceful stop, not the default kill.
   const stopped = untilStopped(rt.ctx);
+  let closeAnalysis = async (): Promise<void> => undefined;
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
     const claim = rt.config().claim;
     const nli = claim?.stance === 'nli' ? (await import('../../engine/claim/nli/configured.js')).configuredNliClassifier(rt.ctx.paths.dataDir, claim.nli_model) : undefined;
-    const engines = createServerEngines({ config: rt.engineConfig(), store: file, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock, ...(nli ? { nli } : {}) });
+    const analysis = await startAnalysisPool(rt, analysisLimits, target.kind === 'sqlite' ? target.path : rt.ctx.paths.storeFile);
+    closeAnalysis = () => analysis.close();
+    const engines = createServerEngines({ config: rt.engineConfig(), store: file, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock, analysis, ...(nli ? { nli } : {}) });
     const allowPrivate = o.allowPrivateWebhooks === true;
     const webhooks = (await import('../../webhooks/server-plugin.js')).webhookServerHooks({
       store: serverStore,
@@ -68,17 +72,27 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
         'webhook targets are NOT guarded (--allow-private-webhooks): any key holder can make this server send requests to http, loopback and private addresses; use for development only',
       );
     if (target.kind === 'postgres') app.log.info({ store: serverStore.label, pool: poolSize, worker: o.worker !== false }, 'using PostgreSQL');
+    else {
+      // New databases are created 0600 (store/private-file.ts); an older or copied one may not be.
+      const exposed = (await import('../../store/private-file.js')).exposedFiles(target.path);
+      if (exposed.length)
+        app.log.warn(
+          { files: exposed },
+          `the database files are open to other users (${exposed.map((f) => `${f.path} ${f.mode}`).join(', ')}); they hold webhook secrets: chmod 600 ${exposed.map((f) => f.path).join(' ')}`,
+        );
+    }
     running = await startServer(app, {
       // Without the worker (PostgreSQL, --no-worker), separate `verity worker` processes deliver.
       background: o.worker === false && target.kind === 'postgres' ? undefined : webhooks.background,
       host: o.host,
       port,
       // The server store first (its deferred writes), then the SQLite file (checkpoint, close).
-      store: { close: async () => void (await serverStore.close(), file.close()) },
+      store: { close: async () => void (await closeAnalysis(), await serverStore.close(), file.close()) },
       // The ready line is a protocol line for scripts and tests, so it is written even with --quiet.
       announce: (line) => void rt.ctx.stderr.write(`${line}\n`),
     });
   } catch (err) {
+    await closeAnalysis();
     await serverStore.close().catch(() => undefined);
     file.close();
     lock?.release();
@@ -97,4 +111,35 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
   } finally {
     lock?.release();
   }
+}
+
+/** --analysis-workers / --analysis-budget-ms / --analysis-memory-mb, checked before anything starts. */
+function parseAnalysisLimits(o: { analysisWorkers?: string; analysisBudgetMs: string; analysisMemoryMb: string }): { size?: number; jobBudgetMs: number; memoryMb: number } {
+  const positive = (flag: string, v: string, max: number): number => {
+    if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max)
+      throw new VerityError('VALIDATION_FAILED', `--${flag} must be a whole number from 1 to ${max}, got "${v}"`, { details: [{ field: flag, issue: `1 to ${max}` }] });
+    return Number(v);
+  };
+  return {
+    ...(o.analysisWorkers !== undefined ? { size: positive('analysis-workers', o.analysisWorkers, 256) } : {}),
+    jobBudgetMs: positive('analysis-budget-ms', o.analysisBudgetMs, 3_600_000),
+    memoryMb: positive('analysis-memory-mb', o.analysisMemoryMb, 1_048_576),
+  };
+}
+
+/** The worker pool for media and document analysis (server/analysis-pool.ts), on the CLI's analysis worker. */
+async function startAnalysisPool(rt: CliRuntime, limits: { size?: number; jobBudgetMs: number; memoryMb: number }, storeFile: string) {
+  const [{ AnalysisPool }, { startCachedWorker, engineWorkerBundle }, { availableParallelism }] = await Promise.all([
+    import('../../server/analysis-pool.js'),
+    import('../engine-worker-boot.js'),
+    import('node:os'),
+  ]);
+  const bundle = await engineWorkerBundle();
+  const data = { pool: true as const, config: rt.engineConfig(), storeFile, cacheDir: rt.ctx.paths.cacheDir, ...(rt.ctx.codeCacheDir ? { codeCacheDir: rt.ctx.codeCacheDir } : {}) };
+  return new AnalysisPool({
+    size: limits.size ?? availableParallelism(),
+    jobBudgetMs: limits.jobBudgetMs,
+    memoryMb: limits.memoryMb,
+    start: (resourceLimits) => startCachedWorker(bundle, data, resourceLimits),
+  });
 }

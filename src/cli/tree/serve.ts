@@ -12,6 +12,9 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--pool <n>', 'PostgreSQL only: connections in the pool', '10')
     .option('--no-worker', 'PostgreSQL only: do not deliver webhooks in this process (run `verity worker` instead)')
     .option('--allow-private-webhooks', 'development only: let webhooks target http, loopback and private addresses (logged at start-up)')
+    .option('--analysis-workers <n>', 'worker threads for media and document analysis (default: the cores)')
+    .option('--analysis-budget-ms <ms>', 'wall-clock limit of one media or document analysis; past it the worker is ended and the request answered 422, not charged', '60000')
+    .option('--analysis-memory-mb <mb>', 'heap limit of one analysis worker (MB); past it the request is answered 422', '4096')
     // Hidden, for tests: a delivery claim's lease (default 30 s). A lease shorter than a delivery
     // can take (the 10 s response deadline) lets another process send it again meanwhile.
     .addOption(new Option('--webhook-lease-ms <ms>', 'delivery claim lease').hideHelp())
@@ -26,11 +29,14 @@ export function registerServe(program: Command, ctx: CliContext): void {
 Prints one line "Listening on http://HOST:PORT" on stderr when ready; SIGTERM or Ctrl-C stops it
 gracefully (in-flight requests finish, the store is flushed). Test keys run the sandbox engine,
 live keys the real one. Create keys with \`verity admin keys create\` on the same --db.
-One serve per SQLite file: a second one on the same --db refuses to start (lock file <db>.serve.lock).
+One serve per SQLite file: a second one on the same file (by any path or symbolic link) refuses to
+start (lock file beside the real file, <db>.serve.lock), and a file with a hard link is not served.
 On PostgreSQL (--db postgres://… or VERITY_DATABASE_URL) any number of serve and worker processes
 share one database: rate limits, quotas, idempotency and the webhook outbox hold across them.
 Webhook targets must be public https URLs (checked at registration and on every delivery);
 --allow-private-webhooks lifts that for local development with \`verity listen\`.
+Media and document analysis (live and test keys) runs in worker threads (--analysis-workers), one
+file per worker, each bounded by --analysis-budget-ms, so no file can stall other requests.
 
 Examples:
   $ verity admin keys create --name ci --env test --plan pro

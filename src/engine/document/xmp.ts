@@ -1,9 +1,14 @@
 /**
  * Reads the few XMP properties the document checks use (ISO 16684-1). XMP writers use both the
  * attribute form (`xmp:CreateDate="…"`) and the element form (`<xmp:CreateDate>…</…>`), and
- * `dc:creator` is an `rdf:Seq` of `rdf:li`; a regular-expression reader covers those without a
- * full RDF parser.
+ * `dc:creator` is an `rdf:Seq` of `rdf:li`. One streaming pass of saxes (no RDF model), after
+ * the XML budget (xml-budget.ts): a packet that is malformed, declares a DOCTYPE or nests past
+ * the limit is not read at all (the caller warns). Regular expressions, which this replaced,
+ * cost time quadratic in the number of unclosed property tags.
  */
+import { SaxesParser } from 'saxes';
+import { xmlProblem } from './xml-budget.js';
+
 export interface XmpFields {
   createDate: string | null;
   modifyDate: string | null;
@@ -16,32 +21,71 @@ export interface XmpFields {
   historyEvents: number;
 }
 
-const unescapeXml = (s: string): string =>
-  s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d))).replace(/&amp;/g, '&');
+/** Each field and the property names (as written, with their usual prefixes) it is read from, in order of preference. */
+const FIELDS: Record<Exclude<keyof XmpFields, 'historyEvents'>, string[]> = {
+  createDate: ['xmp:CreateDate', 'xap:CreateDate'],
+  modifyDate: ['xmp:ModifyDate', 'xap:ModifyDate'],
+  metadataDate: ['xmp:MetadataDate', 'xap:MetadataDate'],
+  creatorTool: ['xmp:CreatorTool', 'xap:CreatorTool'],
+  producer: ['pdf:Producer'],
+  creator: ['dc:creator'],
+  documentId: ['xmpMM:DocumentID'],
+};
+const WANTED = new Set(Object.values(FIELDS).flat());
 
-function prop(xml: string, qname: string): string | null {
-  const q = qname.replace(':', ':');
-  const attr = new RegExp(`\\b${q}\\s*=\\s*"([^"]*)"`).exec(xml) ?? new RegExp(`\\b${q}\\s*=\\s*'([^']*)'`).exec(xml);
-  if (attr) return unescapeXml(attr[1]!).trim() || null;
-  const el = new RegExp(`<${q}(?:\\s[^>]*)?>([\\s\\S]*?)</${q}>`).exec(xml);
-  if (!el) return null;
-  const inner = el[1]!;
-  const li = /<rdf:li(?:\s[^>]*)?>([\s\S]*?)<\/rdf:li>/.exec(inner);
-  const v = (li ? li[1]! : inner).replace(/<[^>]+>/g, '').trim();
-  return v ? unescapeXml(v) : null;
-}
-
-export function parseXmp(xml: string): XmpFields {
-  return {
-    createDate: prop(xml, 'xmp:CreateDate') ?? prop(xml, 'xap:CreateDate'),
-    modifyDate: prop(xml, 'xmp:ModifyDate') ?? prop(xml, 'xap:ModifyDate'),
-    metadataDate: prop(xml, 'xmp:MetadataDate') ?? prop(xml, 'xap:MetadataDate'),
-    creatorTool: prop(xml, 'xmp:CreatorTool') ?? prop(xml, 'xap:CreatorTool'),
-    producer: prop(xml, 'pdf:Producer'),
-    creator: prop(xml, 'dc:creator'),
-    documentId: prop(xml, 'xmpMM:DocumentID'),
-    historyEvents: (xml.match(/stEvt:action/g) ?? []).length,
+/** The packet's fields, or the reason it was not read. */
+export function readXmp(xml: string): { fields: XmpFields } | { problem: string } {
+  const problem = xmlProblem(xml);
+  if (problem) return { problem };
+  // First value per property name: the attribute form wins over the element form (either order in the text).
+  const attrValues = new Map<string, string>();
+  const elementValues = new Map<string, string>();
+  let historyEvents = 0;
+  /** The property element being read: its text, and the first rdf:li's text when it holds a list. */
+  let open: { name: string; depth: number; text: string; li: string | null; inLi: boolean; liDone: boolean } | undefined;
+  let depth = 0;
+  const parser = new SaxesParser({ xmlns: false });
+  parser.on('opentag', (tag) => {
+    depth++;
+    for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) {
+      if (name === 'stEvt:action') historyEvents++;
+      if (WANTED.has(name) && !attrValues.has(name)) attrValues.set(name, value);
+    }
+    if (tag.name === 'stEvt:action') historyEvents++;
+    if (open) {
+      if (tag.name === 'rdf:li' && open.li === null) open.inLi = true;
+    } else if (WANTED.has(tag.name) && !elementValues.has(tag.name) && !tag.isSelfClosing) open = { name: tag.name, depth, text: '', li: null, inLi: false, liDone: false };
+  });
+  parser.on('text', (t) => {
+    if (!open) return;
+    open.text += t;
+    if (open.inLi) open.li = (open.li ?? '') + t;
+  });
+  parser.on('closetag', (tag) => {
+    if (open?.inLi && tag.name === 'rdf:li') {
+      open.inLi = false;
+      open.li ??= '';
+    }
+    if (open && depth === open.depth) {
+      elementValues.set(open.name, (open.li ?? open.text).trim());
+      open = undefined;
+    }
+    depth--;
+  });
+  parser.write(xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml).close();
+  const value = (names: string[]): string | null => {
+    for (const n of names) {
+      const v = attrValues.get(n);
+      if (v !== undefined) return v.trim() || null;
+    }
+    for (const n of names) {
+      const v = elementValues.get(n);
+      if (v !== undefined) return v || null;
+    }
+    return null;
   };
+  const fields = Object.fromEntries(Object.entries(FIELDS).map(([k, names]) => [k, value(names)])) as Omit<XmpFields, 'historyEvents'>;
+  return { fields: { ...fields, historyEvents } };
 }
 
 /** XMP dates are ISO 8601 with optional parts (`2023-05-04T13:31:05-07:00`, `2023-05-04`). */

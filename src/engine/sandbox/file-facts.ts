@@ -4,6 +4,8 @@
  * and scores are simulated, so the sandbox does not mislead about the file itself.
  */
 import type { DocumentResult, MediaResult } from '../../api/results.js';
+import { inflatePart } from '../document/docx/zip-parts.js';
+import { xmlProblem } from '../document/xml-budget.js';
 import { emptyExif, readMetadataDetails } from '../media/metadata.js';
 
 /** Format by magic bytes. */
@@ -40,6 +42,23 @@ export async function mediaFacts(bytes: Buffer): Promise<MediaResult['metadata']
   return { format, width, height, exif };
 }
 
+/** docProps parts are a few kB; larger ones (a zip bomb) are not inflated. */
+const MAX_PROPERTIES_BYTES = 1024 * 1024;
+
+/**
+ * A docProps part's text, '' when absent, inflating past 1 MB, or past the XML budget (xml-budget.ts): the regular expressions below then only meet small,
+ * well-formed XML.
+ */
+async function propertiesPart(zip: import('jszip'), path: string): Promise<string> {
+  const f = zip.file(path);
+  if (!f) return '';
+  // zlib stops at the cap whatever the entry declares; an entry it cannot take is not read.
+  const raw = inflatePart(f, MAX_PROPERTIES_BYTES);
+  if (!(raw instanceof Buffer)) return '';
+  const xml = raw.toString('utf8');
+  return xmlProblem(xml) ? '' : xml;
+}
+
 const isPdf = (b: Buffer) => b.subarray(0, 1024).includes('%PDF-');
 const isZip = (b: Buffer) => b.length > 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 
@@ -64,8 +83,8 @@ export async function documentFacts(bytes: Buffer): Promise<DocumentResult['meta
     try {
       const { default: JSZip } = await import('jszip');
       const zip = await JSZip.loadAsync(bytes);
-      const app = (await zip.file('docProps/app.xml')?.async('string')) ?? '';
-      const core = (await zip.file('docProps/core.xml')?.async('string')) ?? '';
+      const app = await propertiesPart(zip, 'docProps/app.xml');
+      const core = await propertiesPart(zip, 'docProps/core.xml');
       const tag = (xml: string, name: string) => new RegExp(`<${name}[^>]*>([^<]*)</${name}>`).exec(xml)?.[1]?.trim() || null;
       return {
         author: tag(core, 'dc:creator'),

@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { VerityError, validationError } from '../../api/errors.js';
+import { contentEncodingError } from '../content-encoding.js';
 import { randomBase62 } from '../../api/ids.js';
 import type { BatchRow, BatchScope, BatchStore, ResultRow } from '../../store/batches/types.js';
 import { checkIdempotencyKey, requestHash, type Idempotency, type StoredResponse } from '../idempotency.js';
@@ -72,7 +73,11 @@ export function resultLine(r: ResultRow): string {
 export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): void {
   const guard = { onRequest: [app.verity.requireAuth, app.verity.rateLimit] };
   // NDJSON bodies arrive as text and are split by the route (same body limit as JSON).
-  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'string' }, (request, body, done) => {
+    const encoded = contentEncodingError(request.headers);
+    if (encoded) return done(encoded, undefined);
+    done(null, body);
+  });
   // Follow streams end when the server shuts down, so a graceful stop is not held open by them.
   const closing = new AbortController();
   app.addHook('preClose', async () => closing.abort());

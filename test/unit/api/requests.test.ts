@@ -41,6 +41,21 @@ describe('ClaimRequest (SPEC 4.1)', () => {
     for (const bad of ['xx', 'EN', 'eng', 'en-US']) expect(ClaimRequest.safeParse({ claim: 'x', language: bad }).success, bad).toBe(false);
   });
 
+  it('sources are capped at the known values, each at most once (issue 28: 1,000,000 entries were accepted)', () => {
+    const known = ['web', 'wikipedia', 'google_fact_check', 'semantic_scholar', 'gdelt', 'local'];
+    expect(ClaimRequest.parse({ claim: 'x', sources: known }).sources).toEqual(known);
+    const twice = ClaimRequest.safeParse({ claim: 'x', sources: ['web', 'web'] });
+    expect(fieldsOf(twice)).toEqual(['sources']);
+    expect(twice.error!.issues[0]!.message).toMatch(/twice/);
+    // A huge list is refused by its length alone: one issue, not one per entry.
+    for (const entry of ['web', 'twitter']) {
+      const huge = ClaimRequest.safeParse({ claim: 'x', sources: Array.from({ length: 1_000_000 }, () => entry) });
+      expect(huge.error!.issues.map((i) => [i.path.join('.'), i.message]), entry).toEqual([['sources', expect.stringMatching(/at most the 6 sources/)]]);
+    }
+    expect(fieldsOf(BusinessRequest.safeParse({ company_name: 'Acme', sources: ['gleif', 'gleif'] }))).toEqual(['sources']);
+    expect(fieldsOf(BusinessRequest.safeParse({ company_name: 'Acme', sources: Array.from({ length: 5 }, () => 'gleif') }))).toEqual(['sources']);
+  });
+
   it('refuses unknown fields', () => {
     expect(fieldsOf(ClaimRequest.safeParse({ claim: 'x', maxEvidence: 3 }))).toEqual(['']);
   });

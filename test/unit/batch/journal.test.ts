@@ -1,5 +1,6 @@
 /** The results journal: one whole line per result, refused reuse without --resume, torn lines survived. */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,6 +59,28 @@ describe('journal', () => {
     expect((err as VerityError).details).toEqual([{ field: 'out', issue: expect.stringMatching(/--resume/) }]);
     writeFileSync(join(dir, 'empty.ndjson'), '');
     openJournal(join(dir, 'empty.ndjson'), false).close();
+  });
+
+  it('one run per journal: a second open is refused (exit 2) while the first holds it; a dead run\'s lock is taken over', async () => {
+    const path = join(dir, 'locked.ndjson');
+    const first = openJournal(path, false);
+    let err: unknown;
+    try {
+      openJournal(path, true);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(VerityError);
+    expect((err as VerityError).code).toBe('VALIDATION_FAILED');
+    expect((err as VerityError).message).toContain(`in use by another batch run (PID ${process.pid}`);
+    expect((err as VerityError).details).toEqual([{ field: 'out', issue: 'in use by another run' }]);
+    first.close();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+    // A run killed with -9 leaves its lock; its PID no longer runs.
+    const dead = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => dead.once('exit', r));
+    writeFileSync(`${path}.lock`, JSON.stringify({ pid: dead.pid, started_at: '2026-01-01T00:00:00Z' }));
+    openJournal(path, true).close();
   });
 
   it('a torn last line (a write cut short) is ignored and closed off before the next line', async () => {

@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -5,7 +7,7 @@ import { VerityError } from '../../../src/api/errors.js';
 import { requireAuth } from '../../../src/server/auth.js';
 import type { VerificationFailedInfo, VerificationRecordedInfo } from '../../../src/server/types.js';
 import { bearer, startHarness, type Harness } from './harness.js';
-import { head, rawRequest } from '../../e2e/raw-http.js';
+import { head, rawRequest, unfinishedRequest } from '../../e2e/raw-http.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -196,9 +198,64 @@ describe('request ids', () => {
     const given = await h.post('/v1/verify/claim', claim, { ...bearer(key), 'x-request-id': 'trace-42.a_b' });
     expect(given.headers.get('x-request-id')).toBe('trace-42.a_b');
   });
+
+  it('never takes a request id shaped like a key body (32+ base62 characters) into the log: ours replaces it', async () => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    h = await startHarness({ logLevel: 'info', logStream });
+    const key = h.key('ci', 'test', 'business');
+    const body = key.slice('vty_test_'.length); // the 32 base62 characters
+    const secretShaped = [body, `trace-${body}`, 'A1b2C3d4'.repeat(5), key];
+    for (const id of secretShaped) {
+      const r = await h.post('/v1/verify/claim', claim, { ...bearer(key), 'x-request-id': id });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-request-id'), id).toMatch(/^req_[0-9A-Za-z]+$/);
+    }
+    // Ordinary trace ids are still taken: a UUID, a short token, 31 base62 characters.
+    for (const id of ['550e8400-e29b-41d4-a716-446655440000', 'trace-42', 'a'.repeat(31)])
+      expect((await h.post('/v1/verify/claim', claim, { ...bearer(key), 'x-request-id': id })).headers.get('x-request-id')).toBe(id);
+    const log = lines.join('');
+    expect(log).toContain('550e8400-e29b-41d4-a716-446655440000');
+    expect(log).not.toContain(body);
+    expect(log).not.toContain('A1b2C3d4'.repeat(5));
+  });
 });
 
 describe('input hardening', () => {
+  it('cuts a connection whose headers never finish (slowloris) at the headers bound, shorter than the request bound', async () => {
+    h = await startHarness({ headersTimeoutMs: 200 }); // the request bound stays 30 s
+    const key = h.key('ci', 'test', 'business');
+    const partial = await unfinishedRequest(h.url, `POST /v1/verify/claim HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nX-Slow: a`, 5_000);
+    expect(partial.closed).toBe(true);
+    expect(partial.response).toMatch(/^HTTP\/1\.1 400 /);
+    expect(partial.response).toContain('The request was not received in time');
+    expect((await unfinishedRequest(h.url, '', 5_000)).closed).toBe(true);
+    expect((await h.post('/v1/verify/claim', claim, bearer(key))).status).toBe(200);
+  });
+
+  it('answers a compressed body (Content-Encoding other than identity) 415 UNSUPPORTED_MEDIA_TYPE, JSON and NDJSON alike', async () => {
+    h = await startHarness();
+    const key = h.key('ci', 'test', 'business');
+    const json = JSON.stringify(claim);
+    const send = (path: string, type: string, encoding: string, body: Buffer | string) =>
+      fetch(`${h!.url}${path}`, { method: 'POST', headers: { ...bearer(key), 'content-type': type, 'content-encoding': encoding }, body: typeof body === 'string' ? body : new Uint8Array(body) });
+    for (const [encoding, body] of [['gzip', gzipSync(json)], ['br', brotliCompressSync(json)], ['deflate, identity', deflateSync(json)], ['x-unknown', json]] as const) {
+      const r = await send('/v1/verify/claim', 'application/json', encoding, body);
+      expect(r.status, encoding).toBe(415);
+      const e = ((await r.json()) as any).error;
+      expect(e.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(e.message).toContain(`"${encoding}"`);
+    }
+    const ndjson = await send('/v1/batches', 'application/x-ndjson', 'gzip', gzipSync(`${JSON.stringify({ type: 'claim', claim: 'x' })}\n`));
+    expect(ndjson.status).toBe(415);
+    expect((await send('/v1/verify/claim', 'application/json', 'identity', json)).status).toBe(200);
+  });
+
   it('maps malformed JSON, non-objects, schema failures, wrong types and oversized bodies to the catalogue', async () => {
     h = await startHarness();
     const key = h.key('ci', 'test', 'business');

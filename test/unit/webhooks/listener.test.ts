@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import { parseForwardRoute, SeenIds, startListener, type ListenRecord, type RunningListener } from '../../../src/webhooks/listener.js';
 import { sign } from '../../../src/webhooks/signature.js';
+import { unfinishedRequest } from '../../e2e/raw-http.js';
 
 const SECRET = 'listener-unit-secret-0123456789-abcdefgh';
 const T0 = Date.parse('2026-05-01T10:00:00Z');
@@ -63,6 +64,20 @@ describe('startListener', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('cuts a connection whose headers never finish (slowloris), and one that sends nothing', async () => {
+    const problems: string[] = [];
+    const { l, records } = await start({ headersTimeoutMs: 200, onProblem: (m) => problems.push(m) });
+    // A deadline for the test, far above the bound (Node checks every quarter of it).
+    const partial = await unfinishedRequest(l.url, 'POST /hook HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Service-Signature: sha256=00', 5_000);
+    expect(partial.closed).toBe(true);
+    expect(partial.response).toMatch(/^HTTP\/1\.1 408 /);
+    expect((await unfinishedRequest(l.url, '', 5_000)).closed).toBe(true);
+    expect(problems).toContain('a connection did not send its request in time: closed');
+    expect(records).toEqual([]);
+    // Whole requests are still served.
+    expect((await send(l.url, ev('verification.completed'))).status).toBe(200);
   });
 
   it('refuses to start on a port in use, with a message', async () => {

@@ -10,11 +10,11 @@ import { VerityError } from '../../../api/errors.js';
 import type { Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkTooEarly, humanDelta, isoOrNull } from '../dates.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis } from '../report.js';
-import { MAX_XML_DEPTH, xmlDepth } from './xml-depth.js';
+import { assertReadableXml, unreadablePart } from '../xml-budget.js';
 import type { TrustAnchors } from '../signing/trust-store.js';
-import { documentXmlText, mainDocumentPath } from './text.js';
+import { DocxStructureError, documentXmlText, mainDocumentPath } from './text.js';
 import { signaturePartPaths } from './signature-parts.js';
-import { inflatePart } from './zip-parts.js';
+import { corruptPartError, inflatePart } from './zip-parts.js';
 
 /** Parts larger than this (uncompressed) are not read: a zip bomb must not exhaust memory. */
 const MAX_PART_BYTES = 64 * 1024 * 1024;
@@ -50,7 +50,21 @@ function uncompressedSize(zip: Zip, path: string): number {
 }
 
 const tooLarge = (path: string): VerityError => new VerityError('PAYLOAD_TOO_LARGE', `the DOCX part ${path} expands to more than ${MAX_PART_BYTES / 1048576} MB`);
+const partLabel = (path: string): string => `the DOCX part ${path}`;
 
+/** jszip's own reading of a part, its failures (a corrupt stream, a size other than declared) answered 422 naming the part. */
+async function unzipPart<T extends 'string' | 'nodebuffer'>(f: import('jszip').JSZipObject, path: string, type: T): Promise<T extends 'string' ? string : Buffer> {
+  try {
+    return (await f.async(type)) as T extends 'string' ? string : Buffer;
+  } catch (err) {
+    throw corruptPartError(path, err);
+  }
+}
+
+/**
+ * An XML part's text, or null when absent. Every part read passes the XML budget first
+ * (xml-budget.ts: well-formed, no DOCTYPE, depth and element limits), or the file is refused 422.
+ */
 async function readPart(zip: Zip, path: string): Promise<string | null> {
   const f = zip.file(path);
   if (!f) return null;
@@ -58,14 +72,16 @@ async function readPart(zip: Zip, path: string): Promise<string | null> {
   const raw = inflatePart(f, MAX_PART_BYTES);
   if (raw === 'too-large') throw tooLarge(path);
   // jszip's 'string' is the UTF-8 decoding of the same bytes (a byte-order mark kept).
-  return raw ? raw.toString('utf8') : f.async('string');
+  const xml = raw ? raw.toString('utf8') : await unzipPart(f, path, 'string');
+  assertReadableXml(xml, partLabel(path));
+  return xml;
 }
 
 /** An embedded image's bytes (the caller has checked its size). */
 async function readImage(zip: Zip, path: string): Promise<Buffer> {
   const f = zip.file(path)!;
   const raw = inflatePart(f, MAX_PART_BYTES);
-  return raw instanceof Buffer ? Buffer.from(raw) : f.async('nodebuffer');
+  return raw instanceof Buffer ? Buffer.from(raw) : unzipPart(f, path, 'nodebuffer');
 }
 
 /** Lets the caller start work on parts of the package (embedded images) while the text is extracted. */
@@ -96,11 +112,13 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   for (const p of partPaths)
     if (zip.file(p) && uncompressedSize(zip, p) > MAX_PART_BYTES) throw new VerityError('PAYLOAD_TOO_LARGE', `the DOCX part ${p} expands to more than ${MAX_PART_BYTES / 1048576} MB`);
 
-  // The text (text.ts) comes from the main document part alone. Its reader walks the XML
-  // recursively, so a part nested past MAX_XML_DEPTH is measured first (xml-depth.ts) and such a
-  // document's text is not extracted.
-  const mainPath = await mainDocumentPath((p) => readPart(zip, p), (p) => zip.file(p) !== null).catch(() => docPath);
-  const textPaths = [...new Set(['_rels/.rels', mainPath])];
+  // The text (text.ts) comes from the main document part alone, named by the package
+  // relationships. A relationships part that cannot be read is refused (readPart); otherwise a
+  // package without the relationship falls back to word/document.xml, as mammoth does.
+  const mainPath = await mainDocumentPath((p) => readPart(zip, p), (p) => zip.file(p) !== null).catch((err: unknown) => {
+    if (err instanceof VerityError) throw err;
+    return docPath;
+  });
   const media = Object.keys(zip.files).filter((p) => /^word\/media\/.+\.(jpe?g|png)$/i.test(p));
   const sized = media.map((p) => ({ p, n: uncompressedSize(zip, p) })).filter((x) => x.n <= 20 * 1024 * 1024).sort((x, y) => y.n - x.n).slice(0, IMAGE_LIMIT);
   for (const { p } of sized) a.images.push({ bytes: await readImage(zip, p), label: p });
@@ -115,15 +133,6 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   ]);
   // The main document is inflated once: the text reads the same string as the checks below.
   const mainXml = mainPath === docPath ? doc : await readPart(zip, mainPath);
-  let tooDeep: string | undefined;
-  for (const p of textPaths) {
-    const xml = p === mainPath ? mainXml : await readPart(zip, p);
-    if (xml && xmlDepth(xml).exceeded) {
-      tooDeep = p;
-      break;
-    }
-  }
-  if (tooDeep) a.warnings.push(`text was not extracted: ${tooDeep} nests elements more than ${MAX_XML_DEPTH} deep (the nesting cap); properties, revisions and signatures were read`);
   const src = 'docx_properties';
 
   // ---- properties
@@ -256,14 +265,19 @@ export async function analyzeDocx(bytes: Buffer, now: Date, budget: Budget, hook
   } else a.provenance = a.findings.some((f) => f.flag === 'metadata_stripped') ? 0.25 : core && app ? 0.55 : 0.45;
 
   // ---- text
-  if (!tooDeep) {
-    if (mainXml === null) throw new Error('Could not find main document part. Are you sure this is a valid .docx file?');
-    // The parse is checked against the time budget between 1 MB chunks (a 64 MB part takes seconds).
-    const text = documentXmlText(mainXml, () => budget.expired());
-    if (text === undefined) {
-      if (budget.signal?.aborted) throw budget.signal.reason ?? new Error('aborted');
-      a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
-    } else a.text = text;
+  if (mainXml === null) throw unreadablePart('the DOCX package', `its main document part ${mainPath} is missing`);
+  // The parse is checked against the time budget between 1 MB chunks (a 64 MB part takes seconds).
+  let text: string | undefined;
+  try {
+    text = documentXmlText(mainXml, () => budget.expired());
+  } catch (err) {
+    // A structure the reader cannot take (no body, an unbound namespace prefix) is the file's fault.
+    if (err instanceof DocxStructureError) throw unreadablePart(partLabel(mainPath), err.message);
+    throw err;
   }
+  if (text === undefined) {
+    if (budget.signal?.aborted) throw budget.signal.reason ?? new Error('aborted');
+    a.warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
+  } else a.text = text;
   return a;
 }

@@ -2,7 +2,8 @@
  * DOCX text for the AI-text detector, read straight from the main document part: the same text
  * mammoth's `extractRawText` gives (which this replaced: loading mammoth and building its document
  * model cost ~0.3 s plus ~1 s per 4,000 paragraphs, on a second thread), from one parse (saxes, a
- * strict namespace-aware XML parser) and one walk.
+ * strict namespace-aware XML parser) and one walk. Parts reach it through the XML budget
+ * (xml-budget.ts), so neither the parse nor the recursive walk meets nesting past 256.
  *
  * What counts as text follows mammoth's body reader (ECMA-376 Part 1 §17): `w:t`, `w:tab` (a tab),
  * `w:noBreakHyphen`, `w:softHyphen`, `w:sym` (Symbol/Wingdings code points mapped to Unicode);
@@ -17,10 +18,11 @@
  *
  * Differences from mammoth: only the main document part (and the package relationships naming
  * it) is parsed, so a malformed styles, numbering, notes or comments part no longer stops the text
- * from being read; malformed XML in the main document still fails, as it did.
+ * from being read; malformed XML in the main document still fails (DocxStructureError, answered 422).
  */
 import { hex as dingbatHex } from 'dingbat-to-unicode';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { XML_LIMITS } from '../xml-budget.js';
 
 const NAMESPACES: Record<string, string> = {
   'http://schemas.openxmlformats.org/wordprocessingml/2006/main': 'w',
@@ -67,6 +69,9 @@ const CHUNK_CHARS = 1 << 20;
 /** Thrown when the caller's stop check (a time budget) ends a parse. */
 export class ParseStopped extends Error {}
 
+/** The part is XML this reader cannot take (malformed, no body, an element where text belongs): the file's fault, not ours. */
+export class DocxStructureError extends Error {}
+
 /**
  * Parses one XML part into elements and text (comments, CDATA and processing instructions dropped,
  * as mammoth's reader drops them); Markup Compatibility collapsed to `mc:Fallback`. `stop` is
@@ -76,6 +81,14 @@ export function parseXml(xml: string, stop?: () => boolean): XmlElement {
   const parser = new SaxesParser({ xmlns: true });
   const root: XmlElement = { name: '#document', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
+  // Parts reach here through the XML budget (xml-budget.ts); these keep the reader bounded on its
+  // own too: saxes resolves each prefix by walking the open elements, and the walk below recurses.
+  parser.on('error', (err: Error) => {
+    throw new DocxStructureError(`it is not well-formed XML (${err.message.slice(0, 200)})`);
+  });
+  parser.on('opentagstart', () => {
+    if (stack.length > XML_LIMITS.maxDepth) throw new DocxStructureError(`it nests elements more than ${XML_LIMITS.maxDepth} deep (the depth limit)`);
+  });
   parser.on('opentag', (tag: SaxesTagNS) => {
     const attrs: Record<string, string> = {};
     for (const a of Object.values(tag.attributes)) attrs[qualified(a.uri, a.local)] = a.value;
@@ -107,7 +120,7 @@ export function parseXml(xml: string, stop?: () => boolean): XmlElement {
   }
   parser.close();
   const top = root.children.find(isElement);
-  if (!top) throw new Error('the XML part has no root element');
+  if (!top) throw new DocxStructureError('the XML part has no root element');
   return top;
 }
 
@@ -118,7 +131,7 @@ const first = (el: XmlElement | undefined, name: string): XmlElement | undefined
 function elementText(el: XmlElement): string {
   if (el.children.length === 0) return '';
   const only = el.children[0]!;
-  if (el.children.length !== 1 || isElement(only)) throw new Error('Not implemented');
+  if (el.children.length !== 1 || isElement(only)) throw new DocxStructureError(`${el.name} holds elements where only text belongs`);
   return only.text;
 }
 
@@ -351,7 +364,7 @@ export function documentXmlText(xml: string, stop?: () => boolean): string | und
     throw err;
   }
   const body = first(doc, 'w:body');
-  if (!body) throw new Error('Could not find the body element: are you sure this is a docx file?');
+  if (!body) throw new DocxStructureError('it has no w:body element (the document body)');
   return rawText(new BodyReader().readAll(body.children).v);
 }
 

@@ -18,6 +18,8 @@ import { evaluateTrust, type TrustStatus, type TrustEvaluation } from '../signin
 import type { Integrity } from '../signing/cms-verify.js';
 import { NO_ANCHORS, type TrustAnchors } from '../signing/trust-store.js';
 import { signaturePartPaths } from './signature-parts.js';
+import { XML_LIMITS, xmlProblem } from '../xml-budget.js';
+import { corruptPartError } from './zip-parts.js';
 
 type Zip = import('jszip');
 
@@ -75,22 +77,10 @@ export interface XmlSignatureCheck {
   trustEvaluation: TrustEvaluation | null;
 }
 
-/** Nesting depth of an XML text, counted without parsing (a guard before the DOM and C14N recurse). */
-function xmlDepth(xml: string, limit: number): number {
-  let depth = 0;
-  let max = 0;
-  const re = /<(\/?)[A-Za-z_][^>]*?(\/?)>/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(xml))) {
-    if (m[1]) depth--;
-    else if (!m[2]) {
-      depth++;
-      if (depth > max) max = depth;
-      if (max > limit) return max;
-    }
-  }
-  return max;
-}
+/** Signature parts: the XML budget (xml-budget.ts) with the signature's own depth, before the DOM and C14N recurse. */
+const SIGNATURE_LIMITS = { maxDepth: MAX_DEPTH, maxElements: 100_000 };
+/** Parts re-hashed through a transform (the DOM, C14N). */
+const PART_LIMITS = { ...XML_LIMITS, maxDepth: MAX_PART_DEPTH };
 
 const children = (n: Element, local: string): Element[] => {
   const out: Element[] = [];
@@ -138,7 +128,12 @@ async function readBytes(zip: Zip, path: string): Promise<Buffer | undefined> {
   if (!f) return undefined;
   const size = (f as unknown as { _data?: { uncompressedSize?: number } })._data?.uncompressedSize ?? 0;
   if (size > MAX_PART_BYTES) return undefined;
-  return f.async('nodebuffer');
+  try {
+    return await f.async('nodebuffer');
+  } catch (err) {
+    // A corrupt stream or a size other than declared: the package is unreadable (422), as in analyze.ts.
+    throw corruptPartError(path, err);
+  }
 }
 
 /** Registers the signature methods xml-crypto does not ship with. */
@@ -171,12 +166,11 @@ function withExtraAlgorithms(sx: SignedXml): void {
 
 async function checkOne(zip: Zip, part: string, xml: string, anchors: TrustAnchors, now: Date): Promise<XmlSignatureCheck> {
   const out: XmlSignatureCheck = { part, integrity: 'unknown', problems: [], notes: [], signer: null, signedAt: null, algorithm: null, digestAlgorithm: null, partsChecked: 0, unsignedParts: [], trust: 'unknown', trustDetail: null, trustEvaluation: null };
-  if (/<!DOCTYPE/i.test(xml)) {
-    out.notes.push('the signature part declares a DTD, which a signature never needs; it was not read');
-    return out;
-  }
-  if (xmlDepth(xml, MAX_DEPTH) > MAX_DEPTH) {
-    out.notes.push(`the signature part nests deeper than ${MAX_DEPTH} elements; it was not read`);
+  // A DTD (which a signature never needs), nesting past 64, malformed XML: the signature is
+  // reported unknown with the cause; the rest of the document is still analysed.
+  const problem = xmlProblem(xml, SIGNATURE_LIMITS);
+  if (problem) {
+    out.notes.push(`the signature part was not read: ${problem}`);
     return out;
   }
   const doc = new DOMParser().parseFromString(xml, 'text/xml');
@@ -279,9 +273,10 @@ async function checkOne(zip: Zip, part: string, xml: string, anchors: TrustAncho
       break;
     }
     const transforms = descendants(ref, 'Transform');
-    if (transforms.length && xmlDepth(data.toString('utf8'), MAX_PART_DEPTH) > MAX_PART_DEPTH) {
+    const partProblem = transforms.length ? xmlProblem(data.toString('utf8'), PART_LIMITS) : undefined;
+    if (partProblem) {
       manifestUnknown = true;
-      out.notes.push(`${p} nests deeper than ${MAX_PART_DEPTH} elements; its transformed digest was not computed`);
+      out.notes.push(`${p} was not transformed (${partProblem}); its digest was not computed`);
       continue;
     }
     let input: Buffer | string = data;

@@ -3,10 +3,12 @@
  * fed through 16 kB asynchronous chunks): the 1 MB main document part of a 4 MB DOCX inflated in
  * ~3 ms instead of ~30–40 ms. jszip still reads the ZIP directory; its entry keeps the compressed
  * bytes and the method. Anything unusual (another method, a corrupt stream, a size other than the
- * declared one) is left to jszip, so its errors stay what they were; a stream that inflates past
- * `maxBytes` is stopped by zlib itself (`maxOutputLength`).
+ * declared one) is left to jszip, whose errors the callers answer 422 (corruptPartError); a
+ * stream that inflates past `maxBytes` is stopped by zlib itself (`maxOutputLength`).
  */
 import { inflateRawSync } from 'node:zlib';
+import type { VerityError } from '../../../api/errors.js';
+import { unreadablePart } from '../xml-budget.js';
 
 type ZipObject = import('jszip').JSZipObject;
 
@@ -18,6 +20,13 @@ interface CompressedEntry {
 
 const STORE = '\x00\x00';
 const DEFLATE = '\x08\x00';
+
+/** jszip failed to read a part (a corrupt stream, a size other than declared): the file's fault, 422 naming the part. */
+export function corruptPartError(path: string, err: unknown): VerityError {
+  // jszip words some of these as its own bug ("Bug : uncompressed data size mismatch"); they are the file's.
+  const cause = String((err as Error)?.message ?? err).replace(/^Bug\s*:\s*/, '').slice(0, 200);
+  return unreadablePart(`the DOCX part ${path}`, `its compressed data is corrupt (${cause})`);
+}
 
 /** The part's bytes, or undefined when jszip should read it (see above); 'too-large' past `maxBytes`. */
 export function inflatePart(file: ZipObject, maxBytes: number): Buffer | 'too-large' | undefined {

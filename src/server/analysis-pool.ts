@@ -1,0 +1,235 @@
+/**
+ * serve's analysis pool: media and document verifications (untrusted bytes: image decoding, PDF
+ * and DOCX parsing; for test keys the sandbox's reading of the file's own facts, e.g. pdf-lib
+ * loading a PDF for its page count, ~0.8 s for 20,000 pages) run in worker threads, so no file can hold the event loop that answers
+ * every other request and /healthz. Workers are started on demand up to `size` (the cores), each
+ * runs one job at a time (cli/engine-worker.ts, pool mode), and jobs beyond that wait in order.
+ *
+ * Each job has a wall-clock budget, counted from the moment a worker takes it (not while it
+ * waits). Wall time rather than CPU time: Node 20 cannot read a worker thread's CPU clock from
+ * outside it, and a job's cost also lies in libvips's threads and in downloads, which a thread's
+ * CPU clock would not count; with one job per core, wall time is close to the CPU time spent. A
+ * job past its budget is ended (`worker.terminate()`), answered 422 `UNPROCESSABLE_CONTENT` naming
+ * the limit (the route charges nothing for an error), and its worker is replaced by the next job
+ * that needs one. A caller that hangs up ends its job the same way. A worker past its heap limit
+ * (`resourceLimits`) dies alone: that job is answered 422 naming the memory limit.
+ */
+import type { Worker } from 'node:worker_threads';
+import { VerityError } from '../api/errors.js';
+import type { Engine, VerifyOptions } from '../engine/types.js';
+
+export interface AnalysisPoolOptions {
+  /** Most workers at once (default: the cores). */
+  size: number;
+  /** Wall-clock budget of one job in ms. */
+  jobBudgetMs: number;
+  /** Heap limit of a worker in MB (V8 old generation). */
+  memoryMb: number;
+  /** Starts one worker (cli/engine-worker.ts in pool mode) with this heap limit. */
+  start: (resourceLimits: { maxOldGenerationSizeMb: number }) => Promise<Worker>;
+}
+
+type Kind = 'media' | 'document';
+type ReplyBody = { ok: unknown } | { error: Parameters<typeof VerityError.fromBody>[0] };
+
+/** Live keys' real engine, or test keys' sandbox (which still reads the file: page counts, EXIF). */
+export type EngineKind = 'live' | 'sandbox';
+
+interface Job {
+  id: number;
+  kind: Kind;
+  engine: EngineKind;
+  req: unknown;
+  opts: VerifyOptions;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+  onAbort?: () => void;
+}
+
+export const DEFAULT_JOB_BUDGET_MS = 60_000;
+export const DEFAULT_WORKER_MEMORY_MB = 4096;
+
+const seconds = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
+
+export class AnalysisPool {
+  private readonly idle: Slot[] = [];
+  private readonly busy = new Set<Slot>();
+  private starting = 0;
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly o: AnalysisPoolOptions) {}
+
+  /** Runs one verification in a worker; rejects with the engine's error, or 422 past a limit. */
+  run(kind: Kind, req: unknown, opts: VerifyOptions = {}, engine: EngineKind = 'live'): Promise<unknown> {
+    if (this.closed) return Promise.reject(new VerityError('UNAVAILABLE', 'the server is shutting down'));
+    opts.signal?.throwIfAborted();
+    return new Promise((resolve, reject) => {
+      const job: Job = { id: this.nextId++, kind, engine, req, opts, resolve, reject };
+      if (opts.signal) {
+        // Aborted while waiting: leave the queue (a running job is ended by its slot's listener).
+        opts.signal.addEventListener(
+          'abort',
+          () => {
+            const i = this.queue.indexOf(job);
+            if (i >= 0) {
+              this.queue.splice(i, 1);
+              reject(opts.signal!.reason);
+            }
+          },
+          { once: true },
+        );
+      }
+      this.queue.push(job);
+      this.dispatch();
+    });
+  }
+
+  /** Ends every worker; jobs still running or waiting are answered 503 (serve closes it after in-flight requests). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const shuttingDown = (): VerityError => new VerityError('UNAVAILABLE', 'the server is shutting down');
+    for (const j of this.queue.splice(0)) j.reject(shuttingDown());
+    const all = [...this.idle.splice(0), ...this.busy];
+    for (const slot of all) {
+      this.release(slot)?.reject(shuttingDown());
+      slot.worker.removeAllListeners();
+      slot.worker.on('error', () => undefined);
+    }
+    await Promise.all(all.map((s) => s.worker.terminate().catch(() => undefined)));
+  }
+
+  /** Workers alive now (idle and busy): for tests and /healthz-style checks. */
+  get workers(): number {
+    return this.idle.length + this.busy.size;
+  }
+
+  private dispatch(): void {
+    while (this.queue.length && this.idle.length) this.assign(this.idle.pop()!, this.queue.shift()!);
+    // Workers already starting will take jobs from the queue too.
+    const wanted = Math.min(this.queue.length - this.starting, this.o.size - this.busy.size - this.idle.length - this.starting);
+    for (let i = 0; i < wanted; i++) this.spawn();
+  }
+
+  private spawn(): void {
+    this.starting++;
+    this.o.start({ maxOldGenerationSizeMb: this.o.memoryMb }).then(
+      (worker) => {
+        this.starting--;
+        if (this.closed) {
+          void worker.terminate();
+          return;
+        }
+        const slot: Slot = { worker };
+        worker.on('message', (m: ReplyBody & { id: number }) => this.finish(slot, m));
+        worker.on('error', (err) => this.lost(slot, err));
+        worker.on('exit', (code) => this.lost(slot, new Error(`exit ${code}`)));
+        worker.unref();
+        this.idle.push(slot);
+        this.dispatch();
+      },
+      (err: unknown) => {
+        this.starting--;
+        // Nothing can run: the waiting job is told so (a bug or a broken install, not the file's fault).
+        this.queue.shift()?.reject(new VerityError('INTERNAL_ERROR', 'the analysis worker could not be started', { cause: err }));
+        // Jobs still waiting get a start of their own (each failure answers one job: no loop).
+        if (!this.closed) this.dispatch();
+      },
+    );
+  }
+
+  private assign(slot: Slot, job: Job): void {
+    slot.job = job;
+    this.busy.add(slot);
+    slot.worker.ref();
+    slot.timer = setTimeout(
+      () =>
+        this.end(
+          slot,
+          new VerityError(
+            'UNPROCESSABLE_CONTENT',
+            `the ${job.kind} analysis did not finish within the ${seconds(this.o.jobBudgetMs)} per-file limit (serve --analysis-budget-ms); the file was not analysed and nothing was charged`,
+          ),
+        ),
+      this.o.jobBudgetMs,
+    );
+    const signal = job.opts.signal;
+    if (signal) {
+      slot.onAbort = () => this.end(slot, signal.reason);
+      signal.addEventListener('abort', slot.onAbort, { once: true });
+    }
+    const b = job.opts.inputBytes;
+    slot.worker.postMessage({ id: job.id, kind: job.kind, engine: job.engine, req: job.req, validated: job.opts.validated === true, ...(b ? { inputBytes: b } : {}) });
+  }
+
+  private release(slot: Slot): Job | undefined {
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    if (slot.onAbort) job?.opts.signal?.removeEventListener('abort', slot.onAbort);
+    slot.job = slot.timer = slot.onAbort = undefined;
+    this.busy.delete(slot);
+    return job;
+  }
+
+  private finish(slot: Slot, m: ReplyBody & { id: number }): void {
+    if (slot.job?.id !== m.id) return;
+    const job = this.release(slot)!;
+    slot.worker.unref();
+    this.idle.push(slot);
+    if ('ok' in m) job.resolve(m.ok);
+    else job.reject(VerityError.fromBody({ error: m.error.error }));
+    this.dispatch();
+  }
+
+  /** Ends the slot's job with `err` and its worker with it (a new one is started when needed). */
+  private end(slot: Slot, err: unknown): void {
+    const job = this.release(slot);
+    this.drop(slot);
+    job?.reject(err);
+    this.dispatch();
+  }
+
+  /** The worker died by itself (heap limit, a native crash). */
+  private lost(slot: Slot, err: Error): void {
+    const job = this.release(slot);
+    this.drop(slot);
+    if (job) {
+      const oom = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      job.reject(
+        oom
+          ? new VerityError('UNPROCESSABLE_CONTENT', `the ${job.kind} analysis needed more than the ${this.o.memoryMb} MB per-worker memory limit (serve --analysis-memory-mb); the file was not analysed and nothing was charged`)
+          : new VerityError('INTERNAL_ERROR', `the analysis worker stopped (${err.message})`, { cause: err }),
+      );
+    }
+    if (!this.closed) this.dispatch();
+  }
+
+  private drop(slot: Slot): void {
+    const i = this.idle.indexOf(slot);
+    if (i >= 0) this.idle.splice(i, 1);
+    this.busy.delete(slot);
+    slot.worker.removeAllListeners();
+    // An exit after this is expected; a late error must not become an unhandled 'error' event.
+    slot.worker.on('error', () => undefined);
+    void slot.worker.terminate().catch(() => undefined);
+  }
+}
+
+/**
+ * An engine with media and document verification sent to the pool (claims and businesses stay:
+ * they wait on I/O, and the sandbox's are computed from the request alone).
+ */
+export function withAnalysisPool(engine: Engine, pool: AnalysisPool, which: EngineKind): Engine {
+  return {
+    ...engine,
+    verifyMedia: (req, opts) => pool.run('media', req, opts ?? {}, which) as ReturnType<Engine['verifyMedia']>,
+    verifyDocument: (req, opts) => pool.run('document', req, opts ?? {}, which) as ReturnType<Engine['verifyDocument']>,
+  };
+}
