@@ -72,3 +72,19 @@ export function issueDetails(issues: readonly Issue[], prefix = ''): ErrorDetail
   }
   return out;
 }
+
+/** The field that names each kind's subject: a line with another kind's field is that kind. */
+const SUBJECT_FIELD: Record<string, string> = { claim: 'claim', business: 'company_name', media: 'url', document: 'content' };
+
+/**
+ * An item of another kind (`{"company_name": …}` in a claim batch): the kind and the fields that
+ * show it, when its own subject field is missing and another kind's is there.
+ */
+export function otherKind(t: string, details: ErrorDetail[]): { kind: string; fields: string[]; text: string } | undefined {
+  const required = SUBJECT_FIELD[t];
+  if (!details.some((d) => d.field === required && /required/.test(d.issue))) return undefined;
+  const unknown = details.filter((d) => d.issue === 'is not a field of this request').map((d) => d.field);
+  const kind = Object.entries(SUBJECT_FIELD).find(([k, f]) => k !== t && unknown.includes(f))?.[0];
+  if (!kind) return undefined;
+  return { kind, fields: unknown, text: `looks like a ${kind} item (${unknown.join(', ')}), not a ${t}` };
+}

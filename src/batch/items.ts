@@ -15,7 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { z } from 'zod';
 import { VerityError, type ErrorDetail } from '../api/errors.js';
-import { issueDetails } from '../api/issue-text.js';
+import { issueDetails, otherKind } from '../api/issue-text.js';
 import { BusinessRequest, ClaimRequest, DocumentRequest, LIMITS, MediaRequest } from '../api/requests.js';
 import type { BatchSource } from './input.js';
 
@@ -161,7 +161,7 @@ export function checkItems(src: BatchSource, o: CheckOptions = {}): BatchItem[] 
       // A line of another kind (`{"company_name": …}` under --type claim) is one problem, not
       // "claim: required" plus one line per field it does have.
       const other = otherKind(t, details);
-      if (other) problems.push({ field: at(rec, undefined), issue: other });
+      if (other) problems.push({ field: at(rec, undefined), issue: `${other.text}: give it "type": "${other.kind}", or use --type ${other.kind} for the whole file` });
       else for (const d of details) problems.push({ field: at(rec, d.field === '(body)' ? undefined : d.field), issue: d.issue });
     }
     if (problems.length === before) items.push({ index: items.length, line: rec.line, custom_id: customId, type: t, request, ...(file ? { file } : {}) });
@@ -175,19 +175,6 @@ export function checkItems(src: BatchSource, o: CheckOptions = {}): BatchItem[] 
     });
   }
   return items;
-}
-
-/** The field that names each kind's subject: a line with another kind's field is that kind. */
-const SUBJECT_FIELD: Record<string, string> = { claim: 'claim', business: 'company_name', media: 'url', document: 'content' };
-
-/** "looks like a business item (company_name), not a claim: …" when the line is of another kind. */
-function otherKind(t: string, details: ErrorDetail[]): string | undefined {
-  const required = SUBJECT_FIELD[t];
-  if (!details.some((d) => d.field === required && /required/.test(d.issue))) return undefined;
-  const unknown = details.filter((d) => d.issue === 'is not a field of this request').map((d) => d.field);
-  const kind = Object.entries(SUBJECT_FIELD).find(([k, f]) => k !== t && unknown.includes(f))?.[0];
-  if (!kind) return undefined;
-  return `looks like a ${kind} item (${unknown.join(', ')}), not a ${t}: give it "type": "${kind}", or use --type ${kind} for the whole file`;
 }
 
 /** Keys sorted at every depth, so the same request always serialises the same way. */
