@@ -53,4 +53,16 @@ describe('declared dependencies', () => {
     expect(pkg.dependencies['pdf-parse']).toBeUndefined();
     expect(pkg.devDependencies['pdf-parse']).toBeUndefined();
   });
+
+  it('every package the build bundles into dist/ is pinned exactly (what ships is what was tested)', () => {
+    const build = readFileSync(join(root, 'scripts', 'build.mjs'), 'utf8');
+    const names = (re: RegExp): string[] => [...(re.exec(build)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+    const external = names(/const external = \[([\s\S]*?)\];/);
+    const workerBundles = names(/const WORKER_BUNDLES = \[([^\]]*)\]/);
+    expect(external.length).toBeGreaterThan(10);
+    const bundled = [...Object.keys(pkg.dependencies).filter((d) => !external.includes(d)), ...workerBundles, 'pdfjs-dist'];
+    expect(bundled).toContain('zod');
+    const loose = bundled.filter((d) => !/^\d+\.\d+\.\d+$/.test(pkg.dependencies[d] ?? '')).map((d) => `${d}@${pkg.dependencies[d]}`);
+    expect(loose).toEqual([]);
+  });
 });
