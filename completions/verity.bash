@@ -28,6 +28,8 @@ _verity_next() {
     'verify|batch') REPLY='verify batch' ;;
     'verify|help') REPLY='verify help' ;;
     'corpus|add') REPLY='corpus add' ;;
+    'corpus|list'|'corpus|ls') REPLY='corpus list' ;;
+    'corpus|remove'|'corpus|rm') REPLY='corpus remove' ;;
     'corpus|help') REPLY='corpus help' ;;
     'data|import') REPLY='data import' ;;
     'data|help') REPLY='data help' ;;
@@ -119,7 +121,7 @@ _verity_data() {
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'corpus')
-      subs='add help'
+      subs='add list ls remove rm help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
@@ -128,6 +130,16 @@ _verity_data() {
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
+    'corpus list')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@none' ;;
+    'corpus remove')
+      subs=''
+      opts='--all --yes -y --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@file' ;;
     'corpus help')
       subs=''
       opts='--json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
@@ -270,7 +282,7 @@ _verity_data() {
       arg='@none' ;;
     'admin keys create')
       subs=''
-      opts='--name --env --plan --account --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      opts='--name --env --plan --change-plan --account --db --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--name=@any --env=live,test --plan=starter,pro,business,enterprise --account=@any --db=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin keys list')

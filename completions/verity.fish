@@ -51,6 +51,10 @@ function __verity_next
             echo 'verify help'
         case 'corpus|add'
             echo 'corpus add'
+        case 'corpus|list' 'corpus|ls'
+            echo 'corpus list'
+        case 'corpus|remove' 'corpus|rm'
+            echo 'corpus remove'
         case 'corpus|help'
             echo 'corpus help'
         case 'data|import'
@@ -279,10 +283,21 @@ complete -c verity -n '__verity_at \'verify batch\'' -F
 # verity verify help
 # verity corpus
 complete -c verity -n '__verity_at \'corpus\'' -a 'add' -d 'import a .jsonl or .csv corpus (fields: text, url, source, published_at, authority)'
+complete -c verity -n '__verity_at \'corpus\'' -a 'list' -d 'the files the corpus holds rows from: rows and when imported'
+complete -c verity -n '__verity_at \'corpus\'' -a 'ls' -d 'the files the corpus holds rows from: rows and when imported'
+complete -c verity -n '__verity_at \'corpus\'' -a 'remove' -d 'delete the rows a file brought in (or --all); asks first on a terminal'
+complete -c verity -n '__verity_at \'corpus\'' -a 'rm' -d 'delete the rows a file brought in (or --all); asks first on a terminal'
 complete -c verity -n '__verity_at \'corpus\'' -a 'help' -d 'display help for command'
 complete -c verity -n '__verity_at \'corpus\'' -l help -s h -d 'display help for command'
 # verity corpus add
 complete -c verity -n '__verity_at \'corpus add\'' -l help -s h -d 'display help for command'
+# verity corpus list
+complete -c verity -n '__verity_at \'corpus list\'' -l help -s h -d 'display help for command'
+# verity corpus remove
+complete -c verity -n '__verity_at \'corpus remove\'' -l all -d 'empty the whole corpus'
+complete -c verity -n '__verity_at \'corpus remove\'' -l yes -s y -d 'do not ask for confirmation on a terminal (needed in scripts)'
+complete -c verity -n '__verity_at \'corpus remove\'' -l help -s h -d 'display help for command'
+complete -c verity -n '__verity_at \'corpus remove\'' -F
 # verity corpus help
 # verity data
 complete -c verity -n '__verity_at \'data\'' -a 'import' -d 'import a registry bulk file into the embedded store (streaming; safe to re-run)'
@@ -396,7 +411,8 @@ complete -c verity -n '__verity_at \'admin keys\'' -l help -s h -d 'display help
 # verity admin keys create
 complete -c verity -n '__verity_at \'admin keys create\'' -l name -x -d 'a unique name for the key'
 complete -c verity -n '__verity_at \'admin keys create\'' -l env -x -a 'live test' -d 'live (real engine) or test (sandbox)'
-complete -c verity -n '__verity_at \'admin keys create\'' -l plan -x -a 'starter pro business enterprise' -d 'the account\'s plan (sets it when given)'
+complete -c verity -n '__verity_at \'admin keys create\'' -l plan -x -a 'starter pro business enterprise' -d 'the plan of a new account; for an existing one it must match unless --change-plan'
+complete -c verity -n '__verity_at \'admin keys create\'' -l change-plan -d 'move an existing account (every key of it) to --plan'
 complete -c verity -n '__verity_at \'admin keys create\'' -l account -x -d 'the account the key belongs to (created when new)'
 complete -c verity -n '__verity_at \'admin keys create\'' -l db -x -d 'the server\'s database: a SQLite file or postgres://… (default: $VERITY_DATABASE_URL, else the embedded store, as `verity serve`)'
 complete -c verity -n '__verity_at \'admin keys create\'' -l help -s h -d 'display help for command'

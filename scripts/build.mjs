@@ -20,7 +20,7 @@ else if (r.status !== 0) process.exit(r.status ?? 1);
 
 const srcDir = fileURLToPath(new URL('../src', import.meta.url));
 const external = [
-  'better-sqlite3', 'sharp', '@contentauth/c2pa-wasm', 'pdf-parse', 'pdfjs-dist', 'fastify', 'pino', 'saxes', 'dingbat-to-unicode',
+  'better-sqlite3', 'sharp', '@contentauth/c2pa-wasm', 'pdfjs-dist', 'fastify', 'pino', 'saxes', 'dingbat-to-unicode',
   'jszip', 'exifr', 'file-type', 'undici', 'conf', 'ora', '@inquirer/prompts', 'csv-parse', 'fast-xml-parser', 'pdf-lib',
   'onnxruntime-node', '@huggingface/tokenizers',
   // The PostgreSQL driver: loaded only by `serve` / `worker` / `admin` with a postgres:// --db.

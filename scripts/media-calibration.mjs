@@ -6,7 +6,7 @@
 // valid C2PA files that declare neither AI nor edits, that come out suspicious or manipulated.
 // Offline; no store, no trust anchors.
 // Usage: node scripts/media-calibration.mjs [fixtures dir, default ../shared/fixtures]
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,7 +30,8 @@ for (const folder of folders) {
   const dir = join(fixtures, folder);
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir).sort()) {
-    if (name === 'trust' || name.endsWith('.md')) continue;
+    // Sub-folders (trust anchors, c2pa/public-testfiles) are not calibration inputs.
+    if (name === 'trust' || name.endsWith('.md') || !statSync(join(dir, name)).isFile()) continue;
     const file = readFileSync(join(dir, name));
     const d = await readMetadataDetails(file).catch(() => null);
     const editor = d && [d.software, d.creatorTool, ...d.history].some((s) => s && EDITOR.test(s));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueDetails } from './issue-text.js';
 
 /**
  * The one error-code catalogue (DESIGN.md "Contract decisions"). Server status codes, CLI exit
@@ -50,6 +51,14 @@ export interface VerityErrorOptions {
   /** Seconds; sent as Retry-After on 429/503. */
   retryAfter?: number;
   cause?: unknown;
+  /**
+   * Where a client-side failure came from, for the CLI's hint (never serialised): `transport` when
+   * the service could not be reached or answered something that is not our API, `service` when
+   * the service itself answered with an error body, `local` for this machine (a port in use).
+   */
+  origin?: 'transport' | 'service' | 'local';
+  /** A next step known where the error was raised (never serialised); the CLI prints it as the hint. */
+  hint?: string;
 }
 
 /** The only error type that crosses a layer boundary; everything else becomes INTERNAL_ERROR. */
@@ -59,6 +68,8 @@ export class VerityError extends Error {
   readonly requiredPlan: Plan | undefined;
   readonly details: ErrorDetail[] | undefined;
   readonly retryAfter: number | undefined;
+  readonly origin: VerityErrorOptions['origin'];
+  readonly hint: string | undefined;
 
   constructor(code: ErrorCode, message: string, opts: VerityErrorOptions = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
@@ -68,6 +79,8 @@ export class VerityError extends Error {
     this.requiredPlan = opts.requiredPlan;
     this.details = opts.details;
     this.retryAfter = opts.retryAfter;
+    this.origin = opts.origin;
+    this.hint = opts.hint;
   }
 
   get status(): number {
@@ -107,10 +120,7 @@ export function toVerityError(err: unknown): VerityError {
 }
 
 export function validationError(err: z.ZodError, prefix = ''): VerityError {
-  const details = err.issues.map((i) => ({
-    field: prefix + (i.path.length ? i.path.map(String).join('.') : '(body)'),
-    issue: i.message,
-  }));
+  const details = issueDetails(err.issues, prefix);
   const first = details[0];
   const message = first ? `Invalid ${first.field}: ${first.issue}` : 'Invalid request';
   return new VerityError('VALIDATION_FAILED', message, { details });

@@ -202,6 +202,11 @@ export const MediaForensics = z.object({
   noise: TileMap.optional(),
 });
 export type MediaForensics = z.infer<typeof MediaForensics>;
+/**
+ * Additive: the analysed file's SHA-256 and size in bytes, so a report can check that the file it
+ * embeds is the one this result describes. Absent when no file was read (a URL in the sandbox).
+ */
+export const FileDigest = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().nonnegative() });
 export const MediaResult = z.object({
   id: idOf('med'),
   ...common,
@@ -215,6 +220,8 @@ export const MediaResult = z.object({
   evidence: z.array(AnalysisEvidence),
   /** Additive: per-tile maps of the pixel analyses (MediaForensics). */
   forensics: MediaForensics.optional(),
+  /** Additive: the analysed file (FileDigest). */
+  file: FileDigest.optional(),
 });
 
 // ---- document (SPEC 2.5)
@@ -325,6 +332,8 @@ export const DocumentResult = z.object({
   revisions: z.array(RevisionEntry).optional(),
   /** Additive: the AI-text probability's passages (AiTextSummary); absent when the analysis did not run. */
   ai_text: AiTextSummary.optional(),
+  /** Additive: the analysed file (FileDigest); absent for raw text. */
+  file: FileDigest.optional(),
 });
 
 export type ClaimEvidence = z.infer<typeof ClaimEvidence>;

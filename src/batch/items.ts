@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { z } from 'zod';
 import { VerityError, type ErrorDetail } from '../api/errors.js';
+import { issueDetails, otherKind } from '../api/issue-text.js';
 import { BusinessRequest, ClaimRequest, DocumentRequest, LIMITS, MediaRequest } from '../api/requests.js';
 import type { BatchSource } from './input.js';
 
@@ -155,9 +156,14 @@ export function checkItems(src: BatchSource, o: CheckOptions = {}): BatchItem[] 
       delete probe.url;
     }
     const r = SCHEMAS[t].safeParse(probe);
-    if (!r.success)
-      for (const issue of r.error.issues)
-        problems.push({ field: at(rec, issue.path.length ? issue.path.map(String).join('.') : undefined), issue: issue.message });
+    if (!r.success) {
+      const details = issueDetails(r.error.issues);
+      // A line of another kind (`{"company_name": …}` under --type claim) is one problem, not
+      // "claim: required" plus one line per field it does have.
+      const other = otherKind(t, details);
+      if (other) problems.push({ field: at(rec, undefined), issue: `${other.text}: give it "type": "${other.kind}", or use --type ${other.kind} for the whole file` });
+      else for (const d of details) problems.push({ field: at(rec, d.field === '(body)' ? undefined : d.field), issue: d.issue });
+    }
     if (problems.length === before) items.push({ index: items.length, line: rec.line, custom_id: customId, type: t, request, ...(file ? { file } : {}) });
   }
   if (problems.length) {

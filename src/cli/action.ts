@@ -48,7 +48,7 @@ export function lazyAction(ctx: CliContext, load: ActionLoader, o: ActionOptions
       } catch {
         connection = undefined;
       }
-      rt.out.error(e, hintFor(e, connection), (f) => flagFor(cmd, f) ?? f);
+      rt.out.error(e, hintFor(e, connection, rt.ctx.clock.now()), (f) => flagFor(cmd, f) ?? f);
       if (e.code === 'INTERNAL_ERROR' && rt.opts.verbose && e.cause instanceof Error) rt.out.debug(e.cause.stack ?? String(e.cause));
       throw new ExitError(e.exitCode);
     }

@@ -1,5 +1,6 @@
 /** How failures leave the CLI: each maps to one exit code (DESIGN.md "Exit codes"). */
 import { toVerityError, VerityError } from '../api/errors.js';
+import { retryIn } from './durations.js';
 import type { Connection } from './runtime.js';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, gate: 3, auth: 4, limit: 5, unavailable: 6, interrupted: 130 } as const;
@@ -58,8 +59,13 @@ export function exitCodeFor(err: unknown): number {
   return toCliError(err).exitCode;
 }
 
-/** A next step a person can act on, per error code. */
-export function hintFor(err: VerityError, connection?: Connection): string | undefined {
+/**
+ * A next step a person can act on: the one the error carries (raised where the cause is known),
+ * else one per error code. Remote failures are told apart by where they came from: the service
+ * unreachable (transport) is not the service answering that its own sources are down.
+ */
+export function hintFor(err: VerityError, connection?: Connection, now: Date = new Date()): string | undefined {
+  if (err.hint) return err.hint;
   switch (err.code) {
     case 'UNAUTHORIZED':
       return 'add a key with `verity keys add NAME` (reads it from a prompt or stdin), or set VERITY_API_KEY';
@@ -67,11 +73,24 @@ export function hintFor(err: VerityError, connection?: Connection): string | und
       return err.requiredPlan ? `this needs the ${err.requiredPlan} plan or higher` : undefined;
     case 'RATE_LIMITED':
     case 'QUOTA_EXCEEDED':
-      return err.retryAfter !== undefined ? `retry in ${err.retryAfter} s` : undefined;
-    case 'UNAVAILABLE':
-      if (connection?.mode === 'embedded' && !connection.sandbox && /not available in live mode/.test(err.message))
-        return 'run with --test for sandbox results';
-      return connection?.mode === 'remote' ? 'check that the service is up, or run without --remote (embedded)' : undefined;
+      return err.retryAfter !== undefined ? retryIn(err.retryAfter, now) : undefined;
+    case 'UNAVAILABLE': {
+      if (err.origin === 'local') return undefined;
+      if (connection?.mode === 'remote') {
+        const host = new URL(connection.baseUrl).host;
+        if (err.origin === 'transport')
+          return `check that the service at ${host} is up and reachable (\`verity serve\` there), or run this machine's engine with --local`;
+        if (err.origin === 'service')
+          return `the service at ${host} answered, but what it depends on is unavailable; ${err.retryAfter !== undefined ? `${retryIn(err.retryAfter, now)}, ` : 'retry later, '}or run with --test for sandbox results`;
+        return undefined;
+      }
+      if (connection?.mode === 'embedded' && !connection.sandbox) {
+        if (/not available in live mode/.test(err.message)) return 'run with --test for sandbox results';
+        if (/no claim source answered/.test(err.message))
+          return 'offline or every source down? `--test` gives sandbox results; `--sources local` searches your own corpus (`verity corpus add FILE.jsonl|csv`)';
+      }
+      return undefined;
+    }
     default:
       return undefined;
   }

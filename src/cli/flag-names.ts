@@ -53,5 +53,7 @@ export function nameFlags(err: VerityError, cmd: Command): VerityError {
     details: err.details,
     retryAfter: err.retryAfter,
     cause: err.cause,
+    origin: err.origin,
+    hint: err.hint,
   });
 }

@@ -72,6 +72,11 @@ export class CliRuntime {
     if (this.stdinTaken)
       throw new VerityError('VALIDATION_FAILED', `stdin is already used for the API key; cannot also read ${purpose} from it`);
     this.stdinTaken = true;
+    // On a terminal nothing else says the command is waiting for typed input (as `cat -` would).
+    if (this.ctx.stdin.isTTY && !this.opts.quiet) {
+      const eof = process.platform === 'win32' ? 'Ctrl-Z then Enter' : 'Ctrl-D';
+      this.ctx.stderr.write(`Reading ${purpose} from stdin; end with ${eof} on a line of its own\n`);
+    }
     return readStdin(this.ctx, limitBytes);
   }
 
@@ -168,11 +173,17 @@ export class CliRuntime {
     // engine only: a remote or sandbox run stops it now rather than when the command ends.
     if (connection.mode === 'remote') {
       this.ctx.earlyPdfThread?.discard('remote');
-      const [{ createRemoteEngine }, { userAgent }] = await Promise.all([
+      const [{ createRemoteEngine }, { userAgent }, { retryLine }] = await Promise.all([
         import('../client/remote-engine.js'),
         import('../sources/ports.js'),
+        import('./retry-notice.js'),
       ]);
-      const engine = createRemoteEngine({ baseUrl: connection.baseUrl, apiKey: connection.key?.value, userAgent: userAgent() });
+      const engine = createRemoteEngine({
+        baseUrl: connection.baseUrl,
+        apiKey: connection.key?.value,
+        userAgent: userAgent(),
+        onRetry: (n) => this.out.warn(retryLine(n)),
+      });
       return { engine, connection, close() {} };
     }
     if (connection.sandbox) {

@@ -45,7 +45,7 @@ export function createBatchClient(o: RemoteEngineOptions & { signal?: AbortSigna
     } catch (err) {
       if (signal?.aborted) throw err;
       const code = (err as { code?: string }).code ?? 'network error';
-      throw new VerityError('UNAVAILABLE', `Cannot reach the service at ${new URL(url).host} (${code})`, { cause: err });
+      throw new VerityError('UNAVAILABLE', `Cannot reach the service at ${new URL(url).host} (${code})`, { cause: err, origin: 'transport' });
     }
     if (res.statusCode !== 200) {
       const text = await res.body.text();
@@ -55,8 +55,11 @@ export function createBatchClient(o: RemoteEngineOptions & { signal?: AbortSigna
       } catch {
         parsed = undefined;
       }
-      if (parsed?.success) throw VerityError.fromBody(parsed.data);
-      throw new VerityError(res.statusCode >= 500 ? 'UNAVAILABLE' : 'INTERNAL_ERROR', `The service answered HTTP ${res.statusCode}`);
+      if (parsed?.success) {
+        const e = parsed.data.error;
+        throw new VerityError(e.code, e.message, { docs: e.docs, requiredPlan: e.required_plan, details: e.details, retryAfter: e.retry_after, origin: 'service' });
+      }
+      throw new VerityError(res.statusCode >= 500 ? 'UNAVAILABLE' : 'INTERNAL_ERROR', `The service answered HTTP ${res.statusCode}`, { origin: 'transport' });
     }
     let buf = '';
     try {
@@ -72,7 +75,7 @@ export function createBatchClient(o: RemoteEngineOptions & { signal?: AbortSigna
     } catch (err) {
       if (signal?.aborted) throw err;
       // A broken stream: the caller resumes from the last line it got (see follow()).
-      throw new VerityError('UNAVAILABLE', 'The results stream broke off', { cause: err });
+      throw new VerityError('UNAVAILABLE', 'The results stream broke off', { cause: err, origin: 'transport' });
     }
   }
 

@@ -31,6 +31,23 @@ export interface RemoteEngineOptions {
   dispatcher?: Dispatcher;
   /** Idempotency-Key for one logical POST (default a random UUID). */
   idempotencyKey?: () => string;
+  /**
+   * Told before each wait for a retry, so a person watching learns why nothing is happening
+   * (the CLI prints a warning line). Not called for the last failure, which is thrown.
+   */
+  onRetry?: (r: RetryNotice) => void;
+}
+
+/** One retry about to happen: what failed, how long the wait is, which attempt comes next. */
+export interface RetryNotice {
+  error: VerityError;
+  /** The HTTP status the service answered, absent when it could not be reached. */
+  status?: number;
+  waitMs: number;
+  /** The attempt about to be made (2 for the first retry). */
+  attempt: number;
+  maxAttempts: number;
+  host: string;
 }
 
 /** Joins the base URL and a /v1 path whether or not the base already ends in /v1. */
@@ -88,6 +105,7 @@ interface Attempt<T> {
   error: VerityError;
   /** Seconds the server asked us to wait (or a backoff) when this failure may be retried. */
   retryIn?: number;
+  status?: number;
 }
 
 export async function callRemote<T>(
@@ -122,9 +140,9 @@ export async function callRemote<T>(
     } catch (err) {
       if (signal?.aborted) throw err;
       if (deadline.aborted)
-        return { error: new VerityError('UNAVAILABLE', `The service at ${host} did not answer within ${Math.round(timeoutMs / 1000)} s`) };
+        return { error: new VerityError('UNAVAILABLE', `The service at ${host} did not answer within ${Math.round(timeoutMs / 1000)} s`, { origin: 'transport' }) };
       const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-      const error = new VerityError('UNAVAILABLE', `Cannot reach the service at ${host} (${code ?? 'network error'})`, { cause: err });
+      const error = new VerityError('UNAVAILABLE', `Cannot reach the service at ${host} (${code ?? 'network error'})`, { cause: err, origin: 'transport' });
       return { error, retryIn: code && RETRYABLE_NET.has(code) ? undefined : Number.NaN };
     }
     let text: string;
@@ -132,13 +150,13 @@ export async function callRemote<T>(
       text = await res.body.text();
     } catch (err) {
       if (signal?.aborted) throw err;
-      return { error: new VerityError('UNAVAILABLE', `The connection to ${host} broke while reading the answer`, { cause: err }) };
+      return { error: new VerityError('UNAVAILABLE', `The connection to ${host} broke while reading the answer`, { cause: err, origin: 'transport' }) };
     }
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
-      return { error: new VerityError('UNAVAILABLE', `The service at ${host} answered HTTP ${res.statusCode} with a body that is not JSON`), retryIn: Number.NaN };
+      return { error: new VerityError('UNAVAILABLE', `The service at ${host} answered HTTP ${res.statusCode} with a body that is not JSON`, { origin: 'transport' }), retryIn: Number.NaN, status: res.statusCode };
     }
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: json as T, error: undefined as never };
     const retryAfter = parseRetryAfter(res.headers['retry-after'], Date.now());
@@ -151,12 +169,13 @@ export async function callRemote<T>(
         requiredPlan: e.required_plan,
         details: e.details,
         retryAfter: e.retry_after ?? retryAfter,
+        origin: 'service',
       });
     } else {
-      error = new VerityError(res.statusCode >= 500 ? 'UNAVAILABLE' : 'INTERNAL_ERROR', `The service at ${host} answered HTTP ${res.statusCode}`);
+      error = new VerityError(res.statusCode >= 500 ? 'UNAVAILABLE' : 'INTERNAL_ERROR', `The service at ${host} answered HTTP ${res.statusCode}`, { origin: 'transport' });
     }
     const retryable = res.statusCode === 429 || res.statusCode === 503;
-    return { error, retryIn: retryable ? (retryAfter ?? error.retryAfter) : Number.NaN };
+    return { error, retryIn: retryable ? (retryAfter ?? error.retryAfter) : Number.NaN, status: res.statusCode };
   };
 
   for (let attempt = 1; ; attempt++) {
@@ -167,6 +186,7 @@ export async function callRemote<T>(
     if (attempt >= maxAttempts) throw r.error;
     const waitMs = r.retryIn !== undefined ? r.retryIn * 1000 : 250 * 2 ** (attempt - 1);
     if (waitMs > maxWait) throw r.error;
+    o.onRetry?.({ error: r.error, status: r.status, waitMs, attempt: attempt + 1, maxAttempts, host });
     try {
       await sleep(waitMs, both);
     } catch (err) {

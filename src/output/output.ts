@@ -107,8 +107,20 @@ export class Output {
     if (!this.opts.quiet) this.talk(`${this.errStyle.green('✓')} ${message}`);
   }
 
+  /**
+   * The result came from the engine on this machine, where nothing is billed: human output says
+   * so instead of showing `credits_used` as a charge (the JSON keeps SPEC's number).
+   */
+  notBilled = false;
+
+  /** The spinner on screen, cleared while a warning is written so the two do not interleave. */
+  private activeSpinner: { clear(): void; render(): void; isSpinning: boolean } | undefined;
+
   warn(message: string): void {
+    const spinning = this.activeSpinner?.isSpinning ? this.activeSpinner : undefined;
+    spinning?.clear();
     this.talk(`${this.errStyle.yellow('warning:')} ${message}`);
+    spinning?.render();
   }
 
   debug(message: string): void {
@@ -122,7 +134,13 @@ export class Output {
     else if (this.opts.ndjson) this.ndjson(err.toBody());
     const s = this.errStyle;
     let text = `${s.red('error:')} ${err.message} ${s.dim(`(${err.code})`)}`;
-    for (const d of err.details ?? []) if (!err.message.includes(d.issue)) text += `\n  ${s.bold(label(d.field))}: ${d.issue}`;
+    // One line per flag and problem: `--sources a,b` with two unknown names is one line, not two.
+    const lines = new Set<string>();
+    for (const d of err.details ?? []) if (!err.message.includes(d.issue)) lines.add(`${label(d.field)}\u0000${d.issue}`);
+    for (const l of lines) {
+      const [field, issue] = l.split('\u0000') as [string, string];
+      text += `\n  ${s.bold(field)}: ${issue}`;
+    }
     if (err.requiredPlan) text += `\n  required plan: ${err.requiredPlan}`;
     if (hint) text += `\n${s.dim('hint:')} ${hint}`;
     this.talk(text);
@@ -162,11 +180,15 @@ export class Output {
     // discardStdin would put the terminal in raw mode, where Ctrl-C is a keypress instead of
     // SIGINT: interrupts must reach main.ts (DESIGN.md: Ctrl-C ends any command within 0.5 s).
     const s = ora({ text, stream: this.ctx.stderr as NodeJS.WriteStream, color: 'cyan', discardStdin: false }).start();
+    this.activeSpinner = s;
+    const done = (): void => {
+      if (this.activeSpinner === s) this.activeSpinner = undefined;
+    };
     return {
       update: (t) => void (s.text = t),
-      succeed: (t) => void s.succeed(t),
-      fail: (t) => void s.fail(t),
-      stop: () => void s.stop(),
+      succeed: (t) => void (s.succeed(t), done()),
+      fail: (t) => void (s.fail(t), done()),
+      stop: () => void (s.stop(), done()),
     };
   }
 }

@@ -15,7 +15,7 @@ export const badge = (text: string, tone: Tone): Html => html`<span class="badge
 /** A labelled 0..1 bar (role=img with the number in words for screen readers). */
 export function bar(value: number, label: string, tone: Tone = toneOfScore(value)): Html {
   const pct = Math.round(Math.max(0, Math.min(1, value)) * 100);
-  return html`<div class="bar tone-${tone}${tone === 'good' ? '' : ' hatched'}" role="img" aria-label="${label}: ${fmt(value)} of 1"><span style="width:${pct}%"></span></div>`;
+  return html`<div class="bar tone-${tone}${tone === 'good' || tone === 'neutral' ? '' : ' hatched'}" role="img" aria-label="${label}: ${fmt(value)} of 1"><span style="width:${pct}%"></span></div>`;
 }
 
 const DIMENSION_TEXT: Record<keyof Dimensions, [string, string]> = {
@@ -84,7 +84,7 @@ ${sandbox ? html`<p class="notice"><strong>Simulated data.</strong> This result 
 <ul>${warnings.map((w) => html`<li>${w}</li>`)}</ul></section>`;
 }
 
-export const AUTHORITY_NOTE = html`<p class="small muted"><strong>Authority</strong> is how much weight a piece of evidence carries, from 0 to 1: cryptographic checks and registries of record about 0.9 and above, reference works and established news about 0.6–0.8, statistical and heuristic analyses about 0.3–0.5.</p>`;
+export const AUTHORITY_NOTE = html`<p class="small muted"><strong>Authority</strong> is how much weight a piece of evidence carries, from 0 to 1: cryptographic checks and registries of record about 0.9 and above, reference works and established news about 0.6–0.8, statistical and heuristic analyses about 0.3–0.5. Its bar is grey: weight says how much a finding counts, not whether it is good or bad news.</p>`;
 
 export interface EvidenceRow {
   source: string;
@@ -101,7 +101,7 @@ export function evidenceTable(rows: EvidenceRow[], caption: string, withStance =
   return html`<table><caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Source</th>${withStance ? html`<th scope="col">Stance</th>` : ''}<th scope="col">Finding</th><th scope="col" class="num">Authority</th></tr></thead>
 <tbody>${rows.map(
-    (r, i) => html`<tr><td class="num">${i + 1}</td><td>${r.url ? link(r.url, r.source) : r.source}${r.url ? html`<div class="small mono">${link(r.url)}</div>` : ''}</td>${withStance ? html`<td>${r.stance ?? ''}</td>` : ''}<td>${r.text}${r.detail && r.detail !== r.text ? html`<details><summary class="small">technical finding</summary><div class="small">${r.detail}</div></details>` : ''}</td><td class="num">${fmt(r.authority)}${bar(r.authority, 'Authority')}</td></tr>`,
+    (r, i) => html`<tr><td class="num">${i + 1}</td><td>${r.url ? link(r.url, r.source) : r.source}${r.url ? html`<div class="small mono">${link(r.url)}</div>` : ''}</td>${withStance ? html`<td>${r.stance ?? ''}</td>` : ''}<td>${r.text}${r.detail && r.detail !== r.text ? html`<details><summary class="small">technical finding</summary><div class="small">${r.detail}</div></details>` : ''}</td><td class="num">${fmt(r.authority)}${bar(r.authority, 'Authority', 'neutral')}</td></tr>`,
   )}</tbody></table>`;
 }
 

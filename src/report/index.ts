@@ -77,9 +77,16 @@ async function mediaAssets(r: MediaResult, input: Buffer | null | undefined, not
   };
 }
 
+/** `/home/me/photos/harbour.jpg` → `harbour.jpg`; URLs, `stdin` and claim texts stay as they are. */
+export function displayName(subject: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(subject) || !/[\\/]/.test(subject)) return subject;
+  return subject.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || subject;
+}
+
 export async function renderReport(o: ReportOptions): Promise<string> {
   const r = o.result;
-  const subject = o.subject ?? null;
+  // A file is named by its base name (the title and heading), not the path it had on one machine.
+  const subject = o.subject ? (o.kind === 'media' || o.kind === 'document' ? displayName(o.subject) : o.subject) : null;
   let body;
   switch (o.kind) {
     case 'claim':

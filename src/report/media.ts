@@ -46,7 +46,9 @@ function figure(r: MediaResult, a: MediaAssets): Html {
     regions.map((e, i) => html`<div class="region ov-region" style="${boxStyle(e.region!, W, H)}" role="img" aria-label="Region ${i + 1} named by ${e.source}: ${e.region!.width}×${e.region!.height} pixels at ${e.region!.x},${e.region!.y}"><span class="tag${i % 2 ? ' below' : ''}">Region ${i + 1}: ${e.source.replace(/^forensics\./, '')}</span></div>`),
   ];
   const toggles = [
-    a.gridOverlay ? html`<input type="checkbox" id="ov-grid" checked><label for="ov-grid"> Foreign JPEG grid (per tile)</label> ` : '',
+    // Off until asked for: every tile has a score, so an untouched photo would be painted over
+    // while the text says no region stands out; named regions (findings) stay on.
+    a.gridOverlay ? html`<input type="checkbox" id="ov-grid"><label for="ov-grid"> Foreign JPEG grid (per tile)</label> ` : '',
     a.noiseOverlay ? html`<input type="checkbox" id="ov-noise"><label for="ov-noise"> Noise inconsistency (per tile)</label> ` : '',
     regions.length ? html`<input type="checkbox" id="ov-region" checked><label for="ov-region"> Named regions (${regions.length})</label>` : '',
   ];
@@ -102,7 +104,7 @@ export function mediaBody(r: MediaResult, a: MediaAssets, subject: string): Html
 <tr><th scope="row">GPS</th><td>${ex.gps ? `${ex.gps.lat}, ${ex.gps.lon}${ex.gps.alt !== null ? ` (alt ${ex.gps.alt} m)` : ''}` : 'none'}</td></tr>
 <tr><th scope="row">Earliest known source</th><td>${r.provenance_source ?? 'unknown'}</td></tr>
 </tbody></table>
-${r.provenance.length ? html`<table><thead><tr><th scope="col">First seen</th><th scope="col">Where</th><th scope="col">Source</th></tr></thead><tbody>${r.provenance.map((p) => html`<tr><td>${p.first_seen}</td><td class="mono">${p.url}</td><td>${p.source}</td></tr>`)}</tbody></table>` : ''}</section>`,
+${r.provenance.length ? html`<table><caption class="small" style="text-align:left">Where the file was seen before (index matches) and its own Content Credentials history (signing, ingredients)</caption><thead><tr><th scope="col">First seen</th><th scope="col">Where</th><th scope="col">Kind</th><th scope="col">Source</th></tr></thead><tbody>${r.provenance.map((p) => html`<tr><td>${p.first_seen}</td><td class="mono">${p.url}</td><td>${p.url.startsWith('c2pa:') ? 'its own Content Credentials' : 'earlier appearance'}</td><td>${p.source}</td></tr>`)}</tbody></table>` : ''}</section>`,
     html`<section aria-labelledby="h-ev"><h2 id="h-ev">Evidence chain</h2>${AUTHORITY_NOTE}${evidenceTable(
       r.evidence.map((e) => ({ source: e.source, text: isoTimesIn(e.summary ?? e.finding), detail: isoTimesIn(e.finding), authority: e.authority_score })),
       'Evidence chain',

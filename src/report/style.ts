@@ -29,7 +29,7 @@ h1 { font-size: 1.6em; margin: 0.2em 0; } h2 { font-size: 1.25em; margin: 1.4em 
 .tone-good { color: var(--good); } .tone-warn { color: #9a6700; } .tone-bad { color: var(--bad); } .tone-neutral { color: #333; }
 .bar { position: relative; height: 14px; background: #e6e6e6; border: 1px solid #bbb; min-width: 120px; }
 .bar > span { position: absolute; left: 0; top: 0; bottom: 0; background: var(--good); }
-.bar.tone-warn > span { background: var(--warn); } .bar.tone-bad > span { background: var(--bad); }
+.bar.tone-warn > span { background: var(--warn); } .bar.tone-bad > span { background: var(--bad); } .bar.tone-neutral > span { background: #5f6b78; }
 .bar.hatched > span { background-image: repeating-linear-gradient(45deg, rgba(255,255,255,.45) 0 3px, transparent 3px 7px); }
 .dims { display: grid; grid-template-columns: minmax(140px, 200px) minmax(120px, 1fr) 48px minmax(160px, 2fr); gap: 6px 12px; align-items: center; }
 .dims .num { text-align: right; font-variant-numeric: tabular-nums; }

@@ -102,16 +102,40 @@ export function listAccounts(db: Database): AccountRow[] {
 const KEY_SELECT = `SELECT k.id, k.account_id, a.name AS account_name, a.plan, k.name, k.environment, k.prefix, k.last4,
   k.created_at, k.last_used_at, k.revoked_at FROM api_keys k JOIN accounts a ON a.id = k.account_id`;
 
-export function createKey(
-  db: Database,
-  o: { name: string; environment: KeyEnvironment; account: string; plan?: string; now: Date },
-): CreatedKey {
+/**
+ * Plans belong to accounts (as a Stripe subscription does), so a key created with a different
+ * --plan for an existing account would move every key of the account: refused unless the caller
+ * says so (`changePlan`, the CLI's --change-plan). The error names the account, its plan and keys.
+ */
+export function planChangeRefused(account: string, current: string, wanted: string, keys: number): VerityError {
+  const them = keys === 1 ? 'its 1 key' : `all ${keys} of its keys`;
+  return new VerityError(
+    'VALIDATION_FAILED',
+    `Account "${account}" is on the ${current} plan with ${keys} active key${keys === 1 ? '' : 's'}; plans are per account, so --plan ${wanted} would move ${them} to ${wanted}`,
+    {
+      details: [{ field: 'plan', issue: `the account is on ${current}; add --change-plan to move the whole account to ${wanted}` }],
+      hint: `leave --plan out to add this key on ${current}, add --change-plan to move account "${account}" to ${wanted}, or use --account NEW for a separate account`,
+    },
+  );
+}
+
+export type CreateKeyOptions = { name: string; environment: KeyEnvironment; account: string; plan?: string; now: Date; changePlan?: boolean };
+
+export function createKey(db: Database, o: CreateKeyOptions): CreatedKey {
   checkName('key', o.name);
   return db.transaction((): CreatedKey => {
     if (db.prepare('SELECT 1 FROM api_keys WHERE name = ?').get(o.name))
       throw new VerityError('VALIDATION_FAILED', `A key named "${o.name}" already exists`, {
         details: [{ field: 'name', issue: 'must be unique (revoked keys keep their name)' }],
       });
+    if (o.plan !== undefined && !o.changePlan) {
+      const wanted = checkPlan(o.plan);
+      const existing = db.prepare('SELECT id, plan FROM accounts WHERE name = ?').get(o.account) as { id: string; plan: string } | undefined;
+      if (existing && existing.plan !== wanted) {
+        const { n } = db.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL').get(existing.id) as { n: number };
+        throw planChangeRefused(o.account, existing.plan, wanted, n);
+      }
+    }
     const account = ensureAccount(db, o.account, o.plan, o.now);
     const key = `vty_${o.environment}_${randomBase62(32)}`;
     const row = {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { VerityError } from '../api/errors.js';
 import { migrate, type Database, type Store } from '../store/database.js';
@@ -31,6 +31,10 @@ export const CORPUS_MIGRATIONS = [
    CREATE TRIGGER corpus_docs_ad AFTER DELETE ON corpus_docs BEGIN
      INSERT INTO corpus_fts(corpus_fts, rowid, text) VALUES ('delete', old.id, old.text);
    END;`,
+  // The file each row was imported from (absolute path), for `corpus ls` and `corpus rm FILE`.
+  // Rows imported before this step keep NULL: listed as "(file not recorded)", removed by --all.
+  `ALTER TABLE corpus_docs ADD COLUMN file TEXT;
+   CREATE INDEX corpus_docs_file ON corpus_docs(file);`,
 ];
 
 export function migrateCorpus(db: Database): void {
@@ -142,8 +146,10 @@ export async function importCorpus(store: Store, filePath: string, opts: ImportO
   migrateCorpus(db);
   const now = opts.now ?? (() => new Date());
   const insert = db.prepare(
-    `INSERT OR IGNORE INTO corpus_docs (hash, text, url, source, published_at, authority, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT OR IGNORE INTO corpus_docs (hash, text, url, source, published_at, authority, added_at, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // A row already stored from another file stays with the file that brought it first.
+  const file = resolve(filePath);
   const result: ImportResult = { added: 0, skipped: 0, rejected: 0, errors: [] };
   let read = 0;
   let batch: CorpusRow[] = [];
@@ -151,7 +157,7 @@ export async function importCorpus(store: Store, filePath: string, opts: ImportO
     const at = now().toISOString();
     for (const r of rows) {
       const hash = createHash('sha256').update(r.text).update('\u0000').update(r.url).digest('hex');
-      const info = insert.run(hash, r.text, r.url, r.source, r.published_at, r.authority, at);
+      const info = insert.run(hash, r.text, r.url, r.source, r.published_at, r.authority, at, file);
       if (info.changes > 0) result.added++;
       else result.skipped++;
     }
@@ -191,6 +197,50 @@ export function corpusSize(db: Database): number {
   const t = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'corpus_docs'`).get();
   if (!t) return 0;
   return (db.prepare('SELECT count(*) AS n FROM corpus_docs').get() as { n: number }).n;
+}
+
+/** One imported file as `corpus ls` shows it. */
+export interface CorpusFile {
+  /** Absolute path at import time; null for rows imported before files were recorded. */
+  file: string | null;
+  rows: number;
+  first_added_at: string;
+  last_added_at: string;
+}
+
+/** The files the corpus holds rows from, oldest import first (empty when there is no corpus). */
+export function corpusFiles(db: Database): CorpusFile[] {
+  migrateCorpus(db);
+  return db
+    .prepare(
+      `SELECT file, count(*) AS rows, min(added_at) AS first_added_at, max(added_at) AS last_added_at
+         FROM corpus_docs GROUP BY file ORDER BY min(added_at), file`,
+    )
+    .all() as CorpusFile[];
+}
+
+/**
+ * Deletes the rows imported from `file` (matched as given, then as an absolute path), or every row
+ * with `all`. Returns the rows removed; NOT_FOUND naming the known files when nothing matches.
+ */
+export function removeCorpusRows(db: Database, target: { file: string } | { all: true }): { removed: number; file: string | null } {
+  migrateCorpus(db);
+  if ('all' in target) {
+    const removed = db.transaction(() => db.prepare('DELETE FROM corpus_docs').run().changes)();
+    return { removed, file: null };
+  }
+  const known = corpusFiles(db);
+  const match = known.find((f) => f.file === target.file) ?? known.find((f) => f.file !== null && f.file === resolve(target.file));
+  if (!match?.file) {
+    const names = known.map((f) => f.file ?? '(file not recorded)');
+    throw new VerityError(
+      'NOT_FOUND',
+      `No corpus rows were imported from ${target.file}${names.length ? `; the corpus holds rows from: ${names.join(', ')}` : '; the corpus is empty'}`,
+      { hint: names.length ? 'see them with `verity corpus ls`; `verity corpus rm --all` empties the corpus' : 'import one with `verity corpus add FILE.jsonl|csv`' },
+    );
+  }
+  const removed = db.transaction(() => db.prepare('DELETE FROM corpus_docs WHERE file = ?').run(match.file).changes)();
+  return { removed, file: match.file };
 }
 
 /** An FTS5 query that ORs the quoted terms, so no user text is read as FTS syntax. */

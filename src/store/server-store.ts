@@ -157,7 +157,8 @@ export interface UsageRow {
 /** `verity admin …`: accounts, keys and usage. */
 export interface AdminStore {
   ensureAccount(name: string, plan: string | undefined, now: Date): Promise<AccountRow>;
-  createKey(o: { name: string; environment: KeyEnvironment; account: string; plan?: string; now: Date }): Promise<CreatedKey>;
+  /** Refuses a --plan that differs from an existing account's unless `changePlan` (plans are per account). */
+  createKey(o: { name: string; environment: KeyEnvironment; account: string; plan?: string; now: Date; changePlan?: boolean }): Promise<CreatedKey>;
   listKeys(o?: { includeRevoked?: boolean }): Promise<KeyRow[]>;
   revokeKey(nameOrPrefix: string, now: Date): Promise<KeyRow>;
   listUsage(period: string): Promise<UsageRow[]>;

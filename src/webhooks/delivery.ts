@@ -15,7 +15,7 @@ import type { Database } from '../store/database.js';
 import type { Claim, OutboxStore } from '../store/server-store.js';
 import { sqliteOutbox } from '../store/sqlite-server-store.js';
 import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from './schedule.js';
-import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER } from './signature.js';
 import { ForbiddenTargetError, guardedLookup, literalTargetProblem, type TargetPolicy } from './target-guard.js';
 
 export interface WorkerClock {
@@ -325,6 +325,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       [EVENT_ID_HEADER]: claim.event_id,
       [EVENT_TYPE_HEADER]: claim.event_type,
       [ATTEMPT_HEADER]: String(claim.attempt),
+      [WEBHOOK_ID_HEADER]: claim.webhook_id,
       ...(claim.replay ? { [REPLAY_HEADER]: '1' } : {}),
     };
     let statusCode: number | null = null;

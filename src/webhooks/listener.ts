@@ -12,7 +12,16 @@ import { VerityError } from '../api/errors.js';
 import { EVENT_ID } from '../api/ids.js';
 import { EVENT_TYPES, type EventType } from '../api/webhooks.js';
 import { RESPONSE_DEADLINE_MS, RETRY_HORIZON_MS } from './schedule.js';
-import { ATTEMPT_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, verifySignature, type SignatureProblem } from './signature.js';
+import {
+  ATTEMPT_HEADER,
+  EVENT_ID_HEADER,
+  EVENT_TYPE_HEADER,
+  REPLAY_HEADER,
+  SIGNATURE_HEADER,
+  verifySignature,
+  WEBHOOK_ID_HEADER,
+  type SignatureProblem,
+} from './signature.js';
 
 export const DEFAULT_LISTEN_PORT = 4242;
 /** Events older than the last scheduled retry (+ 15 min for leases and throttling) are replays. */
@@ -23,6 +32,8 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEDUPE_CAPACITY = 100_000;
+/** Events whose forwarding is partly done (some app answered 2xx, another not): remembered per route. */
+const PARTIAL_CAPACITY = 10_000;
 
 export interface ForwardRoute {
   /** Only events of this type; undefined = every event. */
@@ -36,6 +47,8 @@ export interface ForwardResult {
   latency_ms: number;
   body_start: string;
   error?: string;
+  /** Not sent again: this app already answered 2xx to an earlier attempt of the same event. */
+  already_delivered?: true;
 }
 
 export type ListenOutcome = 'accepted' | 'duplicate' | 'ignored' | 'refused' | 'forward_failed';
@@ -58,6 +71,13 @@ export interface ListenRecord {
   detail?: string;
   /** Which --secret matched (0-based), during a rotation. */
   secret_index?: number;
+  /** The registered webhook (we_…) the sender says this delivery is for (its header). */
+  webhook_id?: string;
+  /**
+   * On a refusal before the body could be trusted: `type` and `event_id` come from the sender's
+   * headers, unverified (`from_headers: true`), so the line can still name the event.
+   */
+  from_headers?: true;
   reason?: SignatureProblem | 'not_json' | 'not_an_event' | 'stale_event' | 'future_event' | 'too_large';
   explanation?: string;
   forwards?: ForwardResult[];
@@ -86,6 +106,16 @@ export interface RunningListener {
   url: string;
   port: number;
   close(): Promise<void>;
+}
+
+/**
+ * Where an event goes: the routes for its type when there are any, else the catch-all ones —
+ * the most specific route wins, as Stripe CLI's --forward-connect-to takes Connect events from
+ * --forward-to. Several routes of the same specificity all get the event.
+ */
+export function routesFor(routes: readonly ForwardRoute[], type: string): ForwardRoute[] {
+  const typed = routes.filter((r) => r.type === type);
+  return typed.length ? typed : routes.filter((r) => !r.type);
 }
 
 /** Parses `--forward-to` values: `URL` or `type=URL`. */
@@ -181,6 +211,19 @@ function detailOf(type: string, d: Record<string, unknown>): string | undefined 
 
 const RECEIVED = JSON.stringify({ received: true });
 
+const headerValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+/** The event a refused delivery says it carries (headers, not the unverified body), when well-formed. */
+function claimedEvent(req: IncomingMessage): Partial<ListenRecord> {
+  const id = headerValue(req.headers[EVENT_ID_HEADER]);
+  const type = headerValue(req.headers[EVENT_TYPE_HEADER]);
+  const out: Partial<ListenRecord> = {};
+  if (id && EVENT_ID.test(id)) out.event_id = id;
+  if (type && (EVENT_TYPES as readonly string[]).includes(type)) out.type = type;
+  if (out.event_id || out.type) out.from_headers = true;
+  return out;
+}
+
 function reply(res: ServerResponse, status: number, body: unknown): void {
   // The common answer is precomputed: the listener's hot path is one HMAC and one JSON.parse.
   const text = body === RECEIVED ? RECEIVED : JSON.stringify(body);
@@ -194,6 +237,14 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   const only = o.events?.length ? new Set<string>(o.events) : undefined;
   const seen = new SeenIds();
   const types = new Set<string>(EVENT_TYPES);
+  // Per event, the routes that already answered 2xx while another did not: the sender's retry
+  // (caused by the other app) is not sent again to an app that took it (bounded, oldest first out).
+  const delivered = new Map<string, Set<string>>();
+  const remember = (id: string, urls: Set<string>): void => {
+    delivered.delete(id);
+    delivered.set(id, urls);
+    if (delivered.size > PARTIAL_CAPACITY) delivered.delete(delivered.keys().next().value!);
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
     const base: ListenRecord = {
@@ -208,9 +259,13 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       trust_score: null,
       attempt: Number(req.headers[ATTEMPT_HEADER]) || null,
     };
+    const webhookId = headerValue(req.headers[WEBHOOK_ID_HEADER]);
+    if (webhookId && /^we_[A-Za-z0-9]{1,64}$/.test(webhookId)) base.webhook_id = webhookId;
     const refuse = (status: number, reason: NonNullable<ListenRecord['reason']>, explanation: string): void => {
       reply(res, status, { error: { code: status === 401 ? 'UNAUTHORIZED' : 'INVALID_REQUEST', message: explanation, reason } });
-      o.onRecord({ ...base, outcome: 'refused', status, reason, explanation });
+      // Name the event even when the body cannot be trusted: from the sender's headers, marked so.
+      const named = base.event_id ? {} : claimedEvent(req);
+      o.onRecord({ ...base, ...named, outcome: 'refused', status, reason, explanation });
     };
 
     // 1. The signature, over the raw bytes, before anything is parsed.
@@ -268,24 +323,35 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       return o.onRecord({ ...base, outcome: 'ignored', status: 200 });
     }
     const id = ev.id;
-    const routes = (o.forward ?? []).filter((r) => !r.type || r.type === ev.type);
+    const routes = routesFor(o.forward ?? [], ev.type);
     if (!routes.length) {
       seen.add(id);
       reply(res, 200, RECEIVED);
       return o.onRecord({ ...base, outcome: 'accepted', status: 200 });
     }
-    void Promise.all(routes.map((r) => forwardOne(r, req, body, now))).then((forwards) => {
+    // A replay is a deliberate resend to every route; a retry skips the apps that took it already.
+    const done = replay ? new Set<string>() : (delivered.get(id) ?? new Set<string>());
+    const skipped: ForwardResult[] = routes
+      .filter((r) => done.has(r.url))
+      .map((r) => ({ url: r.url, status: 200, latency_ms: 0, body_start: '', already_delivered: true }));
+    const pending = routes.filter((r) => !done.has(r.url));
+    void Promise.all(pending.map((r) => forwardOne(r, req, body, now))).then((sent) => {
+      const forwards = [...skipped, ...sent];
+      for (const f of sent) if (f.status !== null && f.status >= 200 && f.status <= 299) done.add(f.url);
       const down = forwards.find((f) => f.status === null);
       const bad = forwards.find((f) => f.status !== null && (f.status < 200 || f.status > 299));
       // The app being down must reach the sender as an error, so the sender retries later.
       const status = down ? 502 : bad ? bad.status! : 200;
       if (status === 200) {
         seen.add(id);
+        delivered.delete(id);
         reply(res, 200, RECEIVED);
-      } else
+      } else {
+        if (done.size) remember(id, done);
         reply(res, status, {
           error: { code: 'UNAVAILABLE', message: down ? `forwarding to ${down.url} failed: ${down.error}` : `the app answered HTTP ${status}` },
         });
+      }
       o.onRecord({ ...base, outcome: status === 200 ? 'accepted' : 'forward_failed', status, forwards });
     });
   };
@@ -356,7 +422,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
           : err.code === 'EACCES'
             ? `Not allowed to listen on ${host}:${port}; use a port above 1023`
             : `Cannot listen on ${host}:${port} (${err.code ?? err.message})`;
-      reject(new VerityError('UNAVAILABLE', msg));
+      reject(new VerityError('UNAVAILABLE', msg, { origin: 'local', cause: err }));
     };
     server.once('error', onError);
     server.listen(port, host, () => {

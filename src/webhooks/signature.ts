@@ -12,6 +12,8 @@ export const SIGNATURE_HEADER = 'x-service-signature';
 export const EVENT_ID_HEADER = 'x-service-event-id';
 export const EVENT_TYPE_HEADER = 'x-service-event-type';
 export const ATTEMPT_HEADER = 'x-service-attempt';
+/** Which registered webhook (we_…) a delivery is for: lets a receiver say which one failed. */
+export const WEBHOOK_ID_HEADER = 'x-service-webhook-id';
 /**
  * `1` on deliveries of a replay (`verity webhooks replay`, POST /v1/events/{id}/replay), so a
  * receiver that deduplicates by event id can still hand a deliberate resend to its app. It is not

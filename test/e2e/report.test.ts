@@ -69,6 +69,28 @@ describe('report files from the CLI', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(readFileSync(join(home, 'again.html'), 'utf8')).toContain('Region 1: jpeg_grid');
     expect(result.evidence.find((e: { region?: unknown }) => e.region)).toBeDefined();
+    // The title names the file, not the folder it sat in on this machine.
+    expect(readFileSync(join(home, 'again.html'), 'utf8')).toContain('<title>verity media report — spliced.jpg</title>');
+
+    // Another image with the same result: refused (the result records its file's SHA-256), no report.
+    const other = join(home, 'other.jpg');
+    await sharp({ create: { width: 768, height: 512, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toFile(other);
+    const wrong = await cli(['report', join(home, 'media.json'), '--input', other, '-o', join(home, 'wrong.html'), '--json']);
+    expect(wrong.exitCode).toBe(2);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ error: { code: 'VALIDATION_FAILED', details: [{ field: 'input' }] } });
+    expect(wrong.stderr).toMatch(/other\.jpg is not the file this result describes: its SHA-256 is [0-9a-f]{12}…/);
+    expect(() => readFileSync(join(home, 'wrong.html'))).toThrow();
+    // A result from before the digest: checked on format and pixel size instead, with a warning.
+    const { file: _file, ...older } = result;
+    writeFileSync(join(home, 'older.json'), JSON.stringify(older));
+    const small = join(home, 'small-other.jpg');
+    await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toFile(small);
+    const smallWrong = await cli(['report', join(home, 'older.json'), '--input', small, '-o', join(home, 'older.html')]);
+    expect(smallWrong.exitCode).toBe(2);
+    expect(smallWrong.stderr).toContain('it is 320×200, the result describes 768×512');
+    const sameSize = await cli(['report', join(home, 'older.json'), '--input', spliced, '-o', join(home, 'older.html')]);
+    expect(sameSize.exitCode, sameSize.stderr).toBe(0);
+    expect(sameSize.stderr).toContain('the result records no digest of its file');
   }, 60_000);
 
   it('remote, live key: the server returns the picture data, so a remote report marks the region too', async () => {

@@ -140,6 +140,19 @@ describe('verity listen', () => {
     expect(tampered.status).toBe(401);
     expect(tampered.json.error.reason).toBe('no_secret_matched');
     expect(await l.nextStdout((x) => x.includes('refused'))).toMatch(/refused 401 .*no configured secret .*\(no_secret_matched\)/);
+    // The first wrong-secret refusal says where the secret comes from.
+    expect(await l.nextStdout((x) => x.includes('hint:'))).toContain("pass the webhook's signing secret: `verity webhooks add` printed it once");
+    // A delivery from `verity serve` names its event and webhook in headers: the line names them.
+    const named = await post(l.url, body.replace('0.9', '0.2'), {
+      'x-service-signature': sig,
+      'x-service-event-id': 'wh_Named1',
+      'x-service-event-type': 'verification.completed',
+      'x-service-webhook-id': 'we_Hook1',
+    });
+    expect(named.status).toBe(401);
+    expect(await l.nextStdout((x) => x.includes('wh_Named1'))).toMatch(
+      /refused 401 {2}verification\.completed wh_Named1 \(as its headers say\) for webhook we_Hook1: no configured secret/,
+    );
 
     const pretty = JSON.stringify(JSON.parse(body), null, 2);
     expect((await post(l.url, pretty, { 'x-service-signature': sig })).json.error.reason).toBe('body_reencoded');
@@ -187,11 +200,13 @@ describe('verity listen', () => {
     const line = await l.nextStdout((x) => x.includes('→'));
     expect(line).toContain(`→ ${appUrl}  200`);
 
-    // credit.threshold goes to both routes; the second app is down → 502, so the sender retries.
+    // credit.threshold goes to its typed route only (the most specific route wins), whose app is
+    // down → 502, so the sender retries; the catch-all app does not get it.
     const credit = event('credit.threshold');
     const down = await post(l.url, credit, { 'x-service-signature': sign(SECRET, credit) });
     expect(down.status).toBe(502);
     expect(down.json.error.message).toMatch(/connection refused/);
+    expect(received).toHaveLength(1);
   });
 
   it('exits non-zero with a message when the port is taken; trigger reaches it with the shared local secret', async () => {

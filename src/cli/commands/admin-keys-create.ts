@@ -3,9 +3,9 @@ import type { CliRuntime } from '../runtime.js';
 import { withAdminStore } from './admin-common.js';
 
 export default async function adminKeysCreate(rt: CliRuntime, cmd: Command): Promise<void> {
-  const o = cmd.opts<{ name: string; env: 'live' | 'test'; plan?: string; account: string }>();
+  const o = cmd.opts<{ name: string; env: 'live' | 'test'; plan?: string; account: string; changePlan?: boolean }>();
   const created = await withAdminStore(rt, cmd, (admin) =>
-    admin.createKey({ name: o.name, environment: o.env, account: o.account, plan: o.plan, now: rt.ctx.clock.now() }),
+    admin.createKey({ name: o.name, environment: o.env, account: o.account, plan: o.plan, changePlan: o.changePlan === true, now: rt.ctx.clock.now() }),
   );
   if (rt.out.machine) return rt.out.json(created);
   // The key is the data (stdout, so `KEY=$(…)` works); everything else is talk (stderr).

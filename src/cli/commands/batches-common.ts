@@ -12,8 +12,18 @@ export async function batchClient(rt: CliRuntime): Promise<BatchClient> {
     throw new VerityError('VALIDATION_FAILED', '`verity batches` talks to a server: give --remote URL (or set VERITY_BASE_URL)', {
       details: [{ field: 'remote', issue: 'required for server batches' }],
     });
-  const [{ createBatchClient }, { userAgent }] = await Promise.all([import('../../client/batches.js'), import('../../sources/ports.js')]);
-  return createBatchClient({ baseUrl: connection.baseUrl, apiKey: connection.key?.value, userAgent: userAgent(), signal: rt.ctx.interrupted });
+  const [{ createBatchClient }, { userAgent }, { retryLine }] = await Promise.all([
+    import('../../client/batches.js'),
+    import('../../sources/ports.js'),
+    import('../retry-notice.js'),
+  ]);
+  return createBatchClient({
+    baseUrl: connection.baseUrl,
+    apiKey: connection.key?.value,
+    userAgent: userAgent(),
+    signal: rt.ctx.interrupted,
+    onRetry: (n) => rt.out.warn(retryLine(n)),
+  });
 }
 
 export function batchIdArgument(value: string | undefined): string {

@@ -6,7 +6,7 @@ import { checkValue, requireSetting, setAt, splitPath } from './config-settings.
 
 export default async function configSet(rt: CliRuntime, cmd: Command): Promise<void> {
   const [key, given] = cmd.args as [string, string];
-  const setting = requireSetting(key);
+  const setting = requireSetting(key, rt.profileName());
   // `-` reads the value from stdin, so a secret need not go into the shell history.
   const raw = given === '-' ? (await rt.takeStdin(key)).toString('utf8').split(/\r?\n/)[0]! : given;
   let stored = '';

@@ -1,7 +1,7 @@
 /**
  * The settings `verity config set` accepts, as dotted paths into the config file, each with its
  * check. `config get/list` read any path; secrets are masked unless --show-secrets, and verity
- * API keys are never shown whole, not even then (use the dashboard or your own key file).
+ * API keys are never shown whole, not even then (`verity keys list` shows their prefix).
  */
 import { isAbsolute, resolve } from 'node:path';
 import { VerityError } from '../../api/errors.js';
@@ -88,16 +88,49 @@ export function findSetting(key: string): Setting | undefined {
   });
 }
 
-export function requireSetting(key: string): Setting {
+/** Levenshtein distance, for "did you mean" on short setting names. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The settings an unknown key most likely meant: those ending in the same name (`base_url` →
+ * `profiles.default.base_url`, the profile first, as gh's `config set` has per-host keys), then
+ * near spellings. `<name>` is filled with the active profile.
+ */
+export function suggestSettings(key: string, profile = 'default'): string[] {
+  const fill = (p: string): string => p.replace('<name>', profile);
+  const last = key.split('.').at(-1)!;
+  const sameName = SETTINGS.filter((s) => s.path.split('.').at(-1) === last).map((s) => fill(s.path));
+  const near = SETTINGS.map((s) => fill(s.path)).filter((p) => !sameName.includes(p) && distance(p, key) <= Math.max(2, Math.floor(key.length / 5)));
+  return [...sameName, ...near].slice(0, 4);
+}
+
+export function requireSetting(key: string, profile?: string): Setting {
   if (key === 'keys' || key.startsWith('keys.'))
     throw new VerityError('VALIDATION_FAILED', 'Keys are managed with `verity keys add|use|remove`, not `config set`', {
       details: [{ field: 'key', issue: 'use verity keys' }],
     });
   const s = findSetting(key);
-  if (!s)
-    throw new VerityError('VALIDATION_FAILED', `Unknown setting "${key}" (see \`verity config set --help\` for the list)`, {
+  if (!s) {
+    const like = suggestSettings(key, profile);
+    throw new VerityError('VALIDATION_FAILED', `Unknown setting "${key}"${like.length ? `; did you mean ${like.map((l) => `"${l}"`).join(' or ')}?` : ''}`, {
       details: [{ field: 'key', issue: 'unknown setting' }],
+      hint: like[0]?.startsWith('profiles.')
+        ? `the service URL is per profile: \`verity config set ${like[0]} URL\` (\`verity config set --help\` lists every setting)`
+        : 'see `verity config set --help` for the list of settings',
     });
+  }
   return s;
 }
 

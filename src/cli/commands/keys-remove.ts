@@ -26,5 +26,7 @@ export default async function keysRemove(rt: CliRuntime, cmd: Command): Promise<
   if (rt.out.machine) return rt.out.json({ removed: name, profiles_without_key: cleared });
   rt.out.success(`Removed key ${rt.out.errStyle.bold(name)}`);
   if (cleared.length) rt.out.info(`Profile${cleared.length > 1 ? 's' : ''} ${cleared.map((p) => `"${p}"`).join(', ')} now ha${cleared.length > 1 ? 've' : 's'} no key: choose one with verity keys use NAME`);
-  rt.out.info('This only forgets the key here; revoke it in the dashboard if it was exposed.');
+  rt.out.info(
+    'This only forgets the key here. If it was exposed, revoke it on the server that issued it: `verity admin keys revoke NAME-OR-PREFIX` (there, against its database).',
+  );
 }

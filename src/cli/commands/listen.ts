@@ -80,9 +80,24 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
       out.warn(`cannot write to --log ${o.log}: ${(err as Error).message}`);
     }
   };
-  const line = (r: ListenRecord): string => {
+  // The secret hint is said once per listener (the first wrong-secret refusal), not on every line.
+  let secretHintShown = false;
+  const refusedLine = (r: ListenRecord): string => {
     const time = r.time.slice(11, 23);
-    if (r.outcome === 'refused') return `${time}  ${s.red(`refused ${r.status}`)}  ${r.event_id ?? ''}${r.event_id ? '  ' : ''}${r.explanation} ${s.dim(`(${r.reason})`)}`;
+    const event = [r.type, r.event_id].filter(Boolean).join(' ');
+    const what = `${event || 'a delivery'}${r.from_headers ? ' (as its headers say)' : ''}${r.webhook_id ? ` for webhook ${r.webhook_id}` : ''}`;
+    let text = `${time}  ${s.red(`refused ${r.status}`)}  ${what}: ${r.explanation} ${s.dim(`(${r.reason})`)}`;
+    if (r.reason === 'no_secret_matched' && !secretHintShown) {
+      secretHintShown = true;
+      text += `\n    ${s.dim('hint:')} pass the webhook's signing secret: \`verity webhooks add\` printed it once (signing secret, shown once); give it with --secret or --secret-file${
+        r.webhook_id ? `, or make a new one with \`verity webhooks rotate-secret ${r.webhook_id}\`` : ', or make a new one with `verity webhooks rotate-secret WEBHOOK_ID`'
+      }`;
+    }
+    return text;
+  };
+  const line = (r: ListenRecord): string => {
+    if (r.outcome === 'refused') return refusedLine(r);
+    const time = r.time.slice(11, 23);
     const score = r.trust_score === null ? '' : r.trust_score.toFixed(3);
     const what = r.request_id || r.verdict ? [r.request_id ?? '—', r.verdict ?? '—', score] : [];
     const parts = [time, r.type, r.event_id, ...what, r.detail ?? '', `attempt ${r.attempt ?? '?'}`].filter((x) => x !== '');
@@ -90,7 +105,8 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
     if (r.replay) text += `  ${s.cyan('replay')}`;
     if (r.outcome === 'duplicate') text += `  ${s.yellow('duplicate (already received; acknowledged)')}`;
     for (const f of r.forwards ?? [])
-      text += `\n    → ${f.url}  ${f.status === null ? s.red(f.error ?? 'failed') : f.status < 300 ? s.green(String(f.status)) : s.red(String(f.status))}  ${f.latency_ms} ms${f.body_start ? `  ${s.dim(JSON.stringify(f.body_start.slice(0, 60)))}` : ''}`;
+      if (f.already_delivered) text += `\n    → ${f.url}  ${s.dim('not sent again: it answered 2xx to an earlier attempt')}`;
+      else text += `\n    → ${f.url}  ${f.status === null ? s.red(f.error ?? 'failed') : f.status < 300 ? s.green(String(f.status)) : s.red(String(f.status))}  ${f.latency_ms} ms${f.body_start ? `  ${s.dim(JSON.stringify(f.body_start.slice(0, 60)))}` : ''}`;
     if (r.outcome === 'forward_failed') text += `\n    ${s.red(`answered the sender ${r.status} so it retries`)}`;
     return text;
   };
@@ -104,16 +120,26 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
 
   // Listening for SIGTERM before the ready line: a stop right after it must be graceful.
   const stopped = untilStopped(rt.ctx);
-  const listener = await startListener({
-    secrets,
-    port,
-    tls,
-    events,
-    maxAgeMs,
-    forward,
-    onRecord,
-    onProblem: (m) => out.warn(m),
-  });
+  let listener: Awaited<ReturnType<typeof startListener>>;
+  try {
+    listener = await startListener({
+      secrets,
+      port,
+      tls,
+      events,
+      maxAgeMs,
+      forward,
+      onRecord,
+      onProblem: (m) => out.warn(m),
+    });
+  } catch (err) {
+    if (err instanceof VerityError && (err.cause as { code?: string } | undefined)?.code === 'EADDRINUSE') {
+      const { portInUse } = await import('../port-holder.js');
+      const { message, hint } = portInUse('127.0.0.1', port);
+      throw new VerityError('UNAVAILABLE', message, { origin: 'local', hint });
+    }
+    throw err;
+  }
   // The ready line is a protocol line for scripts and tests: written even with --quiet.
   rt.ctx.stderr.write(`Listening on ${listener.url}\n`);
   out.info(

@@ -61,6 +61,44 @@ export async function writeHeatmap(rt: CliRuntime, result: MediaResult, path: st
   rt.out.info(`Heat map written to ${path}`);
 }
 
+/**
+ * The file given with --input must be the one the result describes: a report that embeds another
+ * image beside the verdict would show a verdict about a picture it was never given. The result's
+ * `file` (SHA-256, size) decides; a result without it (an older one, a URL in the sandbox) is
+ * checked on what it records (media: format, width, height) and the report says so.
+ */
+async function checkInputMatches(
+  rt: CliRuntime,
+  kind: ReportKind,
+  result: { file?: { sha256: string; bytes: number }; metadata?: unknown },
+  input: Buffer,
+  path: string,
+): Promise<void> {
+  const mismatch = (why: string): VerityError =>
+    new VerityError('VALIDATION_FAILED', `${path} is not the file this result describes: ${why}`, {
+      details: [{ field: 'input', issue: 'not the analysed file' }],
+      hint: 'give the file that was verified, or verify this one first (`verity verify ' + kind + ' ' + path + ' --report OUT.html`)',
+    });
+  if (result.file) {
+    const { fileDigest } = await import('../../engine/file-digest.js');
+    const got = fileDigest(input);
+    if (got.sha256 !== result.file.sha256)
+      throw mismatch(
+        `its SHA-256 is ${got.sha256.slice(0, 12)}… (${got.bytes} bytes), the result's file ${result.file.sha256.slice(0, 12)}… (${result.file.bytes} bytes)`,
+      );
+    return;
+  }
+  if (kind === 'media') {
+    const m = result.metadata as { format?: string; width?: number; height?: number } | undefined;
+    const { mediaFacts } = await import('../../engine/sandbox/file-facts.js');
+    const facts = await mediaFacts(input);
+    if (m?.format && m.format !== 'unknown' && facts.format !== m.format) throw mismatch(`it is ${facts.format}, the result describes ${m.format}`);
+    if (m?.width && m.height && facts.width && (facts.width !== m.width || facts.height !== m.height))
+      throw mismatch(`it is ${facts.width}×${facts.height}, the result describes ${m.width}×${m.height}`);
+  }
+  rt.out.warn(`the result records no digest of its file (made by an older version, or from a URL): ${path} was checked on its ${kind === 'media' ? 'format and size in pixels' : 'name'} only`);
+}
+
 export default async function report(rt: CliRuntime, cmd: Command): Promise<void> {
   const o = cmd.opts<{ input?: string; output: string }>();
   const file = cmd.args[0] as string;
@@ -79,7 +117,10 @@ export default async function report(rt: CliRuntime, cmd: Command): Promise<void
   let input: Buffer | null = null;
   if (o.input !== undefined) {
     if (kind === 'claim' || kind === 'business') rt.out.warn(`--input is not used for a ${kind} report`);
-    else input = await readInputFile(o.input, 'input');
+    else {
+      input = await readInputFile(o.input, 'input');
+      await checkInputMatches(rt, kind, result as { file?: { sha256: string; bytes: number }; metadata?: unknown }, input, o.input);
+    }
   }
   await writeReport(rt, kind, result, { input, subject: o.input ?? null, note: kind === 'media' && !input ? 'no input file was given (add --input FILE to embed the image)' : null }, o.output);
 }

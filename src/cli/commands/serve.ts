@@ -97,8 +97,11 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     file.close();
     lock?.release();
     const code = (err as { code?: string }).code;
-    if (code === 'EADDRINUSE') throw new VerityError('UNAVAILABLE', `Port ${port} on ${o.host} is already in use; pick another with --port`);
-    if (code === 'EACCES') throw new VerityError('UNAVAILABLE', `Not allowed to listen on ${o.host}:${port}; use a port above 1023`);
+    if (code === 'EADDRINUSE') {
+      const { message, hint } = (await import('../port-holder.js')).portInUse(o.host, port);
+      throw new VerityError('UNAVAILABLE', message, { origin: 'local', hint });
+    }
+    if (code === 'EACCES') throw new VerityError('UNAVAILABLE', `Not allowed to listen on ${o.host}:${port}`, { origin: 'local', hint: 'use a port above 1023 with --port' });
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new VerityError('VALIDATION_FAILED', `Cannot listen on host "${o.host}"`);
     throw err;
   }

@@ -1,6 +1,7 @@
 /** What the four `verify` commands share: input reading, the engine call, output and gates. */
 import { isNotMeasured } from '../../api/not-measured.js';
 import type { Command } from 'commander';
+import { VerityError } from '../../api/errors.js';
 import type { Engine } from '../../engine/types.js';
 import type { Output } from '../../output/output.js';
 import { checkGates, parseGates, type GateKind, type GateOptions } from '../gates.js';
@@ -46,6 +47,7 @@ export async function runVerification<T extends object>(
   if (files.report !== undefined) checkOutputPath(files.report, 'report');
   if (files.heatmap !== undefined) checkOutputPath(files.heatmap, 'heatmap');
   const { engine, connection, close } = await rt.engine();
+  rt.out.notBilled = connection.mode === 'embedded';
   const where = connection.mode === 'remote' ? new URL(connection.baseUrl).host : connection.sandbox ? 'sandbox' : 'live';
   rt.out.debug(`mode: ${connection.mode} (${where})${connection.key ? `, key from ${connection.key.origin}` : ''}`);
   const spinner = await rt.out.spinner(`${label} (${where})…`);
@@ -68,4 +70,33 @@ export async function runVerification<T extends object>(
   if (files.heatmap !== undefined) await writeHeatmap(rt, result as unknown as MediaResult, files.heatmap);
   await emitEmbeddedWebhooks(rt.ctx.paths, connection.mode, result, rt.out, rt.ctx.interrupted);
   checkGates(result as Record<string, unknown>, gates);
+}
+
+/** The same error with a next step added (errors are immutable once raised). */
+export function withHint(err: VerityError, hint: string): VerityError {
+  return new VerityError(err.code, err.message, {
+    docs: err.docs,
+    requiredPlan: err.requiredPlan,
+    details: err.details,
+    retryAfter: err.retryAfter,
+    cause: err.cause,
+    origin: err.origin,
+    hint,
+  });
+}
+
+const DOCUMENT_TYPE = /application\/pdf|wordprocessingml|msword|opendocument|text\/|application\/zip|\.(pdf|docx?|odt|txt|md|rtf)$/i;
+const MEDIA_TYPE = /video\/|audio\/|image\/|\.(mp4|mov|m4v|webm|mkv|avi)$/i;
+
+/**
+ * A file given to the wrong verify command: `verify media letter.pdf` is told about
+ * `verify document`, `verify document clip.mp4` about `verify media`.
+ */
+export function wrongCommandHint(err: unknown, command: 'media' | 'document', input: string | undefined): unknown {
+  if (!(err instanceof VerityError) || err.code !== 'UNSUPPORTED_MEDIA_TYPE' || err.hint) return err;
+  const seen = `${err.message} ${input ?? ''}`;
+  const arg = input && input !== '-' ? ` ${/^[\w./:@%+-]+$/.test(input) ? input : `'${input.replace(/'/g, "'\\''")}'`}` : ' FILE';
+  if (command === 'media' && DOCUMENT_TYPE.test(seen)) return withHint(err, `documents (PDF, DOCX, text) are checked with \`verity verify document${arg}\``);
+  if (command === 'document' && MEDIA_TYPE.test(seen)) return withHint(err, `videos are checked with \`verity verify media${arg}\``);
+  return err;
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { CliRuntime } from '../runtime.js';
 import type { ReportSource } from './report.js';
-import { isUrl, readInputFile, gateFlags, runVerification } from './verify-common.js';
+import { isUrl, readInputFile, gateFlags, runVerification, wrongCommandHint } from './verify-common.js';
 
 /** Text is read as `raw`; anything with a NUL byte or a known binary signature is an `upload`. */
 export function looksBinary(b: Buffer): boolean {
@@ -46,5 +46,9 @@ export default async function verifyDocument(rt: CliRuntime, cmd: Command): Prom
     report.input = bytes;
   }
   const req = { source, content, mime_type: o.mimeType, check_deepfakes: o.checkDeepfakes, check_watermarks: o.checkWatermarks };
-  await runVerification(rt, cmd, 'Analysing the document', (e, signal) => e.verifyDocument(req as never, { signal, inputBytes }), async () => (await import('../../output/human/document.js')).renderDocument, report);
+  try {
+    await runVerification(rt, cmd, 'Analysing the document', (e, signal) => e.verifyDocument(req as never, { signal, inputBytes }), async () => (await import('../../output/human/document.js')).renderDocument, report);
+  } catch (err) {
+    throw wrongCommandHint(err, 'document', input);
+  }
 }

@@ -3,7 +3,7 @@ import { VerityError } from '../../api/errors.js';
 import { LIMITS } from '../../api/requests.js';
 import type { CliRuntime } from '../runtime.js';
 import type { ReportSource } from './report.js';
-import { isUrl, readInputFile, gateFlags, runVerification } from './verify-common.js';
+import { isUrl, readInputFile, gateFlags, runVerification, wrongCommandHint } from './verify-common.js';
 
 export default async function verifyMedia(rt: CliRuntime, cmd: Command): Promise<void> {
   gateFlags(cmd);
@@ -36,5 +36,9 @@ export default async function verifyMedia(rt: CliRuntime, cmd: Command): Promise
     inputBytes = bytes;
     Object.assign(report, { input: bytes, subject: o.file ?? input });
   }
-  await runVerification(rt, cmd, 'Analysing the media', (e, signal) => e.verifyMedia(req as never, { signal, inputBytes }), async () => (await import('../../output/human/media.js')).renderMedia, report);
+  try {
+    await runVerification(rt, cmd, 'Analysing the media', (e, signal) => e.verifyMedia(req as never, { signal, inputBytes }), async () => (await import('../../output/human/media.js')).renderMedia, report);
+  } catch (err) {
+    throw wrongCommandHint(err, 'media', o.file ?? input);
+  }
 }

@@ -12,8 +12,12 @@ export async function registry(rt: CliRuntime): Promise<WebhookRegistry> {
     const { embeddedRegistry } = await import('../../webhooks/embedded.js');
     return embeddedRegistry(rt.ctx.paths, rt.ctx.interrupted);
   }
-  const [{ callRemote }, { userAgent }] = await Promise.all([import('../../client/remote-engine.js'), import('../../sources/ports.js')]);
-  const opts = { baseUrl: connection.baseUrl, apiKey: connection.key?.value, userAgent: userAgent() };
+  const [{ callRemote }, { userAgent }, { retryLine }] = await Promise.all([
+    import('../../client/remote-engine.js'),
+    import('../../sources/ports.js'),
+    import('../retry-notice.js'),
+  ]);
+  const opts = { baseUrl: connection.baseUrl, apiKey: connection.key?.value, userAgent: userAgent(), onRetry: (n: Parameters<typeof retryLine>[0]) => rt.out.warn(retryLine(n)) };
   const signal = rt.ctx.interrupted;
   const enc = encodeURIComponent;
   return {

@@ -33,15 +33,21 @@ Examples:
       .description('create a key; prints the full key ONCE (only its SHA-256 hash is stored)')
       .requiredOption('--name <name>', 'a unique name for the key')
       .addOption(new Option('--env <environment>', 'live (real engine) or test (sandbox)').choices(['live', 'test']).default('test'))
-      .addOption(new Option('--plan <plan>', "the account's plan (sets it when given)").choices(['starter', 'pro', 'business', 'enterprise']))
+      .addOption(new Option('--plan <plan>', "the plan of a new account; for an existing one it must match unless --change-plan").choices(['starter', 'pro', 'business', 'enterprise']))
+      .option('--change-plan', "move an existing account (every key of it) to --plan", false)
       .option('--account <name>', 'the account the key belongs to (created when new)', 'default'),
   )
     .addHelpText(
       'after',
       `
+Plans belong to accounts, as a subscription does: every key of an account has its plan. A new key
+for an existing account takes the account's plan; a different --plan is refused unless
+--change-plan says to move the whole account.
+
 Examples:
   $ verity admin keys create --name ci --env test --plan pro
   $ verity admin keys create --name prod-2026 --env live --account acme --plan business
+  $ verity admin keys create --name acme-2 --account acme --plan enterprise --change-plan
   $ KEY=$(verity admin keys create --name bench --env test --json | jq -r .key)`,
     )
     .action(lazyAction(ctx, () => import('../commands/admin-keys-create.js')));

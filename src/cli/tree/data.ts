@@ -12,7 +12,9 @@ export function registerData(program: Command, ctx: CliContext): void {
       `
 Examples:
   $ verity corpus add ./press-releases.jsonl
-  $ verity verify claim "Q3 revenue rose 12%" --sources local`,
+  $ verity corpus ls
+  $ verity verify claim "Q3 revenue rose 12%" --sources local
+  $ verity corpus rm ./press-releases.jsonl --yes`,
     );
   corpus
     .command('add')
@@ -29,6 +31,38 @@ Examples:
   $ verity corpus add notes.csv && verity verify claim "Q3 revenue rose 12%" --sources local`,
     )
     .action(lazyAction(ctx, () => import('../commands/corpus-add.js')));
+
+  corpus
+    .command('list')
+    .alias('ls')
+    .description('the files the corpus holds rows from: rows and when imported')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ verity corpus ls
+  $ verity corpus ls --json | jq -r '.data[] | "\\(.rows) \\(.file)"'`,
+    )
+    .action(lazyAction(ctx, () => import('../commands/corpus-ls.js')));
+
+  corpus
+    .command('remove')
+    .alias('rm')
+    .description("delete the rows a file brought in (or --all); asks first on a terminal")
+    .argument('[file]', 'a file as `corpus ls` shows it, or as given to `corpus add`')
+    .option('--all', 'empty the whole corpus')
+    .option('-y, --yes', 'do not ask for confirmation on a terminal (needed in scripts)')
+    .addHelpText(
+      'after',
+      `
+A row imported by two files belongs to the first; rows imported before files were recorded go
+only with --all.
+
+Examples:
+  $ verity corpus rm ./press-releases.jsonl      # asks first on a terminal
+  $ verity corpus rm --all --yes`,
+    )
+    .action(lazyAction(ctx, () => import('../commands/corpus-rm.js')));
 
   const data = program
     .command('data')

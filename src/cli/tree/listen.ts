@@ -22,12 +22,17 @@ export function registerListen(program: Command, ctx: CliContext): void {
       'after',
       `
 Without --secret, listen uses a local listener secret (created once, kept in the data folder)
-that \`verity webhooks trigger\` also uses; \`verity listen --print-secret\` prints it.
+that \`verity webhooks trigger\` also uses; \`verity listen --print-secret\` prints it. For a webhook
+registered with \`verity webhooks add\`, pass the signing secret that command printed.
+
+Routes: an event goes to the type=url routes of its type when there are any, else to the plain
+url routes (the most specific route wins). A retry goes only to apps that have not answered 2xx.
 
 Examples:
   $ verity listen
   $ verity webhooks add http://127.0.0.1:4242/ --events verification.completed --secret "$(verity listen --print-secret)"
   $ verity listen --secret-file new.txt --secret-file old.txt --forward-to http://localhost:3000/webhooks
+  $ verity listen --forward-to http://localhost:3000/all --forward-to batch.completed=http://localhost:4000/batches
   $ verity listen --ndjson --events verification.completed | jq .verdict`,
     )
     .action(lazyAction(ctx, () => import('../commands/listen.js')));

@@ -36,9 +36,14 @@ const SEARCHERS: Record<ClaimSource, Searcher> = {
     if (!p.store) throw new SourceNotConfigured('local', 'no embedded store is available');
     const { db } = await p.store();
     migrateCorpus(db);
+    // Asked for by name with nothing imported: said, not answered as "no evidence".
+    if (corpusSize(db) === 0) throw new SourceNotConfigured('local', NO_CORPUS);
     return searchCorpus(db, q, c.limit);
   },
 };
+
+/** Why `local` is skipped when the corpus is empty; verifyClaim makes it the error when `local` is alone. */
+export const NO_CORPUS = 'the local corpus is empty: import one with `verity corpus add FILE.jsonl|csv`';
 
 export interface SourceOutcome {
   source: ClaimSource;

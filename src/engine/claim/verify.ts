@@ -21,7 +21,7 @@ import { itemWeight } from './aggregate.js';
 import { applyJudge, applyNli, conclude, dedupeHits, scoreHits, type ScoredHit } from './assess.js';
 import { judgeWithLlm, llmConfigured, type JudgeOutput } from './llm-judge.js';
 import { buildQuery } from './query.js';
-import { retrieve, selectSources } from './retrieve.js';
+import { NO_CORPUS, retrieve, selectSources } from './retrieve.js';
 import { localStanceReads } from './stance.js';
 import { loadLanguage, terms } from './text.js';
 
@@ -66,6 +66,10 @@ export async function verifyClaim(req: ClaimRequest, ports: EnginePorts, opts: V
     ...outcomes.filter((o) => o.status !== 'answered').map((o) => `${o.source} ${o.status === 'skipped' ? 'skipped' : 'failed'}: ${o.reason}`),
   );
   if (answered.length === 0) {
+    if (outcomes.length === 1 && outcomes[0]!.source === 'local' && outcomes[0]!.reason === NO_CORPUS)
+      throw new VerityError('NOT_FOUND', `No corpus to search: ${NO_CORPUS} (on the service, run it where the service runs)`, {
+        details: [{ field: 'sources', issue: 'local is the only source and the local corpus is empty' }],
+      });
     throw new VerityError('UNAVAILABLE', `no claim source answered — ${warnings.join('; ')}`);
   }
 

@@ -6,6 +6,7 @@
  * A time budget bounds the whole analysis: what did not finish in time is named in `warnings`.
  */
 import { notMeasuredWarning } from '../../api/not-measured.js';
+import { fileDigest } from '../file-digest.js';
 import { VerityError } from '../../api/errors.js';
 import type { DocumentRequest } from '../../api/requests.js';
 import type { AnalysisEvidence, DimensionProducers, DocumentResult, Watermark } from '../../api/results.js';
@@ -92,12 +93,28 @@ async function readDocumentC2pa(bytes: Buffer, mime: string, ports: EnginePorts,
   if (!w) return out;
   out.watermark = w;
   const failures = w.status.filter((s) => s.kind === 'failure').map((s) => s.code);
-  const ai = w.actions.find((x) => x.digital_source_type && /trainedAlgorithmicMedia/i.test(x.digital_source_type));
+  // trainedAlgorithmicMedia or compositeWithTrainedAlgorithmicMedia: the file declares that a
+  // generative model made it or a part of it (Adobe Express with Firefly images, for one).
+  const ai = w.actions.find((x) => x.digital_source_type && /(^|\/)(trainedAlgorithmicMedia|compositeWithTrainedAlgorithmicMedia)$/.test(x.digital_source_type));
   const base = `C2PA manifest by ${w.claim_generator ?? 'an unknown generator'}, signer ${w.signer ?? 'unknown'}${w.signed_at ? `, signed ${w.signed_at}` : ''}: ${w.validation_state}`;
   if (w.validation_state === 'invalid')
     out.findings.push({ source: 'c2pa', finding: `${base} (${failures.join(', ') || 'validation failed'}): the file no longer matches what was signed`, authority: 0.9, flag: 'signature_forgery', severity: 0.75 });
   else out.findings.push({ source: 'c2pa', finding: `${base}${w.actions.length ? `; actions ${w.actions.map((x) => x.action).join(', ')}` : ''}`, authority: w.validation_state === 'unreadable' ? 0.4 : 0.9, severity: 0 });
-  if (ai) out.findings.push({ source: 'c2pa', finding: `the manifest declares ${ai.action} with digitalSourceType ${ai.digital_source_type}: content made with a generative model`, authority: 0.8, severity: 0.1 });
+  if (ai) {
+    const composite = /compositeWithTrainedAlgorithmicMedia$/.test(ai.digital_source_type!);
+    // The `deepfake` flag: the document's own Content Credentials say generated media is in it.
+    // Not `ai_generated_text`, which is about the words (the detector's reading, below).
+    out.findings.push({
+      source: 'c2pa',
+      finding: `the manifest declares ${ai.action} with digitalSourceType ${ai.digital_source_type}: ${composite ? 'the document contains content made with a generative model' : 'content made with a generative model'}`,
+      authority: w.validation_state === 'invalid' ? 0.6 : 0.9,
+      flag: 'deepfake',
+      severity: 0.3,
+      summary: composite
+        ? 'The document’s own Content Credentials declare that part of it was made with a generative AI model.'
+        : 'The document’s own Content Credentials declare that it was made with a generative AI model.',
+    });
+  }
   if (w.validation_state === 'trusted') out.provenance = (p) => Math.max(p, 0.95);
   else if (w.validation_state === 'valid') out.provenance = (p) => Math.max(p, 0.8);
   else if (w.validation_state === 'invalid') out.provenance = (p) => Math.min(p, 0.1);
@@ -230,6 +247,7 @@ export async function verifyDocument(req: DocumentRequest, ports: EnginePorts, o
     const why = ai.words === 0 ? 'no text to read' : `${ai.words} words: too short to judge`;
     a.warnings.push(notMeasuredWarning('ai_generated_probability', why, result.ai_generated_probability), notMeasuredWarning('llm_analysis', why, dimensions.llm_analysis));
   }
+  if (req.source !== 'raw') result.file = fileDigest(input.bytes);
   const warnings = [...new Set(a.warnings)];
   if (warnings.length) result.warnings = warnings;
   return result;

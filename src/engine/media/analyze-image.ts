@@ -35,6 +35,7 @@ import {
   c2paSourceSignal,
   cameraMetadataSignal,
   editingSoftwareSignal,
+  declaresAi,
   generatorSignal,
   timestampSignal,
 } from './forensics/metadata-signals.js';
@@ -177,8 +178,11 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   const ts = timestampSignal(details, opts.ports.clock.now(), watermark?.signed_at ?? null);
   if (ts) signals.push(ts);
   if (opts.checkDeepfakes) {
-    signals.push(generatorSignal(details));
     const c2 = c2paSourceSignal(watermark);
+    const meta = generatorSignal(details);
+    // When the Content Credentials declare AI, "no AI-generator settings in the metadata" would
+    // read as a second, contradicting finding: only a metadata signal that found something stays.
+    if (!(c2 && declaresAi(c2) && meta.probability === 0)) signals.push(meta);
     if (c2) signals.push(c2);
   }
   if (jpeg) {

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { notMeasuredWarning } from '../../api/not-measured.js';
+import { fileDigest } from '../file-digest.js';
 import { VerityError } from '../../api/errors.js';
 import type { MediaRequest } from '../../api/requests.js';
 import type { Store } from '../../store/database.js';
@@ -15,7 +16,7 @@ import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
 import { analyzeImage, assembleAnalysis, type ImageAnalysis } from './analyze-image.js';
 import { readC2pa } from './c2pa.js';
 import { detectMediaType } from './detect-type.js';
-import { c2paSourceSignal } from './forensics/metadata-signals.js';
+import { c2paSourceSignal, declaresAi } from './forensics/metadata-signals.js';
 import type { Signal } from './forensics/types.js';
 import { findInMediaIndex, type MediaIndexMatch } from './media-index.js';
 import { c2paVerdict } from './score.js';
@@ -140,12 +141,19 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
 
   const capture = w?.actions.some((x) => CAPTURE_ACTIONS.has(x.action) && /digitalCapture$/.test(x.digital_source_type ?? ''));
   const edited = w?.actions.some((x) => EDIT_ACTIONS.test(x.action));
+  const declared = a.signals.filter(declaresAi).sort((x, y) => y.probability - x.probability)[0];
   let authenticity: Authenticity;
   let reason: string;
   if (v.tampered) {
     authenticity = 'manipulated';
     trust = Math.min(trust, 0.05);
     reason = `C2PA validation failed (${v.failures.join(', ')})`;
+  } else if (declared) {
+    // The file says of itself that a model made it (its metadata or Content Credentials): not a
+    // guess from forensics, so it is manipulated, as a failed C2PA binding is.
+    authenticity = 'manipulated';
+    trust = Math.min(trust, 0.1);
+    reason = `the file declares AI generation (${declared.analyzer}: ${declared.declaredType ?? declared.generator})`;
   } else if (w?.validation_state === 'trusted' && capture && !edited && m < SUSPICIOUS_MANIPULATION && d < 0.3) {
     authenticity = 'authentic';
     trust = Math.max(trust, 0.9);
@@ -303,6 +311,7 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
     evidence,
   };
   if (analysis.forensics) result.forensics = analysis.forensics;
+  result.file = fileDigest(input.bytes);
   if (!req.check_deepfakes) warnings.push('Deepfake detection was switched off (check_deepfakes: false): deepfake_score is not measured');
   // Numbers with nothing behind them: SPEC's value stays, and the warnings say so (api/not-measured.ts).
   if (!req.check_deepfakes) warnings.push(notMeasuredWarning('deepfake_score', 'deepfake detection switched off', result.deepfake_score));

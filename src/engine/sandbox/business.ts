@@ -63,12 +63,20 @@ export function sandboxBusiness(req: BusinessRequest, opts: VerifyOptions): Comp
   };
   // The records carry the same (simulated) date; set after the fact so the seed's draw order is unchanged.
   for (const e of result.evidence) if (e.record) e.record.incorporation_date = result.incorporation_date;
-  if (req.officers)
+  if (req.officers) {
+    // Each role at most once (a company has one CFO), and names that say they are simulated.
+    const rest = ROLES.slice(1);
+    for (let i = rest.length - 1; i > 0; i--) {
+      const j = seed.int(0, i);
+      [rest[i], rest[j]] = [rest[j]!, rest[i]!];
+    }
+    const roles = ['director', ...rest];
     result.officers = Array.from({ length: seed.int(2, 4) }, (_, i) => ({
-      name: `${seed.pick(LAST).toUpperCase()}, ${seed.pick(FIRST)}`,
-      role: i === 0 ? 'director' : seed.pick(ROLES),
+      name: `${seed.pick(LAST).toUpperCase()}, ${seed.pick(FIRST)} (simulated)`,
+      role: roles[i]!,
       appointed_on: date(seed.int(year, 2025)),
     }));
+  }
   if (req.filings)
     result.filings = (us ? ['10-K', '10-Q', '8-K'] : ['AA', 'CS01', 'CH01']).map((type) => ({
       type,

@@ -3,6 +3,7 @@ import { MANIPULATION_FLAGS } from '../../api/enums.js';
 import type { DocumentResult } from '../../api/results.js';
 import type { Computed } from '../types.js';
 import { documentFacts } from './file-facts.js';
+import { fileDigest } from '../file-digest.js';
 import { maybeUnavailable, Seed, triggersIn } from './seed.js';
 
 
@@ -27,6 +28,7 @@ export async function sandboxDocument(req: DocumentRequest): Promise<Computed<Do
       : req.source === 'raw'
         ? { author: null, created_at: null, producer: 'raw text', page_count: 1 }
         : { author: null, created_at: null, producer: 'unknown (URL not fetched)', page_count: 0 },
+    ...(bytes ? { file: fileDigest(bytes) } : {}),
     evidence: [
       { source: 'sandbox', finding: `Simulated analysis (triggers: ${[...triggers].join(', ') || 'none'})`, authority_score: 0.5 },
       ...flags.map((f) => ({ source: f, finding: `Simulated finding for trigger ${f}`, authority_score: 0.8 })),

@@ -6,6 +6,7 @@ import { mediaFacts } from './file-facts.js';
 import { maybeUnavailable, sandboxTime, sandboxUrl, Seed, triggersIn } from './seed.js';
 
 export { sniffFormat } from './file-facts.js';
+import { fileDigest } from '../file-digest.js';
 
 function c2pa(state: Watermark['validation_state'], seed: Seed): Watermark {
   return {
@@ -72,6 +73,7 @@ export async function sandboxMedia(req: MediaRequest): Promise<Computed<MediaRes
           : null,
     metadata,
     evidence,
+    ...(req.file !== undefined ? { file: fileDigest(bytes) } : {}),
     dimensions: {
       source_authority: seed.between(0.4, 0.9),
       cross_reference: seen ? seed.between(0.5, 0.8) : 0,

@@ -100,7 +100,12 @@ export function isoTime(ms: number): string {
   const milli = t - sec * 1000;
   return `${prefix}${pad2(h)}:${pad2(m)}:${pad2(sec)}.${milli < 10 ? `00${milli}` : milli < 100 ? `0${milli}` : milli}Z`;
 }
-export const sandboxUrl = (kind: string, seed: Seed): string => `https://sandbox.verity.dev/${kind}/${seed.hex(12)}`;
+/**
+ * Links in simulated evidence: under `.example`, a top-level domain reserved for examples (RFC
+ * 2606, RFC 6761), so no sandbox link can ever point at a real site or look like one.
+ */
+export const SANDBOX_HOST = 'simulated.verity.example';
+export const sandboxUrl = (kind: string, seed: Seed): string => `https://${SANDBOX_HOST}/${kind}/${seed.hex(12)}`;
 
 /** `#unavailable` (text) or `verity-sandbox:unavailable` (files) simulates an upstream outage. */
 export function maybeUnavailable(triggers: Set<string>): void {

@@ -61,7 +61,10 @@ export function field(out: Output, label: string, value: string): string {
 
 export function meta(out: Output, r: { id: string; latency_ms: number; credits_used: number }): string {
   // The id is printed whole, never wrapped: it is what people copy into `webhooks replay` etc.
-  return field(out, 'Request', `${r.id} · ${Math.round(r.latency_ms)} ms · ${r.credits_used} credit${r.credits_used === 1 ? '' : 's'}`);
+  const credits = `${r.credits_used} credit${r.credits_used === 1 ? '' : 's'}`;
+  // Embedded runs bill nothing: the number is what the same call would cost on a service.
+  const cost = out.notBilled ? out.style.dim(`not billed (run here; ${credits} on a service)`) : credits;
+  return field(out, 'Request', `${r.id} · ${Math.round(r.latency_ms)} ms · ${cost}`);
 }
 
 const DIM_LABELS: Record<keyof Dimensions, string> = {

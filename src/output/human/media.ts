@@ -35,9 +35,17 @@ export function renderMedia(r: MediaResult, out: Output): string {
     dimensions(out, r.dimensions, r.dimension_producers, r.warnings),
     meta(out, r),
   ];
-  if (r.provenance.length) {
-    lines.push('', out.style.bold(`Earlier appearances (${r.provenance.length})`));
-    for (const p of r.provenance) lines.push(`  ${p.first_seen.slice(0, 10)}  ${p.source}`, `    ${link(out, p.url)}`);
+  // The file's own Content Credentials (its signing, its ingredients) are its history, not places
+  // it was seen before: only index or web matches are "earlier appearances".
+  const own = r.provenance.filter((p) => p.url.startsWith('c2pa:'));
+  const seen = r.provenance.filter((p) => !p.url.startsWith('c2pa:'));
+  if (own.length) {
+    lines.push('', out.style.bold('History in its Content Credentials'));
+    for (const p of own) lines.push(`  ${p.first_seen.slice(0, 10)}  ${p.url === 'c2pa:active_manifest' ? `signed by ${p.source.replace(/^c2pa:/, '')}` : `ingredient ${p.url.replace(/^c2pa:ingredient\//, '')} (${p.source.replace(/^c2pa_ingredient:/, '')})`}`);
+  }
+  if (seen.length) {
+    lines.push('', out.style.bold(`Earlier appearances (${seen.length})`));
+    for (const p of seen) lines.push(`  ${p.first_seen.slice(0, 10)}  ${p.source}`, `    ${link(out, p.url)}`);
   }
   return [...lines, ...analysisEvidence(out, r.evidence)].join('\n');
 }

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { VerityError, type ErrorDetail } from '../../api/errors.js';
+import { issueDetails, otherKind } from '../../api/issue-text.js';
 import type { VerificationKind } from '../../api/ids.js';
 import { creditsFor, OPENCORPORATES_PLAN, planAtLeast, REQUIRED_PLAN } from '../../api/plans.js';
 import { BusinessRequest, ClaimRequest, DocumentRequest, MediaRequest } from '../../api/requests.js';
@@ -121,7 +122,13 @@ export function validateBatch(body: unknown, auth: Pick<AuthInfo, 'plan'>): Pars
     else if (seen.has(custom_id)) add({ field: `${at}.custom_id`, issue: `duplicate of items[${seen.get(custom_id)}].custom_id` });
     else seen.set(custom_id, i);
     const parsed = SCHEMAS[type].safeParse(request);
-    if (!parsed.success) for (const issue of parsed.error.issues) add({ field: `${at}.${issue.path.length ? issue.path.map(String).join('.') : '(item)'}`, issue: issue.message });
+    if (!parsed.success) {
+      const details = issueDetails(parsed.error.issues);
+      // An item of another kind is one problem naming the kind, not one per field it has.
+      const other = otherKind(type, details);
+      if (other) add({ field: at, issue: `${other.text}: send it in a batch of type ${other.kind}` });
+      else for (const d of details) add({ field: `${at}.${d.field === '(body)' ? '(item)' : d.field}`, issue: d.issue });
+    }
     else if (type === 'business') {
       const sources = (request as { sources?: unknown }).sources;
       if (Array.isArray(sources) && sources.includes('opencorporates') && !planAtLeast(auth.plan, OPENCORPORATES_PLAN))

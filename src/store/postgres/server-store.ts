@@ -18,7 +18,7 @@ import type { Sql, TransactionSql } from 'postgres';
 import { VerityError } from '../../api/errors.js';
 import { webhookId } from '../../api/ids.js';
 import { WebhookConfig, type EventEnvelope, type Webhook } from '../../api/webhooks.js';
-import { checkName, checkPlan, hashKey, keyPrefixOf } from '../../server/accounts.js';
+import { checkName, checkPlan, hashKey, keyPrefixOf, planChangeRefused } from '../../server/accounts.js';
 import { randomBase62 } from '../../api/ids.js';
 import { envelope, sampleData } from '../../webhooks/events.js';
 import { toWebhook, type EndpointRow } from '../../webhooks/repository.js';
@@ -1007,6 +1007,14 @@ export class PostgresServerStore implements ServerStore {
             throw new VerityError('VALIDATION_FAILED', `A key named "${o.name}" already exists`, {
               details: [{ field: 'name', issue: 'must be unique (revoked keys keep their name)' }],
             });
+          if (o.plan !== undefined && !o.changePlan) {
+            const wanted = checkPlan(o.plan);
+            const [existing] = await tx<{ id: string; plan: string }[]>`SELECT id, plan FROM accounts WHERE name = ${o.account} FOR UPDATE`;
+            if (existing && existing.plan !== wanted) {
+              const [count] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM api_keys WHERE account_id = ${existing.id} AND revoked_at IS NULL`;
+              throw planChangeRefused(o.account, existing.plan, wanted, count?.n ?? 0);
+            }
+          }
           const account = await ensureAccount(tx, o.account, o.plan, o.now);
           const key = `vty_${o.environment}_${randomBase62(32)}`;
           const row = {

@@ -39,8 +39,8 @@ describe('JSONL', () => {
     expect(e.code).toBe('VALIDATION_FAILED');
     expect(e.exitCode).toBe(2);
     const fields = e.details!.map((d) => d.field);
-    expect(fields).toEqual(['line 2', 'line 3', 'line 4 (max_evidence)', 'line 5']);
-    expect(e.details![3]!.issue).toMatch(/bogus/);
+    expect(fields).toEqual(['line 2', 'line 3', 'line 4 (max_evidence)', 'line 5 (bogus)']); // an unknown field is named (issue 32)
+    expect(e.details![3]!.issue).toBe('is not a field of this request');
     expect(e.message).toMatch(/^Invalid batch input: line 2: not valid JSON .*3 more problems.*nothing was run/);
   });
 
@@ -169,5 +169,15 @@ describe('idempotency keys', () => {
     expect(idempotencyKey('claim', { claim: 'y' })).not.toBe(a);
     expect(a).toMatch(/^vb-claim-[0-9a-f]{64}$/);
     expect(canonicalJson({ b: [1, { d: 1, c: 2 }], a: undefined })).toBe('{"b":[1,{"c":2,"d":1}]}');
+  });
+
+  it('a line of another kind is one problem that names the kind, not one per field', async () => {
+    const e = await failure(() => checkItems(src('{"company_name":"Acme Ltd","jurisdiction":"gb"}\n{"claim":"x"}\n'), { type: 'claim' }));
+    expect(e.details).toEqual([
+      { field: 'line 1', issue: 'looks like a business item (company_name, jurisdiction), not a claim: give it "type": "business", or use --type business for the whole file' },
+    ]);
+    const m = await failure(() => checkItems(src('{"claim":"The sky is green"}\n'), { type: 'media' }));
+    expect(m.details).toHaveLength(1);
+    expect(m.details![0]!.issue).toMatch(/^looks like a claim item \(claim\), not a media/);
   });
 });

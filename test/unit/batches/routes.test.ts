@@ -100,8 +100,13 @@ describe('POST /v1/batches validation', () => {
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe('VALIDATION_FAILED');
     const fields = r.json.error.details.map((d: { field: string }) => d.field);
-    expect(fields).toEqual(['items[1].claim', 'items[2].custom_id', 'items[3].custom_id', 'items[4].(item)']);
+    expect(fields).toEqual(['items[1].claim', 'items[2].custom_id', 'items[3].custom_id', 'items[4].bogus']); // an unknown field is named (issue 32)
     expect(r.json.error.details[1].issue).toMatch(/duplicate of items\[0\]/);
+    // An item of another kind is one problem that names the kind, not one per field it has.
+    const mixed = await h.req('POST', '/v1/batches', key, { type: 'claim', items: [{ custom_id: 'a', company_name: 'Acme Ltd', jurisdiction: 'gb' }] });
+    expect(mixed.json.error.details).toEqual([
+      { field: 'items[0]', issue: 'looks like a business item (company_name, jurisdiction), not a claim: send it in a batch of type business' },
+    ]);
     const t = await h.req('POST', '/v1/batches', key, { type: 'poem', items });
     expect(t.status).toBe(400);
     expect(t.json.error.details[0].field).toBe('type');

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ClaimResult } from '../../../src/api/results.js';
 import { createEngine } from '../../../src/engine/index.js';
 import { openStore, type Store } from '../../../src/store/database.js';
-import { corpusSize, importCorpus } from '../../../src/sources/local-corpus.js';
+import { corpusFiles, corpusSize, importCorpus, removeCorpusRows } from '../../../src/sources/local-corpus.js';
 import { ports, testHttp } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'verity-corpus-'));
@@ -87,5 +87,50 @@ describe('--sources local', () => {
     const r = await engine.verifyClaim({ claim: 'The city council approved a bridge budget of 12 million euros' });
     expect(r.evidence.some((e) => e.source === 'local')).toBe(true);
     expect(r.warnings?.some((w) => w.startsWith('wikipedia failed'))).toBe(true);
+  });
+});
+
+describe('an empty corpus asked for by name', () => {
+  it('alone: NOT_FOUND naming `verity corpus add`, not an unverifiable answer', async () => {
+    const { http } = testHttp();
+    const err = await createEngine(ports({}, http, true))
+      .verifyClaim({ claim: 'The bridge budget was approved', sources: ['local'] })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'NOT_FOUND', details: [{ field: 'sources' }] });
+    expect((err as Error).message).toContain('verity corpus add');
+  });
+
+  it('beside other sources: a warning, and the others answer', async () => {
+    const { http } = testHttp({ timeoutMs: 50 });
+    const p = ports({ sources: { wikipedia: { base_url: 'http://127.0.0.1:9/w/api.php' } } }, http, true);
+    const err = await createEngine(p).verifyClaim({ claim: 'bridge budget approved', sources: ['local', 'wikipedia'] }).catch((e: Error) => e);
+    // Both fail here (no network): the message names the empty corpus among the reasons.
+    expect((err as Error).message).toContain('local skipped: the local corpus is empty');
+  });
+});
+
+describe('corpus files (ls / rm)', () => {
+  it('records the file of each row; removes one file\'s rows or all; an unknown file names the known ones', async () => {
+    const s = await store();
+    const a = join(dir, 'ls-a.jsonl');
+    const b = join(dir, 'ls-b.jsonl');
+    writeFileSync(a, JSONL.slice(0, 2).join('\n'));
+    writeFileSync(b, [JSONL[0], JSON.stringify({ text: 'Another row only b has.', url: 'https://b.example/1' })].join('\n'));
+    let t = Date.parse('2026-01-01T00:00:00Z');
+    await importCorpus(s, a, { now: () => new Date(t) });
+    t += 60_000;
+    await importCorpus(s, b, { now: () => new Date(t) });
+    // The row both files hold belongs to a (first import); b brought one new row.
+    expect(corpusFiles(s.db)).toEqual([
+      { file: a, rows: 2, first_added_at: '2026-01-01T00:00:00.000Z', last_added_at: '2026-01-01T00:00:00.000Z' },
+      { file: b, rows: 1, first_added_at: '2026-01-01T00:01:00.000Z', last_added_at: '2026-01-01T00:01:00.000Z' },
+    ]);
+    expect(() => removeCorpusRows(s.db, { file: join(dir, 'none.jsonl') })).toThrow(/ls-a\.jsonl, .*ls-b\.jsonl/);
+    expect(removeCorpusRows(s.db, { file: a })).toEqual({ removed: 2, file: a });
+    expect(corpusSize(s.db)).toBe(1);
+    // The full-text index follows the deletions (its delete trigger).
+    expect((s.db.prepare(`SELECT count(*) AS n FROM corpus_fts WHERE corpus_fts MATCH '"council"'`).get() as { n: number }).n).toBe(0);
+    expect(removeCorpusRows(s.db, { all: true })).toEqual({ removed: 1, file: null });
+    expect(corpusFiles(s.db)).toEqual([]);
   });
 });

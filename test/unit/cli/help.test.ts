@@ -88,7 +88,8 @@ describe('every example that can run offline runs', () => {
       expect((await runCli(['keys', 'add', name, '--key', sampleKey('test', fill)], { home: seeded })).code).toBe(0);
     for (const [k, v] of <Array<[string, string]>>[['contact', 'ops@example.com'], ['llm.base_url', 'http://127.0.0.1:9/v1'], ['sources.google_fact_check.api_key', 'AIzaEXAMPLE'], ['profiles.staging.base_url', 'http://127.0.0.1:9']])
       expect((await runCli(['config', 'set', k, v], { home: seeded })).code).toBe(0);
-    expect((await runCli(['admin', 'keys', 'create', '--name', 'ci-2025', '--env', 'test'], { home: seeded })).code).toBe(0);
+    // On pro, the plan the examples give the default account (a different --plan is refused: plans are per account).
+    expect((await runCli(['admin', 'keys', 'create', '--name', 'ci-2025', '--env', 'test', '--plan', 'pro'], { home: seeded })).code).toBe(0);
     for (const line of examples) {
       const w = words(line).slice(1);
       const offline =

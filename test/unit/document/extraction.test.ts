@@ -22,12 +22,16 @@ describe('text extraction (pdf.js direct; DOCX main document part)', () => {
     expect(extractionThreadAvailable()).toBe(false);
   });
 
+  // The text the AI-text detector was calibrated on came from pdf-parse 2.4.5's getText (pdf.js
+  // 5.4.296 underneath); these are its outputs for the two files, recorded before pdf-parse was
+  // dropped, so the layout rules stay the same without the package.
   it('lays text out exactly as pdf-parse 2 getText did (the text the AI-text detector saw before)', async () => {
-    const { PDFParse } = await import('pdf-parse');
-    for (const pdf of [await layoutPdf(), await buildPdf({ pages: 12, text: 'Clause 4.2: payment within 45 days' })]) {
-      const parser = new PDFParse({ data: new Uint8Array(pdf), verbosity: 0, stopAtErrors: false });
-      const expected = (await parser.getText({ first: 10 })).text.replace(/\n-- \d+ of \d+ --\n/g, '\n');
-      await parser.destroy();
+    const clausePage = 'Clause 4.2: payment within 45 days\n\n\n';
+    const cases: Array<[Buffer, string]> = [
+      [await layoutPdf(), 'Invoice 1042\nTotal due 1,250.00 EUR\n\n\nSecond page\n\n\n'],
+      [await buildPdf({ pages: 12, text: 'Clause 4.2: payment within 45 days' }), clausePage.repeat(10)],
+    ];
+    for (const [pdf, expected] of cases) {
       const doc = await startPdfReading(pdf, 10).opened;
       try {
         expect(await doc.text(10)).toBe(expected);

@@ -72,11 +72,15 @@ describeFixtures('document fixtures: expected readings', () => {
     expect(r.evidence.some((e) => /encrypted/.test(e.finding))).toBe(true);
   });
 
-  it('express-signed.pdf carries a C2PA manifest → watermark', async () => {
+  it('express-signed.pdf carries a C2PA manifest → watermark; its compositeWithTrainedAlgorithmicMedia declaration → the deepfake flag', async () => {
     const r = await upload(fixture('pdf', 'c2pa-rs-express-signed.pdf'));
     expect(r.watermark?.type).toBe('c2pa');
     expect(['valid', 'trusted']).toContain(r.watermark?.validation_state);
     expect(r.evidence.some((e) => e.source === 'c2pa')).toBe(true);
+    expect(r.manipulation_flags).toContain('deepfake');
+    expect(r.manipulation_flags).not.toContain('ai_generated_text');
+    expect(r.evidence.some((e) => /compositeWithTrainedAlgorithmicMedia: the document contains content made with a generative model/.test(e.finding))).toBe(true);
+    expect(r.file?.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('the malformed pdf.js files are analysed without crashing', async () => {

@@ -102,7 +102,7 @@ describe('self-signed C2PA: sign, verify, tamper', () => {
     });
     const a = await verify(ai);
     expect(a.deepfake_score).toBeGreaterThanOrEqual(0.9);
-    expect(a.authenticity).toBe('suspicious');
+    expect(a.authenticity).toBe('manipulated'); // its own Content Credentials declare AI generation
   });
 
   it('a signed PNG reads as trusted; re-encoding it drops the manifest (null watermark, no crash)', async () => {

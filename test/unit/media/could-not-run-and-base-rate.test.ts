@@ -224,7 +224,7 @@ describe('AUTOMATIC1111 stealth PNG info', () => {
     const png = await stealthPng(params, mode, compressed);
     const r = await verify(png);
     expect(r.deepfake_score).toBeGreaterThanOrEqual(0.9);
-    expect(r.authenticity).toBe('suspicious');
+    expect(r.authenticity).toBe('manipulated'); // the file declares its generator (issue 32)
     const e = evidenceOf(r, 'metadata.ai_generator');
     expect(e).toMatch(/AUTOMATIC1111.*stealth PNG info/);
     expect(e).toContain('Steps: 28, Sampler: DPM++ 2M Karras, CFG scale: 6.5, Seed: 3141592');

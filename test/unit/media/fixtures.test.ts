@@ -102,12 +102,17 @@ describeFixtures('C2PA conformance files (../shared/fixtures/c2pa)', () => {
     expect(['suspicious', 'manipulated']).toContain(r.authenticity);
     expect(r.trust_score).toBeLessThanOrEqual(0.4);
   });
-  it('amazon-titan-g1.png: c2pa.created with trainedAlgorithmicMedia → high deepfake_score', async () => {
+  it('amazon-titan-g1.png: c2pa.created with trainedAlgorithmicMedia → manipulated, high deepfake_score, no "no AI settings" finding', async () => {
     const r = await verifyFile(fixture('c2pa', 'amazon-titan-g1.png'));
     expect(r.watermark?.actions[0]).toMatchObject({ action: 'c2pa.created' });
     expect(r.deepfake_score).toBeGreaterThanOrEqual(0.9);
-    expect(r.authenticity).toBe('suspicious');
+    expect(r.authenticity).toBe('manipulated');
+    expect(r.trust_score).toBeLessThanOrEqual(0.1);
+    expect(r.evidence[0]!.finding).toMatch(/declares AI generation \(c2pa\.digital_source_type: trainedAlgorithmicMedia\)/);
     expect(r.evidence.some((e) => /trainedAlgorithmicMedia/.test(e.finding))).toBe(true);
+    // The Content Credentials declare it: the metadata's "nothing found" would contradict that.
+    expect(r.evidence.some((e) => e.source === 'metadata.ai_generator')).toBe(false);
+    expect(r.evidence.some((e) => /No AI-generator/.test(`${e.finding} ${e.summary ?? ''}`))).toBe(false);
   });
   it('tampering with the pixels of a signed file (CA.jpg) turns it manipulated', async () => {
     const bytes = Buffer.from(readFileSync(fixture('c2pa', 'CA.jpg')));
@@ -154,9 +159,10 @@ describeFixtures('AI-generator metadata (../shared/fixtures/images/ai-metadata)'
     'img2img_cropped.png': /ComfyUI/,
     'invokeai_dream1.png': /InvokeAI/,
   };
-  it.each(Object.keys(expected))('%s: high deepfake_score with the generator named', async (f) => {
+  it.each(Object.keys(expected))('%s: manipulated, high deepfake_score with the generator named', async (f) => {
     const r = await verifyFile(fixture('images', 'ai-metadata', f));
     expect(r.deepfake_score).toBeGreaterThanOrEqual(0.9);
+    expect(r.authenticity).toBe('manipulated');
     expect(r.evidence.find((e) => e.source === 'metadata.ai_generator')?.finding).toMatch(expected[f]!);
   });
 });

@@ -65,9 +65,12 @@ describe.skipIf(!hasChromium)('HTML report in headless Chromium', () => {
       const iy = Math.max(0, Math.min(region.y + region.height, pasted.y + pasted.height) - Math.max(region.y, pasted.y));
       expect((ix * iy) / (region.width * region.height)).toBeGreaterThan(0.7);
       expect(await o.page.locator('.ov-region .tag').first().textContent()).toMatch(/Region 1: jpeg_grid/);
-      // Grid overlay on by default, noise off; the checkbox switches it (CSS only).
-      expect(await o.page.locator('img.ov-grid').isVisible()).toBe(true);
+      // Tile overlays off by default (an untouched photo is not painted over), named regions on;
+      // the checkboxes switch them (CSS only).
+      expect(await o.page.locator('img.ov-grid').isVisible()).toBe(false);
       expect(await o.page.locator('img.ov-noise').isVisible()).toBe(false);
+      await o.page.locator('label[for=ov-grid]').click();
+      expect(await o.page.locator('img.ov-grid').isVisible()).toBe(true);
       await o.page.locator('label[for=ov-noise]').click();
       expect(await o.page.locator('img.ov-noise').isVisible()).toBe(true);
       await o.page.locator('label[for=ov-noise]').click();

@@ -88,3 +88,25 @@ describe('size', () => {
     expect(page).toMatch(/width="1600" height="1200"/);
   }, 60_000);
 });
+
+describe('what the page says matches what it shows (issue 32 item 7)', () => {
+  it('a media report: the base name as title and heading, the tile overlay off by default, authority bars neutral', async () => {
+    const bytes = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: 40, g: 90, b: 160 } } }).jpeg().toBuffer();
+    const result = (await createEngine(makePorts()).verifyMedia({ file: bytes.toString('base64') })) as MediaResult;
+    const page = await renderReport({ kind: 'media', result, input: bytes, subject: '/home/someone/photos/2026/harbour.jpg', now, version: 't' });
+    expect(page).toContain('<title>verity media report — harbour.jpg</title>');
+    expect(page).not.toContain('/home/someone');
+    expect(page).toMatch(/<input type="checkbox" id="ov-grid">/); // present, not checked
+    expect(page).not.toMatch(/id="ov-grid" checked/);
+    // Every authority bar is neutral: weight, not good or bad news.
+    const authority = [...page.matchAll(/<div class="bar tone-(\w+)[^"]*" role="img" aria-label="Authority:/g)].map((m) => m[1]);
+    expect(authority.length).toBeGreaterThan(0);
+    expect(new Set(authority)).toEqual(new Set(['neutral']));
+  }, 30_000);
+
+  it('a claim keeps its text as the subject, slashes and all', async () => {
+    const base = (await createSandboxEngine(makePorts()).verifyClaim({ claim: 'Turnout was 2/3 of voters' })) as ClaimResult;
+    const page = await renderReport({ kind: 'claim', result: base, subject: 'Turnout was 2/3 of voters', now, version: 't' });
+    expect(page).toContain('Turnout was 2/3 of voters');
+  });
+});

@@ -163,3 +163,19 @@ describe('honest about the file: real facts kept, only verdicts simulated', () =
     expect((await sandbox.verifyMedia({ url: 'https://example.com/a.jpg#manipulated' })).authenticity).toBe('likely_authentic');
   });
 });
+
+describe('simulated data looks simulated (issue 32 item 7)', () => {
+  it('links under the reserved .example domain; officers named as simulated, each role at most once', async () => {
+    const seen = new Set<string>();
+    for (const name of ['Acme Widgets Ltd', 'Globex Corporation', 'Initech plc', 'Umbrella Holdings', 'Hooli Ltd', 'Soylent SA']) {
+      const r = await sandbox.verifyBusiness({ company_name: name, officers: true, filings: true });
+      const roles = r.officers!.map((o) => o.role);
+      expect(new Set(roles).size, name).toBe(roles.length);
+      expect(r.officers!.every((o) => o.name.endsWith('(simulated)'))).toBe(true);
+      for (const u of [...r.evidence.map((e) => e.url), ...r.filings!.map((f) => f.url)]) if (u) seen.add(new URL(u).hostname);
+    }
+    const claim = await sandbox.verifyClaim({ claim: 'The Eiffel Tower is in Paris' });
+    for (const e of claim.evidence) seen.add(new URL(e.url).hostname);
+    expect([...seen]).toEqual(['simulated.verity.example']);
+  });
+});

@@ -266,7 +266,7 @@ describe('input hardening', () => {
     const v = await h.post('/v1/verify/claim', { claim: 'x'.repeat(2001), max_evidence: 0, extra: 1 }, bearer(key));
     expect(v.status).toBe(400);
     expect(v.json.error.code).toBe('VALIDATION_FAILED');
-    expect(v.json.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['(body)', 'claim', 'max_evidence'].sort());
+    expect(v.json.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['claim', 'extra', 'max_evidence'].sort());
     const text = await fetch(`${h.url}/v1/verify/claim`, { method: 'POST', headers: { ...bearer(key), 'content-type': 'text/plain' }, body: 'hello' });
     expect(text.status).toBe(415);
     expect(((await text.json()) as any).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');

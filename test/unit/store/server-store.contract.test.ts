@@ -101,6 +101,24 @@ for (const [kind, open, available] of kinds) {
       await expect(s.store.admin.revokeKey('nope', new Date(NOW))).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
 
+    it('plans are per account: a different --plan for an existing account is refused unless changePlan, naming its plan and keys', async () => {
+      await s.store.admin.createKey({ name: 'acme-1', environment: 'test', account: 'acme', plan: 'business', now: new Date(NOW) });
+      await s.store.admin.createKey({ name: 'acme-2', environment: 'live', account: 'acme', now: new Date(NOW) });
+      const refused = await s.store.admin
+        .createKey({ name: 'acme-3', environment: 'test', account: 'acme', plan: 'starter', now: new Date(NOW) })
+        .catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'plan' }] });
+      expect((refused as Error).message).toBe(
+        'Account "acme" is on the business plan with 2 active keys; plans are per account, so --plan starter would move all 2 of its keys to starter',
+      );
+      const plans = async () => (await s.store.admin.listKeys()).filter((k) => k.account_name === 'acme').map((k) => [k.name, k.plan]);
+      expect(await plans()).toEqual([['acme-1', 'business'], ['acme-2', 'business']]); // nothing moved, no key made
+      // The same plan, or none, adds a key; changePlan moves the whole account.
+      expect((await s.store.admin.createKey({ name: 'acme-3', environment: 'test', account: 'acme', plan: 'business', now: new Date(NOW) })).plan).toBe('business');
+      await s.store.admin.createKey({ name: 'acme-4', environment: 'test', account: 'acme', plan: 'enterprise', changePlan: true, now: new Date(NOW) });
+      expect(await plans()).toEqual([['acme-1', 'enterprise'], ['acme-2', 'enterprise'], ['acme-3', 'enterprise'], ['acme-4', 'enterprise']]);
+    });
+
     it('accepts exactly `limit` of many concurrent rate takes, and says when a slot frees', async () => {
       const policy = { limit: 100, windowMs: 3_600_000 };
       const results = await Promise.all(Array.from({ length: 150 }, () => s.store.takeRate('key_rate', policy, NOW)));

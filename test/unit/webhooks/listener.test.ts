@@ -132,4 +132,73 @@ describe('startListener', () => {
       await new Promise<void>((r) => app.close(() => r()));
     }
   });
+
+  it('most specific route wins; a retry caused by one app is not re-sent to the app that answered 200', async () => {
+    // Two apps: "all" (catch-all) and "batches" (typed); batches fails once, then recovers.
+    const hits: Record<string, number> = { all: 0, batches: 0 };
+    let batchesFails = 1;
+    const app = createServer((req, res) => {
+      const which = req.url === '/batches' ? 'batches' : 'all';
+      hits[which]!++;
+      req.resume();
+      req.on('end', () => {
+        if (which === 'batches' && batchesFails-- > 0) res.writeHead(500).end('boom');
+        else res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(app.address() as { port: number }).port}`;
+      const { l, records } = await start({
+        forward: [
+          { url: `${base}/all` },
+          { type: 'batch.completed', url: `${base}/batches` },
+          { type: 'batch.completed', url: `${base}/all-batches` },
+        ],
+      });
+      // A typed event goes to its typed routes only (both of them), not also to the catch-all.
+      const batch = ev('batch.completed', T0, 'wh_BatchOne1');
+      expect((await send(l.url, batch)).status).toBe(500); // /batches failed, /all-batches took it
+      expect(hits).toEqual({ all: 1, batches: 1 }); // /all-batches is served by the "all" handler
+      expect(records.at(-1)!.forwards!.map((f) => [f.url.replace(base, ''), f.status])).toEqual([['/batches', 500], ['/all-batches', 200]]);
+      // The sender's retry: only /batches gets it again; /all-batches is shown as already delivered.
+      expect((await send(l.url, batch)).status).toBe(200);
+      expect(hits).toEqual({ all: 1, batches: 2 });
+      expect(records.at(-1)!.forwards!.map((f) => [f.url.replace(base, ''), f.already_delivered ?? false])).toEqual([
+        ['/all-batches', true],
+        ['/batches', false],
+      ]);
+      // An untyped event goes to the catch-all alone.
+      expect((await send(l.url, ev('verification.completed'))).status).toBe(200);
+      expect(hits).toEqual({ all: 2, batches: 2 });
+    } finally {
+      app.closeAllConnections();
+      await new Promise<void>((r) => app.close(() => r()));
+    }
+  });
+
+  it('a refusal names the event (from its headers, marked unverified) and the webhook', async () => {
+    const { l, records } = await start();
+    const body = ev('verification.completed', T0, 'wh_WrongSecret1');
+    const res = await request(l.url, {
+      method: 'POST',
+      body,
+      headers: {
+        'x-service-signature': sign('another-secret-0123456789-abcdefghijkl', body),
+        'x-service-event-id': 'wh_WrongSecret1',
+        'x-service-event-type': 'verification.completed',
+        'x-service-webhook-id': 'we_Hook42',
+      },
+    });
+    await res.body.dump();
+    expect(res.statusCode).toBe(401);
+    expect(records[0]).toMatchObject({
+      outcome: 'refused',
+      reason: 'no_secret_matched',
+      event_id: 'wh_WrongSecret1',
+      type: 'verification.completed',
+      from_headers: true,
+      webhook_id: 'we_Hook42',
+    });
+  });
 });

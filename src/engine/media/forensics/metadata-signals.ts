@@ -93,6 +93,21 @@ export function findGenerator(d: MetadataDetails): GeneratorHit | null {
   return null;
 }
 
+/** IPTC source types that say a trained model made the content (not CGI or algorithmic art). */
+const AI_DECLARATIONS = new Set(['trainedAlgorithmicMedia', 'compositeWithTrainedAlgorithmicMedia']);
+
+/**
+ * The file itself declares AI generation: a generator named in its metadata, or a
+ * trainedAlgorithmicMedia / compositeWithTrainedAlgorithmicMedia source type (XMP/IPTC or a C2PA
+ * action). Such a file is `manipulated` (verify.ts judge): it says so of itself.
+ */
+export function declaresAi(s: Signal): boolean {
+  if (s.kind !== 'synthetic' || !s.generator || s.probability <= 0) return false;
+  if (s.analyzer === 'c2pa.digital_source_type') return AI_DECLARATIONS.has(s.declaredType ?? '');
+  if (s.analyzer === 'metadata.ai_generator') return !(s.generator in AI_SOURCE_TYPES) || AI_DECLARATIONS.has(s.generator);
+  return false;
+}
+
 /** Declared AI generator in file metadata (tool-specific keys or IPTC DigitalSourceType). */
 export function generatorSignal(d: MetadataDetails): Signal {
   const hit = findGenerator(d);
@@ -158,6 +173,7 @@ export function c2paSourceSignal(w: Watermark | null): Signal | null {
     finding: `C2PA manifest action ${best.action} declares digitalSourceType ${best.name}${best.agent ? ` (software agent: ${best.agent})` : ''}`,
     flag: 'deepfake',
     generator: best.agent ?? best.name,
+    declaredType: best.name,
   };
 }
 

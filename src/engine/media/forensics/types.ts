@@ -26,6 +26,8 @@ export interface Signal {
   flag?: 'image_manipulated' | 'deepfake' | 'metadata_stripped' | 'inconsistent_timestamps';
   /** A generator named by metadata (AUTOMATIC1111, ComfyUI, …), when this signal found one. */
   generator?: string;
+  /** The IPTC digital source type a C2PA action declared (`trainedAlgorithmicMedia`), when one did. */
+  declaredType?: string;
   /**
    * Signals that follow from one underlying event share a group and are not independent: a
    * software re-save writes libjpeg tables, updates ModifyDate and names itself in Software at
