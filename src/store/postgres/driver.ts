@@ -1,0 +1,121 @@
+/**
+ * The PostgreSQL driver, postgres.js (porsager), loaded with a fix for its write-after-close fault.
+ *
+ * The fault (postgres 3.4.9, the newest release; upstream issues porsager/postgres#1066, #1154,
+ * #1208, unfixed PRs #1168/#1176): the driver batches small writes behind a `setImmediate`
+ * (`write` → `nextWrite`). When a connection closes, `closed()` cancels that immediate and sets
+ * `socket = null`, but
+ *  1. a write issued on the connection AFTER it closed — the ROLLBACK that `sql.begin()` sends
+ *     itself when a query of the transaction failed because the server went away, or one of ours
+ *     on a `reserve()`d connection — schedules a new immediate, which then runs `socket.write` on
+ *     null: a TypeError thrown from a timer callback, which no caller can catch, and the process
+ *     dies (three `serve` processes out of three on a PostgreSQL restart, issue 28);
+ *  2. `closed()` and `terminate()` cancel the immediate without forgetting it (`nextWriteTimer`
+ *     stays set) or the bytes it would have sent (`chunk`): every later small write on that
+ *     connection object — the pool reuses it, starting with the next StartupMessage — is appended
+ *     to the dead socket's bytes and never scheduled, so the connection hangs until its connect
+ *     timeout, again and again (requests unanswered for 30 s after a restart).
+ *
+ * The fix, three edits to the driver's connection.js as it is loaded (no install script: CI
+ * installs with --ignore-scripts, and the files in node_modules are left as npm wrote them):
+ *  - `nextWrite` on a closed connection drops the bytes and fails the queries waiting on them with
+ *    the driver's own CONNECTION_CLOSED error (what a query on a closed connection gets anyway);
+ *  - `closed()` and `terminate()` forget the pending write with its immediate.
+ * The driver's CommonJS build (cjs/src, the same code as its ES module build) is used: its
+ * connection.js is compiled from the patched text and put in the require cache before its
+ * index.js is required, so the rest of the driver is loaded unchanged by Node itself. If the
+ * driver's text is not what the patch was written against (a driver upgrade), loading fails with
+ * a message that says so, rather than running an unpatched driver; test/unit/store/
+ * postgres-driver.test.ts shows the fault and the fix against a fake server on loopback.
+ */
+import Module, { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type postgresType from 'postgres';
+
+export type Postgres = typeof postgresType;
+
+/** The driver version the patch was reviewed against (package.json pins it). */
+export const PATCHED_DRIVER_VERSION = '3.4.9';
+
+const NEXT_WRITE = `  function nextWrite(fn) {
+    const x = socket.write(chunk, fn)
+    nextWriteTimer !== null && clearImmediate(nextWriteTimer)
+    chunk = nextWriteTimer = null
+    return x
+  }
+`;
+
+const NEXT_WRITE_FIXED = `  function nextWrite(fn) {
+    if (socket === null) {
+      /* verity (issue 28; porsager/postgres#1154, #1208): written after the connection closed;
+         the bytes have nowhere to go. Fail what waits on them instead of throwing from a timer. */
+      nextWriteTimer !== null && clearImmediate(nextWriteTimer)
+      chunk = nextWriteTimer = null
+      const err = Errors.connection('CONNECTION_CLOSED', options, socket)
+      query && (queryError(query, err), query = null)
+      while (sent.length)
+        queryError(sent.shift(), err)
+      fn && fn(err)
+      return true
+    }
+    const x = socket.write(chunk, fn)
+    nextWriteTimer !== null && clearImmediate(nextWriteTimer)
+    chunk = nextWriteTimer = null
+    return x
+  }
+`;
+
+/** In terminate() and closed(): the cancelled write is forgotten too (verity, issue 28). */
+const CANCEL = '\n    clearImmediate(nextWriteTimer)\n';
+const CANCEL_FIXED = '\n    clearImmediate(nextWriteTimer), nextWriteTimer = chunk = null\n';
+
+/** connection.js's text with the fix; throws when the text is not the one the fix was made for. */
+export function patchConnectionSource(source: string): string {
+  const writes = source.split(NEXT_WRITE).length - 1;
+  const cancels = source.split(CANCEL).length - 1;
+  if (writes !== 1 || cancels !== 2 || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
+    throw new Error(
+      `The PostgreSQL driver (postgres) is not the version whose write-after-close fault verity fixes as it loads it ` +
+        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x): review src/store/postgres/driver.ts against the new version`,
+    );
+  return source.replace(NEXT_WRITE, NEXT_WRITE_FIXED).split(CANCEL).join(CANCEL_FIXED);
+}
+
+let loaded: Postgres | undefined;
+
+/** The driver's constructor, its connection.js patched (loaded once per process). */
+export function loadPostgres(): Postgres {
+  if (loaded) return loaded;
+  const req = createRequire(import.meta.url);
+  // The package's "default" export condition: the CommonJS build, cjs/src/index.js.
+  const entry = req.resolve('postgres');
+  const file = join(dirname(entry), 'connection.js');
+  const version = (JSON.parse(readFileSync(join(dirname(entry), '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const cached = req.cache[file] as (NodeJS.Module & { verityPatched?: boolean }) | undefined;
+  if (!cached?.verityPatched) {
+    if (cached) throw new Error(`The PostgreSQL driver's connection.js (postgres ${version}) was loaded before verity could fix it`);
+    let patched: string;
+    try {
+      patched = patchConnectionSource(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new Error(`${(err as Error).message} (installed: ${version})`);
+    }
+    // What require() itself does for a file, with the patched text: a module in the cache under
+    // the file's own name, so index.js's require('./connection.js') gets it.
+    const m = new Module(file) as NodeJS.Module & { verityPatched?: boolean; _compile(code: string, filename: string): void };
+    m.filename = file;
+    m.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(file));
+    m.verityPatched = true;
+    req.cache[file] = m;
+    try {
+      m._compile(patched, file);
+    } catch (err) {
+      delete req.cache[file];
+      throw err;
+    }
+    m.loaded = true;
+  }
+  loaded = req(entry) as Postgres;
+  return loaded;
+}
