@@ -99,7 +99,9 @@ describe('the PostgreSQL driver as verity loads it', () => {
     fake = await fakePostgres();
     const postgres = loadPostgres();
     let current: Socket | undefined;
-    const sql = postgres({
+    // (`socket`, a documented option of the driver, is missing from its type declarations.)
+    const withSocket = postgres as unknown as (o: object) => ReturnType<typeof postgres>;
+    const sql = withSocket({
       user: 'u',
       database: 'd',
       fetch_types: false,
