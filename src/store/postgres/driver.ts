@@ -16,11 +16,16 @@
  *     to the dead socket's bytes and never scheduled, so the connection hangs until its connect
  *     timeout, again and again (requests unanswered for 30 s after a restart).
  *
- * The fix, three edits to the driver's connection.js as it is loaded (no install script: CI
- * installs with --ignore-scripts, and the files in node_modules are left as npm wrote them):
+ *  3. `closed()` rejects the query that was out but keeps it as the connection's current query:
+ *     `end()` on a connection that was not reconnected since waits for its answer until end's
+ *     timeout (a graceful stop after a restart took 5 s, and without a timeout never ended).
+ *
+ * The fix, edits to the driver's connection.js as it is loaded (no install script: CI installs
+ * with --ignore-scripts, and the files in node_modules are left as npm wrote them):
  *  - `nextWrite` on a closed connection drops the bytes and fails the queries waiting on them with
  *    the driver's own CONNECTION_CLOSED error (what a query on a closed connection gets anyway);
- *  - `closed()` and `terminate()` forget the pending write with its immediate.
+ *  - `closed()` and `terminate()` forget the pending write with its immediate;
+ *  - `closed()` forgets the query it rejected.
  * The driver's CommonJS build (cjs/src, the same code as its ES module build) is used: its
  * connection.js is compiled from the patched text and put in the require cache before its
  * index.js is required, so the rest of the driver is loaded unchanged by Node itself. If the
@@ -66,6 +71,15 @@ const NEXT_WRITE_FIXED = `  function nextWrite(fn) {
   }
 `;
 
+/**
+ * In closed(): the query that was out is rejected (here, or by the socket's error before) but
+ * stayed the connection's current query; a connection that is not reconnected then made `end()`
+ * wait for its answer until end's timeout (every graceful stop after a restart took 5 s).
+ */
+const CLOSED_REJECT = "\n    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n";
+const CLOSED_REJECT_FIXED =
+  "\n    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query = null /* verity (issue 28): rejected; nothing will answer it */\n";
+
 /** In terminate() and closed(): the cancelled write is forgotten too (verity, issue 28). */
 const CANCEL = '\n    clearImmediate(nextWriteTimer)\n';
 const CANCEL_FIXED = '\n    clearImmediate(nextWriteTimer), nextWriteTimer = chunk = null\n';
@@ -74,12 +88,13 @@ const CANCEL_FIXED = '\n    clearImmediate(nextWriteTimer), nextWriteTimer = chu
 export function patchConnectionSource(source: string): string {
   const writes = source.split(NEXT_WRITE).length - 1;
   const cancels = source.split(CANCEL).length - 1;
-  if (writes !== 1 || cancels !== 2 || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
+  const rejects = source.split(CLOSED_REJECT).length - 1;
+  if (writes !== 1 || cancels !== 2 || rejects !== 1 || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
     throw new Error(
       `The PostgreSQL driver (postgres) is not the version whose write-after-close fault verity fixes as it loads it ` +
-        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x): review src/store/postgres/driver.ts against the new version`,
+        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x): review src/store/postgres/driver.ts against the new version`,
     );
-  return source.replace(NEXT_WRITE, NEXT_WRITE_FIXED).split(CANCEL).join(CANCEL_FIXED);
+  return source.replace(NEXT_WRITE, NEXT_WRITE_FIXED).split(CANCEL).join(CANCEL_FIXED).replace(CLOSED_REJECT, CLOSED_REJECT_FIXED);
 }
 
 let loaded: Postgres | undefined;

@@ -334,6 +334,16 @@ export interface PostgresStoreOptions {
  */
 const CONNECT_TIMEOUT_S = 5;
 
+/**
+ * The driver's wait before it reconnects a connection (seconds; its `backoff` option, by attempts
+ * failed in a row): 25, 50, 100 … ms, at most 1 s, with jitter. The driver's own grows to 10–20 s
+ * after eight failed attempts, and a query waits for that reconnect: after a restart of a few
+ * seconds, requests waited up to 20 s and a process kept failing long after the database was back.
+ */
+export function reconnectDelaySeconds(retries: number): number {
+  return Math.min(1, 0.025 * 2 ** Math.max(0, retries - 1)) * (0.5 + Math.random() / 2);
+}
+
 /** How long /healthz waits for each connection's `SELECT 1` before it reports the database down. */
 export const HEALTH_TIMEOUT_MS = 3_000;
 
@@ -344,6 +354,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
   const common = {
     onnotice: () => undefined,
     connect_timeout: CONNECT_TIMEOUT_S,
+    backoff: reconnectDelaySeconds,
     // bigint (int8) columns come back as JS numbers: every value here is far below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
   };

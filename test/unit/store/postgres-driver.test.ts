@@ -6,7 +6,8 @@
  *   transaction's backend goes away mid-query: its own ROLLBACK is written on the closed
  *   connection and `nextWrite` throws from a setImmediate (porsager/postgres#1154, #1208).
  * - The same through loadPostgres(): the transaction rejects with CONNECTION_CLOSED and the
- *   process lives; a connection closed with a write pending connects again (not poisoned).
+ *   process lives; a connection closed with a write pending connects again (not poisoned); a pool
+ *   whose query was cut ends without waiting for its answer.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,6 +38,7 @@ describe('the PostgreSQL driver as verity loads it', () => {
       const fixed = patchConnectionSource(text);
       expect(fixed).toContain('if (socket === null) {');
       expect(fixed.match(/clearImmediate\(nextWriteTimer\), nextWriteTimer = chunk = null/g)).toHaveLength(2);
+      expect(fixed).toContain('query = null /* verity');
     }
   });
 
@@ -93,6 +95,22 @@ describe('the PostgreSQL driver as verity loads it', () => {
       process.off('uncaughtException', onUncaught);
       await sql.end({ timeout: 0 });
     }
+  });
+
+  it('fixed: a pool whose query was cut by the server ends (end() does not wait for an answer that cannot come)', async () => {
+    fake = await fakePostgres({ answer: 0 });
+    const postgres = loadPostgres();
+    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', fetch_types: false, max: 1, onnotice: () => undefined });
+    expect(((await sql`select 1`.catch((e: unknown) => e)) as { code?: string }).code).toBe('CONNECTION_CLOSED');
+    // end() without a timeout: unfixed it waits for the cut query's answer for ever.
+    let bound: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      sql.end().then(() => 'ended'),
+      new Promise((r) => (bound = setTimeout(() => r('still waiting after 10 s'), 10_000))),
+    ]);
+    clearTimeout(bound);
+    if (outcome !== 'ended') void sql.end({ timeout: 0 }); // (unfixed: that is the same stuck promise)
+    expect(outcome).toBe('ended');
   });
 
   it('fixed: a connection that closes with a small write pending is not left unable to send (its next StartupMessage goes out)', async () => {
