@@ -22,8 +22,12 @@
  *
  * The fix, edits to the driver's connection.js as it is loaded (no install script: CI installs
  * with --ignore-scripts, and the files in node_modules are left as npm wrote them):
- *  - `nextWrite` on a closed connection drops the bytes and fails the queries waiting on them with
- *    the driver's own CONNECTION_CLOSED error (what a query on a closed connection gets anyway);
+ *  - a write on a closed connection always goes through the setImmediate, where `nextWrite`
+ *    drops the bytes and fails the queries waiting on them with the driver's own
+ *    CONNECTION_CLOSED error (what a query on a closed connection gets anyway), and gives the
+ *    connection back to the pool as closed when the pool has it elsewhere (a `reserve()`d
+ *    connection released after its close sits in the open queue: every query on it failed, and a
+ *    reserve waiting behind it waited for ever);
  *  - `closed()` and `terminate()` forget the pending write with its immediate;
  *  - `closed()` forgets the query it rejected.
  * The driver's CommonJS build (cjs/src, the same code as its ES module build) is used: its
@@ -43,7 +47,15 @@ export type Postgres = typeof postgresType;
 /** The driver version the patch was reviewed against (package.json pins it). */
 export const PATCHED_DRIVER_VERSION = '3.4.9';
 
-const NEXT_WRITE = `  function nextWrite(fn) {
+const NEXT_WRITE = `  function write(x, fn) {
+    chunk = chunk ? Buffer.concat([chunk, x]) : Buffer.from(x)
+    if (fn || chunk.length >= 1024)
+      return nextWrite(fn)
+    nextWriteTimer === null && (nextWriteTimer = setImmediate(nextWrite))
+    return true
+  }
+
+  function nextWrite(fn) {
     const x = socket.write(chunk, fn)
     nextWriteTimer !== null && clearImmediate(nextWriteTimer)
     chunk = nextWriteTimer = null
@@ -51,10 +63,22 @@ const NEXT_WRITE = `  function nextWrite(fn) {
   }
 `;
 
-const NEXT_WRITE_FIXED = `  function nextWrite(fn) {
+const NEXT_WRITE_FIXED = `  function write(x, fn) {
+    chunk = chunk ? Buffer.concat([chunk, x]) : Buffer.from(x)
+    /* verity: on a closed connection always through the setImmediate (below), never inside execute() */
+    if (socket !== null && (fn || chunk.length >= 1024))
+      return nextWrite(fn)
+    nextWriteTimer === null && (nextWriteTimer = setImmediate(nextWrite))
+    return true
+  }
+
+  function nextWrite(fn) {
     if (socket === null) {
       /* verity (issue 28; porsager/postgres#1154, #1208): written after the connection closed;
-         the bytes have nowhere to go. Fail what waits on them instead of throwing from a timer. */
+         the bytes have nowhere to go. Fail what waits on them instead of throwing from a timer,
+         and give the connection back to the pool as closed when the pool has it elsewhere (a
+         reserve()d one released after its close sits in the open queue): the pool then connects
+         it again instead of failing every query on it, or leaving a reserve() waiting, for ever. */
       nextWriteTimer !== null && clearImmediate(nextWriteTimer)
       chunk = nextWriteTimer = null
       const err = Errors.connection('CONNECTION_CLOSED', options, socket)
@@ -62,6 +86,8 @@ const NEXT_WRITE_FIXED = `  function nextWrite(fn) {
       while (sent.length)
         queryError(sent.shift(), err)
       fn && fn(err)
+      connection.queue !== queues.closed && connection.queue !== queues.connecting && connection.queue !== queues.ended
+        && onclose(connection, err)
       return true
     }
     const x = socket.write(chunk, fn)

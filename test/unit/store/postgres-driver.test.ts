@@ -97,6 +97,28 @@ describe('the PostgreSQL driver as verity loads it', () => {
     }
   });
 
+  it('fixed: a reserved connection released after the server cut it fails one query, then the pool connects again', async () => {
+    // (With the driver's type query, as the store runs it: a reserve() is handed its connection
+    // after that query. Each connection answers it and one more.)
+    fake = await fakePostgres({ answer: 2 });
+    const postgres = loadPostgres();
+    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', max: 1, onnotice: () => undefined });
+    try {
+      const r = await sql.reserve();
+      await r`select 1`;
+      expect(((await r`select 2`.catch((e: unknown) => e)) as { code?: string }).code).toBe('CONNECTION_CLOSED');
+      // Released after its close (as a failed transaction's finally does): back in the open queue.
+      r.release();
+      expect(((await sql`select 3`.catch((e: unknown) => e)) as { code?: string }).code).toBe('CONNECTION_CLOSED');
+      // Unfixed, it stays there: every later query fails (or, reserved, waits for ever).
+      await expect(sql`select 4`).resolves.toBeDefined();
+      const again = await sql.reserve();
+      await expect(again`select 5`).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    } finally {
+      await sql.end({ timeout: 0 });
+    }
+  });
+
   it('fixed: a pool whose query was cut by the server ends (end() does not wait for an answer that cannot come)', async () => {
     fake = await fakePostgres({ answer: 0 });
     const postgres = loadPostgres();
