@@ -72,7 +72,7 @@ async function until(check: () => boolean | Promise<boolean>, ms: number): Promi
 describe.skipIf(!!skipWhy)('verity serve: PostgreSQL restarted three times under load, with a webhook registered', () => {
   const pg = cluster as OwnCluster;
   const home = mkdtempSync(join(tmpdir(), 'verity-pg-restart-e2e-'));
-  const env = { VERITY_HOME: home, NO_COLOR: '1', VERITY_API_KEY: '', VERITY_BASE_URL: '', VERITY_DATABASE_URL: '' };
+  const env = { NODE_OPTIONS: '--require /tmp/unh.cjs', VERITY_HOME: home, NO_COLOR: '1', VERITY_API_KEY: '', VERITY_BASE_URL: '', VERITY_DATABASE_URL: '' };
   const cli = (args: string[]) => execa('node', [BIN, ...args], { env, reject: false });
   let db: { url: string; drop(): Promise<void> };
   const served: Served[] = [];
@@ -141,7 +141,10 @@ describe.skipIf(!!skipWhy)('verity serve: PostgreSQL restarted three times under
   /** Every answer 200 or 503 UNAVAILABLE with Retry-After, within the bound. */
   const expectHonest = (list: Answer[]) => {
     for (const a of list) {
-      expect(a.status === 200 || a.status === 503, `${JSON.stringify(a)}\n${[...exited.values()].join('\n')}`).toBe(true);
+      expect(
+        a.status === 200 || a.status === 503,
+        `${JSON.stringify(a)}\n${[...exited.values()].join('\n')}\n${served.flatMap((s) => s.stderr.filter((l) => /internal error/.test(l))).join('\n')}`,
+      ).toBe(true);
       if (a.status === 503) {
         expect(a.code).toBe('UNAVAILABLE');
         expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);

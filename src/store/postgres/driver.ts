@@ -20,8 +20,15 @@
  *     `end()` on a connection that was not reconnected since waits for its answer until end's
  *     timeout (a graceful stop after a restart took 5 s, and without a timeout never ended).
  *
+ *  4. a query executed on a reserved connection after its close (begin's ROLLBACK; ours) waits
+ *     for the pool to connect that connection again for another query, and is then written to the
+ *     new socket ahead of its StartupMessage, or left in the pipeline for an answer that never
+ *     comes: requests hung for 15 s and more after a restart.
+ *
  * The fix, edits to the driver's connection.js as it is loaded (no install script: CI installs
  * with --ignore-scripts, and the files in node_modules are left as npm wrote them):
+ *  - `execute` on a closed connection (no socket) fails the query at once with CONNECTION_CLOSED
+ *    (and gives the connection back to the pool as closed, as below);
  *  - a write on a closed connection always goes through the setImmediate, where `nextWrite`
  *    drops the bytes and fails the queries waiting on them with the driver's own
  *    CONNECTION_CLOSED error (what a query on a closed connection gets anyway), and gives the
@@ -97,6 +104,28 @@ const NEXT_WRITE_FIXED = `  function write(x, fn) {
   }
 `;
 
+const EXECUTE = `  function execute(q) {
+    if (terminated)
+      return queryError(q, Errors.connection('CONNECTION_DESTROYED', options))
+`;
+const EXECUTE_FIXED = `  function execute(q) {
+    if (terminated)
+      return queryError(q, Errors.connection('CONNECTION_DESTROYED', options))
+
+    if (socket === null) {
+      /* verity (issue 28): the connection closed under a reserve() or begin() that still holds it
+         (begin's own ROLLBACK after a failed query comes here). Refused now: queued, the query
+         would be written to the socket of the next connect, before its StartupMessage, or wait
+         behind it for an answer that never comes. A connection the pool placed in a queue other
+         than closed (a released one) is given back as closed once the caller has placed it. */
+      const err = Errors.connection('CONNECTION_CLOSED', options, socket)
+      queryError(q, err)
+      setImmediate(() => socket === null && connection.queue !== queues.closed && connection.queue !== queues.connecting
+        && connection.queue !== queues.ended && onclose(connection, err))
+      return true
+    }
+`;
+
 /**
  * In closed(): the query that was out is rejected (here, or by the socket's error before) but
  * stayed the connection's current query; a connection that is not reconnected then made `end()`
@@ -115,12 +144,18 @@ export function patchConnectionSource(source: string): string {
   const writes = source.split(NEXT_WRITE).length - 1;
   const cancels = source.split(CANCEL).length - 1;
   const rejects = source.split(CLOSED_REJECT).length - 1;
-  if (writes !== 1 || cancels !== 2 || rejects !== 1 || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
+  const executes = source.split(EXECUTE).length - 1;
+  if (writes !== 1 || cancels !== 2 || rejects !== 1 || executes !== 1 || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
     throw new Error(
       `The PostgreSQL driver (postgres) is not the version whose write-after-close fault verity fixes as it loads it ` +
-        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x): review src/store/postgres/driver.ts against the new version`,
+        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x, execute ${executes}x): review src/store/postgres/driver.ts against the new version`,
     );
-  return source.replace(NEXT_WRITE, NEXT_WRITE_FIXED).split(CANCEL).join(CANCEL_FIXED).replace(CLOSED_REJECT, CLOSED_REJECT_FIXED);
+  return source
+    .replace(EXECUTE, EXECUTE_FIXED)
+    .replace(NEXT_WRITE, NEXT_WRITE_FIXED)
+    .split(CANCEL)
+    .join(CANCEL_FIXED)
+    .replace(CLOSED_REJECT, CLOSED_REJECT_FIXED);
 }
 
 let loaded: Postgres | undefined;

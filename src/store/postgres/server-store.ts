@@ -280,6 +280,11 @@ const ADMIT = `
 const PG_CAUSES: Record<string, string> = {
   ECONNREFUSED: 'the database refuses connections',
   ECONNRESET: 'the database connection was reset',
+  EPIPE: 'the database connection was reset',
+  ECONNABORTED: 'the database connection was reset',
+  EHOSTUNREACH: 'the database host is unreachable',
+  ENETUNREACH: 'the database host is unreachable',
+  EAI_AGAIN: 'the database host is not found',
   ETIMEDOUT: 'the database does not answer',
   ENOTFOUND: 'the database host is not found',
   CONNECT_TIMEOUT: 'the database does not answer',
@@ -295,6 +300,19 @@ const PG_CAUSES: Record<string, string> = {
   '40001': 'a serialization conflict',
   '40P01': 'a deadlock',
 };
+
+/**
+ * Errors after which the connection is closed or closing: the driver's own, the socket's, the
+ * server ending the session (57P0x, class 08). Not a deadlock or a full disk: the session lives.
+ */
+export function connectionGone(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    code.startsWith('08') ||
+    ['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code)
+  );
+}
 
 export function postgresFaultCause(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -895,6 +913,7 @@ export class PostgresServerStore implements ServerStore {
 
     const conn = await this.commits.reserve();
     let open = false;
+    let gone = false;
     try {
       open = true;
       const [, , got] = await Promise.all([
@@ -949,10 +968,15 @@ export class PostgresServerStore implements ServerStore {
       open = false;
       return outcomes;
     } catch (err) {
-      if (open) await conn`ROLLBACK`.catch(() => undefined);
+      // The connection is gone (a restart, a crash, a cut): its transaction died with it, and the
+      // pool took the connection back when it closed. Neither ROLLBACK nor release() then: a
+      // release hands the pool's connection — by now reconnecting for another caller — to the
+      // open queue, where the next query would be written ahead of its StartupMessage.
+      gone = connectionGone(err);
+      if (open && !gone) await conn`ROLLBACK`.catch(() => undefined);
       throw err;
     } finally {
-      conn.release();
+      if (!gone) conn.release();
     }
   }
 

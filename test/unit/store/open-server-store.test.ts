@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { databaseTarget, parsePoolSize } from '../../../src/store/open-server-store.js';
-import { postgresFaultCause, redactDatabaseUrl } from '../../../src/store/postgres/server-store.js';
+import { connectionGone, postgresFaultCause, redactDatabaseUrl } from '../../../src/store/postgres/server-store.js';
 import { toHttpError } from '../../../src/server/error-handler.js';
 
 describe('choosing the server store', () => {
@@ -24,11 +24,19 @@ describe('choosing the server store', () => {
     expect(redactDatabaseUrl('not a url')).not.toContain('not a url');
   });
 
+  it('tells a lost connection (nothing to roll back or release) from an error the session survives', () => {
+    for (const code of ['CONNECTION_CLOSED', 'EPIPE', 'ECONNRESET', '57P01', '08006']) expect(connectionGone({ code }), code).toBe(true);
+    for (const code of ['40P01', '40001', '53100', '23505', undefined]) expect(connectionGone({ code }), String(code)).toBe(false);
+  });
+
   it('maps PostgreSQL connection and capacity errors to 503 UNAVAILABLE with a short cause', () => {
     expect(postgresFaultCause({ code: 'ECONNREFUSED' })).toBe('the database refuses connections');
     expect(postgresFaultCause({ code: '57P01' })).toBe('the database is shutting down');
     expect(postgresFaultCause({ code: '08006' })).toBe('the database connection failed');
     expect(postgresFaultCause({ code: '23505' })).toBeUndefined(); // a unique violation is a bug, not an outage
+    // A write to a connection the server just closed (seen on a restart under load, issue 28).
+    expect(postgresFaultCause({ code: 'EPIPE' })).toBe('the database connection was reset');
+    expect(postgresFaultCause({ code: 'CONNECTION_CLOSED' })).toBe('the database connection closed');
     const e = toHttpError(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' }), postgresFaultCause);
     expect(e.code).toBe('UNAVAILABLE');
     expect(e.message).toContain('the database refuses connections');

@@ -97,7 +97,7 @@ describe('the PostgreSQL driver as verity loads it', () => {
     }
   });
 
-  it('fixed: a reserved connection released after the server cut it fails one query, then the pool connects again', async () => {
+  it('fixed: a reserved connection released after the server cut it fails the queries of that turn, then the pool connects again', async () => {
     // (With the driver's type query, as the store runs it: a reserve() is handed its connection
     // after that query. Each connection answers it and one more.)
     fake = await fakePostgres({ answer: 2 });
@@ -110,12 +110,40 @@ describe('the PostgreSQL driver as verity loads it', () => {
       // Released after its close (as a failed transaction's finally does): back in the open queue.
       r.release();
       expect(((await sql`select 3`.catch((e: unknown) => e)) as { code?: string }).code).toBe('CONNECTION_CLOSED');
-      // Unfixed, it stays there: every later query fails (or, reserved, waits for ever).
+      // Given back to the pool as closed in the next turn of the event loop; unfixed, it stays
+      // there: every later query fails (or, reserved, waits for ever).
+      await turns(1);
       await expect(sql`select 4`).resolves.toBeDefined();
       const again = await sql.reserve();
       await expect(again`select 5`).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
     } finally {
       await sql.end({ timeout: 0 });
+    }
+  });
+
+  it('fixed: a query on a reserved connection after its close fails at once, and does not get in the way of the pool connecting it again', async () => {
+    fake = await fakePostgres({ answer: 2 }); // the type query and one more per connection
+    const postgres = loadPostgres();
+    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', max: 1, onnotice: () => undefined });
+    let bound: NodeJS.Timeout | undefined;
+    try {
+      const r = await sql.reserve();
+      await r`select 1`;
+      // A query of the pool waits for the reserved connection...
+      const waiting = sql`select 2`.then(() => 'answered', (e: unknown) => `failed: ${(e as Error).message}`);
+      // ...which the server cuts: the pool connects it again for the waiting query.
+      expect(((await r`select 3`.catch((e: unknown) => e)) as { code?: string }).code).toBe('CONNECTION_CLOSED');
+      // What a failed transaction then sends (its ROLLBACK) on the reserved handle: refused at
+      // once. Unfixed, it went to the new socket ahead of its StartupMessage.
+      const late = r`select 4`.then(() => 'answered', (e: unknown) => (e as { code?: string }).code);
+      const outcome = await Promise.race([
+        Promise.all([late, waiting]),
+        new Promise((resolve) => (bound = setTimeout(() => resolve('no answer within 10 s'), 10_000))),
+      ]);
+      expect(outcome).toEqual(['CONNECTION_CLOSED', 'answered']);
+    } finally {
+      clearTimeout(bound);
+      void sql.end({ timeout: 0 });
     }
   });
 
