@@ -124,7 +124,8 @@ describe('the PostgreSQL driver as verity loads it', () => {
   it('fixed: a query on a reserved connection after its close fails at once, and does not get in the way of the pool connecting it again', async () => {
     fake = await fakePostgres({ answer: 2 }); // the type query and one more per connection
     const postgres = loadPostgres();
-    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', max: 1, onnotice: () => undefined });
+    // Reconnecting at once (no backoff): the new socket exists before the next setImmediate.
+    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', max: 1, backoff: 0, onnotice: () => undefined });
     let bound: NodeJS.Timeout | undefined;
     try {
       const r = await sql.reserve();
