@@ -72,7 +72,7 @@ async function until(check: () => boolean | Promise<boolean>, ms: number): Promi
 describe.skipIf(!!skipWhy)('verity serve: PostgreSQL restarted three times under load, with a webhook registered', () => {
   const pg = cluster as OwnCluster;
   const home = mkdtempSync(join(tmpdir(), 'verity-pg-restart-e2e-'));
-  const env = { NODE_OPTIONS: '--require /tmp/unh.cjs', VERITY_HOME: home, NO_COLOR: '1', VERITY_API_KEY: '', VERITY_BASE_URL: '', VERITY_DATABASE_URL: '' };
+  const env = { VERITY_HOME: home, NO_COLOR: '1', VERITY_API_KEY: '', VERITY_BASE_URL: '', VERITY_DATABASE_URL: '' };
   const cli = (args: string[]) => execa('node', [BIN, ...args], { env, reject: false });
   let db: { url: string; drop(): Promise<void> };
   const served: Served[] = [];
