@@ -25,6 +25,9 @@
  *     new socket ahead of its StartupMessage, or left in the pipeline for an answer that never
  *     comes: requests hung for 15 s and more after a restart.
  *
+ *  5. the array types are fetched after each connect by an async function whose promise nobody
+ *     holds: a close during that query was an unhandled rejection, which ends a Node process.
+ *
  * The fix, edits to the driver's connection.js as it is loaded (no install script: CI installs
  * with --ignore-scripts, and the files in node_modules are left as npm wrote them):
  *  - `execute` on a closed connection (no socket) fails the query at once with CONNECTION_CLOSED
@@ -36,7 +39,8 @@
  *    connection released after its close sits in the open queue: every query on it failed, and a
  *    reserve waiting behind it waited for ever);
  *  - `closed()` and `terminate()` forget the pending write with its immediate;
- *  - `closed()` forgets the query it rejected.
+ *  - `closed()` forgets the query it rejected;
+ *  - the type fetch's rejection is handled (the connection's close handling retries).
  * The driver's CommonJS build (cjs/src, the same code as its ES module build) is used: its
  * connection.js is compiled from the patched text and put in the require cache before its
  * index.js is required, so the rest of the driver is loaded unchanged by Node itself. If the
@@ -127,6 +131,15 @@ const EXECUTE_FIXED = `  function execute(q) {
 `;
 
 /**
+ * The array types are read by an async function whose promise nobody holds: when the connection
+ * closes during that query (a restart right after a reconnect for a reserve()), its rejection was
+ * unhandled and ended the process. The connection's own close handling retries; the next connect
+ * reads the types again.
+ */
+const FETCH_TYPES = '\n        return fetchArrayTypes()\n';
+const FETCH_TYPES_FIXED = '\n        return fetchArrayTypes().catch(noop) /* verity (issue 28): see the close handling */\n';
+
+/**
  * In closed(): the query that was out is rejected (here, or by the socket's error before) but
  * stayed the connection's current query; a connection that is not reconnected then made `end()`
  * wait for its answer until end's timeout (every graceful stop after a restart took 5 s).
@@ -145,17 +158,19 @@ export function patchConnectionSource(source: string): string {
   const cancels = source.split(CANCEL).length - 1;
   const rejects = source.split(CLOSED_REJECT).length - 1;
   const executes = source.split(EXECUTE).length - 1;
-  if (writes !== 1 || cancels !== 2 || rejects !== 1 || executes !== 1 || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
+  const types = source.split(FETCH_TYPES).length - 1;
+  if (writes !== 1 || cancels !== 2 || rejects !== 1 || executes !== 1 || types !== 1 || !source.includes('noop = () =>') || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
     throw new Error(
       `The PostgreSQL driver (postgres) is not the version whose write-after-close fault verity fixes as it loads it ` +
-        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x, execute ${executes}x): review src/store/postgres/driver.ts against the new version`,
+        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x, execute ${executes}x, the type fetch ${types}x): review src/store/postgres/driver.ts against the new version`,
     );
   return source
     .replace(EXECUTE, EXECUTE_FIXED)
     .replace(NEXT_WRITE, NEXT_WRITE_FIXED)
     .split(CANCEL)
     .join(CANCEL_FIXED)
-    .replace(CLOSED_REJECT, CLOSED_REJECT_FIXED);
+    .replace(CLOSED_REJECT, CLOSED_REJECT_FIXED)
+    .replace(FETCH_TYPES, FETCH_TYPES_FIXED);
 }
 
 let loaded: Postgres | undefined;

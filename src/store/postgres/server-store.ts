@@ -14,7 +14,7 @@
  * Keys are read on every request (one indexed look-up), so a revocation anywhere answers 401 on
  * the next request everywhere.
  */
-import type { Sql, TransactionSql } from 'postgres';
+import type { ReservedSql, Sql, TransactionSql } from 'postgres';
 import { VerityError } from '../../api/errors.js';
 import { webhookId } from '../../api/ids.js';
 import { WebhookConfig, type EventEnvelope, type Webhook } from '../../api/webhooks.js';
@@ -361,6 +361,9 @@ const CONNECT_TIMEOUT_S = 5;
 export function reconnectDelaySeconds(retries: number): number {
   return Math.min(1, 0.025 * 2 ** Math.max(0, retries - 1)) * (0.5 + Math.random() / 2);
 }
+
+/** How long a commit batch waits for its connection (see reserveCommits): a connect's bound and a second. */
+const RESERVE_TIMEOUT_MS = (CONNECT_TIMEOUT_S + 1) * 1000;
 
 /** How long /healthz waits for each connection's `SELECT 1` before it reports the database down. */
 export const HEALTH_TIMEOUT_MS = 3_000;
@@ -911,7 +914,7 @@ export class PostgresServerStore implements ServerStore {
     const ids = idempotencyRecords(charges);
     const scopes = [...new Set(charges.filter((c) => c.outbox).map((c) => `${c.accountId}/${c.environment}`))];
 
-    const conn = await this.commits.reserve();
+    const conn = await this.reserveCommits();
     let open = false;
     let gone = false;
     try {
@@ -977,6 +980,34 @@ export class PostgresServerStore implements ServerStore {
       throw err;
     } finally {
       if (!gone) conn.release();
+    }
+  }
+
+  /**
+   * The commit connection, reserved within RESERVE_TIMEOUT_MS. The driver can lose a reserve() whose
+   * connect is cut twice (a restart just then: it is taken off the pool's queue for the second
+   * attempt and dropped once the connection reads its types), and a reserve that never resolves
+   * would hold this process's commit batches — every charged request — for ever. Late, it is
+   * answered as a database that does not answer (503), and a connection that still comes is
+   * released.
+   */
+  private async reserveCommits(): Promise<ReservedSql> {
+    let timer: NodeJS.Timeout | undefined;
+    let late = false;
+    const reserving = this.commits.reserve();
+    try {
+      return await Promise.race([
+        reserving,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            late = true;
+            reject(Object.assign(new Error('no database connection for the commit within the connect timeout'), { code: 'CONNECT_TIMEOUT' }));
+          }, RESERVE_TIMEOUT_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      if (late) void reserving.then((c) => c.release(), () => undefined);
     }
   }
 

@@ -125,7 +125,7 @@ describe('the PostgreSQL driver as verity loads it', () => {
     fake = await fakePostgres({ answer: 2 }); // the type query and one more per connection
     const postgres = loadPostgres();
     // Reconnecting at once (no backoff): the new socket exists before the next setImmediate.
-    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', max: 1, backoff: 0, onnotice: () => undefined });
+    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', max: 1, backoff: (() => 0) as never, onnotice: () => undefined });
     let bound: NodeJS.Timeout | undefined;
     try {
       const r = await sql.reserve();
@@ -144,6 +144,26 @@ describe('the PostgreSQL driver as verity loads it', () => {
       expect(outcome).toEqual(['CONNECTION_CLOSED', 'answered']);
     } finally {
       clearTimeout(bound);
+      void sql.end({ timeout: 0 });
+    }
+  });
+
+  it('fixed: a connection cut while it reads the array types (just connected for a reserve) leaves no unhandled rejection', async () => {
+    fake = await fakePostgres({ answer: 0 }); // every connection is cut at its first query: the type query
+    const unhandled: unknown[] = [];
+    const onUnhandled = (err: unknown) => void unhandled.push(err);
+    process.on('unhandledRejection', onUnhandled);
+    const postgres = loadPostgres();
+    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', max: 1, onnotice: () => undefined });
+    try {
+      void sql.reserve().catch(() => undefined);
+      // The pool connects again for the reserve; each connection is cut during its type query.
+      for (let i = 0; i < 400 && fake.cut < 2; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(fake.cut).toBe(2);
+      await turns(3);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
       void sql.end({ timeout: 0 });
     }
   });
