@@ -83,12 +83,29 @@ describe.skipIf(!!skipWhy)('verity serve: PostgreSQL restarted three times under
   const answers: Answer[] = [];
   const figures: string[] = [];
 
+  let turn = 0;
+  /** A claim to process i, with one of its two keys (a test key takes 100 requests an hour). */
   const claim = (i: number) =>
     call(`${served[i]!.url}/v1/verify/claim`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[i]}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[2 * i + (turn++ % 2)]}` },
       body: claimBody,
     }).then((a) => (answers.push(a), a));
+  /** Two request loops per process, one request after another, until stopped: the answers. */
+  const load = () => {
+    let on = true;
+    const loops = served.flatMap((_, i) =>
+      [0, 1].map(async () => {
+        const got: Answer[] = [];
+        while (on) got.push(await claim(i));
+        return got;
+      }),
+    );
+    return async () => {
+      on = false;
+      return (await Promise.all(loops)).flat();
+    };
+  };
   const healthz = (i: number) => call(`${served[i]!.url}/healthz`);
   const alive = () => served.map((s) => !exited.has(s));
 
@@ -96,8 +113,8 @@ describe.skipIf(!!skipWhy)('verity serve: PostgreSQL restarted three times under
     db = await freshDatabase(pg.url);
     const m = await cli(['admin', 'migrate', '--db', db.url]);
     expect(m.exitCode, m.stderr).toBe(0);
-    for (let i = 0; i < 3; i++) {
-      // One key per process (a test key takes 100 requests an hour), one account: one webhook scope.
+    for (let i = 0; i < 6; i++) {
+      // Two keys per process (a test key takes 100 requests an hour), one account: one webhook scope.
       const k = await cli(['admin', 'keys', 'create', '--name', `restart-${i}`, '--env', 'test', '--plan', 'pro', '--account', 'restart', '--db', db.url]);
       expect(k.exitCode, k.stderr).toBe(0);
       keys.push(k.stdout.trim());
@@ -170,12 +187,14 @@ describe.skipIf(!!skipWhy)('verity serve: PostgreSQL restarted three times under
 
   it('stays up through three fast shutdowns and restarts: 503 with Retry-After while the database is down, /healthz says why, serving again after', async () => {
     for (let round = 1; round <= 3; round++) {
-      // Requests in flight (each process, eight at once) as the database shuts down.
+      // Requests going on (two loops per process) while the database shuts down.
+      const before = answers.length;
+      const stopLoad = load();
+      await until(() => answers.length >= before + 6, 10_000);
       const tStop = performance.now();
-      const burst = Promise.all(served.flatMap((_, i) => Array.from({ length: 8 }, () => claim(i))));
-      await new Promise((r) => setImmediate(r));
       await pg.stop('fast');
       const down = performance.now();
+      const burst = stopLoad();
       // (Started again whatever this round finds, so a failure here does not take the next tests' database.)
       const restarted = { done: false };
       onTestFinished(async () => void (restarted.done || (await pg.start())));
@@ -200,7 +219,7 @@ describe.skipIf(!!skipWhy)('verity serve: PostgreSQL restarted three times under
       expect(alive(), [...exited.values()].join('\n')).toEqual([true, true, true]);
       const ok = inFlight.filter((a) => a.status === 200).length;
       figures.push(
-        `round ${round}: stop took ${Math.round(down - tStop)} ms; in flight: ${ok} × 200, ${inFlight.length - ok} × 503 (slowest ${Math.round(Math.max(...inFlight.map((a) => a.ms)))} ms); ` +
+        `round ${round}: stop took ${Math.round(down - tStop)} ms; under load: ${ok} × 200, ${inFlight.length - ok} × 503 (slowest ${Math.round(Math.max(...inFlight.map((a) => a.ms)))} ms); ` +
           `first 503 ${Math.round(first503)} ms after the stop began; down: probes 503 in ${probes.map((a) => Math.round(a.ms)).join('/')} ms, /healthz 503 in ${health.map((a) => Math.round(a.ms)).join('/')} ms ` +
           `("${health[0]!.message}"); serving again ${recovery.join('/')} ms after the start returned`,
       );
@@ -212,17 +231,18 @@ describe.skipIf(!!skipWhy)('verity serve: PostgreSQL restarted three times under
     const admin = postgres(pg.url, { max: 1, onnotice: () => undefined });
     try {
       const dbName = new URL(db.url).pathname.slice(1);
-      const burst = Promise.all(served.flatMap((_, i) => Array.from({ length: 8 }, () => claim(i))));
-      await new Promise((r) => setImmediate(r));
+      const before = answers.length;
+      const stopLoad = load();
+      await until(() => answers.length >= before + 6, 10_000);
       const t = performance.now();
       const [{ n }] = await admin<[{ n: number }]>`SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = ${dbName} AND pid <> pg_backend_pid()`;
       expect(n).toBeGreaterThan(0);
-      const inFlight = await burst;
+      const inFlight = await stopLoad();
       expectHonest(inFlight);
       const recovery = await recovered(t);
       expect(alive(), [...exited.values()].join('\n')).toEqual([true, true, true]);
       const ok = inFlight.filter((a) => a.status === 200).length;
-      figures.push(`terminated ${n} backends: in flight ${ok} × 200, ${inFlight.length - ok} × 503; serving again ${recovery.join('/')} ms after`);
+      figures.push(`terminated ${n} backends under load: ${ok} × 200, ${inFlight.length - ok} × 503; serving again ${recovery.join('/')} ms after`);
     } finally {
       await admin.end({ timeout: 1 });
     }
