@@ -5,7 +5,8 @@
  * extended one (Parse … Sync) with ParseComplete, an empty ParameterDescription, NoData,
  * BindComplete, CommandComplete, ReadyForQuery. With `answer: n`, each connection answers its
  * first n queries and hangs up when the next one arrives: the backend of a transaction dying
- * mid-query, as on a fast shutdown, a crash or a network cut.
+ * mid-query, as on a fast shutdown, a crash or a network cut. With `silent`, it accepts
+ * connections and never answers a query (a hung server, or packets lost on the way).
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -31,7 +32,7 @@ export interface FakePostgres {
   close(): Promise<void>;
 }
 
-export async function fakePostgres(o: { answer?: number } = {}): Promise<FakePostgres> {
+export async function fakePostgres(o: { answer?: number; silent?: boolean } = {}): Promise<FakePostgres> {
   const answer = o.answer ?? Infinity;
   const sockets = new Set<Socket>();
   const state = { cut: 0 };
@@ -65,6 +66,7 @@ export async function fakePostgres(o: { answer?: number } = {}): Promise<FakePos
         const type = String.fromCharCode(buf[0]!);
         buf = buf.subarray(1 + buf.readInt32BE(1));
         if (type === 'X') return void socket.end(); // Terminate
+        if (o.silent) continue; // a server that stopped answering (a hung host, a cut network)
         if (queries >= answer) {
           // The first message of the next query: the backend is gone.
           state.cut++;

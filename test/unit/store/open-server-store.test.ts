@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { databaseTarget, parsePoolSize } from '../../../src/store/open-server-store.js';
-import { connectionGone, postgresFaultCause, redactDatabaseUrl } from '../../../src/store/postgres/server-store.js';
+import { loadPostgres } from '../../../src/store/postgres/driver.js';
+import { connectionGone, PostgresServerStore, postgresFaultCause, reconnectDelaySeconds, redactDatabaseUrl } from '../../../src/store/postgres/server-store.js';
+import { fakePostgres } from '../../helpers/fake-postgres.js';
 import { toHttpError } from '../../../src/server/error-handler.js';
 
 describe('choosing the server store', () => {
@@ -22,6 +24,27 @@ describe('choosing the server store', () => {
   it('never shows the password of a database URL', () => {
     expect(redactDatabaseUrl('postgres://verity:s3cret@db.internal:5432/verity?sslmode=require')).toBe('postgres://verity@db.internal:5432/verity');
     expect(redactDatabaseUrl('not a url')).not.toContain('not a url');
+  });
+
+  it('reconnects after 25 ms doubling to at most 1 s (with jitter), not the driver\'s 10-20 s', () => {
+    for (const [retries, max] of [[0, 0.025], [1, 0.025], [2, 0.05], [3, 0.1], [8, 1], [30, 1]] as const) {
+      const d = reconnectDelaySeconds(retries);
+      expect(d, String(retries)).toBeGreaterThanOrEqual(max / 2);
+      expect(d, String(retries)).toBeLessThanOrEqual(max);
+    }
+  });
+
+  it('/healthz reports a database that accepts connections but answers no query as down, after HEALTH_TIMEOUT_MS', async () => {
+    const fake = await fakePostgres({ silent: true });
+    const postgres = loadPostgres();
+    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', fetch_types: false, max: 1, onnotice: () => undefined });
+    const store = new PostgresServerStore(sql, 'postgres://u@127.0.0.1/d', () => undefined);
+    try {
+      expect(await store.health()).toBe('the database does not answer');
+    } finally {
+      await sql.end({ timeout: 0 });
+      await fake.close();
+    }
   });
 
   it('tells a lost connection (nothing to roll back or release) from an error the session survives', () => {
