@@ -9,6 +9,10 @@
  *   that dies mid-delivery leaves the lease to expire; the row is then due again and goes out with
  *   the same event id and body (at-least-once).
  * - All time comes from the injected WorkerClock, so tests run the 7-hour schedule instantly.
+ * - The store may go away (a database restart): a failed poll or claim is reported and the worker
+ *   looks again after a backoff (1, 2, 4, then every 5 s), never failing faster than that and
+ *   never throwing out of a timer; an attempt whose result cannot be recorded is recorded again
+ *   (same backoff, while its lease lasts) before the lease is left to bring the row back.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Database } from '../store/database.js';
@@ -17,6 +21,14 @@ import { sqliteOutbox } from '../store/sqlite-server-store.js';
 import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from './schedule.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER } from './signature.js';
 import { ForbiddenTargetError, guardedLookup, literalTargetProblem, type TargetPolicy } from './target-guard.js';
+
+/** The longest wait between two looks at a store that keeps failing. */
+export const STORE_RETRY_MAX_MS = 5_000;
+
+/** The wait before the next look after `failures` store failures in a row (1 s, 2 s, 4 s, 5 s …). */
+export function storeRetryDelay(failures: number, pollMs: number): number {
+  return Math.min(STORE_RETRY_MAX_MS, Math.max(pollMs, 1_000) * 2 ** Math.max(0, failures - 1));
+}
 
 export interface WorkerClock {
   now(): number;
@@ -194,6 +206,15 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
   let stopped = false;
   let cancelPoll: (() => void) | undefined;
   let pollAt: number | undefined;
+  /** Store calls (polls, claims) that failed in a row: the next look backs off. */
+  let storeFailures = 0;
+  /** Outcomes waiting to be recorded again (their timers' cancels): a stop drops them (the lease brings the rows back). */
+  const recordRetries = new Set<() => void>();
+  const storeFailed = (err: unknown): number => {
+    report(err);
+    storeFailures++;
+    return clock.now() + storeRetryDelay(storeFailures, pollMs);
+  };
 
   const report = (err: unknown): void => {
     try {
@@ -244,12 +265,13 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       if (stopped) return;
       for (const lane of lanes.values()) pump(lane);
       const due = await outbox.nextDueAt();
+      storeFailures = 0;
       // Wake for the next known retry, and at least every pollMs for rows others write.
       const wake = Math.min(now + pollMs, due !== undefined && due > now ? due : now + pollMs);
       schedulePoll(wake);
     } catch (err) {
-      report(err);
-      schedulePoll(now + pollMs);
+      // (A notify — the store's LISTEN back after a restart — still looks at once.)
+      schedulePoll(storeFailed(err));
     }
   }
 
@@ -271,10 +293,19 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
     lane.claiming = true;
     void track(
       outbox.claim(id, now, leaseMs, limits).then(
-        (c) => afterClaim(lane, id, now, c),
+        (c) => {
+          storeFailures = 0;
+          afterClaim(lane, id, now, c);
+        },
         (err: unknown) => {
-          report(err);
-          afterClaim(lane, id, now, undefined);
+          // The store is failing: the lane's other rows would fail the same way, one after
+          // another. They are forgotten (still pending in the store) and the next poll, after the
+          // backoff, reads them again.
+          lane.claiming = false;
+          queued.delete(id);
+          for (const other of lane.queue) queued.delete(other);
+          lane.queue = [];
+          schedulePoll(storeFailed(err));
         },
       ),
     );
@@ -345,11 +376,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       error = `answered HTTP ${statusCode} after ${(latency / 1000).toFixed(1)} s; the deadline is ${RESPONSE_DEADLINE_MS / 1000} s`;
     const ok = error === null;
     const nextAt = ok ? undefined : nextAttemptAt(claim.attempt, finishedAt);
-    try {
-      await outbox.recordAttempt(claim, { startedAt, finishedAt, ok, statusCode, error, nextAt });
-    } catch (err) {
-      report(err);
-    }
+    await recordAttempt(claim, { startedAt, finishedAt, ok, statusCode, error, nextAt });
     if (nextAt !== undefined) schedulePoll(Math.min(nextAt, clock.now() + pollMs));
     try {
       o.onAttempt?.({
@@ -371,6 +398,27 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
     }
   }
 
+  /**
+   * The attempt's outcome into the store; when that fails it is tried again after the backoff,
+   * while the claim's lease lasts (a database restart takes seconds), in the background (the lane
+   * goes on). Given up — or the worker stopped — the lease brings the row back and it is sent
+   * again (at-least-once), which a recorded outcome avoids.
+   */
+  async function recordAttempt(claim: Claim, r: Parameters<OutboxStore['recordAttempt']>[1], failures = 0): Promise<void> {
+    try {
+      await outbox.recordAttempt(claim, r);
+    } catch (err) {
+      report(err);
+      const wait = storeRetryDelay(failures + 1, pollMs);
+      if (stopped || clock.now() + wait >= r.startedAt + leaseMs) return;
+      const cancel = clock.setTimer(() => {
+        recordRetries.delete(cancel);
+        if (!stopped) void track(recordAttempt(claim, r, failures + 1));
+      }, wait);
+      recordRetries.add(cancel);
+    }
+  }
+
   return {
     start() {
       if (started) return;
@@ -382,6 +430,8 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       cancelPoll?.();
       for (const lane of lanes.values()) lane.cancelTimer?.();
       if (opts.abort) aborter.abort();
+      for (const cancel of recordRetries) cancel();
+      recordRetries.clear();
       await Promise.allSettled([...busy]);
       await Promise.allSettled([...running]);
       // Aborted attempts still hold their claims: hand them back so any worker can send them now.

@@ -14,7 +14,7 @@
  * Keys are read on every request (one indexed look-up), so a revocation anywhere answers 401 on
  * the next request everywhere.
  */
-import type { Sql, TransactionSql } from 'postgres';
+import type { ReservedSql, Sql, TransactionSql } from 'postgres';
 import { VerityError } from '../../api/errors.js';
 import { webhookId } from '../../api/ids.js';
 import { WebhookConfig, type EventEnvelope, type Webhook } from '../../api/webhooks.js';
@@ -66,6 +66,8 @@ const PURGE_BATCH = 1_000;
  */
 const PURGE_MAX_STATEMENTS = 20;
 const PURGE_AGAIN_MS = 10_000;
+/** A purge run that failed is tried again this much later, doubling per failure up to the hour. */
+const PURGE_RETRY_MS = 60_000;
 /**
  * Records are purged this much later than the TTL: the cutoff comes from the purging process's
  * clock but applies to every process's records, and a process whose clock ran ahead must not
@@ -278,6 +280,11 @@ const ADMIT = `
 const PG_CAUSES: Record<string, string> = {
   ECONNREFUSED: 'the database refuses connections',
   ECONNRESET: 'the database connection was reset',
+  EPIPE: 'the database connection was reset',
+  ECONNABORTED: 'the database connection was reset',
+  EHOSTUNREACH: 'the database host is unreachable',
+  ENETUNREACH: 'the database host is unreachable',
+  EAI_AGAIN: 'the database host is not found',
   ETIMEDOUT: 'the database does not answer',
   ENOTFOUND: 'the database host is not found',
   CONNECT_TIMEOUT: 'the database does not answer',
@@ -293,6 +300,19 @@ const PG_CAUSES: Record<string, string> = {
   '40001': 'a serialization conflict',
   '40P01': 'a deadlock',
 };
+
+/**
+ * Errors after which the connection is closed or closing: the driver's own, the socket's, the
+ * server ending the session (57P0x, class 08). Not a deadlock or a full disk: the session lives.
+ */
+export function connectionGone(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    code.startsWith('08') ||
+    ['CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code)
+  );
+}
 
 export function postgresFaultCause(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -325,11 +345,37 @@ export interface PostgresStoreOptions {
   listen?: boolean;
 }
 
+/**
+ * How long a connection attempt may take (seconds). While the database is away, requests wait at
+ * most this long for a connection before they are answered 503 (issue 28: "a few seconds"); a
+ * server on the same network answers a connect in milliseconds, so a slow one is down, not busy.
+ */
+const CONNECT_TIMEOUT_S = 5;
+
+/**
+ * The driver's wait before it reconnects a connection (seconds; its `backoff` option, by attempts
+ * failed in a row): 25, 50, 100 … ms, at most 1 s, with jitter. The driver's own grows to 10–20 s
+ * after eight failed attempts, and a query waits for that reconnect: after a restart of a few
+ * seconds, requests waited up to 20 s and a process kept failing long after the database was back.
+ */
+export function reconnectDelaySeconds(retries: number): number {
+  return Math.min(1, 0.025 * 2 ** Math.max(0, retries - 1)) * (0.5 + Math.random() / 2);
+}
+
+/** How long a commit batch waits for its connection (see reserveCommits): a connect's bound and a second. */
+const RESERVE_TIMEOUT_MS = (CONNECT_TIMEOUT_S + 1) * 1000;
+
+/** How long /healthz waits for each connection's `SELECT 1` before it reports the database down. */
+export const HEALTH_TIMEOUT_MS = 3_000;
+
 export async function openPostgresStore(o: PostgresStoreOptions): Promise<PostgresServerStore> {
-  const { default: postgres } = await import('postgres');
+  // The driver with its write-after-close fault fixed (./driver.ts): without the fix a database
+  // restart killed the process (issue 28).
+  const postgres = (await import('./driver.js')).loadPostgres();
   const common = {
     onnotice: () => undefined,
-    connect_timeout: 10,
+    connect_timeout: CONNECT_TIMEOUT_S,
+    backoff: reconnectDelaySeconds,
     // bigint (int8) columns come back as JS numbers: every value here is far below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
   };
@@ -406,6 +452,8 @@ export class PostgresServerStore implements ServerStore {
   /** The request time (the store's clock) of this process's last purge (maybePurge). */
   private lastPurge = 0;
   private purging = false;
+  /** Purge runs in a row that failed (the retry backs off). */
+  private purgeFailures = 0;
 
   constructor(
     readonly sql: Sql,
@@ -422,17 +470,54 @@ export class PostgresServerStore implements ServerStore {
   }
 
   async startListening(): Promise<void> {
-    const r = await this.sql.listen('verity_outbox', () => this.announce());
+    // The driver listens again by itself after its connection was lost (it retries with backoff
+    // until the database is back); announcements made meanwhile are lost, so every (re)listen is
+    // announced too: the workers look at the outbox at once instead of at their next poll.
+    let first = true;
+    const r = await this.sql.listen(
+      'verity_outbox',
+      () => this.announce(),
+      () => {
+        if (!first) this.announce();
+        first = false;
+      },
+    );
     this.unlisten = r.unlisten;
   }
 
   private announce(): void {
-    for (const l of this.listeners) l();
+    for (const l of this.listeners) {
+      try {
+        l();
+      } catch (err) {
+        this.report(err);
+      }
+    }
+  }
+
+  /** onBackgroundError, which must not throw into a driver callback or a timer either. */
+  private report(err: unknown): void {
+    try {
+      this.onBackgroundError(err);
+    } catch {
+      // nowhere left to report it
+    }
   }
 
   private background(p: Promise<unknown>): void {
     this.pending.add(p);
-    p.catch((err: unknown) => this.onBackgroundError(err)).finally(() => this.pending.delete(p));
+    void p.catch((err: unknown) => this.report(err)).finally(() => this.pending.delete(p));
+  }
+
+  /**
+   * A hot-path batch (admits, commits) tracked for flush(). Its own errors are handled inside (each
+   * caller is rejected); anything that still escapes is reported, never left as an unhandled
+   * rejection (which would end the process).
+   */
+  private track(p: Promise<unknown>): void {
+    const settled = p.catch((err: unknown) => this.report(err));
+    this.pending.add(settled);
+    void settled.finally(() => this.pending.delete(settled));
   }
 
   // ---- keys
@@ -499,14 +584,14 @@ export class PostgresServerStore implements ServerStore {
     setImmediate(() => {
       this.admitScheduled = false;
       this.admitsInFlight++;
-      const p = this.flushAdmits().finally(() => {
-        this.admitsInFlight--;
-        this.hot--;
-        this.scheduleCharges();
-        this.scheduleAdmits();
-      });
-      this.pending.add(p);
-      void p.finally(() => this.pending.delete(p));
+      this.track(
+        this.flushAdmits().finally(() => {
+          this.admitsInFlight--;
+          this.hot--;
+          this.scheduleCharges();
+          this.scheduleAdmits();
+        }),
+      );
     });
   }
 
@@ -669,6 +754,7 @@ export class PostgresServerStore implements ServerStore {
     const started = performance.now();
     const cutoff = nowMs - IDEMPOTENCY_TTL_MS - PURGE_CLOCK_MARGIN_MS;
     let capped = false;
+    let failed = false;
     // Each table on its own: a failing idempotency purge (reported) does not stop the holds'.
     for (const [statement, params] of [
       [PURGE_IDEMPOTENCY, [cutoff]],
@@ -685,12 +771,17 @@ export class PostgresServerStore implements ServerStore {
           if (r.count < PURGE_BATCH) break;
         }
       } catch (err) {
-        this.onBackgroundError(err);
+        failed = true;
+        this.report(err);
       }
     }
+    // A failed run (the database away) is tried again sooner than the hour, backing off: 1, 2, 4 …
+    // minutes, up to the hour, counted from the request that started it.
+    this.purgeFailures = failed ? this.purgeFailures + 1 : 0;
+    if (failed) this.lastPurge = nowMs - PURGE_INTERVAL_MS + Math.min(PURGE_INTERVAL_MS, PURGE_RETRY_MS * 2 ** (this.purgeFailures - 1));
     // More is left: a request PURGE_AGAIN_MS after this run ENDED continues (counted from the end,
     // so a slow run on a busy database is not followed at once by the next).
-    if (capped) this.lastPurge = nowMs + (performance.now() - started) - PURGE_INTERVAL_MS + PURGE_AGAIN_MS;
+    else if (capped) this.lastPurge = nowMs + (performance.now() - started) - PURGE_INTERVAL_MS + PURGE_AGAIN_MS;
   }
 
   // ---- the commit
@@ -723,14 +814,14 @@ export class PostgresServerStore implements ServerStore {
       this.chargeOutAt = Date.now();
       // Key checks already waiting get their deadline now (commitOverdue).
       if (this.admits.length) this.scheduleAdmits();
-      const p = this.flushCharges().finally(() => {
-        this.chargeInFlight = false;
-        this.hot--;
-        this.scheduleAdmits();
-        this.scheduleCharges();
-      });
-      this.pending.add(p);
-      void p.finally(() => this.pending.delete(p));
+      this.track(
+        this.flushCharges().finally(() => {
+          this.chargeInFlight = false;
+          this.hot--;
+          this.scheduleAdmits();
+          this.scheduleCharges();
+        }),
+      );
     });
   }
 
@@ -812,7 +903,7 @@ export class PostgresServerStore implements ServerStore {
       undo.push(this.commitFailure({ outbox: foreign }));
     }
     // The batch is committed: its charges' answers stand; a failure here is the server's to log.
-    await Promise.all(undo).catch((err: unknown) => this.onBackgroundError(err));
+    await Promise.all(undo).catch((err: unknown) => this.report(err));
     return outcomes;
   }
 
@@ -823,8 +914,9 @@ export class PostgresServerStore implements ServerStore {
     const ids = idempotencyRecords(charges);
     const scopes = [...new Set(charges.filter((c) => c.outbox).map((c) => `${c.accountId}/${c.environment}`))];
 
-    const conn = await this.commits.reserve();
+    const conn = await this.reserveCommits();
     let open = false;
+    let gone = false;
     try {
       open = true;
       const [, , got] = await Promise.all([
@@ -879,10 +971,43 @@ export class PostgresServerStore implements ServerStore {
       open = false;
       return outcomes;
     } catch (err) {
-      if (open) await conn`ROLLBACK`.catch(() => undefined);
+      // The connection is gone (a restart, a crash, a cut): its transaction died with it, and the
+      // pool took the connection back when it closed. Neither ROLLBACK nor release() then: a
+      // release hands the pool's connection — by now reconnecting for another caller — to the
+      // open queue, where the next query would be written ahead of its StartupMessage.
+      gone = connectionGone(err);
+      if (open && !gone) await conn`ROLLBACK`.catch(() => undefined);
       throw err;
     } finally {
-      conn.release();
+      if (!gone) conn.release();
+    }
+  }
+
+  /**
+   * The commit connection, reserved within RESERVE_TIMEOUT_MS. The driver can lose a reserve() whose
+   * connect is cut twice (a restart just then: it is taken off the pool's queue for the second
+   * attempt and dropped once the connection reads its types), and a reserve that never resolves
+   * would hold this process's commit batches — every charged request — for ever. Late, it is
+   * answered as a database that does not answer (503), and a connection that still comes is
+   * released.
+   */
+  private async reserveCommits(): Promise<ReservedSql> {
+    let timer: NodeJS.Timeout | undefined;
+    let late = false;
+    const reserving = this.commits.reserve();
+    try {
+      return await Promise.race([
+        reserving,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            late = true;
+            reject(Object.assign(new Error('no database connection for the commit within the connect timeout'), { code: 'CONNECT_TIMEOUT' }));
+          }, RESERVE_TIMEOUT_MS);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      if (late) void reserving.then((c) => c.release(), () => undefined);
     }
   }
 
@@ -930,15 +1055,25 @@ export class PostgresServerStore implements ServerStore {
   // ---- health
 
   async health(): Promise<string | undefined> {
+    let timer: NodeJS.Timeout | undefined;
     try {
       // Every connection the hot path uses: the pool, and the request guard's and commit batches'
       // own (a process whose commit connection cannot connect fails every test charge while the
-      // pool still answers). Each takes one statement at a time, so this waits for the one out.
+      // pool still answers). Each takes one statement at a time, so this waits for the one out —
+      // at most HEALTH_TIMEOUT_MS: a database that does not answer is down, and /healthz says so
+      // in time for a load balancer's probe instead of hanging with it.
       const conns = [...new Set([this.sql, this.guard, this.commits])];
-      await Promise.all(conns.map((c) => c`SELECT 1`));
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error('health check timed out'), { code: 'ETIMEDOUT' })), HEALTH_TIMEOUT_MS);
+      });
+      const checks = Promise.all(conns.map((c) => c`SELECT 1`));
+      checks.catch(() => undefined); // settles after the deadline: nobody waits for it any more
+      await Promise.race([checks, late]);
       this.degraded = undefined;
     } catch (err) {
       this.degraded = postgresFaultCause(err) ?? 'the database is not available';
+    } finally {
+      clearTimeout(timer);
     }
     return this.degraded;
   }

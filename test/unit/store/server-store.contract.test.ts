@@ -625,7 +625,7 @@ for (const [kind, open, available] of kinds) {
       expect(ids).not.toContain(String(dead!.id));
     });
 
-    it.skipIf(kind !== 'postgres')('a purge that fails is reported as a background error and never fails the request that started it', async () => {
+    it.skipIf(kind !== 'postgres')('a purge that fails is reported as a background error, never fails the request that started it, and is tried again after 1, then 2 minutes', async () => {
       const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
       const errors: unknown[] = [];
       const third = await openPostgresStore({ url: s.url!, poolSize: 2, migrate: false, listen: false, onBackgroundError: (err) => errors.push(err) });
@@ -642,10 +642,19 @@ for (const [kind, open, available] of kinds) {
         await third.flush();
         expect(errors.map((e) => (e as Error).message)).toEqual(['purge refused']);
         expect(await third.sql`SELECT 1 FROM quota_holds WHERE id = ${dead!.id}`).toHaveLength(0);
-        // Not again within the hour.
-        expect(await third.idempotencyBegin(k.account_id, 'Q', 'h-Q', NOW + 60_000)).toEqual({ state: 'new' });
+        // A failed run is tried again sooner than the hour, backing off: after 1 minute, then 2.
+        expect(await third.idempotencyBegin(k.account_id, 'Q', 'h-Q', NOW + 59_999)).toEqual({ state: 'new' });
         await third.flush();
         expect(errors).toHaveLength(1);
+        expect(await third.idempotencyBegin(k.account_id, 'R', 'h-R', NOW + 60_000)).toEqual({ state: 'new' });
+        await third.flush();
+        expect(errors).toHaveLength(2);
+        expect(await third.idempotencyBegin(k.account_id, 'S', 'h-S', NOW + 60_000 + 119_999)).toEqual({ state: 'new' });
+        await third.flush();
+        expect(errors).toHaveLength(2);
+        expect(await third.idempotencyBegin(k.account_id, 'T', 'h-T', NOW + 60_000 + 120_000)).toEqual({ state: 'new' });
+        await third.flush();
+        expect(errors).toHaveLength(3);
       } finally {
         await third.sql.unsafe('DROP TRIGGER purge_refused ON idempotency; DROP FUNCTION purge_refused();');
         await third.close();
