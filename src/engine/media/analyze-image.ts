@@ -22,7 +22,7 @@
  *                   file: only the decoded rows) or `none`
  */
 import { VerityError } from '../../api/errors.js';
-import type { AnalysisEvidence, MediaForensics, MediaMetadata, Watermark } from '../../api/results.js';
+import type { AnalysisEvidence, MediaForensics, MediaMetadata, MediaVideo, Watermark } from '../../api/results.js';
 import type { EnginePorts } from '../types.js';
 import { readC2pa } from './c2pa.js';
 import { bmffDeclaredSize, decodeLuma, loadSharp, MAX_PIXELS, readHeader, type ImageHeader } from './decode.js';
@@ -76,6 +76,8 @@ export interface ImageAnalysis {
   codecMissing?: boolean;
   /** Tile maps of the pixel analyzers (the result's additive `forensics`), when the pixels were analysed. */
   forensics?: MediaForensics;
+  /** A video's frames as read (the result's additive `video`). */
+  video?: MediaVideo;
 }
 
 export type PixelCoverage = 'full' | 'partial' | 'none';
