@@ -500,3 +500,43 @@ function overlaps(a: { x: number; y: number; width: number; height: number } | u
   if (!a || !b) return false;
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
+
+/** Width of a frame-strip thumbnail in the report. */
+export const THUMB_WIDTH = 160;
+
+/**
+ * Small RGB frames of a video at the given frame indices (display order), for the report's frame
+ * strip: one bounded ffmpeg run. The indices come from a result file (untrusted): at most
+ * MAX_SAMPLES * 2 of them, whole numbers below MAX_FRAMES. Null when there is no decoder or it fails.
+ */
+export async function frameThumbnails(
+  bytes: Buffer,
+  decoder: Decoder,
+  indices: number[],
+  o: { timeoutMs: number; signal?: AbortSignal },
+): Promise<{ width: number; height: number; frames: Map<number, Buffer> } | null> {
+  const wanted = [...new Set(indices.filter((i) => Number.isInteger(i) && i >= 0 && i < MAX_FRAMES))].sort((a, b) => a - b).slice(0, MAX_SAMPLES * 2);
+  if (!wanted.length) return null;
+  const input = await tempInput(bytes);
+  try {
+    const meta = await runDecoder(decoder.ffprobe, ['-v', 'error', ...inputArgs(input.path), '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0'], { timeoutMs: o.timeoutMs, signal: o.signal, maxStdout: 4096 });
+    const [W, H] = meta.stdout.toString('utf8').trim().split(',').map(Number);
+    if (!W || !H || W * H > MAX_FRAME_PIXELS) return null;
+    const w = THUMB_WIDTH;
+    const h = Math.max(2, Math.round((H * w) / W / 2) * 2);
+    const out = await runDecoder(
+      decoder.ffmpeg,
+      ['-nostdin', '-hide_banner', '-loglevel', 'error', '-threads', '2', '-noautorotate', '-t', String(MAX_ANALYSED_S), ...inputArgs(input.path),
+        '-vf', `select='${wanted.map((n) => `eq(n,${n})`).join('+')}',scale=${w}:${h}:flags=area,format=rgb24`, '-fps_mode', 'passthrough', '-f', 'rawvideo', 'pipe:1'],
+      { timeoutMs: o.timeoutMs, signal: o.signal, maxStdout: wanted.length * w * h * 3 },
+    );
+    const frames = new Map<number, Buffer>();
+    for (let i = 0; i < wanted.length && (i + 1) * w * h * 3 <= out.stdout.length; i++) frames.set(wanted[i]!, out.stdout.subarray(i * w * h * 3, (i + 1) * w * h * 3));
+    return { width: w, height: h, frames };
+  } catch (err) {
+    if (err instanceof DecoderError) return null;
+    throw err;
+  } finally {
+    await input.dispose();
+  }
+}

@@ -14,6 +14,7 @@ import { DecoderError, findDecoder, runDecoder } from '../../../src/engine/media
 import { chooseSamples } from '../../../src/engine/media/video-frames.js';
 import { NO_DECODER_WARNING, verifyMedia } from '../../../src/engine/media/verify.js';
 import type { EngineConfig } from '../../../src/engine/types.js';
+import { readResult, renderReport } from '../../../src/report/index.js';
 import { makePorts } from './helpers.js';
 
 const decoder = findDecoder({});
@@ -75,6 +76,22 @@ suite('video frames (ffmpeg on PATH)', () => {
     const outside = r.video!.sampled.filter((s) => s.time_s < 4 || s.time_s >= 6);
     expect(inside.length).toBeGreaterThan(0);
     expect(Math.min(...inside.map((s) => s.score))).toBeGreaterThan(Math.max(...outside.map((s) => s.score)));
+  }, 60_000);
+
+  it('the HTML report shows the sampled frames with their scores, the spliced ones outlined, and the range', async () => {
+    const r = await verify(clips.spliced!);
+    // Through a saved result, as `verity report` reads one.
+    const saved = readResult(JSON.parse(JSON.stringify({ ...r, id: 'vrf_med_test1', latency_ms: 1, credits_used: 1 })));
+    const page = await renderReport({ kind: 'media', result: saved.result, input: clips.spliced!, now: new Date('2026-01-15T12:00:00Z'), version: 't' });
+    expect(page).toContain('<h2 id="h-frames">Video frames</h2>');
+    const frames = [...page.matchAll(/<figure class="frame( hot)?"><img src="data:image\/jpeg;base64,[^"]+" alt="Frame (\d+) at ([\d.]+) s">/g)];
+    expect(frames.length).toBe(r.video!.sampled.length);
+    for (const [, hot, , t] of frames) expect(!!hot, `frame at ${t} s`).toBe(Number(t) >= 4 && Number(t) < 6);
+    expect(page).toMatch(/<strong>4\.00–5\.96 s<\/strong> \(frames 100–149\): temporal\.splice/);
+    // Without the input file: the scores, no pictures.
+    const bare = await renderReport({ kind: 'media', result: saved.result, now: new Date('2026-01-15T12:00:00Z'), version: 't' });
+    expect(bare).not.toContain('data:image/jpeg');
+    expect(bare).toContain('Frame pictures are shown when the report is made with the input file');
   }, 60_000);
 
   it('frames duplicated (a 21-frame freeze at 4.76 s): suspicious, naming the range', async () => {
