@@ -182,6 +182,9 @@ export const INCOMPLETE_TRUST_CAP = 0.4;
 /** Trust cap when only a missing codec stopped pixel analysis and a valid C2PA binding covers the bytes. */
 export const CODEC_MISSING_TRUST_CAP = 0.6;
 
+/** Trust cap for an intact image too small for the pixel analyzers (a limitation, issue 30). */
+export const TOO_SMALL_TRUST_CAP = 0.6;
+
 /** `manipulation` at or above this makes a file `suspicious`; every weak heuristic alone stays below it. */
 export const SUSPICIOUS_MANIPULATION = 0.3;
 export const SUSPICIOUS_DEEPFAKE = 0.5;
@@ -250,6 +253,14 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
       authenticity = 'suspicious';
       reason = `the analysis could not run in full: ${a.incomplete}`;
     }
+  }
+
+  // Too small for the pixel analyzers (an intact thumbnail-sized picture): a limitation. The
+  // metadata verdict stands, never above likely_authentic, with trust capped.
+  if (a.tooSmall && !a.incomplete) {
+    trust = Math.min(trust, TOO_SMALL_TRUST_CAP);
+    if (authenticity === 'authentic') authenticity = 'likely_authentic';
+    if (authenticity === 'likely_authentic') reason += '; too small to analyse the pixels (a limitation, not a finding)';
   }
 
   const tsSig = a.signals.find((s) => s.analyzer === 'metadata.timestamps');
