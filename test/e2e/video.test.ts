@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { verity } from './run-cli.js';
+import { newHome, verity } from './run-cli.js';
 
 const ffmpeg = ((): string | null => {
   try {
@@ -40,5 +40,11 @@ const clip = join(dir, 'clip.mp4');
     expect(b.dimension_producers.llm_analysis).toBe('metadata only (pixels not analysed)');
     const human = await verity(['verify', 'media', clip], { env: noDecoderPath });
     expect(human.stdout + human.stderr).toMatch(/pixels not analysed/i);
+
+    // The configuration switch: `media.ffmpeg none` reaches the engine.
+    const home = newHome();
+    expect((await verity(['config', 'set', 'media.ffmpeg', 'none'], { home })).code).toBe(0);
+    const off = JSON.parse((await verity(['verify', 'media', clip, '--json'], { home })).stdout) as { video: { pixels_analysed: boolean } };
+    expect(off.video.pixels_analysed).toBe(false);
   }, 60_000);
 });
