@@ -69,6 +69,15 @@ async function withThumbnail(main: Buffer, thumb: Buffer, name: string): Promise
     expect(r.authenticity).toBe('likely_authentic');
   });
 
+  it('a 3:2 photo whose thumbnail is the whole photo squeezed to 160×120 (DCF size): not an edit', async () => {
+    const raw = await crop(0, 50, 1200, 800);
+    const photo = await cameraJpeg(raw, 1200, 800);
+    const squeezed = await sharp(raw, { raw: { width: 1200, height: 800, channels: 3 } }).resize(160, 120, { fit: 'fill' }).jpeg({ quality: 80 }).toBuffer();
+    const r = await verify(await withThumbnail(photo, squeezed, 'squeezed'));
+    expect(r.evidence.find((e) => e.source === 'forensics.exif_thumbnail')!.finding).toMatch(/scaled to a fixed thumbnail size .*not an edit/);
+    expect(r.authenticity).toBe('likely_authentic');
+  });
+
   it('a 3:2 photo cut from a corner of the scene the thumbnail shows (a crop in an editor): still reads as a difference', async () => {
     const photo = await cameraJpeg(await crop(0, 0, 720, 480), 720, 480);
     const r = await verify(await withThumbnail(photo, await preview(), 'corner'));

@@ -47,6 +47,8 @@ suite('video frames (ffmpeg on PATH)', () => {
       '-map', '[v]',
     ]);
     // Frame 120 (4.80 s) repeated 20 times, the clip re-timed to 25 fps and cut back to 10 s.
+    // Frames 100–111 (4.00–4.44 s) cut out, the timestamps left as they were (a gap, not a re-timing).
+    clips.gap = clip('gap', ['-f', 'lavfi', '-i', RECORDING, '-vf', `${NOISE},select='not(between(n\\,100\\,111))'`, '-fps_mode', 'passthrough']);
     clips.duplicated = clip('duplicated', ['-f', 'lavfi', '-i', RECORDING, '-vf', `${NOISE},loop=loop=20:size=1:start=120,setpts=N/25/TB,trim=duration=10`]);
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -100,6 +102,13 @@ suite('video frames (ffmpeg on PATH)', () => {
     // The loop filter repeats the frame shown at 4.76 s (frame 119): 21 identical frames to 5.56 s.
     expect(finding(r, 'temporal.duplicated_frames')).toMatch(/^Frames duplicated in a moving clip: 4\.76–5\.56 s \(frames 119–139, 21 identical\)/);
     expect(r.evidence[0]!.finding).toMatch(/stands out: 4\.76–5\.56 s/);
+  }, 60_000);
+
+  it('frames removed with their timestamps left (a 0.52 s gap at 3.96 s): suspicious, naming the gap', async () => {
+    const r = await verify(clips.gap!);
+    expect(['suspicious', 'manipulated']).toContain(r.authenticity);
+    expect(finding(r, 'temporal.timestamps')).toMatch(/^Presentation-time gaps where frames are missing: 3\.96–4\.48 s \(12 frames at 25\.00 fps\)/);
+    expect(r.evidence[0]!.finding).toMatch(/stands out: 3\.96–4\.48 s \(frames 99–100, temporal\.timestamps\)/);
   }, 60_000);
 
   it('no decoder (media.ffmpeg none): says pixels were not analysed, keeps the metadata reading, no pixel score', async () => {

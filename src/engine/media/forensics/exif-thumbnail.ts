@@ -81,7 +81,8 @@ export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, main
   const aspect = mainWidth / mainHeight;
   const aspectDiff = Math.abs(t.aspect - aspect) / aspect;
   const nums = `dHash distance ${d}/64, aspect ratio ${t.aspect.toFixed(2)} vs ${aspect.toFixed(2)}`;
-  // Another aspect ratio: is the photo the thumbnail's centre (an in-camera crop) or not?
+  // Another aspect ratio: is the photo the thumbnail's centre (an in-camera crop), or the whole
+  // picture scaled to a fixed thumbnail size, or neither?
   if (aspectDiff > 0.08) {
     let c: number | null = null;
     try {
@@ -92,13 +93,23 @@ export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, main
     } catch {
       c = null;
     }
-    if (c !== null && c <= 10)
+    if (c !== null && c <= 10 && c <= d)
       return {
         analyzer: 'forensics.exif_thumbnail',
         kind: 'manipulation',
         probability: 0.05,
         confidence: 0.4,
         finding: `The EXIF thumbnail has another aspect ratio, and its centre cut to the photo's aspect matches the main image (${nums}; centre dHash distance ${c}/64): a camera's aspect-ratio mode (an in-camera crop), not an edit`,
+      };
+    // The same picture squeezed: the camera scaled the whole photo to the fixed DCF thumbnail size
+    // (160×120) without keeping its aspect (a 3:2 or 16:9 photo in a 4:3 thumbnail).
+    if (d <= 10)
+      return {
+        analyzer: 'forensics.exif_thumbnail',
+        kind: 'manipulation',
+        probability: 0.05,
+        confidence: 0.4,
+        finding: `The EXIF thumbnail has another aspect ratio but shows the same picture, scaled to a fixed thumbnail size (${nums}): what cameras write (DCF 160×120), not an edit; it matches the main image`,
       };
   }
   if (d >= 20)
