@@ -16,8 +16,8 @@
  *      a single change of source is named but stays weak (edited programmes do that);
  *    - `temporal.scene_cuts`: cuts, and whether each falls on a keyframe;
  *    - `forensics.video_frames`: the noise-residual analyzer per sampled frame, and whether its
- *      findings agree across neighbouring frames (a region that stays = meaningful; one frame alone
- *      = texture);
+ *      findings agree across neighbouring frames (a region that stays counts at the image
+ *      analyzer's level; one frame alone is discounted as texture);
  *    - `forensics.spectrum` (deepfake checks on): the spectral check on a few frames, averaged.
  * Each is a heuristic with innocent explanations: none alone makes a file `manipulated` (score.ts).
  */
@@ -460,7 +460,10 @@ export async function analyzeVideoFrames(bytes: Buffer, decoder: Decoder, o: Vid
     const agreeing = high.filter((_, j) => runOf[j]! >= 2);
     const longestRun = Math.max(0, ...runOf);
     const strongest = Math.max(0, ...fired.map((h) => h.noise!.probability));
-    const frameP = longestRun >= 3 ? Math.min(0.4, strongest + 0.05 * longestRun) : longestRun === 2 ? 0.8 * strongest : 0.25 * strongest;
+    // As on a photo, a low-noise region is weak alone (a flat wall or sky does it, and persists in
+    // a still shot just as a pasted object would): persistence keeps it at the image analyzer's
+    // own level (≤ 0.25, below `suspicious`); a region in one frame only is discounted to a quarter.
+    const frameP = longestRun >= 2 ? strongest : 0.25 * strongest;
     signals.push({
       analyzer: 'forensics.video_frames',
       kind: 'manipulation',
