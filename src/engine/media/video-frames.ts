@@ -414,7 +414,8 @@ export async function analyzeVideoFrames(bytes: Buffer, decoder: Decoder, o: Vid
       const blockOdd = s.block !== null && a.block !== null && b.block !== null
         && ratio(s.block, a.block) > Math.log(1.25) && ratio(s.block, b.block) > Math.log(1.25) && ratio(a.block, b.block) < Math.log(1.1);
       if (!noiseOdd && !blockOdd) continue;
-      const p = noiseOdd && blockOdd ? 0.7 : noiseOdd ? 0.6 : 0.45;
+      // Blockiness alone also follows scene content (edges that fall on 8-pixel columns): weak.
+      const p = noiseOdd && blockOdd ? 0.7 : noiseOdd ? 0.6 : 0.25;
       spliceP = Math.max(spliceP, p);
       flag({ start_s: t(s.start), end_s: t(s.end - 1), first_frame: s.start, last_frame: s.end - 1, analyzer: 'temporal.splice', probability: p });
       spliced.push(`${range(t(s.start), t(s.end - 1))} (frames ${s.start}–${s.end - 1})${noiseOdd ? `: noise σ ${val(s).toFixed(2)} against ${val(a).toFixed(2)} before and ${val(b).toFixed(2)} after` : ''}${blockOdd ? `${noiseOdd ? ';' : ':'} blockiness ${s.block!.toFixed(2)} against ${a.block!.toFixed(2)} and ${b.block!.toFixed(2)} (the block edges of an earlier compression, or another source)` : ''}`);
