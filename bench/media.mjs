@@ -2,6 +2,10 @@
 // beside exiftool on the same file in the same run. Imports the BUILT code (npm run build).
 // Then the whole process, as a user runs it (`verity verify media FILE --json`), interleaved with
 // exiftool on the same file (issue 18 goal: ≤ 3×).
+// Then video (issue 30), where ffmpeg is installed: a 30 s 1080p H.264 clip made here with
+// ffmpeg, `verity verify media clip.mp4 --json` whole-process, interleaved with `ffprobe` (format
+// and streams) + one `ffmpeg` frame extract (the frame at 15 s to PNG) of the same clip, as a ratio.
+// `--video-only` skips the image part.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -9,6 +13,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { HEADER, interleave, rows as comparisonRows } from './lib/interleave.mjs';
 
+const videoOnly = process.argv.includes('--video-only');
 const { analyzeImage } = await import('../dist/engine/media/analyze-image.js');
 const { readMetadataDetails } = await import('../dist/engine/media/metadata.js');
 const { readHeader } = await import('../dist/engine/media/decode.js');
@@ -44,14 +49,14 @@ async function time(fn) {
   return median(ts);
 }
 
-const full = await time(() => analyzeImage(bytes, { checkDeepfakes: true, checkWatermarks: true, ports }));
-const meta = await time(async () => {
+const full = videoOnly ? NaN : await time(() => analyzeImage(bytes, { checkDeepfakes: true, checkWatermarks: true, ports }));
+const meta = videoOnly ? NaN : await time(async () => {
   await readHeader(bytes);
   await readMetadataDetails(bytes);
 });
 let exif = NaN;
 try {
-  exif = await time(async () => execFileSync('exiftool', ['-json', '-Make', '-Model', '-DateTimeOriginal', '-GPS:all', file]));
+  if (!videoOnly) exif = await time(async () => execFileSync('exiftool', ['-json', '-Make', '-Model', '-DateTimeOriginal', '-GPS:all', file]));
 } catch {
   console.error('exiftool not installed: its column is empty');
 }
@@ -68,6 +73,37 @@ if (Number.isFinite(exif)) {
     { runs: PAIRS, env },
   );
 }
+
+// Video: a 30 s 1080p clip (testsrc2 with temporal noise, H.264 at ~4 Mbit/s: under the 20 MB limit).
+let video = null;
+let clipInfo = '';
+const hasFfmpeg = (() => {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+    execFileSync('ffprobe', ['-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (hasFfmpeg) {
+  const clip = join(dir, 'clip-1080p-30s.mp4');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=1920x1080:r=30:d=30', '-vf', 'noise=alls=6:allf=t', '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '4M', '-maxrate', '4500k', '-bufsize', '8M', '-g', '60', '-pix_fmt', 'yuv420p', clip]);
+  clipInfo = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=size,duration,bit_rate', '-of', 'csv=p=0', clip], { encoding: 'utf8' }).trim();
+  const home = join(dir, 'home');
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, VERITY_HOME: home };
+  video = interleave(
+    { name: 'verity verify media (30 s 1080p MP4)', steps: [[process.execPath, new URL('../bin/verity.js', import.meta.url).pathname, 'verify', 'media', clip, '--json']] },
+    {
+      name: 'ffprobe + ffmpeg one frame (same clip)',
+      steps: [
+        ['ffprobe', '-v', 'error', '-show_format', '-show_streams', '-of', 'json', clip],
+        ['ffmpeg', '-v', 'error', '-y', '-ss', '15', '-i', clip, '-frames:v', '1', join(dir, 'frame.png')],
+      ],
+    },
+    { runs: PAIRS, env },
+  );
+} else console.error('ffmpeg/ffprobe not installed: no video comparison');
 rmSync(dir, { recursive: true, force: true });
 
 const rows = [
@@ -80,4 +116,5 @@ console.log(`file: ${W}×${H} JPEG, ${(bytes.length / 1048576).toFixed(1)} MB; m
 console.log('| step | median ms | goal |\n|---|---:|---|');
 for (const [n, ms, goal] of rows) console.log(`| ${n} | ${Number.isFinite(ms) ? ms.toFixed(1) : 'n/a'} | ${goal} |`);
 console.log(`| peak RSS (whole run) | ${rssMb.toFixed(0)} MB | < 400 MB |`);
+if (video) console.log(['', `video: 30 s 1920×1080 H.264 at 30 fps (size, duration, bit rate: ${clipInfo}); whole process, ${PAIRS} interleaved runs each after one warm-up; load average ${loadavg().map((x) => x.toFixed(1)).join(' / ')} at the end`, ...HEADER, ...comparisonRows(video)].join('\n'));
 if (whole) console.log(['', `whole process, ${PAIRS} interleaved runs each after one warm-up; load average ${loadavg().map((x) => x.toFixed(1)).join(' / ')} (1/5/15 min) at the end`, ...HEADER, ...comparisonRows(whole, 3)].join('\n'));

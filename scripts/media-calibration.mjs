@@ -19,7 +19,7 @@ if (!existsSync(fixtures)) {
 const { verifyMedia } = await import(join(root, 'dist/engine/media/verify.js'));
 const { readMetadataDetails } = await import(join(root, 'dist/engine/media/metadata.js'));
 const ports = { clock: { now: () => new Date() }, config: {}, http: null, fetchInput: null };
-const folders = ['images/camera', 'images/ai-metadata', 'images/malformed', 'c2pa'];
+const folders = ['images/camera', 'images/ai-metadata', 'images/malformed', 'c2pa', 'c2pa/public-testfiles'];
 /** Software that edits pixels or re-saves them (not camera firmware or transfer tools). */
 const EDITOR = /photoshop|gimp|lightroom|affinity|paint\.net|pixelmator|snapseed|picasa|photo gallery|capture one|darktable|rawtherapee|acdsee|paintshop|corel|photoscape|luminar|canva/i;
 const AI_OR_EDIT_ACTION = /^c2pa\.(edited|color_adjustments|cropped|filtered|drawing|placed|removed|resized|composited)/;
@@ -30,8 +30,8 @@ for (const folder of folders) {
   const dir = join(fixtures, folder);
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir).sort()) {
-    // Sub-folders (trust anchors, c2pa/public-testfiles) are not calibration inputs.
-    if (name === 'trust' || name.endsWith('.md') || !statSync(join(dir, name)).isFile()) continue;
+    // Sub-folders are listed on their own (c2pa/public-testfiles); c2patool's reports are not media.
+    if (name === 'trust' || name.endsWith('.md') || name.endsWith('.json') || !statSync(join(dir, name)).isFile()) continue;
     const file = readFileSync(join(dir, name));
     const d = await readMetadataDetails(file).catch(() => null);
     const editor = d && [d.software, d.creatorTool, ...d.history].some((s) => s && EDITOR.test(s));

@@ -207,6 +207,24 @@ export type MediaForensics = z.infer<typeof MediaForensics>;
  * embeds is the one this result describes. Absent when no file was read (a URL in the sandbox).
  */
 export const FileDigest = z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().nonnegative() });
+/**
+ * Additive (issue 30): how a video's frames were read. `decoder` null = no decoder was available
+ * and `pixels_analysed` false: the verdict rests on container metadata and C2PA only. `sampled`:
+ * the frames the image forensics read, with how much each stands out (0..1); `ranges`: the frames
+ * and times a temporal or per-frame signal names.
+ */
+export const MediaVideo = z.object({
+  decoder: z.string().nullable(),
+  pixels_analysed: z.boolean(),
+  frames_total: z.number().int().nonnegative(),
+  frames_decoded: z.number().int().nonnegative(),
+  duration_s: z.number().nonnegative().nullable(),
+  fps: z.number().nonnegative().nullable(),
+  keyframes: z.number().int().nonnegative(),
+  sampled: z.array(z.object({ index: z.number().int().nonnegative(), time_s: z.number(), keyframe: z.boolean(), score: Score, noise_sigma: z.number().nullable() })),
+  ranges: z.array(z.object({ start_s: z.number(), end_s: z.number(), first_frame: z.number().int().nonnegative(), last_frame: z.number().int().nonnegative(), analyzer: z.string(), probability: Score })),
+});
+export type MediaVideo = z.infer<typeof MediaVideo>;
 export const MediaResult = z.object({
   id: idOf('med'),
   ...common,
@@ -222,6 +240,8 @@ export const MediaResult = z.object({
   forensics: MediaForensics.optional(),
   /** Additive: the analysed file (FileDigest). */
   file: FileDigest.optional(),
+  /** Additive: the frames of a video (MediaVideo). */
+  video: MediaVideo.optional(),
 });
 
 // ---- document (SPEC 2.5)

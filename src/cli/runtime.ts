@@ -163,7 +163,7 @@ export class CliRuntime {
 
   engineConfig(): EngineConfig {
     const c = this.config();
-    return { contact: c.contact, sources: c.sources as EngineConfig['sources'], llm: c.llm, c2pa: c.c2pa, document: c.document };
+    return { contact: c.contact, sources: c.sources as EngineConfig['sources'], llm: c.llm, c2pa: c.c2pa, media: c.media, document: c.document };
   }
 
   /** The Engine for this invocation: in-process (sandbox or live) or remote. */

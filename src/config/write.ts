@@ -65,6 +65,7 @@ function tidy(cfg: ConfigFile): ConfigFile {
   }
   if (isEmpty(out.llm)) delete out.llm;
   if (isEmpty(out.c2pa)) delete out.c2pa;
+  if (isEmpty(out.media)) delete out.media;
   if (isEmpty(out.document)) delete out.document;
   return out;
 }

@@ -44,6 +44,8 @@ export interface EngineConfig {
   /** An OpenAI-compatible server (`base_url`, `model`) or a local GGUF file (`model_path`). */
   llm?: { base_url?: string; model?: string; api_key?: string; model_path?: string };
   c2pa?: { trust_anchors?: string };
+  /** Video frames: `ffmpeg` = path to the ffmpeg binary (ffprobe beside it), or `none`; unset = PATH (docs/media.md). */
+  media?: { ffmpeg?: string };
   /** Document signatures: `trust_anchors` = comma-separated PEM bundle paths, PEM text, or `system` (docs/document.md). */
   document?: { trust_anchors?: string | string[] };
 }

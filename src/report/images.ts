@@ -6,6 +6,8 @@
  * coordinates are in stored pixels (EXIF rotation not applied).
  */
 import type { MediaForensics, MediaResult } from '../api/results.js';
+import { findDecoder } from '../engine/media/ffmpeg.js';
+import { frameThumbnails } from '../engine/media/video-frames.js';
 
 type SharpFn = (typeof import('sharp'))['default'];
 let sharpP: Promise<SharpFn> | undefined;
@@ -139,4 +141,23 @@ export async function heatmapPng(result: MediaResult): Promise<Buffer> {
     layers.push({ input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${rects}</svg>`), left: 0, top: 0 });
   }
   return sharp({ create: { width: w, height: h, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).composite(layers).png().toBuffer();
+}
+
+/**
+ * The sampled frames of a video as small JPEG data URIs, by frame index, for the report's frame
+ * strip: decoded again from the input file with ffmpeg from PATH (none → null: the strip then
+ * shows the scores without pictures).
+ */
+export async function frameStripImages(input: Buffer, indices: number[]): Promise<Map<number, string> | null> {
+  const decoder = findDecoder({});
+  if (!decoder) return null;
+  const got = await frameThumbnails(input, decoder, indices, { timeoutMs: 20_000 });
+  if (!got) return null;
+  const sharp = await loadSharp();
+  const out = new Map<number, string>();
+  for (const [i, rgb] of got.frames) {
+    const jpg = await sharp(rgb, { raw: { width: got.width, height: got.height, channels: 3 } }).jpeg({ quality: 70 }).toBuffer();
+    out.set(i, `data:image/jpeg;base64,${jpg.toString('base64')}`);
+  }
+  return out;
 }

@@ -10,7 +10,7 @@ import { claimBody } from './claim.js';
 import { page } from './common.js';
 import { documentBody } from './document.js';
 import { c2paThumbnails } from './c2pa-thumbnails.js';
-import { drawableMap, exifThumbnail, photo, tileMapPng } from './images.js';
+import { drawableMap, exifThumbnail, frameStripImages, photo, tileMapPng } from './images.js';
 import { mediaBody, type MediaAssets } from './media.js';
 
 export { heatmapPng } from './images.js';
@@ -67,7 +67,9 @@ async function mediaAssets(r: MediaResult, input: Buffer | null | undefined, not
   const differs = !!thumbEvidence && !/matches the main image/.test(thumbEvidence.finding);
   const thumbnail = input && differs ? await exifThumbnail(input) : null;
   const c2pa = input && r.watermark ? await c2paThumbnails(input) : null;
+  const frames = input && r.video?.pixels_analysed ? await frameStripImages(input, r.video.sampled.map((s) => s.index)) : null;
   return {
+    frames,
     photo: ph,
     photoNote: ph ? null : input ? 'this build cannot decode the image for display (or it is a video)' : note ?? 'no input file was given (verity report … --input FILE embeds it)',
     gridOverlay: grid,

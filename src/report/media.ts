@@ -16,6 +16,8 @@ export interface MediaAssets {
   thumbnail: string | null;
   /** Thumbnails stored in the C2PA manifest (only when the input file was given). */
   c2pa: C2paThumbnails | null;
+  /** A video's sampled frames as JPEG data URIs by frame index (input given and ffmpeg on PATH). */
+  frames?: Map<number, string> | null;
 }
 
 const TONE: Record<MediaResult['authenticity'], Tone> = { authentic: 'good', likely_authentic: 'good', suspicious: 'warn', manipulated: 'bad' };
@@ -83,6 +85,25 @@ function c2paTimeline(w: Watermark | null, thumbs: C2paThumbnails | null): Html 
 ${w.status.length ? html`<table><thead><tr><th scope="col">Validation status</th><th scope="col">Kind</th><th scope="col">Explanation</th></tr></thead><tbody>${w.status.map((s) => html`<tr><td class="mono">${s.code}</td><td>${badge(s.kind, s.kind === 'failure' ? 'bad' : s.kind === 'success' ? 'good' : 'neutral')}</td><td>${s.explanation ?? ''}</td></tr>`)}</tbody></table>` : ''}`;
 }
 
+/**
+ * A video's sampled frames in time order, each with its time, keyframe mark and score (how much
+ * it stands out: its own forensic finding and any flagged range it lies in), then the flagged
+ * ranges. Frames that stand out (score ≥ 0.3) are outlined.
+ */
+function frameStrip(r: MediaResult, a: MediaAssets): Html {
+  const v = r.video!;
+  if (!v.pixels_analysed)
+    return html`<p><strong>Pixels not analysed:</strong> no video decoder (ffmpeg) was available, so no frame was read; the verdict rests on the container's metadata and Content Credentials.</p>`;
+  const cells = v.sampled.map((s) => {
+    const uri = a.frames?.get(s.index);
+    const hot = s.score >= 0.3;
+    return html`<figure class="frame${hot ? ' hot' : ''}">${uri ? html`<img src="${trusted(uri)}" alt="Frame ${s.index} at ${s.time_s.toFixed(2)} s">` : html`<div class="blank" role="img" aria-label="Frame ${s.index} not embedded"></div>`}<figcaption class="small">${s.time_s.toFixed(2)} s · #${s.index}${s.keyframe ? ' · key' : ''}<br><span class="ramp-bar"><span style="${trusted(`width:${Math.round(s.score * 100)}%`)}"></span></span> ${s.score.toFixed(2)}</figcaption></figure>`;
+  });
+  return html`<p class="small">Decoded with ${v.decoder ?? 'an unknown decoder'}: ${v.frames_decoded} of ${v.frames_total} frames${v.fps ? ` at ${v.fps} fps` : ''}, ${v.keyframes} keyframes; ${v.sampled.length} frames sampled for the image forensics. Score per frame: 0 = nothing stands out, outlined at 0.3 or more.${a.frames ? '' : ' Frame pictures are shown when the report is made with the input file and ffmpeg is installed.'}</p>
+<div class="frame-strip">${cells}</div>
+${v.ranges.length ? html`<h3>Frames and times that stand out</h3><ol>${v.ranges.map((x) => html`<li><strong>${x.start_s.toFixed(2)}${x.end_s !== x.start_s ? html`–${x.end_s.toFixed(2)}` : ''} s</strong> (frames ${x.first_frame}–${x.last_frame}): ${x.analyzer}, probability ${x.probability.toFixed(2)}</li>`)}</ol>` : html`<p>No frame or time range stands out.</p>`}`;
+}
+
 export function mediaBody(r: MediaResult, a: MediaAssets, subject: string): Html[] {
   const ex = r.metadata.exif;
   const video = isVideoFormat(r.metadata.format);
@@ -92,9 +113,11 @@ export function mediaBody(r: MediaResult, a: MediaAssets, subject: string): Html
     headline({ title: 'media', subject, verdict: r.authenticity, tone: TONE[r.authenticity], trust: r.trust_score, meaning: `${MEANING[r.authenticity]} ${deepfake}` }),
     warningsSection(r.warnings),
     dimensionsSection(r.dimensions, r.dimension_producers, r.warnings),
-    video
-      ? html`<section aria-labelledby="h-image"><h2 id="h-image">Video</h2><p class="muted">Video frames are not read yet: pixels not analysed, so there are no forensic overlays.</p></section>`
-      : html`<section aria-labelledby="h-image"><h2 id="h-image">Image and forensic overlays</h2>${figure(r, a)}</section>`,
+    r.video
+      ? html`<section aria-labelledby="h-frames"><h2 id="h-frames">Video frames</h2>${frameStrip(r, a)}</section>`
+      : video
+        ? html`<section aria-labelledby="h-image"><h2 id="h-image">Video</h2><p class="muted">Video pixels not analysed, so there are no forensic overlays.</p></section>`
+        : html`<section aria-labelledby="h-image"><h2 id="h-image">Image and forensic overlays</h2>${figure(r, a)}</section>`,
     html`<section aria-labelledby="h-c2pa"><h2 id="h-c2pa">Content Credentials (C2PA) chain</h2>${c2paTimeline(r.watermark, a.c2pa)}</section>`,
     html`<section aria-labelledby="h-meta"><h2 id="h-meta">Metadata and provenance</h2>
 <table><tbody>

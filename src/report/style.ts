@@ -56,6 +56,12 @@ mark { background: #ffe08a; padding: 0 2px; } mark.ai { background: #f6c9a8; out
 .legend { display: flex; align-items: center; gap: 8px; font-size: 0.88em; margin: 4px 0; }
 .legend .ramp { width: 180px; height: 12px; border: 1px solid #999; }
 .thumb { max-width: 260px; margin: 0; }
+.frame-strip { display: flex; flex-wrap: wrap; gap: 6px; }
+.frame { margin: 0; width: 160px; }
+.frame img, .frame .blank { display: block; width: 160px; aspect-ratio: 16/9; object-fit: contain; background: #222; border: 2px solid transparent; }
+.frame.hot img, .frame.hot .blank { border-color: #d55e00; }
+.ramp-bar { display: inline-block; width: 80px; height: 6px; background: #ddd; vertical-align: middle; }
+.ramp-bar span { display: block; height: 6px; background: #d55e00; }
 .thumb img { display: block; max-width: 100%; border: 1px solid #999; }
 ol.timeline { list-style: none; padding-left: 0; margin: 8px 0; border-left: 4px solid var(--line); }
 ol.timeline > li { position: relative; margin: 0 0 12px 0; padding: 6px 10px 6px 22px; }

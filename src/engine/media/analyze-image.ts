@@ -22,7 +22,7 @@
  *                   file: only the decoded rows) or `none`
  */
 import { VerityError } from '../../api/errors.js';
-import type { AnalysisEvidence, MediaForensics, MediaMetadata, Watermark } from '../../api/results.js';
+import type { AnalysisEvidence, MediaForensics, MediaMetadata, MediaVideo, Watermark } from '../../api/results.js';
 import type { EnginePorts } from '../types.js';
 import { readC2pa } from './c2pa.js';
 import { bmffDeclaredSize, decodeLuma, loadSharp, MAX_PIXELS, readHeader, type ImageHeader } from './decode.js';
@@ -75,8 +75,16 @@ export interface ImageAnalysis {
    * vouch for the bytes (verify.ts `judge`).
    */
   codecMissing?: boolean;
+  /**
+   * An intact image too small for the pixel analyzers (under 4 tiles of 64×64, both sides at least
+   * TOO_SMALL_MIN_SIDE): a limitation, not a failure. verify.ts keeps the metadata verdict, at most
+   * likely_authentic, with trust capped at TOO_SMALL_TRUST_CAP.
+   */
+  tooSmall?: string;
   /** Tile maps of the pixel analyzers (the result's additive `forensics`), when the pixels were analysed. */
   forensics?: MediaForensics;
+  /** A video's frames as read (the result's additive `video`). */
+  video?: MediaVideo;
 }
 
 export type PixelCoverage = 'full' | 'partial' | 'none';
@@ -86,6 +94,8 @@ export type PixelCoverage = 'full' | 'partial' | 'none';
  * each other): below 4 tiles (e.g. 1×1, 100×68 thumbnails) pixel forensics cannot run.
  */
 export const MIN_ANALYSIS_TILES = 4;
+/** Shortest side of an intact image whose smallness is a limitation (not a partial result). */
+export const TOO_SMALL_MIN_SIDE = 48;
 export const analysableTiles = (width: number, height: number): number => Math.floor(width / 64) * Math.floor(height / 64);
 
 /** Whether metadata gave anything beyond the image header (EXIF, XMP, text chunks, dates). */
@@ -197,6 +207,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   let pixels: PixelCoverage = 'none';
   let incomplete: string | null = null;
   let codecMissing = false;
+  let tooSmall: string | null = null;
   let forensics: MediaForensics | undefined;
   try {
     const decoded = await decodedP;
@@ -210,8 +221,13 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
         : 'the file is truncated or corrupt: the decoder recovered an image from incomplete data (e.g. the early scans of a progressive JPEG), so what the missing data held was not checked';
     }
     if (analysableTiles(plane.width, plane.height) < MIN_ANALYSIS_TILES) {
-      incomplete = `${decoded.partial ? 'too few rows could be decoded' : `the image is too small (${header.width}×${header.height})`} for pixel forensics (they need at least ${MIN_ANALYSIS_TILES} tiles of 64×64 pixels): editing and generation traces in the pixels were not checked`;
-      throw new VerityError('UNPROCESSABLE_CONTENT', incomplete);
+      const why = `${decoded.partial ? 'too few rows could be decoded' : `the image is too small (${header.width}×${header.height})`} for pixel forensics (they need at least ${MIN_ANALYSIS_TILES} tiles of 64×64 pixels): editing and generation traces in the pixels were not checked`;
+      // An intact picture of thumbnail size (a 100×64 camcorder still) is a limit of the method,
+      // not a sign of a broken or hostile file: said as such, never as suspicion (issue 30).
+      // Smaller "images" (1×1 trackers, 16×16 icons) and cut files stay partial results.
+      if (!decoded.partial && Math.min(header.width, header.height) >= TOO_SMALL_MIN_SIDE) tooSmall = why;
+      else incomplete = why;
+      throw new VerityError('UNPROCESSABLE_CONTENT', why);
     }
     pixels = decoded.partial ? 'partial' : 'full';
     const shared = { plane, header };
@@ -253,13 +269,13 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     if (!(err instanceof VerityError)) throw err;
     pixels = 'none';
     codecMissing = err.code === 'UNSUPPORTED_MEDIA_TYPE' && !incomplete;
-    incomplete ??= `the pixels could not be decoded (${err.message}): editing and generation traces in the pixels were not checked`;
+    if (!tooSmall) incomplete ??= `the pixels could not be decoded (${err.message}): editing and generation traces in the pixels were not checked`;
     // Metadata and C2PA may still be readable from a file whose pixels are not (e.g. HEVC-coded
     // HEIC without a decoder, or truncated data): report what we have and say what is missing.
     // With nothing readable at all there is no result to give.
     if (!metadataReadable(details) && !watermark)
-      throw new VerityError('UNPROCESSABLE_CONTENT', `Nothing in this image can be analysed: ${incomplete}, and it carries no readable metadata or C2PA manifest`);
-    warnings.push(`Pixel analysis skipped: ${err.message}`);
+      throw new VerityError('UNPROCESSABLE_CONTENT', `Nothing in this image can be analysed: ${incomplete ?? tooSmall}, and it carries no readable metadata or C2PA manifest`);
+    warnings.push(tooSmall ? `Too small to analyse: ${tooSmall}; the verdict rests on metadata` : `Pixel analysis skipped: ${err.message}`);
   }
   // Text the AI-metadata check could not read (png-text.ts) is a part of the analysis that did not
   // run: the same cap as unchecked pixels, whatever the pixels showed.
@@ -276,6 +292,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     incomplete,
     pixels,
     codecMissing,
+    ...(tooSmall ? { tooSmall } : {}),
     ...(forensics ? { forensics } : {}),
   });
 }
@@ -321,7 +338,7 @@ export function decodedRows(plane: LumaPlane): LumaPlane {
 
 /** Scores the signals and packages an analysis; images and videos (verify.ts) both end here. */
 export function assembleAnalysis(
-  parts: Pick<ImageAnalysis, 'metadata' | 'details' | 'mime' | 'watermark' | 'signals' | 'perceptualHash' | 'warnings' | 'incomplete' | 'pixels' | 'codecMissing' | 'forensics'>,
+  parts: Pick<ImageAnalysis, 'metadata' | 'details' | 'mime' | 'watermark' | 'signals' | 'perceptualHash' | 'warnings' | 'incomplete' | 'pixels' | 'codecMissing' | 'forensics' | 'tooSmall'>,
 ): ImageAnalysis {
   const scores = combineImageScores(parts.signals, parts.watermark);
   return {

@@ -63,6 +63,15 @@ const READER_FORMATS: Record<string, string> = {
 
 export const c2paReadableTypes = (): string[] => Object.keys(READER_FORMATS);
 
+/**
+ * Integrity failures of an ingredient's own manifest. c2pa-rs re-validates an ingredient manifest
+ * only when it no longer matches the hash the citing claim recorded (C2PA 2.x, ingredient
+ * validation), and lists under `ingredientDeltas` what differs from the status the ingredient
+ * assertion recorded. Such a failure the ingredient did not already record means its manifest was
+ * changed after the ACTIVE claim bound it: that claim's hashed URI to it fails (rule M3b).
+ */
+const INGREDIENT_CHANGED = /^(assertion\.hashedURI\.mismatch|assertion\.[A-Za-z]+Hash\.mismatch|claimSignature\.mismatch|assertion\.missing|claim\.missing)$/;
+
 /** Successes worth showing; the dozens of per-assertion `hashedURI.match` lines are noise to a reader. */
 const NOTABLE_SUCCESS = new Set([
   'claimSignature.validated',
@@ -195,6 +204,14 @@ function ingredientsOf(m: RawManifest): Watermark['ingredients'] {
  *     url names the ACTIVE manifest (e.g. an `assertion.hashedURI.mismatch` of one of its
  *     assertions) is a failure of the active manifest; the rest are the ingredient's own,
  *     informational (an ingredient's bad signature does not invalidate the manifest citing it).
+ * M3b. Except an integrity failure (hashed URI, content hash, claim signature) of a manifest the
+ *     ACTIVE manifest cites as an ingredient, filed under the active manifest's ingredient delta,
+ *     that the ingredient assertion did not record when it was added: the ingredient manifest was
+ *     changed after the active claim bound it by hash, so the active claim's own hashed URI to it
+ *     no longer matches. c2patool (0.x) reports these on the active manifest; so do we
+ *     (`adobe-20220124-E-uri-CIE-sig-CA.jpg`: the ingredient's `c2pa.actions` box was altered; an
+ *     independent hash check shows the active claim's `c2pa_manifest` reference fails while all
+ *     of its own assertion hashes match).
  * M4. `signingCredential.untrusted` is informational when nothing else fails: it means "no trust
  *     anchor for this signer" (valid, signer unknown), not tampering.
  * M5. State: any failure after M1–M4 → invalid. Otherwise c2pa-rs's Trusted/Valid stands; an
@@ -218,9 +235,26 @@ export function summarizeValidation(store: RawStore, activeLabel: string): { sta
   }
   const namesActive = (url: string | null): boolean => !!url && (url.includes(`/c2pa/${activeLabel}/`) || url.endsWith(`/c2pa/${activeLabel}`));
   const deltaItems: Item[] = [];
+  // M3b: what each ingredient the ACTIVE manifest cites recorded about itself when it was added.
+  const recorded = new Map<string, Set<string>>();
+  for (const ing of store.manifests?.[activeLabel]?.ingredients ?? []) {
+    const l = str(ing.active_manifest);
+    if (l) recorded.set(l, new Set([...(ing.validation_status ?? []), ...(ing.validation_results?.activeManifest?.failure ?? [])].map((x) => String(x.code))));
+  }
   for (const d of store.validation_results?.ingredientDeltas ?? [])
     for (const f of d.validationDeltas?.failure ?? []) {
-      if (namesActive(str(f.url))) items.push({ s: f, kind: 'failure', note: 'active manifest (filed by c2pa-rs under an ingredient delta): ' });
+      const url = str(f.url);
+      const owner = /\/c2pa\/([^/]+)/.exec(url ?? '')?.[1] ?? null;
+      if (namesActive(url)) items.push({ s: f, kind: 'failure', note: 'active manifest (filed by c2pa-rs under an ingredient delta): ' });
+      else if (
+        namesActive(str(d.ingredientAssertionURI)) && owner && recorded.has(owner)
+        && INGREDIENT_CHANGED.test(String(f.code)) && !recorded.get(owner)!.has(String(f.code))
+      )
+        items.push({
+          s: f,
+          kind: 'failure',
+          note: `active manifest: the ingredient manifest ${owner} no longer matches the hash the active claim's ingredient assertion binds it by (it was changed after the active manifest was signed); c2pa-rs files what changed under the ingredient — `,
+        });
       else deltaItems.push({ s: f, kind: 'informational', note: 'ingredient: ' });
     }
   // Older readers only fill validation_status.

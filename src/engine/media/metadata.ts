@@ -11,6 +11,7 @@
  *   rewritten to `2008:05:30 15:56:01+02:00`, as exiftool prints XMP dates;
  * - CIFF (old Canon RAW) and maker-note fields are not read: a documented gap.
  */
+import { ciffMakeModel } from './ciff.js';
 import { createRequire } from 'node:module';
 import type { MediaMetadata } from '../../api/results.js';
 import { loadCachedExifr } from './cached-modules.js';
@@ -221,6 +222,15 @@ export async function readMetadataDetails(bytes: Buffer, codeCacheDir?: string):
     details.error = err instanceof Error ? err.message : String(err);
   }
   if (o) readExifrFields(details, o);
+  // No EXIF make: a Canon CIFF block in APP0 (early PowerShots) names the camera, as exiftool reads it.
+  if (!details.exif.make) {
+    const ciff = ciffMakeModel(bytes);
+    if (ciff) {
+      details.exif.make = ciff.make;
+      details.exif.model ??= ciff.model;
+      details.hasExif = true;
+    }
+  }
   readGeneratorText(details, readPngText(bytes), o);
   return details;
 }

@@ -67,7 +67,12 @@ export function plainSummary(s: Signal): string | undefined {
         return 'The small preview stored in the metadata differs somewhat from the image: it was cropped, rotated or retouched after the preview was made, or the camera framed the preview differently.';
       return undefined;
     case 'forensics.video_frames':
-      return 'Video frames are not analysed here; the verdict rests on the file’s metadata and Content Credentials.';
+      // Frames are read when a decoder (ffmpeg) is there; the finding says when they were not.
+      if (/^Pixels not analysed/.test(s.finding)) return 'The video’s frames were not read here; the verdict rests on the file’s metadata and Content Credentials.';
+      if (s.probability >= FLAG_THRESHOLD) return 'The same low-noise region persists across neighbouring video frames, as a pasted or masked object would.';
+      return s.probability > 0
+        ? 'Some sampled video frames have a low-noise region, but it does not persist from frame to frame: weak, usually scene texture.'
+        : 'The sampled video frames were read by the image forensics; no region stands out.';
     case 'metadata.ai_generator':
       if (reports(s, 'synthetic')) return `The file’s metadata names an AI image generator${s.generator ? ` (${s.generator})` : ''}.`;
       if (reports(s, 'capture')) return 'The metadata declares the image a camera capture (a self-declaration, not verified).';

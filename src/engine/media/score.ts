@@ -57,7 +57,7 @@ function technicalWatermarkEvidence(w: Watermark | null): AnalysisEvidence {
         source: 'c2pa',
         finding: v.tampered
           ? `C2PA validation failed (${v.failures.join(', ')}): the content or manifest was changed after signing`
-          : `C2PA manifest invalid (${v.failures.join(', ') || 'failure'}) ${who}`,
+          : `C2PA manifest invalid (${v.failures.join(', ') || 'failure'}) ${who}${credentialOnlyNote(w)}`,
         authority_score: 0.95,
       };
     case 'unreadable':
@@ -67,6 +67,20 @@ function technicalWatermarkEvidence(w: Watermark | null): AnalysisEvidence {
         authority_score: 0.6,
       };
   }
+}
+
+/**
+ * When only the signing credential fails (expired, revoked, untrusted) and the claim signature
+ * verifies, say so: the c2patool reports beside the c2pa-org public test files (an older build)
+ * read at least one such file (a Nikon camera's) as `claimSignature.mismatch`; current c2pa-rs
+ * verifies the signature and reports the credential (docs/media.md "c2patool differences").
+ */
+function credentialOnlyNote(w: Watermark): string {
+  const failures = w.status.filter((s) => s.kind === 'failure').map((s) => s.code);
+  if (!failures.length || !failures.every((c) => c.startsWith('signingCredential.'))) return '';
+  if (!w.status.some((s) => s.kind === 'success' && s.code === 'claimSignature.validated')) return '';
+  const expired = failures.includes('signingCredential.expired');
+  return `: the claim signature itself verifies; the signing certificate is the problem${expired ? ' (expired, and no trusted time-stamp shows the manifest was signed while it was valid)' : ''}, not the content (older c2patool builds reported claimSignature.mismatch for such a file; current c2pa-rs, following the C2PA 2.x rules, verifies the signature)`;
 }
 
 export interface ImageScores {

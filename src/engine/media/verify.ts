@@ -9,11 +9,11 @@ import { fileDigest } from '../file-digest.js';
 import { VerityError } from '../../api/errors.js';
 import type { MediaRequest } from '../../api/requests.js';
 import type { Store } from '../../store/database.js';
-import type { AnalysisEvidence, Authenticity, DimensionProducers, Dimensions, MediaResult, ProvenanceItem, Watermark } from '../../api/results.js';
+import type { AnalysisEvidence, Authenticity, DimensionProducers, Dimensions, MediaResult, MediaVideo, ProvenanceItem, Watermark } from '../../api/results.js';
 import { loadBinary } from '../inputs.js';
 import { clamp01, noisyOr, round3 } from '../scoring.js';
 import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
-import { analyzeImage, assembleAnalysis, type ImageAnalysis } from './analyze-image.js';
+import { analyzeImage, assembleAnalysis, type ImageAnalysis, type PixelCoverage } from './analyze-image.js';
 import { readC2pa } from './c2pa.js';
 import { detectMediaType } from './detect-type.js';
 import { c2paSourceSignal, declaresAi } from './forensics/metadata-signals.js';
@@ -23,20 +23,43 @@ import { c2paVerdict } from './score.js';
 import { withTimeBudget } from './time-budget.js';
 import { loadTrustAnchors } from './trust.js';
 import { readVideoMetadata } from './video.js';
+import { containerSignals } from './video-container.js';
+import { analyzeVideoFrames, type VideoFramesResult } from './video-frames.js';
+import { DecoderError, findDecoder } from './ffmpeg.js';
 
 const VIDEO_BUDGET_MS = 30_000;
+/** Of the video budget, what the decoder runs may take (the rest: C2PA, metadata, scoring). */
+const DECODE_BUDGET_MS = 25_000;
 
-/** Video: container metadata and C2PA; frames are not decoded, so no pixel forensics (said in evidence). */
+/** Why a video's pixels were not read, for the warning and the human output. */
+export const NO_DECODER_WARNING =
+  'Video pixels not analysed: no video decoder (ffmpeg and ffprobe) was found on PATH (or media.ffmpeg is "none"); the reading rests on container metadata and C2PA only';
+
+/**
+ * Video: container metadata, C2PA, and the frames (video-frames.ts) when ffmpeg is available.
+ * Without a decoder the result says so (a warning, `video.pixels_analysed: false`) and keeps the
+ * metadata-only reading; it never reports a pixel score it did not compute.
+ */
 async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: MediaRequest, ports: EnginePorts, signal?: AbortSignal): Promise<ImageAnalysis> {
   return withTimeBudget(VIDEO_BUDGET_MS, signal, async (sig) => {
     const warnings: string[] = [];
     const vm = readVideoMetadata(bytes, format);
     if (!vm.metadata.width) warnings.push('No video track header found: the container may be truncated or fragmented');
+    const decoder = findDecoder(ports.config);
+    const framesP: Promise<VideoFramesResult | DecoderError | null> = decoder
+      ? analyzeVideoFrames(bytes, decoder, { signal: sig, timeoutMs: DECODE_BUDGET_MS, checkDeepfakes: req.check_deepfakes }).catch((err: unknown) => {
+          if (err instanceof DecoderError) return err;
+          throw err;
+        })
+      : Promise.resolve(null);
+    framesP.catch(() => undefined);
     const watermark = req.check_watermarks
       ? await readC2pa(bytes, mime, { trustAnchorsPem: loadTrustAnchors(ports.config, warnings), signal: sig })
       : null;
+    const frames = await framesP;
+    sig.throwIfAborted();
     // A truncated container: its frames (and any hash binding over them) are not all there.
-    const incomplete = vm.truncated
+    let incomplete = vm.truncated
       ? `the container is truncated (${vm.truncated}): the video is incomplete and what is missing was not checked`
       : !vm.hasMoov ? 'the container has no movie header (moov): tracks, duration and capture metadata could not be read' : null;
     if (incomplete && !watermark && !vm.metadata.width && !vm.metadata.exif.datetime_original)
@@ -50,33 +73,77 @@ async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: Me
       confidence: 0.3,
       finding: `${format.toUpperCase()} container (brand ${vm.brand ?? 'unknown'}${vm.durationS !== null ? `, ${vm.durationS} s` : ''}): ${make || model ? `recorded with ${[make, model].filter(Boolean).join(' ')}` : 'no camera make/model'}${datetime_original ? `, created ${datetime_original}` : ''}${vm.software ? `, software ${vm.software}` : ''}`,
     });
+    const decoded = frames && !(frames instanceof DecoderError) ? frames : null;
+    signals.push(...containerSignals(vm, decoded?.container ?? null));
     if (req.check_deepfakes) {
       const c2 = c2paSourceSignal(watermark);
       if (c2) signals.push(c2);
     }
-    signals.push({
-      analyzer: 'forensics.video_frames',
-      kind: 'manipulation',
-      probability: 0,
-      confidence: 0.1,
-      finding: 'Video frames are not decoded offline here: no pixel-level forensics for video; the judgement rests on container metadata and C2PA',
-    });
-    return assembleAnalysis({
-      metadata: vm.metadata,
-      details: {
-        exif: vm.metadata.exif, software: vm.software, creatorTool: null, digitalSourceType: null, createDate: null,
-        modifyDate: null, history: [], text: {}, textAll: {}, warnings: [], textNotChecked: null, userComment: null, hasExif: !!(make || model), tagCount: 0, error: null, stealth: null,
-      },
-      mime,
-      watermark,
-      signals,
-      perceptualHash: null,
-      warnings,
-      incomplete,
-      // Frames are never decoded for video (by design, said in evidence), so not "incomplete" for that.
-      pixels: 'none',
-    });
+    let pixels: PixelCoverage = 'none';
+    if (decoded) {
+      pixels = decoded.partial || decoded.frames_decoded < decoded.frames_total * 0.9 ? 'partial' : 'full';
+      // The spectral (AI) check is a deepfake signal: only with deepfake checks on (it is computed then only).
+      signals.push(...decoded.signals);
+      warnings.push(...decoded.warnings);
+      if (decoded.partial) incomplete = incomplete ? `${incomplete}; ${decoded.partial}` : decoded.partial;
+      if (!vm.metadata.width) {
+        vm.metadata.width = decoded.width;
+        vm.metadata.height = decoded.height;
+      }
+    } else if (frames instanceof DecoderError) {
+      if (frames.reason === 'aborted') sig.throwIfAborted();
+      warnings.push(`Video pixels not analysed: ${frames.message}; the reading rests on container metadata and C2PA only`);
+      // A decoder that is there but cannot read the frames is a broken or hostile file, as an
+      // undecodable image is: the analysis did not run in full.
+      incomplete ??= `the frames could not be decoded (${frames.message}): editing traces in the pixels were not checked`;
+    } else warnings.push(NO_DECODER_WARNING);
+    if (!decoded)
+      signals.push({
+        analyzer: 'forensics.video_frames',
+        kind: 'manipulation',
+        probability: 0,
+        confidence: 0.1,
+        finding: `Pixels not analysed: ${frames instanceof DecoderError ? `the decoder could not read the frames (${frames.message})` : 'no video decoder (ffmpeg) is available here'}; no frame-level forensics, the judgement rests on container metadata and C2PA`,
+      });
+    const video: MediaVideo = decoded
+      ? {
+          decoder: decoded.decoder,
+          pixels_analysed: true,
+          frames_total: decoded.frames_total,
+          frames_decoded: decoded.frames_decoded,
+          duration_s: decoded.duration_s,
+          fps: decoded.fps,
+          keyframes: decoded.keyframes,
+          sampled: decoded.sampled,
+          ranges: decoded.ranges,
+        }
+      : { decoder: null, pixels_analysed: false, frames_total: 0, frames_decoded: 0, duration_s: vm.durationS, fps: null, keyframes: 0, sampled: [], ranges: [] };
+    return {
+      ...assembleAnalysis({
+        metadata: vm.metadata,
+        details: {
+          exif: vm.metadata.exif, software: vm.software, creatorTool: null, digitalSourceType: null, createDate: null,
+          modifyDate: null, history: [], text: {}, textAll: {}, warnings: [], textNotChecked: null, userComment: null, hasExif: !!(make || model), tagCount: 0, error: null, stealth: null,
+        },
+        mime,
+        watermark,
+        signals,
+        perceptualHash: null,
+        warnings,
+        incomplete,
+        pixels,
+      }),
+      video,
+    };
   });
+}
+
+/** The time ranges of a video that its signals name, strongest first, for the verdict line. */
+function standsOut(v: MediaVideo | undefined): string {
+  const named = (v?.ranges ?? []).filter((r) => r.probability >= 0.3).sort((a, b) => b.probability - a.probability);
+  if (!named.length) return '';
+  const t = (r: MediaVideo['ranges'][number]): string => (r.end_s - r.start_s < 0.005 ? `${r.start_s.toFixed(2)} s` : `${r.start_s.toFixed(2)}–${r.end_s.toFixed(2)} s`);
+  return `; stands out: ${named.slice(0, 4).map((r) => `${t(r)} (frames ${r.first_frame}–${r.last_frame}, ${r.analyzer})`).join(', ')}${named.length > 4 ? `, and ${named.length - 4} more` : ''}`;
 }
 
 /** Provenance timeline: index matches, then C2PA manifest and ingredients, earliest first. */
@@ -116,6 +183,9 @@ export interface MediaJudgement {
 export const INCOMPLETE_TRUST_CAP = 0.4;
 /** Trust cap when only a missing codec stopped pixel analysis and a valid C2PA binding covers the bytes. */
 export const CODEC_MISSING_TRUST_CAP = 0.6;
+
+/** Trust cap for an intact image too small for the pixel analyzers (a limitation, issue 30). */
+export const TOO_SMALL_TRUST_CAP = 0.6;
 
 /** `manipulation` at or above this makes a file `suspicious`; every weak heuristic alone stays below it. */
 export const SUSPICIOUS_MANIPULATION = 0.3;
@@ -194,6 +264,14 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
     }
   }
 
+  // Too small for the pixel analyzers (an intact thumbnail-sized picture): a limitation. The
+  // metadata verdict stands, never above likely_authentic, with trust capped.
+  if (a.tooSmall && !a.incomplete) {
+    trust = Math.min(trust, TOO_SMALL_TRUST_CAP);
+    if (authenticity === 'authentic') authenticity = 'likely_authentic';
+    if (authenticity === 'likely_authentic') reason += '; too small to analyse the pixels (a limitation, not a finding)';
+  }
+
   const tsSig = a.signals.find((s) => s.analyzer === 'metadata.timestamps');
   const hasDates = !!a.metadata.exif.datetime_original || !!w?.signed_at;
   const dimensions: Dimensions = {
@@ -208,7 +286,9 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
     recency: round3(tsSig ? 1 - tsSig.probability : hasDates ? 0.8 : 0.5),
     // No language model is used for media: this dimension carries the content (forensic) analysis.
     // An incomplete analysis found nothing because it could not look: at most neutral (0.5).
-    llm_analysis: round3(a.incomplete ? Math.min(0.5, (1 - m) * (1 - d)) : (1 - m) * (1 - d)),
+    // Pixels not analysed at all (a video without a decoder): no content score was computed, so
+    // this stays at most neutral too, whatever the metadata-only scores say.
+    llm_analysis: round3(a.incomplete || a.pixels === 'none' ? Math.min(0.5, (1 - m) * (1 - d)) : (1 - m) * (1 - d)),
   };
   const forensic = a.pixels === 'full' ? 'pixel forensics and metadata' : a.pixels === 'partial' ? 'pixel forensics on the decoded part, and metadata' : 'metadata only (pixels not analysed)';
   const producers: DimensionProducers = {
@@ -292,7 +372,7 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
   const deepfakeUnread = req.check_deepfakes && analysis.pixels === 'none' && !declared;
   evidence.unshift({
     source: 'verdict',
-    finding: `${j.authenticity}: ${j.reason}; manipulation probability ${analysis.manipulationScore}, deepfake probability ${deepfakeUnread ? 'not measured (pixels not analysed)' : analysis.deepfakeScore}`,
+    finding: `${j.authenticity}: ${j.reason}${standsOut(analysis.video)}; manipulation probability ${analysis.manipulationScore}, deepfake probability ${deepfakeUnread ? 'not measured (pixels not analysed)' : analysis.deepfakeScore}`,
     // How sure the verdict is: the strongest confidence among the signals that fired.
     authority_score: round3(Math.max(0.3, ...analysis.signals.filter((s) => s.probability > 0).map((s) => s.confidence))),
   });
@@ -312,11 +392,12 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
   };
   if (analysis.forensics) result.forensics = analysis.forensics;
   result.file = fileDigest(input.bytes);
+  if (analysis.video) result.video = analysis.video;
   if (!req.check_deepfakes) warnings.push('Deepfake detection was switched off (check_deepfakes: false): deepfake_score is not measured');
   // Numbers with nothing behind them: SPEC's value stays, and the warnings say so (api/not-measured.ts).
   if (!req.check_deepfakes) warnings.push(notMeasuredWarning('deepfake_score', 'deepfake detection switched off', result.deepfake_score));
   else if (deepfakeUnread)
-    warnings.push(notMeasuredWarning('deepfake_score', type.kind === 'video' ? 'video frames are not read yet: pixels not analysed' : 'pixels not analysed', result.deepfake_score));
+    warnings.push(notMeasuredWarning('deepfake_score', type.kind === 'video' ? 'no video decoder: pixels not analysed' : 'pixels not analysed', result.deepfake_score));
   if (j.producers.recency === 'no dated metadata (default)') warnings.push(notMeasuredWarning('recency', 'no dated metadata', j.dimensions.recency));
   if (j.producers.cross_reference === 'not searched (default)') warnings.push(notMeasuredWarning('cross_reference', 'the known-media index was not searched', j.dimensions.cross_reference));
   if (warnings.length) result.warnings = warnings;

@@ -46,6 +46,43 @@ export interface VideoMetadata {
   /** Why the container is cut short (a box runs past the end of the file), or null. */
   truncated: string | null;
   hasMoov: boolean;
+  /** `mvhd` creation and modification times (ISO 8601, UTC), when set (not 0). */
+  createdAt: string | null;
+  modifiedAt: string | null;
+  /** Per track: handler type (`vide`, `soun`, …), `tkhd` times, and the edit list's entries. */
+  tracks: TrackInfo[];
+}
+
+export interface TrackInfo {
+  handler: string | null;
+  createdAt: string | null;
+  modifiedAt: string | null;
+  /** `elst` entries as [segment duration, media time] (media time −1 = an empty edit); null without an edit list. */
+  edits: Array<[number, number]> | null;
+}
+
+const isoTime = (secs: number): string | null => (secs > 0 ? new Date((secs - EPOCH_1904) * 1000).toISOString().replace(/\.000Z$/, 'Z') : null);
+
+/** Version-dependent creation/modification times at the start of mvhd/tkhd/mdhd. */
+function boxTimes(b: Buffer, box: Box): [number, number] {
+  const v = b[box.body];
+  if (v === 1 && box.end - box.body >= 20) return [Number(b.readBigUInt64BE(box.body + 4)), Number(b.readBigUInt64BE(box.body + 12))];
+  if (box.end - box.body >= 12) return [b.readUInt32BE(box.body + 4), b.readUInt32BE(box.body + 8)];
+  return [0, 0];
+}
+
+/** Edit list entries (ISO/IEC 14496-12 8.6.6), at most 64 read. */
+function editList(b: Buffer, trak: Box): Array<[number, number]> | null {
+  const edts = child(b, trak, 'edts');
+  const elst = edts ? child(b, edts, 'elst') : undefined;
+  if (!elst || elst.end - elst.body < 8) return null;
+  const v = b[elst.body];
+  const count = b.readUInt32BE(elst.body + 4);
+  const size = v === 1 ? 20 : 12;
+  const out: Array<[number, number]> = [];
+  for (let i = 0, p = elst.body + 8; i < Math.min(count, 64) && p + size <= elst.end; i++, p += size)
+    out.push(v === 1 ? [Number(b.readBigUInt64BE(p)), Number(b.readBigInt64BE(p + 8))] : [b.readUInt32BE(p), b.readInt32BE(p + 4)]);
+  return out;
 }
 
 /**
@@ -101,6 +138,9 @@ export function readVideoMetadata(b: Buffer, format: string): VideoMetadata {
     software: null,
     truncated: truncation(b),
     hasMoov: false,
+    createdAt: null,
+    modifiedAt: null,
+    tracks: [],
   };
   const top = [...boxes(b, 0, b.length)];
   const ftyp = top.find((x) => x.type === 'ftyp');
@@ -115,12 +155,24 @@ export function readVideoMetadata(b: Buffer, format: string): VideoMetadata {
     const timescale = b.readUInt32BE(mvhd.body + (v === 1 ? 20 : 12));
     const duration = v === 1 ? Number(b.readBigUInt64BE(mvhd.body + 24)) : b.readUInt32BE(mvhd.body + 16);
     if (created > 0) out.metadata.exif.datetime_original = exifStyle(new Date((created - EPOCH_1904) * 1000));
+    const [c, m] = boxTimes(b, mvhd);
+    out.createdAt = isoTime(c);
+    out.modifiedAt = isoTime(m);
     if (timescale > 0) out.durationS = Math.round((duration / timescale) * 1000) / 1000;
   }
   for (const trak of boxes(b, moov.body, moov.end)) {
     if (trak.type !== 'trak') continue;
     const tkhd = child(b, trak, 'tkhd');
     if (!tkhd) continue;
+    const mdia = child(b, trak, 'mdia');
+    const hdlr = mdia ? child(b, mdia, 'hdlr') : undefined;
+    const [tc, tm] = boxTimes(b, tkhd);
+    out.tracks.push({
+      handler: hdlr && hdlr.end - hdlr.body >= 12 ? b.toString('latin1', hdlr.body + 8, hdlr.body + 12) : null,
+      createdAt: isoTime(tc),
+      modifiedAt: isoTime(tm),
+      edits: editList(b, trak),
+    });
     const v = b[tkhd.body]!;
     const off = tkhd.body + (v === 1 ? 88 : 76);
     if (off + 8 > tkhd.end) continue;

@@ -98,6 +98,26 @@ describe('C2PA mapping rules', () => {
     expect(fromValid.state).toBe('invalid');
   });
 
+  it('M3b: an integrity failure of a cited ingredient manifest that its ingredient assertion did not record is the active manifest\'s', () => {
+    const withIngredient = (recordedCodes: string[]): RawStore => ({
+      ...store({
+        ingredientDeltas: [{
+          ingredientAssertionURI: a(ACTIVE, 'c2pa.assertions/c2pa.ingredient'),
+          validationDeltas: { success: [], informational: [], failure: [{ code: 'assertion.hashedURI.mismatch', url: a(INGREDIENT, 'c2pa.assertions/c2pa.actions') }] },
+        }],
+      }),
+      manifests: { [ACTIVE]: { ingredients: [{ title: 'in.jpg', active_manifest: INGREDIENT, validation_status: recordedCodes.map((code) => ({ code })) }] } },
+    });
+    const changed = summarizeValidation(withIngredient(['claimSignature.mismatch']), ACTIVE);
+    expect(changed.state).toBe('invalid');
+    expect(changed.status.find((x) => x.kind === 'failure' && x.code === 'assertion.hashedURI.mismatch')?.explanation).toMatch(/^active manifest: the ingredient manifest/);
+    expect(c2paVerdict(watermark(changed)).tampered).toBe(true);
+    // Recorded when the ingredient was added: the ingredient's own, informational.
+    const known = summarizeValidation(withIngredient(['assertion.hashedURI.mismatch']), ACTIVE);
+    expect(known.state).toBe('valid');
+    expect(known.status.find((x) => x.code === 'assertion.hashedURI.mismatch')?.kind).toBe('informational');
+  });
+
   it('M3: an ingredient\'s own failures stay informational; M4: untrusted alone is informational', () => {
     const s = summarizeValidation(store({
       ingredientDeltas: [{

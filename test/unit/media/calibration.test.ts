@@ -104,3 +104,26 @@ describe('aggregation rules', () => {
     expect(combineImageScores([sig('a', 0.1, 'reencoding'), sig('b', 0.2, 'reencoding')], null).manipulationScore).toBeLessThan(SUSPICIOUS_MANIPULATION);
   });
 });
+
+describeFixtures('make and model equal exiftool on every shared camera JPEG (issue 30)', () => {
+  it('images/camera, images/malformed, c2pa and c2pa/public-testfiles', async () => {
+    const { readMetadataDetails } = await import('../../../src/engine/media/metadata.js');
+    const files = ['images/camera', 'images/malformed', 'c2pa', 'c2pa/public-testfiles'].flatMap((d) => {
+      try {
+        return readdirSync(fixture(...d.split('/'))).filter((f) => /\.jpe?g$/i.test(f)).map((f) => fixture(...d.split('/'), f));
+      } catch {
+        return [];
+      }
+    });
+    expect(files.length).toBeGreaterThan(10);
+    const tool = JSON.parse(execFileSync('exiftool', ['-json', '-Make', '-Model', ...files], { encoding: 'utf8' })) as Array<{ SourceFile: string; Make?: unknown; Model?: unknown }>;
+    const str = (v: unknown): string | null => (v === undefined ? null : String(v).trim() || null);
+    let withMake = 0;
+    for (const t of tool) {
+      const d = await readMetadataDetails(readFileSync(t.SourceFile));
+      expect({ file: t.SourceFile, make: d.exif.make, model: d.exif.model }).toEqual({ file: t.SourceFile, make: str(t.Make), model: str(t.Model) });
+      if (d.exif.make) withMake++;
+    }
+    expect(withMake).toBeGreaterThan(5);
+  });
+});

@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
 import { MediaRequest } from '../../../src/api/requests.js';
 import { readC2pa } from '../../../src/engine/media/c2pa.js';
+import { findDecoder } from '../../../src/engine/media/ffmpeg.js';
 import { verifyMedia } from '../../../src/engine/media/verify.js';
 import { describeFixtures, fixture } from '../../helpers/fixtures.js';
 import { makePorts } from './helpers.js';
@@ -66,9 +67,14 @@ describeFixtures('C2PA conformance files (../shared/fixtures/c2pa)', () => {
     expect(r.metadata.format).toBe('mp4');
     expect(r.watermark?.validation_state).toBe('valid');
     expect(r.provenance_source).toMatch(/^c2pa/);
-    // An intact video is not "incomplete" for lacking frame analysis (by design, said in evidence).
+    // Frames are read where ffmpeg is installed (video-frames.test.ts); without it the video is not
+    // "incomplete" for that: the result says the pixels were not analysed and keeps its metadata reading.
     expect(r.authenticity).toBe('likely_authentic');
-    expect(r.dimension_producers?.llm_analysis).toBe('metadata only (pixels not analysed)');
+    expect(r.dimension_producers?.llm_analysis).toBe(findDecoder({}) ? 'pixel forensics and metadata' : 'metadata only (pixels not analysed)');
+    const without = await verifyMedia(MediaRequest.parse({ file: readFileSync(fixture('c2pa', 'video1.mp4')).toString('base64') }), makePorts({ media: { ffmpeg: 'none' } }), {});
+    expect(without.authenticity).toBe('likely_authentic');
+    expect(without.dimension_producers?.llm_analysis).toBe('metadata only (pixels not analysed)');
+    expect(without.warnings?.join(' ')).toMatch(/Video pixels not analysed/);
   });
   it('the signed HEIC verifies as a partial result (size from its ispe box, C2PA valid) though its pixels cannot be decoded here', async () => {
     const r = await verifyFile(fixture('c2pa', 'trustnxt-icon-signed-v2-bmff.heic'));

@@ -126,19 +126,19 @@ describe('video and times', () => {
     watermark: null,
     metadata: { format: 'mp4', width: 0, height: 0, exif: { make: null, model: null, datetime_original: '2026:05:17 20:41:09', gps: null } },
     evidence: [{ source: 'metadata.timestamps', finding: 'ModifyDate 2026:05:18 10:00:00 is later than DateTimeOriginal 2026:05:17 20:41:09', authority_score: 0.3 }],
-    warnings: [notMeasuredWarning('deepfake_score', 'video frames are not read yet: pixels not analysed', 0.03)],
+    warnings: [notMeasuredWarning('deepfake_score', 'no video decoder: pixels not analysed', 0.03)],
   };
   it('a video is "Video mp4", its deepfake score is not measured, times are ISO', async () => {
     const text = flat(renderMedia(video, out()));
     expect(text).toContain('Video mp4');
     expect(text).not.toContain('Image mp4');
-    expect(text).toContain('Deepfake not measured (video frames are not read yet: pixels not analysed)');
+    expect(text).toContain('Deepfake not measured (no video decoder: pixels not analysed)');
     expect(text).not.toMatch(/Deepfake 0\.03/);
     expect(text).toContain('recorded 2026-05-17T20:41:09');
     // (the findings as a list, so that the sentence reads in one piece)
     expect(flat(renderMedia(video, out('50')))).toContain('ModifyDate 2026-05-18T10:00:00 is later than DateTimeOriginal 2026-05-17T20:41:09');
     const html = await report('media', video);
-    expect(html).toContain('Deepfake score not measured (video frames are not read yet: pixels not analysed)');
+    expect(html).toContain('Deepfake score not measured (no video decoder: pixels not analysed)');
     expect(html).toContain('2026-05-17T20:41:09');
     expect(html).not.toContain('Image and forensic overlays');
   });

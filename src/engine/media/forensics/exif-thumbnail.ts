@@ -9,7 +9,26 @@ import { loadExifr } from '../metadata.js';
 import { dHashOfPixels, hamming } from '../perceptual-hash.js';
 import type { Signal } from './types.js';
 
-async function hashOf(bytes: Buffer | Uint8Array, trim: boolean): Promise<{ hash: string; aspect: number }> {
+/**
+ * dHash of the centre of an image cut to another aspect ratio. Cameras with an aspect-ratio mode
+ * (3:2, 16:9, 1:1 on a 4:3 sensor: Ricoh, Panasonic, Olympus, phones) crop the photo in the camera
+ * and some keep the full-sensor preview as the EXIF thumbnail, so the two differ in aspect but the
+ * thumbnail's centre, cut to the photo's aspect, is the photo.
+ */
+async function centreHash(bytes: Buffer, aspect: number): Promise<string> {
+  const sharp = await loadSharp();
+  const meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' }).metadata();
+  const w = meta.width ?? 1;
+  const h = meta.height ?? 1;
+  const cw = Math.max(1, Math.min(w, Math.round(h * aspect)));
+  const ch = Math.max(1, Math.min(h, Math.round(w / aspect)));
+  const px = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' })
+    .extract({ left: Math.floor((w - cw) / 2), top: Math.floor((h - ch) / 2), width: cw, height: ch })
+    .greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer();
+  return dHashOfPixels(new Uint8Array(px));
+}
+
+async function hashOf(bytes: Buffer | Uint8Array, trim: boolean): Promise<{ hash: string; aspect: number; trimmed: Buffer }> {
   const sharp = await loadSharp();
   let input: Buffer = Buffer.from(bytes);
   if (trim) {
@@ -22,7 +41,7 @@ async function hashOf(bytes: Buffer | Uint8Array, trim: boolean): Promise<{ hash
   const img = sharp(input, { limitInputPixels: MAX_PIXELS, failOn: 'none' });
   const meta = await img.metadata();
   const px = await img.greyscale().resize(9, 8, { fit: 'fill' }).raw().toBuffer();
-  return { hash: dHashOfPixels(new Uint8Array(px)), aspect: (meta.width ?? 1) / (meta.height ?? 1) };
+  return { hash: dHashOfPixels(new Uint8Array(px)), aspect: (meta.width ?? 1) / (meta.height ?? 1), trimmed: input };
 }
 
 /**
@@ -45,7 +64,7 @@ export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, main
     return null;
   }
   if (!thumb || thumb.length < 100) return null;
-  let t: { hash: string; aspect: number };
+  let t: { hash: string; aspect: number; trimmed: Buffer };
   let m: { hash: string };
   try {
     [t, m] = await Promise.all([hashOf(thumb, true), mainImageDHash(bytes).then((hash) => ({ hash }))]);
@@ -62,6 +81,37 @@ export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, main
   const aspect = mainWidth / mainHeight;
   const aspectDiff = Math.abs(t.aspect - aspect) / aspect;
   const nums = `dHash distance ${d}/64, aspect ratio ${t.aspect.toFixed(2)} vs ${aspect.toFixed(2)}`;
+  // Another aspect ratio: is the photo the thumbnail's centre (an in-camera crop), or the whole
+  // picture scaled to a fixed thumbnail size, or neither?
+  if (aspectDiff > 0.08) {
+    let c: number | null = null;
+    try {
+      // The thumbnail cut to the photo's aspect (sensor preview of a cropped photo), and the photo
+      // cut to the thumbnail's (a camera that crops the preview instead).
+      const [a, b] = await Promise.all([centreHash(t.trimmed, aspect), centreHash(bytes, t.aspect)]);
+      c = Math.min(hamming(a, m.hash), hamming(b, t.hash));
+    } catch {
+      c = null;
+    }
+    if (c !== null && c <= 10 && c <= d)
+      return {
+        analyzer: 'forensics.exif_thumbnail',
+        kind: 'manipulation',
+        probability: 0.05,
+        confidence: 0.4,
+        finding: `The EXIF thumbnail has another aspect ratio, and its centre cut to the photo's aspect matches the main image (${nums}; centre dHash distance ${c}/64): a camera's aspect-ratio mode (an in-camera crop), not an edit`,
+      };
+    // The same picture squeezed: the camera scaled the whole photo to the fixed DCF thumbnail size
+    // (160×120) without keeping its aspect (a 3:2 or 16:9 photo in a 4:3 thumbnail).
+    if (d <= 10)
+      return {
+        analyzer: 'forensics.exif_thumbnail',
+        kind: 'manipulation',
+        probability: 0.05,
+        confidence: 0.4,
+        finding: `The EXIF thumbnail has another aspect ratio but shows the same picture, scaled to a fixed thumbnail size (${nums}): what cameras write (DCF 160×120), not an edit; it matches the main image`,
+      };
+  }
   if (d >= 20)
     return {
       analyzer: 'forensics.exif_thumbnail',
