@@ -19,7 +19,7 @@ export function renderClaim(r: ClaimResult, out: Output): string {
       out,
       'Evidence',
       r.evidence.map((e) => ({
-        head: `${e.supports_claim ? out.style.green('supports') : out.style.red('refutes')}  ${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`,
+        head: `${e.stance === 'neutral' ? out.style.dim('neutral (read, takes no side)') : e.supports_claim ? out.style.green('supports') : out.style.red('refutes')}  ${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`,
         text: e.snippet,
         url: e.url,
       })),
