@@ -25,7 +25,10 @@ const CLAUSE_BOUNDARY = /[;:.!?()\[\]—–]|\b(?:but|however|whereas|although|t
  * and are not here.
  */
 const REPORTING_VERB =
-  /\b(?:claim(?:s|ed|ing)?|alleg(?:e|es|ed|ing|edly)|purport(?:s|ed|edly)?|insist(?:s|ed)?|said|says|stated|tweeted|posted|wrote|asserted|argued|rumou?red|falsely|wrongly|baselessly)\b(?:\s+that\b)?/gi;
+  /\b(?:claim(?:s|ed|ing)?|alleg(?:e|es|ed|ing|edly)|purport(?:s|ed|edly|ing)?|insist(?:s|ed|ing)?|said|says|saying|stated|tweeted|posted|wrote|asserted|argued|rumou?red|falsely|wrongly|baselessly)\b(?:\s+that\b)?/gi;
+/** The passage's own verdict on what it reports: "… is false", "… was a hoax". Ends a report. */
+const OWN_VERDICT =
+  /\b(?:is|was|are|were|has been|have been|remains)\s+(?:\w+\s+)?(?:false|untrue|wrong|incorrect|baseless|unfounded|misleading|fake|debunked|unproven|true|correct|accurate|a myth|a hoax)\b/i;
 const REPORTING_NOUN =
   /\b(?:the|a|this|that|their|his|her)\s+(?:[a-z-]+\s+)?(?:claims?|myths?|misconceptions?|rumou?rs?|notion|idea|belief|allegations?|conspiracy theor(?:y|ies)|assertion|narrative)\s+(?:that|of)\b/gi;
 /** A copula that may close a noun-introduced report ("the myth that X is Y is false"). */
@@ -73,7 +76,11 @@ export function ownText(passage: string, claim: string): OwnText {
   for (const m of passage.matchAll(REPORTING_VERB)) {
     const start = m.index! + m[0].length;
     const end = clauseEnd(passage, start);
-    if (end > start) spans.push([start, end]);
+    // "X claimed Y is a hoax": a finite verb's complement is all report. "The post claiming Y is
+    // false": a participle's report is the subject, and the verdict after it is the passage's own.
+    const verdict = /ing\b/i.test(m[0]) ? OWN_VERDICT.exec(passage.slice(start, end)) : null;
+    const stop = verdict ? start + verdict.index : end;
+    if (stop > start) spans.push([start, stop]);
   }
   for (const m of passage.matchAll(REPORTING_NOUN)) {
     const start = m.index! + m[0].length;
@@ -82,7 +89,8 @@ export function ownText(passage: string, claim: string): OwnText {
     // one follows the first (the outer sentence's verb); a single copula belongs to the report.
     const clause = passage.slice(start, end);
     const cops = [...clause.matchAll(COPULA)];
-    const stop = cops.length >= 2 ? start + cops[cops.length - 1]!.index! : end;
+    const verdict = OWN_VERDICT.exec(clause);
+    const stop = verdict ? start + verdict.index : cops.length >= 2 ? start + cops[cops.length - 1]!.index! : end;
     if (stop > start) spans.push([start, stop]);
   }
   if (!spans.length) return { text: passage, spans };
