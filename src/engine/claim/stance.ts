@@ -6,10 +6,15 @@
  * stance model here: interpretable cues feeding a three-class logistic model whose weights are in
  * claim-weights.ts (fitted across three domains by scripts/eval-claims.mjs --fit).
  *
- * The cues read what the passage says about the claim's own terms:
+ * The cues read what the passage says about the claim's own terms, in the passage's own words:
+ * reported speech and quotations are left out of every cue but relevance (signals.ts `ownText`),
+ * unless the claim itself is about what someone said.
+ * - entity substitution: the claim's frame with another name, place or year in one slot refutes
+ *   (signals.ts `entitySwap`; a rule of stated strength, ENTITY_SWAP_REFUTES);
  * - negation counts only when it scopes (same clause, within NEGATION_SCOPE words) a claim term
  *   the passage also states, and only when the claim states that term the other way round;
- * - numbers conflict only when they measure the same thing (same unit or the same counted noun);
+ * - numbers conflict only when they measure the same thing: the same unit (or counted noun) and
+ *   the same subject, a claim word near both numbers (signals.ts `quantityConflict`);
  *   years only when the clause holding the year speaks of the claim's terms;
  * - refuting/supporting cue words ("false", "hoax", "confirmed") count only in fact-check
  *   discourse (a fact-check source, or a passage that talks about claims, posts and ratings):
@@ -298,9 +303,12 @@ export interface StanceModel {
 /**
  * Entity substitution as a rule (issue 34): a passage that states the claim's frame with another
  * name, place or year in one slot refutes with at least this probability, whatever the fitted
- * weights say (they see too few swaps to learn it: 37 gold passages over three domains). The
- * strength is the rule's measured precision: of the gold evidence sentences where it fires, 33 of
- * 38 refute their claim (fool-me-twice 32 of 36, Check-COVID 1 of 1, AVeriTeC 0 of 1).
+ * weights say (they see too few swaps to learn it: 28 gold passages over three domains). A stated
+ * strength, near the rule's measured precision: of the gold evidence sentences where it fires, 23
+ * of 28 (0.82) refute their claim (fool-me-twice 22 of 26, Check-COVID 1 of 1, AVeriTeC 0 of 1).
+ * Read over all of a claim's passages it is weaker: fool-me-twice claims with a swap in any
+ * passage are false 44 times in 70 (docs/claim.md); the verdict thresholds, fitted with the rule
+ * in place, decide how far that counts.
  */
 export const ENTITY_SWAP_REFUTES = 0.85;
 

@@ -12,11 +12,12 @@
  *      PRECISION_TARGET of the time on every training domain (scripts/eval-claims.mjs).
  * Support and refutation are treated alike: no intercept, no class prior, no side gets a head start.
  *
- * Rule 3 is Chow's reject option: answering wrong costs 1, abstaining costs 1 − CONFIDENCE, so a
- * verdict is given only when its calibrated probability of being right is at least CONFIDENCE.
- * CONFIDENCE (0.6) and CONFLICT_FLOOR (0.6) are stated policies, not fitted numbers. The slope a is
- * fitted by log-loss on the true/false claims of the evaluation domains; minEvidence by grid search
- * on mean macro-F1 (scripts/eval-claims.mjs --fit; values in claim-weights.ts).
+ * Rule 4 is a reject option per side: a verdict is given only when its calibrated probability
+ * reaches the threshold that made it right PRECISION_TARGET of the time on the training domains.
+ * Without fitted thresholds (the pre-issue-34 parameters, the eval's baseline) both sides use
+ * CONFIDENCE (0.6), Chow's rule. CONFLICT_FLOOR (0.6) is a stated policy. The slope a is fitted by
+ * log-loss on the true/false claims of the evaluation domains; the thresholds and minEvidence as
+ * above (scripts/eval-claims.mjs --fit; values in claim-weights.ts).
  *
  * trust_score is the calibrated P(true) itself, so 0.5 means "the evidence does not lean" and an
  * LLM's truth probability, when one answered, is averaged in (it has no fitted calibration: there
