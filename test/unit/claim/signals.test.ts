@@ -9,6 +9,8 @@ import { entitySwap, mentions, ownText, quantityConflict, reportedShare } from '
 import { ENTITY_SWAP_REFUTES, localStance, STANCE_MAX_CHARS, stanceFeatures } from '../../../src/engine/claim/stance.js';
 import { decideVerdict, PRECISION_TARGET } from '../../../src/engine/claim/verdict.js';
 import type { ClaimHit } from '../../../src/sources/claim-types.js';
+import type { ClaimResult } from '../../../src/api/results.js';
+import { completedData } from '../../../src/webhooks/events.js';
 
 const now = new Date('2025-01-01T00:00:00Z');
 const hit = (text: string, url = 'https://en.wikipedia.org/wiki/A'): ClaimHit => ({ source: 'local', url, title: '', text, published_at: null, publisher: null });
@@ -128,6 +130,13 @@ describe('precision-first verdict', () => {
     expect(neutral.length).toBeLessThanOrEqual(NEUTRAL_EVIDENCE);
     for (const e of neutral) expect(e.supports_claim).toBe(false);
     for (const e of r.evidence) expect(['supports', 'refutes', 'neutral']).toContain(e.stance);
+  });
+  it('the webhook event keeps SPEC 6.2 meaning: passages that took no side are left out of it', () => {
+    const r = judge('The Eiffel Tower was painted green by Gustave Eiffel in 1920', ['The Eiffel Tower was designed by the company of Gustave Eiffel.', 'Gustave Eiffel also built bridges.']);
+    expect(r.evidence.some((e) => e.stance === 'neutral')).toBe(true);
+    const result = { id: 'vrf_clm_0123456789abcdefghij', trust_score: r.trust_score, dimensions: r.dimensions, dimension_producers: r.producers, verdict: r.verdict, evidence: r.evidence, latency_ms: 1, credits_used: 1 } as unknown as ClaimResult;
+    const data = completedData(result);
+    expect(data.evidence).toHaveLength(r.evidence.filter((e) => e.stance !== 'neutral').length);
   });
   it('a true or false result lists only passages that take a side', () => {
     const r = judge('The Eiffel Tower is in Paris', [EIFFEL, 'Bananas are yellow.']);
