@@ -10,10 +10,10 @@
  * per domain. Verdict: calibration slope 2.5 by log-loss; precision first: confidenceTrue 0.613
  * and confidenceFalse 0.788, the lowest at which each verdict is right at least 0.8 of the time on
  * every domain, with minEvidence 0.575 the floor that keeps most claims covered; conflictFloor 0.6
- * (verdict.ts CONFLICT_FLOOR, stated). Leave-one-domain-out: averitec AUC 0.695, acc 0.084,
- * P(true) 0.545 (11), P(false) 1.000 (1), coverage 0.028; check-covid AUC 0.615, acc 0.329,
- * P(true) – (0), P(false) – (0), coverage 0.000; fool-me-twice AUC 0.554, acc 0.016, P(true) –
- * (0), P(false) 0.732 (56), coverage 0.022.
+ * (verdict.ts CONFLICT_FLOOR, stated). Leave-one-domain-out: averitec AUC 0.694, acc 0.086,
+ * P(true) 0.545 (11), P(false) 1.000 (2), coverage 0.030; check-covid AUC 0.613, acc 0.329,
+ * P(true) – (0), P(false) – (0), coverage 0.000; fool-me-twice AUC 0.554, acc 0.013, P(true) –
+ * (0), P(false) 0.750 (44), coverage 0.017.
  *
  */
 import type { StanceModel } from './stance.js';
@@ -23,12 +23,12 @@ export const STANCE_MODEL: StanceModel = {
   features: ["bias","relevance","full_coverage","negated_claim_term","negation_contradicted","negation_agrees","quantity_match","quantity_mismatch","year_match","year_mismatch","antonym","entity_missing","refute_cues","support_cues","yes_relevant","no_relevant","not_found","hedging","entity_swap","reported"],
   classes: ["supports","refutes","neutral"],
   weights: [
-    [-0.915,2.777,0.865,-1.44,-1.413,0.997,0.584,-0.972,0.43,-0.499,-0.993,-0.708,-1.501,1.496,1.998,-2.007,-1.064,-0.304,-1.986,-0.951],
-    [-0.625,1.401,0.307,1.934,1.773,-0.983,-0.669,1.413,-0.43,0.997,1.489,0.252,2.006,-0.991,-1.993,2.02,-1.027,-0.264,2.48,-0.912],
-    [0.041,-1.678,-0.872,0.006,0.141,-0.013,0.085,0.059,0,0.003,0.004,0.456,-0.005,-0.006,-0.005,-0.013,2.091,0.468,0.006,0.863],
+    [-0.916,2.776,0.865,-1.439,-1.413,0.997,0.584,-0.972,0.43,-0.499,-0.993,-0.708,-1.501,1.496,1.998,-2.007,-1.064,-0.303,-1.988,-0.951],
+    [-0.625,1.402,0.307,1.933,1.772,-0.983,-0.669,1.413,-0.43,0.997,1.489,0.252,2.006,-0.991,-1.993,2.02,-1.027,-0.264,2.485,-0.912],
+    [0.04,-1.678,-0.872,0.006,0.141,-0.013,0.085,0.059,0,0.003,0.004,0.456,-0.005,-0.006,-0.005,-0.013,2.091,0.468,0.004,0.863],
   ],
 };
 
 export const VERDICT_PARAMS: VerdictParams = {"minEvidence":0.575,"conflictFloor":0.6,"calibration":2.5,"confidenceTrue":0.613,"confidenceFalse":0.788};
 
-export const WEIGHTS_PROVENANCE = "fitted by scripts/eval-claims.mjs --fit on 2026-11-27 on three domains weighted alike: averitec (500 claims; averitec-dev.json (sha256 499793726b4a…)); check-covid (1504 claims; Check-COVID_all.json (sha256 008b930570d3…), corpus.json (sha256 2a56084b933f…)); fool-me-twice (2549 claims; dev.jsonl (sha256 eeb36a4757fb…), test.jsonl (sha256 4a45aa8edd45…)). Stance: 20-feature multinomial logistic model, L2 0.05 toward stance-prior.ts, 400 steps, class-balanced per domain. Verdict: calibration slope 2.5 by log-loss; precision first: confidenceTrue 0.613 and confidenceFalse 0.788, the lowest at which each verdict is right at least 0.8 of the time on every domain, with minEvidence 0.575 the floor that keeps most claims covered; conflictFloor 0.6 (verdict.ts CONFLICT_FLOOR, stated). Leave-one-domain-out: averitec AUC 0.695, acc 0.084, P(true) 0.545 (11), P(false) 1.000 (1), coverage 0.028; check-covid AUC 0.615, acc 0.329, P(true) – (0), P(false) – (0), coverage 0.000; fool-me-twice AUC 0.554, acc 0.016, P(true) – (0), P(false) 0.732 (56), coverage 0.022.";
+export const WEIGHTS_PROVENANCE = "fitted by scripts/eval-claims.mjs --fit on 2026-11-27 on three domains weighted alike: averitec (500 claims; averitec-dev.json (sha256 499793726b4a…)); check-covid (1504 claims; Check-COVID_all.json (sha256 008b930570d3…), corpus.json (sha256 2a56084b933f…)); fool-me-twice (2549 claims; dev.jsonl (sha256 eeb36a4757fb…), test.jsonl (sha256 4a45aa8edd45…)). Stance: 20-feature multinomial logistic model, L2 0.05 toward stance-prior.ts, 400 steps, class-balanced per domain. Verdict: calibration slope 2.5 by log-loss; precision first: confidenceTrue 0.613 and confidenceFalse 0.788, the lowest at which each verdict is right at least 0.8 of the time on every domain, with minEvidence 0.575 the floor that keeps most claims covered; conflictFloor 0.6 (verdict.ts CONFLICT_FLOOR, stated). Leave-one-domain-out: averitec AUC 0.694, acc 0.086, P(true) 0.545 (11), P(false) 1.000 (2), coverage 0.030; check-covid AUC 0.613, acc 0.329, P(true) – (0), P(false) – (0), coverage 0.000; fool-me-twice AUC 0.554, acc 0.013, P(true) – (0), P(false) 0.750 (44), coverage 0.017.";

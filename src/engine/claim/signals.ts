@@ -257,8 +257,10 @@ export function entitySwap(claim: string, passage: string, lang: Lang = ENGLISH)
   const claimLower = claim.toLowerCase();
   for (const c of cm) {
     if (!c.before || states(passage, passageTerms, c, lang)) continue;
-    // Same subject: every other name the claim gives is in the passage too.
-    if (!cm.every((o) => o === c || o.kind !== 'name' || states(passage, passageTerms, o, lang))) continue;
+    // Same subject: every other name the claim gives is in the passage too, in the same role (after
+    // the same preposition, or none): "a replica of the Eiffel Tower stands in Las Vegas" is not
+    // about where the Eiffel Tower is.
+    if (!cm.every((o) => o === c || o.kind !== 'name' || pm.some((p) => p.kind === 'name' && p.before === o.before && sameName(p.text, o.text)))) continue;
     const slotTerms = new Set(terms(c.text, lang));
     const frame = [...claimTermsAll].filter((t) => !slotTerms.has(t));
     if (!frame.length) continue;

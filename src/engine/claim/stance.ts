@@ -303,11 +303,11 @@ export interface StanceModel {
 /**
  * Entity substitution as a rule (issue 34): a passage that states the claim's frame with another
  * name, place or year in one slot refutes with at least this probability, whatever the fitted
- * weights say (they see too few swaps to learn it: 28 gold passages over three domains). A stated
- * strength, near the rule's measured precision: of the gold evidence sentences where it fires, 23
- * of 28 (0.82) refute their claim (fool-me-twice 22 of 26, Check-COVID 1 of 1, AVeriTeC 0 of 1).
+ * weights say (they see too few swaps to learn it: 24 gold passages over three domains). A stated
+ * strength, near the rule's measured precision: of the gold evidence sentences where it fires, 20
+ * of 24 (0.83) refute their claim (fool-me-twice 19 of 22, Check-COVID 1 of 1, AVeriTeC 0 of 1).
  * Read over all of a claim's passages it is weaker: fool-me-twice claims with a swap in any
- * passage are false 44 times in 70 (docs/claim.md); the verdict thresholds, fitted with the rule
+ * passage are false 32 times in 50 (docs/claim.md); the verdict thresholds, fitted with the rule
  * in place, decide how far that counts.
  */
 export const ENTITY_SWAP_REFUTES = 0.85;

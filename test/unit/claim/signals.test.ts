@@ -31,6 +31,9 @@ describe('entity substitution', () => {
   });
   it('needs the same subject: a passage about another subject is no swap', () => {
     expect(entitySwap('Bush is a member of the Republican Party', 'Like his father, Walpole was a member of the Whig Party.')).toBeNull();
+    // The claim's subject as a complement ("a replica of the Eiffel Tower") is another subject.
+    expect(entitySwap('The Eiffel Tower is in Paris', 'A half-scale replica of the Eiffel Tower stands in Las Vegas.')).toBeNull();
+    expect(judge('The Eiffel Tower is in Paris', [EIFFEL, 'A half-scale replica of the Eiffel Tower stands in Las Vegas.']).verdict).toBe('true');
   });
   it('a filler that abbreviates, shares a word with or misspells the claim’s is the same filler', () => {
     expect(entitySwap('Adams was the son of a president of the US', 'Adams was the son of John Adams, a president of the United States.')).toBeNull();
