@@ -46,8 +46,10 @@ export interface OwnText {
 const blank = (s: string, spans: ReadonlyArray<[number, number]>): string => {
   let out = '';
   let at = 0;
-  for (const [a, b] of [...spans].sort((x, y) => x[0] - y[0])) {
-    if (a < at) continue;
+  for (const [a0, b] of [...spans].sort((x, y) => x[0] - y[0])) {
+    // Overlapping reports (a quotation inside a "claimed that …" clause) blank their union.
+    const a = Math.max(a0, at);
+    if (b <= a) continue;
     out += s.slice(at, a) + ' '.repeat(b - a);
     at = b;
   }
