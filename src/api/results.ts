@@ -56,6 +56,12 @@ export const ClaimEvidence = z.object({
   supports_claim: z.boolean(),
   authority_score: Score,
   retrieved_at: Timestamp,
+  /**
+   * Additive: the stance the passage was given. `neutral` items appear only on `unverifiable`
+   * results: the closest passages read, so that what was looked at is shown (their
+   * supports_claim is false).
+   */
+  stance: z.enum(['supports', 'refutes', 'neutral']).optional(),
 });
 export const ClaimResult = z.object({
   id: idOf('clm'),

@@ -28,7 +28,8 @@ ${[...bySource].map(
 
 export function claimBody(r: ClaimResult, claim: string | null): Html[] {
   const support = r.evidence.filter((e) => e.supports_claim);
-  const against = r.evidence.filter((e) => !e.supports_claim);
+  const against = r.evidence.filter((e) => !e.supports_claim && e.stance !== 'neutral');
+  const neutral = r.evidence.filter((e) => e.stance === 'neutral');
   return [
     headline({ title: 'claim', subject: claim ? `“${claim}”` : 'Claim verification', verdict: r.verdict, tone: TONE[r.verdict], trust: r.trust_score, meaning: `${MEANING[r.verdict]} ${claimTrustMeaning(r.verdict, r.trust_score).replace(/^Trust: /, 'The trust score is ')}`, trustLabel: 'Trust: the chance that the claim is true (0 = surely false, 1 = surely true)' }),
     warningsSection(r.warnings),
@@ -36,9 +37,10 @@ export function claimBody(r: ClaimResult, claim: string | null): Html[] {
     html`<section aria-labelledby="h-stance"><h2 id="h-stance">Evidence by stance</h2>
 <p class="small muted">Each item is the passage that decided its stance. “Does not support” covers passages that contradict the claim and ones judged not to support it.</p>
 ${group(support, 'Supports the claim', 'good', 'h-support')}
-${group(against, 'Does not support the claim', 'bad', 'h-against')}</section>`,
+${group(against, 'Does not support the claim', 'bad', 'h-against')}
+${neutral.length ? group(neutral, 'Read, takes no side', 'neutral', 'h-neutral') : ''}</section>`,
     html`<section aria-labelledby="h-ev"><h2 id="h-ev">Evidence chain</h2>${AUTHORITY_NOTE}${evidenceTable(
-      r.evidence.map((e) => ({ source: e.source, url: e.url, text: e.snippet, authority: e.authority_score, stance: e.supports_claim ? badge('supports', 'good') : badge('does not support', 'bad') })),
+      r.evidence.map((e) => ({ source: e.source, url: e.url, text: e.snippet, authority: e.authority_score, stance: e.stance === 'neutral' ? badge('neutral', 'neutral') : e.supports_claim ? badge('supports', 'good') : badge('does not support', 'bad') })),
       'Evidence chain',
       true,
     )}</section>`,

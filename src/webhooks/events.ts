@@ -5,7 +5,8 @@
  * `verdict` carries the kind's main result — business `status`, media `authenticity`, document
  * `ai_generated` / `flagged` / `clean` — and each evidence item's `supports_claim` means "supports
  * the reported verdict" (always true: the chain is the verdict's own evidence); items without an
- * address have `url: ""` and keep their `finding` as an additive field.
+ * address have `url: ""` and keep their `finding` as an additive field. A claim's evidence items
+ * that took no side (`stance: "neutral"`, listed on `unverifiable` results) are left out.
  */
 import { eventId, kindOfId, type VerificationKind } from '../api/ids.js';
 import type { VerificationResult } from '../api/results.js';
@@ -47,7 +48,11 @@ export interface CompletedData {
 export function completedData(result: VerificationResult): CompletedData {
   const kind = kindOfId(result.id);
   if (!kind) throw new TypeError(`not a verification id: ${result.id}`);
-  const evidence = (result.evidence as Array<Record<string, unknown>>).map((e) => {
+  // SPEC 6.2's evidence items support or refute: the passages an `unverifiable` claim merely read
+  // (stance `neutral`) are in the result, not in the event, where supports_claim: false would read
+  // as "refutes".
+  const items = (result.evidence as Array<Record<string, unknown>>).filter((e) => e.stance !== 'neutral');
+  const evidence = items.map((e) => {
     const item: CompletedData['evidence'][number] = {
       source: String(e.source),
       url: typeof e.url === 'string' ? e.url : '',

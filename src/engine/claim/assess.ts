@@ -13,11 +13,14 @@ import { VERDICT_PARAMS } from './claim-weights.js';
 import type { JudgeOutput } from './llm-judge.js';
 import type { NliScores } from './nli-port.js';
 import { rankPassages } from './passages.js';
-import { localStance, makeStance, ratingStance, type Stance, type StanceModel } from './stance.js';
+import { localStance, makeStance, ratingStance, STANCE_MAX_CHARS, type Stance, type StanceModel } from './stance.js';
 import { ENGLISH, passageKey, type Lang } from './text.js';
 import { decideVerdict, truthProbability, type VerdictParams } from './verdict.js';
 
 export type StanceProducer = 'rating' | 'local' | 'nli' | 'llm';
+
+/** Passages that took no side shown on an `unverifiable` result: the closest ones read. */
+export const NEUTRAL_EVIDENCE = 3;
 
 export interface ScoredHit {
   hit: ClaimHit;
@@ -148,7 +151,8 @@ export function conclude(scored: readonly ScoredHit[], opts: ConcludeOptions): C
   const agg = aggregate(
     scored.map((s) => ({
       stance: s.stance,
-      relevance: s.relevance,
+      // A swapped slot does not make the passage less relevant (stance.ts `relevance`).
+      relevance: s.stance.relevance ?? s.relevance,
       authority: s.authority,
       publisher: registrableDomainOf(s.hit.url) || s.hit.publisher || s.hit.source,
       published_at: s.hit.published_at,
@@ -171,19 +175,28 @@ export function conclude(scored: readonly ScoredHit[], opts: ConcludeOptions): C
 
   const warnings: string[] = [];
   if (agg.dated === 0) warnings.push(`no dated evidence: recency is ${UNDATED_RECENCY} (unknown)`);
-  const evidence = scored
-    .map((s, i) => ({ s, w: agg.itemWeights[i]! }))
-    .filter(({ s }) => s.stance.label !== 'neutral')
-    .sort((a, b) => b.w - a.w)
-    .slice(0, opts.maxEvidence)
-    .map(({ s }) => ({
-      source: s.hit.source,
-      url: s.hit.url,
-      snippet: s.passage || s.hit.title,
-      supports_claim: s.stance.supports > s.stance.refutes,
-      authority_score: round3(s.authority),
-      retrieved_at: opts.retrievedAt,
-    }));
+  const truncated = scored.filter((s) => s.judgedBy === 'local' && s.passage.length > STANCE_MAX_CHARS).length;
+  if (truncated) warnings.push(`${truncated} passage${truncated > 1 ? 's' : ''} longer than ${STANCE_MAX_CHARS} characters: the local stance model read the first ${STANCE_MAX_CHARS}`);
+  const ranked = scored.map((s, i) => ({ s, w: agg.itemWeights[i]! }));
+  const taking = ranked.filter(({ s }) => s.stance.label !== 'neutral').sort((a, b) => b.w - a.w);
+  // An `unverifiable` result still shows what was read: the closest passages that took no side,
+  // by relevance, after any that did.
+  const read =
+    verdict === 'unverifiable'
+      ? ranked
+          .filter(({ s }) => s.stance.label === 'neutral')
+          .sort((a, b) => b.s.relevance - a.s.relevance)
+          .slice(0, NEUTRAL_EVIDENCE)
+      : [];
+  const evidence = [...taking, ...read].slice(0, opts.maxEvidence).map(({ s }) => ({
+    source: s.hit.source,
+    url: s.hit.url,
+    snippet: s.passage || s.hit.title,
+    supports_claim: s.stance.label !== 'neutral' && s.stance.supports > s.stance.refutes,
+    authority_score: round3(s.authority),
+    retrieved_at: opts.retrievedAt,
+    stance: s.stance.label,
+  }));
   const producers: DimensionProducers = {
     source_authority: 'authority table (domain, source, citations)',
     cross_reference: 'independent publishers (registrable domains)',

@@ -5,16 +5,19 @@
  * lo = min(S, R):
  *   1. hi < minEvidence                      → unverifiable (no decisive, relevant evidence)
  *   2. lo ≥ conflictFloor (CONFLICT_FLOOR)   → conflicting  (strong evidence on both sides)
- *   3. P(true) = σ(a × (S − R)), calibrated; if max(P, 1 − P) < CONFIDENCE → unverifiable
- *      (the evidence leans, but not enough to be right three times in five)
- *   4. P(true) > 0.5 → true, else false
+ *   3. P(true) = σ(a × (S − R)), calibrated;
+ *   4. P(true) ≥ confidenceTrue → true; 1 − P(true) ≥ confidenceFalse → false; else unverifiable
+ *      (the evidence leans, but not clearly enough). Precision first: each threshold is fitted
+ *      leave-one-domain-out as the lowest at which its verdict is right at least
+ *      PRECISION_TARGET of the time on every training domain (scripts/eval-claims.mjs).
  * Support and refutation are treated alike: no intercept, no class prior, no side gets a head start.
  *
- * Rule 3 is Chow's reject option: answering wrong costs 1, abstaining costs 1 − CONFIDENCE, so a
- * verdict is given only when its calibrated probability of being right is at least CONFIDENCE.
- * CONFIDENCE (0.6) and CONFLICT_FLOOR (0.6) are stated policies, not fitted numbers. The slope a is
- * fitted by log-loss on the true/false claims of the evaluation domains; minEvidence by grid search
- * on mean macro-F1 (scripts/eval-claims.mjs --fit; values in claim-weights.ts).
+ * Rule 4 is a reject option per side: a verdict is given only when its calibrated probability
+ * reaches the threshold that made it right PRECISION_TARGET of the time on the training domains.
+ * Without fitted thresholds (the pre-issue-34 parameters, the eval's baseline) both sides use
+ * CONFIDENCE (0.6), Chow's rule. CONFLICT_FLOOR (0.6) is a stated policy. The slope a is fitted by
+ * log-loss on the true/false claims of the evaluation domains; the thresholds and minEvidence as
+ * above (scripts/eval-claims.mjs --fit; values in claim-weights.ts).
  *
  * trust_score is the calibrated P(true) itself, so 0.5 means "the evidence does not lean" and an
  * LLM's truth probability, when one answered, is averaged in (it has no fitted calibration: there
@@ -54,7 +57,22 @@ export interface VerdictParams {
    * it corrects how far the calibration misses on data it was not fitted on. Default CONFIDENCE.
    */
   confidence?: number;
+  /**
+   * Precision first (issue 34): the calibrated P(true) a `true` needs, and the 1 − P(true) a
+   * `false` needs, each fitted on the training domains as the lowest value at which that verdict
+   * is right at least PRECISION_TARGET of the time on every training domain (values above 1: the
+   * verdict is never given). When absent, `confidence` (or CONFIDENCE) serves both.
+   */
+  confidenceTrue?: number;
+  confidenceFalse?: number;
 }
+
+/**
+ * The share of committed `true` (and of `false`) verdicts that must be right on each training
+ * domain when the verdict thresholds are fitted: the issue's bar (0.70 on every held-out domain)
+ * plus 0.05 for what a threshold loses when it meets a domain it was not fitted on.
+ */
+export const PRECISION_TARGET = 0.8;
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
@@ -67,6 +85,7 @@ export function decideVerdict(S: number, R: number, t: VerdictParams, confidence
   if (hi < t.minEvidence) return 'unverifiable';
   if (lo >= t.conflictFloor) return 'conflicting';
   const p = truthProbability(S, R, t);
-  if (Math.max(p, 1 - p) < confidence) return 'unverifiable';
-  return p > 0.5 ? 'true' : 'false';
+  if (p > 0.5) return p >= (t.confidenceTrue ?? confidence) ? 'true' : 'unverifiable';
+  if (p < 0.5) return 1 - p >= (t.confidenceFalse ?? confidence) ? 'false' : 'unverifiable';
+  return 'unverifiable';
 }

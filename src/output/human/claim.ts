@@ -20,7 +20,7 @@ export function renderClaim(r: ClaimResult, out: Output): string {
       [{ header: 'Stance', width: 8 }, { header: 'Source', width: sourceWidth(r.evidence.map((e) => e.source)) }, AUTHORITY_COLUMN],
       'Passage',
       r.evidence.map((e) => {
-        const stance = e.supports_claim ? out.style.green('supports') : out.style.red('refutes');
+        const stance = e.stance === 'neutral' ? out.style.dim('neutral') : e.supports_claim ? out.style.green('supports') : out.style.red('refutes');
         return {
           head: `${stance}  ${out.style.bold(e.source)} · ${authority(out, e.authority_score)}`,
           cells: [stance, e.source, e.authority_score.toFixed(2)],
