@@ -40,7 +40,9 @@
  *    reserve waiting behind it waited for ever);
  *  - `closed()` and `terminate()` forget the pending write with its immediate;
  *  - `closed()` forgets the query it rejected;
- *  - the type fetch's rejection is handled (the connection's close handling retries).
+ *  - the type fetch's rejection is handled (the connection's close handling retries);
+ *  - each connected socket is handed to `onConnectedSocket` with a function that says whether a
+ *    query waits on it, for the answer deadline (./answer-deadline.ts; a network cut).
  * The driver's CommonJS build (cjs/src, the same code as its ES module build) is used: its
  * connection.js is compiled from the patched text and put in the require cache before its
  * index.js is required, so the rest of the driver is loaded unchanged by Node itself. If the
@@ -51,7 +53,9 @@
 import Module, { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Socket } from 'node:net';
 import type postgresType from 'postgres';
+import { watchAnswers } from './answer-deadline.js';
 
 export type Postgres = typeof postgresType;
 
@@ -152,6 +156,14 @@ const CLOSED_REJECT_FIXED =
 const CANCEL = '\n    clearImmediate(nextWriteTimer)\n';
 const CANCEL_FIXED = '\n    clearImmediate(nextWriteTimer), nextWriteTimer = chunk = null\n';
 
+/**
+ * In connected(): the socket that reads the server's bytes (the TLS one with TLS) and whether a
+ * query waits on the connection, for the answer deadline (verity, issue 28: a network cut).
+ */
+const CONNECTED = "\n      socket.on('data', data)\n";
+const CONNECTED_FIXED =
+  "\n      socket.on('data', data)\n      Connection.verityOnSocket && Connection.verityOnSocket(socket, () => !!(query || initial || sent.length)) /* verity (issue 28): answer deadline */\n";
+
 /** connection.js's text with the fix; throws when the text is not the one the fix was made for. */
 export function patchConnectionSource(source: string): string {
   const writes = source.split(NEXT_WRITE).length - 1;
@@ -159,10 +171,11 @@ export function patchConnectionSource(source: string): string {
   const rejects = source.split(CLOSED_REJECT).length - 1;
   const executes = source.split(EXECUTE).length - 1;
   const types = source.split(FETCH_TYPES).length - 1;
-  if (writes !== 1 || cancels !== 2 || rejects !== 1 || executes !== 1 || types !== 1 || !source.includes('noop = () =>') || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
+  const connects = source.split(CONNECTED).length - 1;
+  if (connects !== 1 || !source.includes('function Connection(') || writes !== 1 || cancels !== 2 || rejects !== 1 || executes !== 1 || types !== 1 || !source.includes('noop = () =>') || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
     throw new Error(
       `The PostgreSQL driver (postgres) is not the version whose write-after-close fault verity fixes as it loads it ` +
-        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x, execute ${executes}x, the type fetch ${types}x): review src/store/postgres/driver.ts against the new version`,
+        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x, execute ${executes}x, the type fetch ${types}x, connected ${connects}x): review src/store/postgres/driver.ts against the new version`,
     );
   return source
     .replace(EXECUTE, EXECUTE_FIXED)
@@ -170,7 +183,24 @@ export function patchConnectionSource(source: string): string {
     .split(CANCEL)
     .join(CANCEL_FIXED)
     .replace(CLOSED_REJECT, CLOSED_REJECT_FIXED)
-    .replace(FETCH_TYPES, FETCH_TYPES_FIXED);
+    .replace(FETCH_TYPES, FETCH_TYPES_FIXED)
+    .replace(CONNECTED, CONNECTED_FIXED);
+}
+
+/** The answer deadline for every connection of this process (ms), or none. */
+let answerDeadlineMs: number | undefined;
+
+/**
+ * Sets (or, undefined, lifts) the answer deadline of every PostgreSQL connection this process
+ * connects from now on (./answer-deadline.ts). Process-wide because one process runs one store;
+ * `serve` and `worker` set it, admin commands (a long migration) do not.
+ */
+export function setAnswerDeadline(ms: number | undefined): void {
+  answerDeadlineMs = ms;
+}
+
+function onConnectedSocket(socket: Socket, busy: () => boolean): void {
+  if (answerDeadlineMs !== undefined) watchAnswers(socket, busy, answerDeadlineMs);
 }
 
 let loaded: Postgres | undefined;
@@ -207,6 +237,7 @@ export function loadPostgres(): Postgres {
     }
     m.loaded = true;
   }
+  (req.cache[file]!.exports as { verityOnSocket?: typeof onConnectedSocket }).verityOnSocket = onConnectedSocket;
   loaded = req(entry) as Postgres;
   return loaded;
 }
