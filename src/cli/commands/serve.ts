@@ -52,6 +52,8 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
   // Listening for SIGTERM before the ready line is written: a supervisor (or a test) may stop the
   // server the moment it reads that line, and must get a graceful stop, not the default kill.
   const stopped = untilStopped(rt.ctx);
+  // A stray rejection is logged and serving goes on; an uncaught exception is logged, then exits.
+  const removeSafetyNet = (await import('../process-safety-net.js')).installProcessSafetyNet({ name: 'serve', write: (line) => void rt.ctx.stderr.write(line) });
   let closeAnalysis = async (): Promise<void> => undefined;
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -98,6 +100,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     await serverStore.close().catch(() => undefined);
     file.close();
     lock?.release();
+    removeSafetyNet();
     const code = (err as { code?: string }).code;
     if (code === 'EADDRINUSE') {
       const { message, hint } = (await import('../port-holder.js')).portInUse(o.host, port);
@@ -112,6 +115,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     await running.close();
   } finally {
     lock?.release();
+    removeSafetyNet();
   }
 }
 

@@ -20,6 +20,8 @@ export default async function worker(rt: CliRuntime, cmd: Command): Promise<void
   const report = (err: unknown): void => void rt.ctx.stderr.write(`worker: ${err instanceof Error ? err.message : String(err)}\n`);
   const store = await openPostgres(target.url, { poolSize: parsePoolSize(o.pool ?? '4'), answerTimeoutMs, onBackgroundError: report });
   const stopped = untilStopped(rt.ctx);
+  // A stray rejection is logged and delivering goes on; an uncaught exception is logged, then exits.
+  const removeSafetyNet = (await import('../process-safety-net.js')).installProcessSafetyNet({ name: 'worker', write: (line) => void rt.ctx.stderr.write(line) });
   const { createDeliveryWorker } = await import('../../webhooks/delivery.js');
   const { VERSION } = await import('../../version.js');
   const w = createDeliveryWorker({
@@ -41,5 +43,6 @@ export default async function worker(rt: CliRuntime, cmd: Command): Promise<void
     await w.stop({ abort: true, release: true });
   } finally {
     await store.close();
+    removeSafetyNet();
   }
 }
