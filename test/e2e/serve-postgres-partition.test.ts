@@ -8,6 +8,7 @@
  *   (its connection attempt is bounded as well); `/healthz` answers 503 "the database does not
  *   answer"; the process stays up;
  * - after the proxy forwards again, the process serves again (polled, with a bound);
+ * - twelve requests at once while frozen: each 503 within the bound;
  * - a request with an Idempotency-Key cut off by the freeze is retried after it with the same key
  *   and charged at most once (its COMMIT may have landed when the waiting bytes went on);
  * - frozen again and every connection cut by the proxy: serving again after.
@@ -160,6 +161,23 @@ describe.skipIf(!adminUrl)('verity serve: PostgreSQL behind a frozen network (no
       await sql.end({ timeout: 1 });
     }
     expect(exited).toBeUndefined();
+  }, 120_000);
+
+  it('answers twelve requests at once while frozen, each 503 within the bound', async () => {
+    // One request guard batch fails on the deadline; the next batch, given to the connection
+    // between its socket's error and its close, waited for ever before the driver's close
+    // handling rejected it (11 of 12 unanswered after 60 s).
+    proxy.freeze();
+    let all: Answer[] = [];
+    try {
+      all = await Promise.all(Array.from({ length: 12 }, () => claim({}, FROZEN_BOUND_MS + 10_000)));
+    } finally {
+      proxy.thaw();
+    }
+    for (const a of all) expect503(a);
+    figures.push(`12 at once while frozen: all 503, ${Math.round(Math.min(...all.map((a) => a.ms)))}–${Math.round(Math.max(...all.map((a) => a.ms)))} ms`);
+    const back = await serving();
+    figures.push(`thawed: serving again ${back} ms after`);
   }, 120_000);
 
   it('serves again when the frozen connections are cut', async () => {

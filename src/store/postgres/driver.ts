@@ -147,10 +147,15 @@ const FETCH_TYPES_FIXED = '\n        return fetchArrayTypes().catch(noop) /* ver
  * In closed(): the query that was out is rejected (here, or by the socket's error before) but
  * stayed the connection's current query; a connection that is not reconnected then made `end()`
  * wait for its answer until end's timeout (every graceful stop after a restart took 5 s).
+ * And after a socket error (hadError) too: a socket is closed a loop phase after its error, and
+ * a query the pool gave the connection in between (a setImmediate: the next batch of the request
+ * guard, after the error rejected the previous one) was written to the dead socket and then
+ * waited for ever — no reconnect, no rejection (issue 28, a network cut: the answer deadline
+ * destroys the socket with an error). It is rejected CONNECTION_CLOSED here like the others.
  */
 const CLOSED_REJECT = "\n    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n";
 const CLOSED_REJECT_FIXED =
-  "\n    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query = null /* verity (issue 28): rejected; nothing will answer it */\n";
+  "\n    void ((query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))) /* verity (issue 28): after an error too */\n    query = null /* verity (issue 28): rejected; nothing will answer it */\n";
 
 /** In terminate() and closed(): the cancelled write is forgotten too (verity, issue 28). */
 const CANCEL = '\n    clearImmediate(nextWriteTimer)\n';
