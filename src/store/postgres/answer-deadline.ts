@@ -33,13 +33,24 @@ export function answerTimedOut(deadlineMs: number): Error {
   return Object.assign(new Error(`the database sent nothing for ${deadlineMs / 1000} s while a query waited`), { code: 'ETIMEDOUT' });
 }
 
+/** How often a connection is looked at while no deadline is set (one may be set later). */
+const UNSET_TICK_MS = 1_000;
+
 /**
  * Watches one connection's socket: destroyed once `busy()` has been true and nothing was read for
- * `deadlineMs`. Checked every fifth of the deadline, so it fires between 0.8 and 1.2 deadlines
- * after the last byte (or after the query went out on an idle connection). Stops when the socket closes.
+ * the deadline. Checked every fifth of the deadline, so it fires between 0.8 and 1.2 deadlines
+ * after the last byte (or after the query went out on an idle connection). Stops when the socket
+ * closes. The deadline is read at each check (`deadline()`; undefined: none now), so a
+ * connection made while none was set — the one that ran the migrations at start-up — is bounded
+ * once one is.
  */
-export function watchAnswers(socket: Pick<Socket, 'on' | 'once' | 'destroy' | 'destroyed'>, busy: () => boolean, deadlineMs: number, timers: DeadlineTimers = realTimers): void {
-  const tick = Math.max(1, Math.floor(deadlineMs / 5));
+export function watchAnswers(
+  socket: Pick<Socket, 'on' | 'once' | 'destroy' | 'destroyed'>,
+  busy: () => boolean,
+  deadline: number | (() => number | undefined),
+  timers: DeadlineTimers = realTimers,
+): void {
+  const current = typeof deadline === 'function' ? deadline : () => deadline;
   let lastProgress = timers.now();
   let timer: unknown;
   let done = false;
@@ -47,7 +58,8 @@ export function watchAnswers(socket: Pick<Socket, 'on' | 'once' | 'destroy' | 'd
     timer = undefined;
     if (done || socket.destroyed) return;
     const now = timers.now();
-    if (!busy()) lastProgress = now;
+    const deadlineMs = current();
+    if (!busy() || deadlineMs === undefined) lastProgress = now;
     else if (now - lastProgress >= deadlineMs) {
       done = true;
       socket.destroy(answerTimedOut(deadlineMs));
@@ -56,7 +68,8 @@ export function watchAnswers(socket: Pick<Socket, 'on' | 'once' | 'destroy' | 'd
     arm();
   };
   const arm = (): void => {
-    const t = timers.setTimeout(check, tick);
+    const ms = current();
+    const t = timers.setTimeout(check, ms === undefined ? UNSET_TICK_MS : Math.max(1, Math.floor(ms / 5)));
     t.unref?.();
     timer = t;
   };

@@ -30,7 +30,8 @@
  *
  * The fix, edits to the driver's connection.js as it is loaded (no install script: CI installs
  * with --ignore-scripts, and the files in node_modules are left as npm wrote them):
- *  - `execute` on a closed connection (no socket) fails the query at once with CONNECTION_CLOSED
+ *  - `execute` on a closed connection (no socket, or one destroyed and not closed yet: a query
+ *    given to it between the socket's error and its close waited for ever) fails the query at once with CONNECTION_CLOSED
  *    (and gives the connection back to the pool as closed, as below);
  *  - a write on a closed connection always goes through the setImmediate, where `nextWrite`
  *    drops the bytes and fails the queries waiting on them with the driver's own
@@ -120,12 +121,15 @@ const EXECUTE_FIXED = `  function execute(q) {
     if (terminated)
       return queryError(q, Errors.connection('CONNECTION_DESTROYED', options))
 
-    if (socket === null) {
+    if (socket === null || socket.destroyed) {
       /* verity (issue 28): the connection closed under a reserve() or begin() that still holds it
          (begin's own ROLLBACK after a failed query comes here). Refused now: queued, the query
          would be written to the socket of the next connect, before its StartupMessage, or wait
          behind it for an answer that never comes. A connection the pool placed in a queue other
-         than closed (a released one) is given back as closed once the caller has placed it. */
+         than closed (a released one) is given back as closed once the caller has placed it.
+         Likewise on a socket destroyed but not closed yet (its close comes a loop phase after its
+         error): a query given to the connection in between was written to the dead socket and
+         waited for ever (twelve requests at once behind a frozen database, the answer deadline). */
       const err = Errors.connection('CONNECTION_CLOSED', options, socket)
       queryError(q, err)
       setImmediate(() => socket === null && connection.queue !== queues.closed && connection.queue !== queues.connecting
@@ -147,15 +151,10 @@ const FETCH_TYPES_FIXED = '\n        return fetchArrayTypes().catch(noop) /* ver
  * In closed(): the query that was out is rejected (here, or by the socket's error before) but
  * stayed the connection's current query; a connection that is not reconnected then made `end()`
  * wait for its answer until end's timeout (every graceful stop after a restart took 5 s).
- * And after a socket error (hadError) too: a socket is closed a loop phase after its error, and
- * a query the pool gave the connection in between (a setImmediate: the next batch of the request
- * guard, after the error rejected the previous one) was written to the dead socket and then
- * waited for ever — no reconnect, no rejection (issue 28, a network cut: the answer deadline
- * destroys the socket with an error). It is rejected CONNECTION_CLOSED here like the others.
  */
 const CLOSED_REJECT = "\n    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n";
 const CLOSED_REJECT_FIXED =
-  "\n    void ((query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))) /* verity (issue 28): after an error too */\n    query = null /* verity (issue 28): rejected; nothing will answer it */\n";
+  "\n    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query = null /* verity (issue 28): rejected; nothing will answer it */\n";
 
 /** In terminate() and closed(): the cancelled write is forgotten too (verity, issue 28). */
 const CANCEL = '\n    clearImmediate(nextWriteTimer)\n';
@@ -196,16 +195,20 @@ export function patchConnectionSource(source: string): string {
 let answerDeadlineMs: number | undefined;
 
 /**
- * Sets (or, undefined, lifts) the answer deadline of every PostgreSQL connection this process
- * connects from now on (./answer-deadline.ts). Process-wide because one process runs one store;
- * `serve` and `worker` set it, admin commands (a long migration) do not.
+ * Sets (or, undefined, lifts) the answer deadline of the PostgreSQL connections of this process
+ * (./answer-deadline.ts). Process-wide because one process runs one store; `serve` and `worker`
+ * set it once the migrations have run (a long one must not be cut), admin commands do not.
  */
 export function setAnswerDeadline(ms: number | undefined): void {
   answerDeadlineMs = ms;
 }
 
+/**
+ * Every connection is watched, the deadline read at each check: one made while none was set (the
+ * start-up's, which runs the migrations) is bounded once one is. Without one, a check a second.
+ */
 function onConnectedSocket(socket: Socket, busy: () => boolean): void {
-  if (answerDeadlineMs !== undefined) watchAnswers(socket, busy, answerDeadlineMs);
+  watchAnswers(socket, busy, () => answerDeadlineMs);
 }
 
 let loaded: Postgres | undefined;

@@ -386,7 +386,8 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
   // restart killed the process (issue 28).
   const driver = await import('./driver.js');
   const postgres = driver.loadPostgres();
-  driver.setAnswerDeadline(o.answerTimeoutMs);
+  // No deadline while the migrations run (one may take long on a big table); set after them.
+  driver.setAnswerDeadline(undefined);
   const common = {
     onnotice: () => undefined,
     connect_timeout: CONNECT_TIMEOUT_S,
@@ -408,6 +409,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
   try {
     await sql`SELECT 1`;
     if (o.migrate !== false) await migratePostgres(sql);
+    driver.setAnswerDeadline(o.answerTimeoutMs);
   } catch (err) {
     await sql.end({ timeout: 1 }).catch(() => undefined);
     await guard.end({ timeout: 1 }).catch(() => undefined);

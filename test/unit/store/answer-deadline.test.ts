@@ -100,3 +100,17 @@ describe('Retry-After for a storage fault', () => {
     for (const code of ['SQLITE_FULL', 'ENOSPC', 'SQLITE_BUSY', '53100']) expect(storageRetryAfterSeconds({ code })).toBe(STORAGE_RETRY_AFTER_S);
   });
 });
+
+describe('the answer deadline set later', () => {
+  it('bounds a connection made while none was set (the one that ran the migrations) once one is', () => {
+    const clock = fakeClock();
+    const s = new FakeSocket();
+    let deadline: number | undefined;
+    watchAnswers(s as never, () => true, () => deadline, clock);
+    clock.advance(120_000); // a long migration: not cut
+    expect(s.destroyed).toBe(false);
+    deadline = 5_000;
+    clock.advance(7_000);
+    expect(s.destroyed).toBe(true);
+  });
+});

@@ -216,10 +216,13 @@ describe('the PostgreSQL driver as verity loads it', () => {
       await new Promise((r) => bystander.once('connect', r));
       const cut = new Promise((resolve) => bystander.once('close', () => resolve(sql`select 2`.catch((e: unknown) => e))));
       // (libuv runs close callbacks last-closed first: the bystander's close comes first.)
+      const closed = new Promise((r) => current!.once('close', r));
       current!.destroy();
       bystander.destroy();
       expect(((await cut) as { code?: string }).code).toBe('CONNECTION_CLOSED');
-      // The pool reconnects the same connection object: its StartupMessage must be sent.
+      // The pool reconnects the same connection object once it closed (a query given to it before,
+      // on the destroyed socket, fails at once: see EXECUTE_FIXED): its StartupMessage must be sent.
+      await closed;
       await expect(sql`select 3`).resolves.toBeDefined();
     } finally {
       await sql.end({ timeout: 0 });
