@@ -343,6 +343,12 @@ export interface PostgresStoreOptions {
   onBackgroundError?: (err: unknown) => void;
   /** LISTEN for outbox announcements (default true; off for admin commands). */
   listen?: boolean;
+  /**
+   * The answer deadline (ms; ./answer-deadline.ts): a connection with a query out that receives
+   * nothing for this long is destroyed, its queries failed as "the database does not answer".
+   * `serve` and `worker` set it (--db-answer-timeout-ms); admin commands do not.
+   */
+  answerTimeoutMs?: number;
 }
 
 /**
@@ -365,16 +371,27 @@ export function reconnectDelaySeconds(retries: number): number {
 /** How long a commit batch waits for its connection (see reserveCommits): a connect's bound and a second. */
 const RESERVE_TIMEOUT_MS = (CONNECT_TIMEOUT_S + 1) * 1000;
 
+/**
+ * TCP keepalive on every connection (seconds idle before the first probe; the driver's default is
+ * 60): a connection that sits idle (LISTEN's, a pool's spare) across a network cut is found dead
+ * by the kernel sooner. A connection with a query out is bounded by the answer deadline instead.
+ */
+const KEEP_ALIVE_S = 10;
+
 /** How long /healthz waits for each connection's `SELECT 1` before it reports the database down. */
 export const HEALTH_TIMEOUT_MS = 3_000;
 
 export async function openPostgresStore(o: PostgresStoreOptions): Promise<PostgresServerStore> {
   // The driver with its write-after-close fault fixed (./driver.ts): without the fix a database
   // restart killed the process (issue 28).
-  const postgres = (await import('./driver.js')).loadPostgres();
+  const driver = await import('./driver.js');
+  const postgres = driver.loadPostgres();
+  // No deadline while the migrations run (one may take long on a big table); set after them.
+  driver.setAnswerDeadline(undefined);
   const common = {
     onnotice: () => undefined,
     connect_timeout: CONNECT_TIMEOUT_S,
+    keep_alive: KEEP_ALIVE_S,
     backoff: reconnectDelaySeconds,
     // bigint (int8) columns come back as JS numbers: every value here is far below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
@@ -392,6 +409,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
   try {
     await sql`SELECT 1`;
     if (o.migrate !== false) await migratePostgres(sql);
+    driver.setAnswerDeadline(o.answerTimeoutMs);
   } catch (err) {
     await sql.end({ timeout: 1 }).catch(() => undefined);
     await guard.end({ timeout: 1 }).catch(() => undefined);
