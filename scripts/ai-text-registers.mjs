@@ -154,8 +154,8 @@ const REGISTERS = [
 
 /**
  * Human texts of each register, deduplicated across files (the GPL versions share paragraphs),
- * each a {text, y: 0, domain, generator: 'human'}; `sources` gets each file read with its sha256
- * and package version; `missing` names the registers whose package is not installed.
+ * each a {text, y: 0, domain, generator: 'human'}; `sources` gets one entry per register (package
+ * versions, licence, file count, one sha256 over the files read); `missing` names the registers whose package is not installed.
  */
 export function loadRegisters(sources) {
   const texts = [];
@@ -169,9 +169,11 @@ export function loadRegisters(sources) {
     }
     const versions = Object.fromEntries(r.package.split(', ').map((p) => [p, packageVersion(p)]));
     const paras = [];
+    // One entry per register: its files and one sha256 over their names and contents, in order.
+    const hash = createHash('sha256');
     for (const f of files) {
       const buf = read(f);
-      sources.push({ file: f, sha256: createHash('sha256').update(readFileSync(f)).digest('hex'), package: r.package, versions, licence: r.licence });
+      hash.update(`${f}\u0000`).update(readFileSync(f));
       // Paragraphs already seen in another file (shared licence clauses) are skipped there.
       for (const p of r.paragraphs(buf.toString('utf8'))) {
         const key = p.toLowerCase();
@@ -181,6 +183,7 @@ export function loadRegisters(sources) {
       }
       paras.push(''); // no passage spans two files
     }
+    sources.push({ register: r.domain, package: r.package, versions, licence: r.licence, files: files.length, first_file: files[0], sha256: hash.digest('hex') });
     for (const text of passages(paras)) texts.push({ text, y: 0, domain: r.domain, generator: 'human' });
   }
   return { texts, missing };

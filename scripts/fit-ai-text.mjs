@@ -760,6 +760,7 @@ const model = {
   min_flag_words: MIN_FLAG_WORDS,
   flag_threshold: r3(calibrated(tFinal)),
   data: {
+    command: `npx tsc -p tsconfig.build.json && node scripts/fit-ai-text.mjs${args.length ? ` ${args.join(" ")}` : ""}`,
     fixtures: relative(root, fixtures),
     sources,
     seed,
