@@ -817,4 +817,17 @@ if (args.includes('--verbose')) {
     if (!m.knots) console.log(`  ${d} humans vs training humans, log-odds shift by feature: ${FEATURE_NAMES.map((n, j) => [n, ch[j] - ct[j]]).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 8).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ')}`);
     console.log(`${d}: mean LODO log-odds human ${mean(s.filter((it) => it.y === 0).map((it) => Z.get(it))).toFixed(2)}, AI ${mean(s.filter((it) => it.y === 1).map((it) => Z.get(it))).toFixed(2)}`);
   }
+  // The formal human registers: which features move their texts (final model) away from the glimpse humans.
+  const contribFinal = (items) => {
+    const c = Array(D).fill(0);
+    for (const it of items) for (let j = 0; j < D; j++) c[j] += (final.weights[j] * Math.max(-4, Math.min(4, (finalX.get(it).x[j] - final.mean[j]) / (final.std[j] || 1)))) / items.length;
+    return c;
+  };
+  const glimpseHumans = contribFinal(fitSet.filter((it) => it.y === 0 && MIXED.includes(it.domain)));
+  for (const d of [...FIT_DOMAINS.filter((x) => !MIXED.includes(x)), ...CHECK_ONLY]) {
+    const items = [...fitSet, ...checkSet].filter((it) => it.domain === d);
+    if (!items.length) continue;
+    const c = contribFinal(items);
+    console.log(`  ${d} humans vs glimpse humans (final model), log-odds shift by feature: ${FEATURE_NAMES.map((n, j) => [n, c[j] - glimpseHumans[j]]).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 6).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ')}; mean final log-odds ${mean(items.map((it) => logit(final, finalX.get(it)))).toFixed(2)}`);
+  }
 }
