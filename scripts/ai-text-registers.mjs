@@ -37,7 +37,7 @@ function packageVersion(pkg) {
 }
 
 /** A paragraph of running prose: long enough, mostly letters, ending like a sentence. */
-function isProse(p) {
+export function isProse(p) {
   if (wordCount(p) < 15) return false;
   if (!/[.:;)"”]$/.test(p)) return false;
   const letters = (p.match(/[\p{L}\s]/gu) ?? []).length;
@@ -45,7 +45,7 @@ function isProse(p) {
 }
 
 /** Consecutive prose paragraphs joined into passages of at least 100 words (a passage over 300 is cut at a sentence end). */
-function passages(paragraphs) {
+export function passages(paragraphs) {
   const out = [];
   let cur = [];
   let n = 0;
@@ -70,10 +70,10 @@ function passages(paragraphs) {
 }
 
 /** Plain-text documents: paragraphs are separated by blank lines. */
-const textParagraphs = (t) => t.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
+export const textParagraphs = (t) => t.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter(Boolean);
 
 /** reStructuredText: unindented paragraphs, inline markup reduced to its text; directives and literal blocks dropped. */
-function rstParagraphs(t) {
+export function rstParagraphs(t) {
   return t
     .split(/\n\s*\n/)
     .filter((p) => !/^\s/.test(p) && !/^\.\. /.test(p) && !/^[=\-~^*#]{3,}\s*$/m.test(p) && !/^\s*[*\-+] |^\s*\d+\. |^>>>/m.test(p))
@@ -91,7 +91,7 @@ function rstParagraphs(t) {
 }
 
 /** The Debian handbook's XHTML: the text of each `div.para` that holds no code or nested block. */
-function handbookParagraphs(html) {
+export function handbookParagraphs(html) {
   const doc = new DOMParser({ onError: () => {} }).parseFromString(html, 'text/html');
   const out = [];
   const divs = doc.getElementsByTagName('div');
