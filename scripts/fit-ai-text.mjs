@@ -456,6 +456,7 @@ const CHAR4_J = FEATURE_NAMES.indexOf('char4_llr');
 const VOCAB_SIZE = Number(opt('--vocab', '1000'));
 const VOCAB_MIN_DOCS = Number(opt('--vocab-min-docs', '3'));
 const CHAR4_SIZE = Number(opt('--char4', '2000'));
+const TABLES_VS_HUMAN_ONLY = args.includes('--tables-vs-human-only');
 
 /**
  * The vocabulary table from the mixed (human + AI) domains of a training set: per domain the
@@ -479,11 +480,33 @@ function buildVocabulary(train, key = 'lower', size = VOCAB_SIZE) {
     }
     return { tok, docs, N };
   });
+  // --tables-vs-human-only (exploration): an AI-leaning unit must also be more frequent in the AI
+  // texts (all mixed domains pooled) than in each human-only training domain.
+  const ho = TABLES_VS_HUMAN_ONLY
+    ? [...new Set(train.filter((it) => it.y === 0 && !domains.includes(it.domain)).map((it) => it.domain))].map((d) => {
+        const tok = new Map();
+        let N = 0;
+        for (const it of train) {
+          if (it.domain !== d) continue;
+          N += it[key].length;
+          for (const w of it[key]) tok.set(w, (tok.get(w) ?? 0) + 1);
+        }
+        return { tok, N };
+      })
+    : [];
+  const aiTok = new Map();
+  let aiN = 0;
+  if (TABLES_VS_HUMAN_ONLY)
+    for (const p of per) {
+      aiN += p.N[1];
+      for (const [w, c] of p.tok[1]) aiTok.set(w, (aiTok.get(w) ?? 0) + c);
+    }
   const out = [];
   for (const w of per[0].docs.keys()) {
     if (!per.every((p) => (p.docs.get(w) ?? 0) >= VOCAB_MIN_DOCS)) continue;
     const llr = per.map((p) => Math.log(((p.tok[1].get(w) ?? 0) + 0.5) / (p.N[1] + 1)) - Math.log(((p.tok[0].get(w) ?? 0) + 0.5) / (p.N[0] + 1)));
     if (!(llr.every((v) => v > 0) || llr.every((v) => v < 0))) continue;
+    if (llr[0] > 0 && ho.some((h) => ((h.tok.get(w) ?? 0) + 0.5) / (h.N + 1) >= ((aiTok.get(w) ?? 0) + 0.5) / (aiN + 1))) continue;
     const v = Math.sign(llr[0]) * Math.min(...llr.map(Math.abs));
     out.push([w, Math.max(-2, Math.min(2, v))]);
   }
