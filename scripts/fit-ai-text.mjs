@@ -11,8 +11,10 @@
 //   Fourth round ("Fourth round" in the docs): --prompt (after an opening question the features read
 //   the answer only), --whole-text a,b (with --prompt: these features read the whole text), --labels-only
 //   (only the "Question:" / "Answer:" labels go), --extra scripts/ai-text-pos-rates.mjs (part-of-speech rates).
+//   Fifth round (issue 30, formal registers): --fpr-target F (default 0.01), --margin gap, --human-only-weight W,
+//   --human-only-fit a,b, --check-only a,b, --register-limit N, --tables-vs-human-only.
 //
-// Domains (all under ../shared/fixtures, referenced by path, never copied):
+// Domains (under ../shared/fixtures, referenced by path, never copied; and the Debian registers below):
 //   human and AI  text/ai-vs-human-glimpse.jsonl: news (XSum), stories (WritingPrompts),
 //                 biomedical answers (PubMedQA); AI by GPT-3.5/4, Claude 3, Gemini 1.5
 //   human only    claims/check-covid/corpus.json: scientific abstracts (CORD-19), sentences joined
