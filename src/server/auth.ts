@@ -8,8 +8,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VerityError } from '../api/errors.js';
 import type { Clock } from '../engine/types.js';
-import type { KeyRecord, ServerStore } from '../store/server-store.js';
-import { hashKey } from './accounts.js';
+import type { KeyRecord, ServerStore } from '../store/ports/index.js';
+import { hashKey } from '../domain/keys.js';
 import type { AuthInfo } from './types.js';
 
 export type { AuthInfo } from './types.js';

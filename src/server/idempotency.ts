@@ -12,10 +12,10 @@
 import { createHash } from 'node:crypto';
 import { VerityError } from '../api/errors.js';
 import type { Clock } from '../engine/types.js';
-import type { ServerStore, StoredResponse } from '../store/server-store.js';
+import type { ServerStore, StoredResponse } from '../store/ports/index.js';
 
-export type { StoredResponse } from '../store/server-store.js';
-export { IDEMPOTENCY_TTL_MS } from '../store/sqlite-server-store.js';
+export type { StoredResponse } from '../store/ports/index.js';
+export { IDEMPOTENCY_TTL_MS } from '../store/sqlite/index.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 

@@ -9,11 +9,11 @@ import type { VerificationKind } from '../api/ids.js';
 import type { VerificationResult } from '../api/results.js';
 import type { Clock, Engine } from '../engine/types.js';
 import type { Database } from '../store/database.js';
-import type { OutboxEntry, ServerStore } from '../store/server-store.js';
+import type { OutboxEntry, ServerStore } from '../store/ports/index.js';
 import type { Idempotency } from './idempotency.js';
 
-export type { KeyEnvironment } from '../store/server-store.js';
-import type { KeyEnvironment } from '../store/server-store.js';
+export type { KeyEnvironment } from '../domain/keys.js';
+import type { KeyEnvironment } from '../domain/keys.js';
 
 /** Set on `request.auth` by `requireAuth` (src/server/auth.ts). Never holds the key itself. */
 export interface AuthInfo {

@@ -16,10 +16,10 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Database } from '../store/database.js';
-import type { Claim, OutboxStore } from '../store/server-store.js';
-import { sqliteOutbox } from '../store/sqlite-server-store.js';
-import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from './schedule.js';
-import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER } from './signature.js';
+import type { Claim, OutboxStore } from '../store/ports/index.js';
+import { sqliteOutbox } from '../store/sqlite/index.js';
+import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from '../domain/delivery-schedule.js';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER } from '../domain/signature.js';
 import { ForbiddenTargetError, guardedLookup, literalTargetProblem, type TargetPolicy } from './target-guard.js';
 
 /** The longest wait between two looks at a store that keeps failing. */

@@ -13,7 +13,7 @@ import type { Output } from '../output/output.js';
 import { openStore, type Store } from '../store/database.js';
 import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type DeliveryWorker, type WorkerClock } from './delivery.js';
 import { markerFile } from './embedded-hook.js';
-import { completedData, envelope } from './events.js';
+import { completedData, envelope } from '../domain/events.js';
 import {
   EMBEDDED_ACCOUNT,
   countWebhooks,
@@ -27,9 +27,10 @@ import {
   outstandingCount,
   replayEvent,
   rotateSecret,
-} from './repository.js';
-import { RESPONSE_DEADLINE_MS } from './schedule.js';
-import { AttemptWaiter, enqueueTestEvent, toTestResult, type TestEventResult } from './service.js';
+  enqueueTestEvent,
+} from '../store/sqlite/webhooks.js';
+import { RESPONSE_DEADLINE_MS } from '../domain/delivery-schedule.js';
+import { AttemptWaiter, toTestResult, type TestEventResult } from './service.js';
 import { z } from 'zod';
 
 /** How long a verification waits for its event's first attempt before leaving it queued. */

@@ -20,12 +20,12 @@ import type {
   VerificationRecordedInfo,
 } from '../server/types.js';
 import type { Database } from '../store/database.js';
-import type { OutboxEntry, ServerStore } from '../store/server-store.js';
-import { sqliteServerStore } from '../store/sqlite-server-store.js';
+import type { OutboxEntry, ServerStore } from '../store/ports/index.js';
+import { sqliteServerStore } from '../store/sqlite/index.js';
 import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type WorkerClock } from './delivery.js';
-import { completedData, crossedThresholds, envelope } from './events.js';
+import { completedData, crossedThresholds, envelope } from '../domain/events.js';
 import { AttemptWaiter, parseEventType, toTestResult } from './service.js';
-import { RESPONSE_DEADLINE_MS } from './schedule.js';
+import { RESPONSE_DEADLINE_MS } from '../domain/delivery-schedule.js';
 import { checkTargetUrl, type TargetPolicy } from './target-guard.js';
 import { checkIdempotencyKey, requestHash } from '../server/idempotency.js';
 

@@ -3,12 +3,12 @@ import type { CliRuntime } from '../runtime.js';
 
 /** `verity admin migrate --db …`: applies the server store's migrations and says which. */
 export default async function adminMigrate(rt: CliRuntime, cmd: Command): Promise<void> {
-  const { databaseTarget } = await import('../../store/open-server-store.js');
+  const { databaseTarget } = await import('../../store/open.js');
   const target = databaseTarget(cmd.opts<{ db?: string }>().db, rt.ctx.env, rt.ctx.paths.storeFile);
   let applied: string[];
   let where: string;
   if (target.kind === 'postgres') {
-    const { openPostgresStore, redactDatabaseUrl } = await import('../../store/postgres/server-store.js');
+    const { openPostgresStore, redactDatabaseUrl } = await import('../../store/postgres/index.js');
     const { migratePostgres } = await import('../../store/postgres/migrations.js');
     const store = await openPostgresStore({ url: target.url, poolSize: 1, migrate: false, listen: false });
     try {
@@ -20,9 +20,9 @@ export default async function adminMigrate(rt: CliRuntime, cmd: Command): Promis
   } else {
     const [{ openStore }, { migrateServer }, { ensureWebhookSchema }, { migrateBatches }] = await Promise.all([
       import('../../store/database.js'),
-      import('../../server/accounts.js'),
-      import('../../webhooks/repository.js'),
-      import('../../store/batches/sqlite.js'),
+      import('../../store/sqlite/accounts.js'),
+      import('../../store/sqlite/webhooks.js'),
+      import('../../store/sqlite/batches.js'),
     ]);
     const file = await openStore(target.path);
     try {

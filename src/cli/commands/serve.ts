@@ -2,23 +2,23 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import { untilStopped } from '../context.js';
 import type { CliRuntime } from '../runtime.js';
-import type { ServerStore } from '../../store/server-store.js';
+import type { ServerStore } from '../../store/ports/index.js';
 
 export default async function serve(rt: CliRuntime, cmd: Command): Promise<void> {
   const o = cmd.opts<{ host: string; port: string; db?: string; pool?: string; worker: boolean; logLevel: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string; analysisWorkers?: string; analysisBudgetMs: string; analysisMemoryMb: string }>();
   const port = Number(o.port);
   const analysisLimits = parseAnalysisLimits(o);
-  const leaseMs = (await import('../../store/open-server-store.js')).parseLeaseMs(o.webhookLeaseMs);
+  const leaseMs = (await import('../../store/open.js')).parseLeaseMs(o.webhookLeaseMs);
   if (!/^\d+$/.test(o.port) || port > 65_535)
     throw new VerityError('VALIDATION_FAILED', `--port must be 0 to 65535, got "${o.port}"`, { details: [{ field: 'port', issue: '0 to 65535' }] });
   const [{ openStore }, { acquireServeLock }, { buildServer }, { createServerEngines }, { startServer }, { databaseTarget, parsePoolSize, openPostgres }] =
     await Promise.all([
       import('../../store/database.js'),
-      import('../../store/serve-lock.js'),
+      import('../../store/sqlite/serve-lock.js'),
       import('../../server/app.js'),
       import('../../server/engines.js'),
       import('../../server/serve.js'),
-      import('../../store/open-server-store.js'),
+      import('../../store/open.js'),
     ]);
   const target = databaseTarget(o.db, rt.ctx.env, rt.ctx.paths.storeFile);
   const poolSize = parsePoolSize(o.pool);
@@ -41,7 +41,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
         poolSize,
         onBackgroundError: (err) => void rt.ctx.stderr.write(`serve: background database write failed: ${err instanceof Error ? err.message : String(err)}\n`),
       });
-    else serverStore = (await import('../../store/sqlite-server-store.js')).sqliteServerStore(file.db);
+    else serverStore = (await import('../../store/sqlite/index.js')).sqliteServerStore(file.db);
   } catch (err) {
     file.close();
     lock?.release();

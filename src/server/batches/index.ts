@@ -11,12 +11,12 @@
 import type { FastifyInstance } from 'fastify';
 import { VerityError } from '../../api/errors.js';
 import type { Clock, Engine } from '../../engine/types.js';
-import type { PostgresBatchStore } from '../../store/batches/postgres.js';
-import { createSqliteBatchStore } from '../../store/batches/sqlite.js';
-import type { BatchStore } from '../../store/batches/types.js';
-import type { ServerStore } from '../../store/server-store.js';
-import type { PostgresServerStore } from '../../store/postgres/server-store.js';
-import { SqliteServerStore } from '../../store/sqlite-server-store.js';
+import type { PostgresBatchStore } from '../../store/postgres/batches.js';
+import { createSqliteBatchStore } from '../../store/sqlite/batches.js';
+import type { BatchStore } from '../../store/ports/batches.js';
+import type { ServerStore } from '../../store/ports/index.js';
+import type { PostgresServerStore } from '../../store/postgres/index.js';
+import { SqliteServerStore } from '../../store/sqlite/index.js';
 import type { Idempotency } from '../idempotency.js';
 import type { Ledger } from '../usage.js';
 import { registerBatchRoutes } from './routes.js';
@@ -40,7 +40,7 @@ export function batchesPlugin(o: BatchesOptions) {
     // Imported on that path only (the driver stays out of SQLite processes).
     let pg: PostgresBatchStore | undefined;
     if (!o.batchStore && o.store.kind === 'postgres') {
-      const { createPostgresBatchStore } = await import('../../store/batches/postgres.js');
+      const { createPostgresBatchStore } = await import('../../store/postgres/batches.js');
       pg = createPostgresBatchStore((o.store as PostgresServerStore).sql);
     }
     const store = o.batchStore ?? pg ?? (sqlite && createSqliteBatchStore(sqlite.db, { transact: (fn) => sqlite.writes.run(fn) }));

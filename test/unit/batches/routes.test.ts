@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Batch, BatchEventData, BatchResultLine } from '../../../src/api/batches.js';
-import { createKey, migrateServer } from '../../../src/server/accounts.js';
+import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
 import { buildServer } from '../../../src/server/app.js';
 import { createServerEngines } from '../../../src/server/engines.js';
 import type { BatchFinishedInfo, VerificationFailedInfo, VerificationRecordedInfo } from '../../../src/server/types.js';
@@ -162,7 +162,7 @@ describe('OpenAPI', () => {
 
 describe('sample batch events', () => {
   it('`webhooks trigger` samples have the shape the server sends', async () => {
-    const { sampleData } = await import('../../../src/webhooks/events.js');
+    const { sampleData } = await import('../../../src/domain/events.js');
     for (const t of ['batch.completed', 'batch.partial'] as const) {
       const { sample, ...data } = sampleData(t, new Date()) as Record<string, unknown>;
       expect(sample).toBe(true);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../../src/server/app.js';
-import { createKey, migrateServer } from '../../../src/server/accounts.js';
+import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
 import { createServerEngines, type ServerEngineOptions } from '../../../src/server/engines.js';
 import type { ServerDeps } from '../../../src/server/types.js';
 import { openStore, type Store } from '../../../src/store/database.js';

@@ -4,7 +4,7 @@ import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { createDeliveryWorker, type AttemptReport } from '../../../src/webhooks/delivery.js';
-import { envelope } from '../../../src/webhooks/events.js';
+import { envelope } from '../../../src/domain/events.js';
 import {
   createWebhook,
   deliveryLog,
@@ -13,8 +13,8 @@ import {
   outstandingCount,
   replayEvent,
   rotateSecret,
-} from '../../../src/webhooks/repository.js';
-import { RETRY_DELAYS_MS } from '../../../src/webhooks/schedule.js';
+} from '../../../src/store/sqlite/webhooks.js';
+import { RETRY_DELAYS_MS } from '../../../src/domain/delivery-schedule.js';
 import { FakeClock, runUntil } from './fake-clock.js';
 
 const SECRET = 'test-secret-0123456789-0123456789-abcdef';

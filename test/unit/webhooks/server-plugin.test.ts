@@ -8,11 +8,11 @@ import { webhookServerHooks } from '../../../src/webhooks/server-plugin.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKey, migrateServer } from '../../../src/server/accounts.js';
+import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
 import { buildServer } from '../../../src/server/app.js';
 import { createServerEngines } from '../../../src/server/engines.js';
 import { openStore, type Store } from '../../../src/store/database.js';
-import { sqliteServerStore } from '../../../src/store/sqlite-server-store.js';
+import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 import { systemWorkerClock } from '../../../src/webhooks/delivery.js';
 import { FakeClock } from '../server/harness.js';
 

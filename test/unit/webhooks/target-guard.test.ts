@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/database.js';
 import { createDeliveryWorker, type AttemptReport } from '../../../src/webhooks/delivery.js';
-import { envelope } from '../../../src/webhooks/events.js';
-import { createWebhook, deliveryLog, enqueueEvent, ensureWebhookSchema, replayEvent } from '../../../src/webhooks/repository.js';
+import { envelope } from '../../../src/domain/events.js';
+import { createWebhook, deliveryLog, enqueueEvent, ensureWebhookSchema, replayEvent } from '../../../src/store/sqlite/webhooks.js';
 import { targetUrlProblem, type LookupFn } from '../../../src/webhooks/target-guard.js';
 import { FakeClock, runUntil } from './fake-clock.js';
 

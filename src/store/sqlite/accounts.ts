@@ -3,13 +3,13 @@
  * SHA-256 hash plus a short display prefix and its last four characters; the full value exists
  * once, in the return value of `createKey`, for the admin to hand over.
  */
-import { hash } from 'node:crypto';
-import { PLANS, VerityError, type Plan } from '../api/errors.js';
-import { randomBase62 } from '../api/ids.js';
-import { migrate, type Database } from '../store/database.js';
-import type { KeyEnvironment } from './types.js';
+import { VerityError } from '../../api/errors.js';
+import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, planChangeRefused } from '../../domain/keys.js';
+import { randomBase62 } from '../../api/ids.js';
+import { migrate, type Database } from '../database.js';
+import type { KeyEnvironment } from '../../domain/keys.js';
 // The row shapes belong to the store interface (both stores return them); re-exported for callers.
-import type { AccountRow, CreatedKey, KeyRow, UsageRow } from '../store/server-store.js';
+import type { AccountRow, CreatedKey, KeyRow, UsageRow } from '../ports/index.js';
 export type { AccountRow, CreatedKey, KeyRow, UsageRow };
 
 /** The server component's schema, oldest step first (never edit a step once released). */
@@ -57,27 +57,6 @@ export function migrateServer(db: Database): void {
   migrate(db, 'server', SERVER_MIGRATIONS);
 }
 
-// One-shot hash: no Hash object per request (this runs on every authenticated request).
-export const hashKey = (key: string): string => hash('sha256', key, 'hex');
-
-/** `vty_test_` + the first four random characters: enough to tell keys apart, useless to attack. */
-export const keyPrefixOf = (key: string): string => key.slice(0, 13);
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-export function checkName(what: string, name: string): void {
-  if (!NAME.test(name))
-    throw new VerityError('VALIDATION_FAILED', `The ${what} name "${name}" is not allowed`, {
-      details: [{ field: 'name', issue: '1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit' }],
-    });
-}
-
-export function checkPlan(plan: string): Plan {
-  if (!(PLANS as readonly string[]).includes(plan))
-    throw new VerityError('VALIDATION_FAILED', `Unknown plan "${plan}"`, { details: [{ field: 'plan', issue: `one of ${PLANS.join(', ')}` }] });
-  return plan as Plan;
-}
-
 /** Finds or creates the account; with `plan`, sets its plan (an upgrade or downgrade). */
 export function ensureAccount(db: Database, name: string, plan: string | undefined, now: Date): AccountRow {
   checkName('account', name);
@@ -102,23 +81,6 @@ export function listAccounts(db: Database): AccountRow[] {
 const KEY_SELECT = `SELECT k.id, k.account_id, a.name AS account_name, a.plan, k.name, k.environment, k.prefix, k.last4,
   k.created_at, k.last_used_at, k.revoked_at FROM api_keys k JOIN accounts a ON a.id = k.account_id`;
 
-/**
- * Plans belong to accounts (as a Stripe subscription does), so a key created with a different
- * --plan for an existing account would move every key of the account: refused unless the caller
- * says so (`changePlan`, the CLI's --change-plan). The error names the account, its plan and keys.
- */
-export function planChangeRefused(account: string, current: string, wanted: string, keys: number): VerityError {
-  const them = keys === 1 ? 'its 1 key' : `all ${keys} of its keys`;
-  return new VerityError(
-    'VALIDATION_FAILED',
-    `Account "${account}" is on the ${current} plan with ${keys} active key${keys === 1 ? '' : 's'}; plans are per account, so --plan ${wanted} would move ${them} to ${wanted}`,
-    {
-      details: [{ field: 'plan', issue: `the account is on ${current}; add --change-plan to move the whole account to ${wanted}` }],
-      hint: `leave --plan out to add this key on ${current}, add --change-plan to move account "${account}" to ${wanted}, or use --account NEW for a separate account`,
-    },
-  );
-}
-
 export type CreateKeyOptions = { name: string; environment: KeyEnvironment; account: string; plan?: string; now: Date; changePlan?: boolean };
 
 export function createKey(db: Database, o: CreateKeyOptions): CreatedKey {
@@ -137,7 +99,7 @@ export function createKey(db: Database, o: CreateKeyOptions): CreatedKey {
       }
     }
     const account = ensureAccount(db, o.account, o.plan, o.now);
-    const key = `vty_${o.environment}_${randomBase62(32)}`;
+    const key = newKeyValue(o.environment);
     const row = {
       id: `key_${randomBase62(16)}`,
       account_id: account.id,
@@ -188,17 +150,3 @@ export function listUsage(db: Database, period: string): UsageRow[] {
     )
     .all(period) as UsageRow[];
 }
-
-/** Usage periods are calendar months in UTC: `2026-03`. */
-export const periodOf = (d: Date): string => {
-  // Asked on every charge: the answer is kept for the month it belongs to (toISOString ≈ 1 µs).
-  const t = d.getTime();
-  if (t >= period.from && t < period.to) return period.name;
-  const name = d.toISOString().slice(0, 7);
-  const y = d.getUTCFullYear();
-  const m = d.getUTCMonth();
-  // (Date.UTC reads years 0–99 as 19xx: such clocks are simply not cached.)
-  if (y >= 100) period = { name, from: Date.UTC(y, m, 1), to: Date.UTC(y, m + 1, 1) };
-  return name;
-};
-let period = { name: '', from: 0, to: 0 };

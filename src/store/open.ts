@@ -4,7 +4,7 @@
  * PostgreSQL driver is imported only on the PostgreSQL path.
  */
 import { VerityError } from '../api/errors.js';
-import type { ServerStore } from './server-store.js';
+import type { ServerStore } from './ports/index.js';
 
 export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'sqlite'; path: string };
 
@@ -45,6 +45,6 @@ export function parseLeaseMs(value: string | undefined): number | undefined {
 
 /** A PostgreSQL store, migrated unless `migrate: false`. */
 export async function openPostgres(url: string, o: { poolSize?: number; migrate?: boolean; listen?: boolean; onBackgroundError?: (err: unknown) => void } = {}): Promise<ServerStore> {
-  const { openPostgresStore } = await import('./postgres/server-store.js');
+  const { openPostgresStore } = await import('./postgres/index.js');
   return openPostgresStore({ url, ...o });
 }

@@ -10,12 +10,13 @@
  * Routes and the worker only see this interface; the contract suite (test/unit/store/) runs the
  * same cases against both.
  */
-import type { Plan } from '../api/errors.js';
-import type { EventEnvelope, EventType, Webhook } from '../api/webhooks.js';
+import type { Plan } from '../../api/errors.js';
+import type { EventEnvelope, EventType, Webhook } from '../../api/webhooks.js';
 import type { TransactionSql } from 'postgres';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 
-export type KeyEnvironment = 'live' | 'test';
+import type { KeyEnvironment } from '../../domain/keys.js';
+export type { KeyEnvironment };
 
 /** What authentication needs of a key row (revoked keys too: they answer "revoked"). */
 export interface KeyRecord {
@@ -27,25 +28,8 @@ export interface KeyRecord {
   plan: Plan;
 }
 
-export interface RatePolicy {
-  limit: number;
-  windowMs: number;
-}
-
-/** The rate policy of every kind of key: test keys, and live keys by plan. */
-export interface RatePolicies {
-  test: RatePolicy;
-  live: Record<Plan, RatePolicy>;
-}
-
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until the next slot frees (the RateLimit-Reset / Retry-After value), at least 1 when refused. */
-  resetSeconds: number;
-  windowSeconds: number;
-}
+import type { RateDecision, RatePolicies, RatePolicy } from '../../domain/rate-limit.js';
+export type { RateDecision, RatePolicies, RatePolicy };
 
 export interface StoredResponse {
   status: number;

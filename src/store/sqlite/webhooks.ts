@@ -6,17 +6,18 @@
  *
  * Times are integer milliseconds since the epoch, from the caller's clock.
  */
-import { VerityError } from '../api/errors.js';
-import { webhookId } from '../api/ids.js';
-import { WebhookConfig, type EventEnvelope, type EventType, type Webhook } from '../api/webhooks.js';
+import { VerityError } from '../../api/errors.js';
+import { webhookId } from '../../api/ids.js';
+import { WebhookConfig, type EventEnvelope, type EventType, type Webhook } from '../../api/webhooks.js';
 import type BetterSqlite3 from 'better-sqlite3';
-import { migrate, type Database } from '../store/database.js';
-import type { AttemptRecord, DeliveryState } from '../store/server-store.js';
-import { MAX_ATTEMPTS } from './schedule.js';
+import { migrate, type Database } from '../database.js';
+import type { AttemptRecord, DeliveryState } from '../ports/index.js';
+import { MAX_ATTEMPTS } from '../../domain/delivery-schedule.js';
 
 export type { AttemptRecord, DeliveryState };
-import { generateSecretValue } from './secret-value.js';
-import { secretHint } from './signature.js';
+import { generateSecretValue } from '../../domain/webhook-secret.js';
+import { secretHint } from '../../domain/signature.js';
+import { envelope, sampleData } from '../../domain/events.js';
 
 export const EMBEDDED_ACCOUNT = 'local';
 
@@ -424,4 +425,16 @@ export function recordAttempt(db: Database, claim: Claim, o: AttemptOutcome): vo
 /** For tests and `deliver`: how many deliveries are still to be attempted. */
 export function outstandingCount(db: Database): number {
   return (db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'delivering')").get() as { n: number }).n;
+}
+
+/**
+ * Queues a signed sample event for one endpoint: of the given type, or its first subscribed
+ * type. `data.sample` is true so receivers can tell it from a real event.
+ */
+export function enqueueTestEvent(db: Database, scope: string, webhook: string, type: EventType | undefined, nowMs: number) {
+  const w = getWebhook(db, scope, webhook);
+  const t = type ?? w.events[0]!;
+  const ev = envelope(t, sampleData(t, new Date(nowMs)), new Date(nowMs));
+  const [deliveryId] = enqueueEvent(db, scope, ev, nowMs, w.id);
+  return { event: ev, deliveryId: deliveryId! };
 }

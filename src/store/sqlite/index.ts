@@ -9,7 +9,7 @@
  *   event-loop turn (src/server/group-commit.ts); each caller's write is its own savepoint.
  * Statements are prepared once, when the store is opened.
  */
-import { VerityError } from '../api/errors.js';
+import { VerityError } from '../../api/errors.js';
 import {
   createKey,
   ensureAccount,
@@ -17,10 +17,10 @@ import {
   listUsage,
   migrateServer,
   revokeKey,
-} from '../server/accounts.js';
-import { createGroupCommit, type GroupCommit } from '../server/group-commit.js';
-import { RateLimiter } from '../server/rate-limit.js';
-import { createStorageHealth, storageFaultCause } from '../server/storage-health.js';
+} from './accounts.js';
+import { createGroupCommit, type GroupCommit } from './group-commit.js';
+import { RateLimiter } from '../../domain/rate-limit.js';
+import { createStorageHealth, storageFaultCause } from './storage-health.js';
 import {
   claimDelivery,
   createWebhook,
@@ -37,9 +37,9 @@ import {
   recordAttempt,
   replayEvent,
   rotateSecret,
-} from '../webhooks/repository.js';
-import { enqueueTestEvent } from '../webhooks/service.js';
-import type { Database } from './database.js';
+  enqueueTestEvent,
+} from './webhooks.js';
+import type { Database } from '../database.js';
 import type {
   AdminStore,
   ChargeCommit,
@@ -58,7 +58,7 @@ import type {
   SyncHotPath,
   UsageTotals,
   WebhookStore,
-} from './server-store.js';
+} from '../ports/index.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 

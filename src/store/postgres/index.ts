@@ -18,12 +18,12 @@ import type { ReservedSql, Sql, TransactionSql } from 'postgres';
 import { VerityError } from '../../api/errors.js';
 import { webhookId } from '../../api/ids.js';
 import { WebhookConfig, type EventEnvelope, type Webhook } from '../../api/webhooks.js';
-import { checkName, checkPlan, hashKey, keyPrefixOf, planChangeRefused } from '../../server/accounts.js';
+import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, planChangeRefused } from '../../domain/keys.js';
 import { randomBase62 } from '../../api/ids.js';
-import { envelope, sampleData } from '../../webhooks/events.js';
-import { toWebhook, type EndpointRow } from '../../webhooks/repository.js';
-import { MAX_ATTEMPTS } from '../../webhooks/schedule.js';
-import { generateSecretValue } from '../../webhooks/secret-value.js';
+import { envelope, sampleData } from '../../domain/events.js';
+import { toWebhook, type EndpointRow } from '../sqlite/webhooks.js';
+import { MAX_ATTEMPTS } from '../../domain/delivery-schedule.js';
+import { generateSecretValue } from '../../domain/webhook-secret.js';
 import type {
   AccountRow,
   AdminStore,
@@ -45,8 +45,8 @@ import type {
   UsageRow,
   UsageTotals,
   WebhookStore,
-} from '../server-store.js';
-import { IDEMPOTENCY_TTL_MS } from '../sqlite-server-store.js';
+} from '../ports/index.js';
+import { IDEMPOTENCY_TTL_MS } from '../sqlite/index.js';
 import { migratePostgres } from './migrations.js';
 
 /** A live request's credits stay held at most this long if its process dies. */
@@ -1151,7 +1151,7 @@ export class PostgresServerStore implements ServerStore {
             }
           }
           const account = await ensureAccount(tx, o.account, o.plan, o.now);
-          const key = `vty_${o.environment}_${randomBase62(32)}`;
+          const key = newKeyValue(o.environment);
           const row = {
             id: `key_${randomBase62(16)}`,
             account_id: account.id,

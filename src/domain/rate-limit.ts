@@ -9,24 +9,30 @@
  */
 import { PLANS, type Plan } from '../api/errors.js';
 import { PLAN_LIMITS, TEST_KEY_PER_HOUR } from '../api/plans.js';
-import type { AuthInfo } from './types.js';
+import type { KeyEnvironment } from './keys.js';
 
 export interface RatePolicy {
   limit: number;
   windowMs: number;
 }
 
+/** The rate policy of every kind of key: test keys, and live keys by plan. */
+export interface RatePolicies {
+  test: RatePolicy;
+  live: Record<Plan, RatePolicy>;
+}
+
 const TEST_POLICY: RatePolicy = Object.freeze({ limit: TEST_KEY_PER_HOUR, windowMs: 3_600_000 });
 const LIVE_POLICIES = new Map<Plan, RatePolicy>(PLANS.map((plan) => [plan, Object.freeze({ limit: PLAN_LIMITS[plan].livePerMinute, windowMs: 60_000 })]));
 
 /** The key's policy (the same frozen object per environment and plan: none is built per request). */
-export function policyFor(auth: Pick<AuthInfo, 'environment' | 'plan'>): RatePolicy {
+export function policyFor(auth: { environment: KeyEnvironment; plan: Plan }): RatePolicy {
   if (auth.environment === 'test') return TEST_POLICY;
   return LIVE_POLICIES.get(auth.plan) ?? { limit: PLAN_LIMITS[auth.plan].livePerMinute, windowMs: 60_000 };
 }
 
 /** Every policy, for a store that applies them itself (PostgreSQL's one-round-trip admit). */
-export function allPolicies(): import('../store/server-store.js').RatePolicies {
+export function allPolicies(): RatePolicies {
   const live = Object.fromEntries(PLANS.map((plan) => [plan, policyFor({ environment: 'live', plan })])) as Record<Plan, RatePolicy>;
   return { test: policyFor({ environment: 'test', plan: 'starter' }), live };
 }

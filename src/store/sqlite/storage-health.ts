@@ -7,7 +7,7 @@
  * Once a request has hit such a fault the server is "degraded": /healthz answers 503 until a
  * probe write (a 64 KB row written and removed, two real commits) succeeds again.
  */
-import type { Database } from '../store/database.js';
+import type { Database } from '../database.js';
 
 /** The SQLite / errno codes that mean "the store cannot take writes right now". */
 const SQLITE_CAUSES: Array<[RegExp, string]> = [

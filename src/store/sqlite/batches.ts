@@ -5,7 +5,7 @@
  * share a commit, each in its own savepoint).
  */
 import { migrate, type Database } from '../database.js';
-import { StaleBatchWrite, terminalStatus, type BatchRow, type BatchScope, type BatchStatus, type BatchStore, type ClaimedItem, type ItemOutcome, type NewBatch, type NewItem, type ResultRow } from './types.js';
+import { StaleBatchWrite, terminalStatus, type BatchRow, type BatchScope, type BatchStatus, type BatchStore, type ClaimedItem, type ItemOutcome, type NewBatch, type NewItem, type ResultRow } from '../ports/batches.js';
 
 export { terminalStatus };
 

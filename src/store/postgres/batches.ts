@@ -13,7 +13,7 @@
  * advisory lock and the usage shard row (charge commits only), then the batch row, then its items.
  */
 import type { Sql, TransactionSql } from 'postgres';
-import type { StoredResponse } from '../server-store.js';
+import type { StoredResponse } from '../ports/index.js';
 import {
   StaleBatchWrite,
   terminalStatus,
@@ -24,7 +24,7 @@ import {
   type NewBatch,
   type NewItem,
   type ResultRow,
-} from './types.js';
+} from '../ports/batches.js';
 
 type Tx = Sql | TransactionSql;
 
