@@ -99,7 +99,7 @@ if (process.argv[2] === '--load') {
   const pgOnly = process.argv.includes('--pg-only');
   const { default: Fastify } = await import('fastify');
   const { buildServer } = await import('../dist/server/app.js');
-  const { createKey, migrateServer } = await import('../dist/server/accounts.js');
+  const { createKey, migrateServer } = await import('../dist/store/sqlite/accounts.js');
   const { createServerEngines } = await import('../dist/server/engines.js');
   const { openStore } = await import('../dist/store/database.js');
 

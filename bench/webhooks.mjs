@@ -183,8 +183,8 @@ async function workerHold(seconds) {
   `);
   const ports = JSON.parse(line);
   const { openStore } = await import(join(dist, 'store/database.js'));
-  const { createWebhook, enqueueEvent, ensureWebhookSchema } = await import(join(dist, 'webhooks/repository.js'));
-  const { envelope } = await import(join(dist, 'webhooks/events.js'));
+  const { createWebhook, enqueueEvent, ensureWebhookSchema } = await import(join(dist, 'store/sqlite/webhooks.js'));
+  const { envelope } = await import(join(dist, 'domain/events.js'));
   const { createDeliveryWorker } = await import(join(dist, 'webhooks/delivery.js'));
   const dir = mkdtempSync(join(tmpdir(), 'verity-bench-wh-'));
   const store = await openStore(join(dir, 'verity.db'));

@@ -758,7 +758,7 @@ if (FIT) {
  *
  * Provenance: ${provenance.replace(/(.{1,96})(\s|$)/g, '$1\n * ').trimEnd()}
  */
-import type { StanceModel } from './stance.js';
+import type { StanceModel } from './stance-model.js';
 import type { VerdictParams } from './verdict.js';
 
 export const STANCE_MODEL: StanceModel = {

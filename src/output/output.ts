@@ -5,7 +5,7 @@
  */
 import type { VerityError } from '../api/errors.js';
 import type { CliContext } from '../cli/context.js';
-import { wrapLines } from './human/layout.js';
+import { wrapLines } from './wrap.js';
 import { colorLevel, hyperlinkSupport, makeStyle, type Style } from './style.js';
 
 export interface OutputOptions {

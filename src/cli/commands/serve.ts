@@ -59,7 +59,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     closeAnalysis = () => analysis.close();
     const engines = createServerEngines({ config: rt.engineConfig(), store: file, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock, analysis, ...(nli ? { nli } : {}) });
     const allowPrivate = o.allowPrivateWebhooks === true;
-    const webhooks = (await import('../../webhooks/server-plugin.js')).webhookServerHooks({
+    const webhooks = (await import('../../server/webhook-routes.js')).webhookServerHooks({
       store: serverStore,
       clock: rt.ctx.clock,
       targetPolicy: { allowPrivate },

@@ -6,7 +6,7 @@ import type { Engine } from '../../engine/types.js';
 import type { Output } from '../../output/output.js';
 import { checkGates, parseGates, type GateKind, type GateOptions } from '../gates.js';
 import { recordKeyUse } from '../key-usage.js';
-import { emitEmbeddedWebhooks } from '../../webhooks/embedded-hook.js';
+import { emitEmbeddedWebhooks } from '../embedded-hook.js';
 import type { CliRuntime } from '../runtime.js';
 import type { MediaResult } from '../../api/results.js';
 import { checkOutputPath, writeHeatmap, writeReport, type ReportKind, type ReportSource } from './report.js';

@@ -40,7 +40,7 @@ export async function completionValues(rt: CliRuntime, source: string, current: 
   } else if (source === 'webhooks') {
     // The embedded registry only, and only if the store exists: completion never creates it.
     if (existsSync(rt.ctx.paths.storeFile)) {
-      const { embeddedRegistry } = await import('../../webhooks/embedded.js');
+      const { embeddedRegistry } = await import('../webhooks-embedded.js');
       const reg = await embeddedRegistry(rt.ctx.paths, rt.ctx.interrupted);
       try {
         values = (await reg.list()).map((w) => w.id);

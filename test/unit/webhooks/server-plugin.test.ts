@@ -4,7 +4,7 @@ import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
 import { EventEnvelope } from '../../../src/api/webhooks.js';
-import { webhookServerHooks } from '../../../src/webhooks/server-plugin.js';
+import { webhookServerHooks } from '../../../src/server/webhook-routes.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

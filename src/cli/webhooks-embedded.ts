@@ -11,8 +11,8 @@ import type { EventType, Webhook } from '../api/webhooks.js';
 import type { VerityPaths } from '../config/paths.js';
 import type { Output } from '../output/output.js';
 import { openStore, type Store } from '../store/database.js';
-import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type DeliveryWorker, type WorkerClock } from './delivery.js';
-import { markerFile } from './embedded-hook.js';
+import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type DeliveryWorker, type WorkerClock } from '../webhooks/delivery.js';
+import { markerFile } from './webhook-marker.js';
 import { completedData, envelope } from '../domain/events.js';
 import {
   EMBEDDED_ACCOUNT,
@@ -30,7 +30,7 @@ import {
   enqueueTestEvent,
 } from '../store/sqlite/webhooks.js';
 import { RESPONSE_DEADLINE_MS } from '../domain/delivery-schedule.js';
-import { AttemptWaiter, toTestResult, type TestEventResult } from './service.js';
+import { AttemptWaiter, toTestResult, type TestEventResult } from '../webhooks/service.js';
 import { z } from 'zod';
 
 /** How long a verification waits for its event's first attempt before leaving it queued. */

@@ -4,11 +4,9 @@
  * single stat() and SQLite is never opened (start-up time is benchmarked).
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { VerityPaths } from '../config/paths.js';
 import type { Output } from '../output/output.js';
-
-export const markerFile = (dataDir: string): string => join(dataDir, 'webhooks.enabled');
+import { markerFile } from './webhook-marker.js';
 
 /** Embedded mode: enqueue verification.completed and try the first attempt (bounded wait). */
 export async function emitEmbeddedWebhooks(
@@ -19,6 +17,6 @@ export async function emitEmbeddedWebhooks(
   signal: AbortSignal,
 ): Promise<void> {
   if (mode !== 'embedded' || !existsSync(markerFile(paths.dataDir))) return;
-  const { deliverVerificationEvent } = await import('./embedded.js');
+  const { deliverVerificationEvent } = await import('./webhooks-embedded.js');
   await deliverVerificationEvent(paths, result, out, signal);
 }

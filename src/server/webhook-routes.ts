@@ -18,16 +18,16 @@ import type {
   ServerPlugin,
   VerificationFailedInfo,
   VerificationRecordedInfo,
-} from '../server/types.js';
+} from './types.js';
 import type { Database } from '../store/database.js';
 import type { OutboxEntry, ServerStore } from '../store/ports/index.js';
 import { sqliteServerStore } from '../store/sqlite/index.js';
-import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type WorkerClock } from './delivery.js';
+import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type WorkerClock } from '../webhooks/delivery.js';
 import { completedData, crossedThresholds, envelope } from '../domain/events.js';
-import { AttemptWaiter, parseEventType, toTestResult } from './service.js';
+import { AttemptWaiter, parseEventType, toTestResult } from '../webhooks/service.js';
 import { RESPONSE_DEADLINE_MS } from '../domain/delivery-schedule.js';
-import { checkTargetUrl, type TargetPolicy } from './target-guard.js';
-import { checkIdempotencyKey, requestHash } from '../server/idempotency.js';
+import { checkTargetUrl, type TargetPolicy } from '../webhooks/target-guard.js';
+import { checkIdempotencyKey, requestHash } from './idempotency.js';
 
 /** Webhook requests are small JSON objects; anything bigger is refused before it is buffered. */
 const WEBHOOK_BODY_LIMIT = 16 * 1024;
