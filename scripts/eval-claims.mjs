@@ -127,7 +127,7 @@ const { buildQuery } = await dist('engine/claim/query.js');
 const { SOURCE_LIMITS } = await dist('engine/claim/retrieve.js');
 const { passageKey } = await dist('engine/claim/text.js');
 const { importCorpus, searchCorpus } = await dist('sources/local-corpus.js');
-const { openStore } = await dist('store/database.js');
+const { openStore } = await dist('store/local/database.js');
 
 const VERDICTS = ['true', 'false', 'unverifiable', 'conflicting'];
 const NOW = new Date('2021-01-01T00:00:00Z');

@@ -11,7 +11,7 @@
 import { closeSync, createReadStream, existsSync, fstatSync, openSync, readSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { VerityError } from '../api/errors.js';
-import { describeOwner, takeOwnerLock } from '../store/owner-lock.js';
+import { describeOwner, takeOwnerLock } from '../store/local/owner-lock.js';
 import type { ItemType } from './items.js';
 
 /** One result line, on stdout and in the journal: the input it judged, then the outcome. */

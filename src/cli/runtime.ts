@@ -7,7 +7,7 @@ import { VerityError } from '../api/errors.js';
 import { loadConfig } from '../config/load.js';
 import { keyEnvironment, type ConfigFile, type KeyEnvironment } from '../config/schema.js';
 import type { Engine, EngineConfig, EnginePorts } from '../engine/types.js';
-import type { Store } from '../store/database.js';
+import type { Store } from '../store/local/database.js';
 import { Output } from '../output/output.js';
 import { readStdin, type CliContext } from './context.js';
 
@@ -157,7 +157,7 @@ export class CliRuntime {
 
   /** The embedded store (data folder, or --db where a command offers it); the caller closes it. */
   async openStore(path = this.ctx.paths.storeFile): Promise<Store> {
-    const { openStore } = await import('../store/database.js');
+    const { openStore } = await import('../store/local/database.js');
     return openStore(path);
   }
 

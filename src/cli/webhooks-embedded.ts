@@ -10,7 +10,7 @@ import type { VerificationResult } from '../api/results.js';
 import type { EventType, Webhook } from '../api/webhooks.js';
 import type { VerityPaths } from '../config/paths.js';
 import type { Output } from '../output/output.js';
-import { openStore, type Store } from '../store/database.js';
+import { openStore, type Store } from '../store/local/database.js';
 import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type DeliveryWorker, type WorkerClock } from '../webhooks/delivery.js';
 import { markerFile } from './webhook-marker.js';
 import { completedData, envelope } from '../domain/events.js';
@@ -32,6 +32,7 @@ import {
 import { RESPONSE_DEADLINE_MS } from '../domain/delivery-schedule.js';
 import { AttemptWaiter, toTestResult, type TestEventResult } from '../webhooks/service.js';
 import { z } from 'zod';
+import { sqliteOutbox } from '../store/open.js';
 
 /** How long a verification waits for its event's first attempt before leaving it queued. */
 export const FIRST_ATTEMPT_WAIT_MS = RESPONSE_DEADLINE_MS + 2_000;
@@ -55,7 +56,7 @@ async function attemptNow(
   clock: WorkerClock = systemWorkerClock,
 ): Promise<Map<number, AttemptReport | null>> {
   const waiter = new AttemptWaiter();
-  const worker = createDeliveryWorker({ db: store.db, clock, onAttempt: waiter.onAttempt, userAgent: 'verity-cli' });
+  const worker = createDeliveryWorker({ outbox: sqliteOutbox(store.db), clock, onAttempt: waiter.onAttempt, userAgent: 'verity-cli' });
   const waits = deliveryIds.map((id) => waiter.wait(id, FIRST_ATTEMPT_WAIT_MS, clock, signal).then((r) => [id, r] as const));
   worker.start();
   const results = new Map(await Promise.all(waits));
@@ -158,7 +159,7 @@ export async function drain(
   let delivered = 0;
   let failed = 0;
   const worker: DeliveryWorker = createDeliveryWorker({
-    db: store.db,
+    outbox: sqliteOutbox(store.db),
     userAgent: 'verity-cli',
     onAttempt: (r) => {
       attempts++;

@@ -16,7 +16,7 @@ import type {
 } from '../api/requests.js';
 import type { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../api/results.js';
 import type { HttpClient } from '../sources/http.js';
-import type { Store } from '../store/database.js';
+import type { Store } from '../store/local/database.js';
 import type { NliClassifier } from './claim/nli-port.js';
 import type { EarlyPdfThread } from './document/extraction-thread.js';
 

@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../api/requests.js';
 import { VerityError } from '../api/errors.js';
-import { STORAGE_RETRY_AFTER_S, storageFaultCause } from '../store/sqlite/storage-health.js';
+import { STORAGE_RETRY_AFTER_S, storageFaultCause } from '../domain/storage-faults.js';
 
 export function toHttpError(err: unknown, faultCause: (err: unknown) => string | undefined = storageFaultCause): VerityError {
   if (err instanceof VerityError) return err;

@@ -19,9 +19,8 @@ import type {
   VerificationFailedInfo,
   VerificationRecordedInfo,
 } from './types.js';
-import type { Database } from '../store/database.js';
+import type { Database } from '../store/local/database.js';
 import type { OutboxEntry, ServerStore } from '../store/ports/index.js';
-import { sqliteServerStore } from '../store/sqlite/index.js';
 import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type WorkerClock } from '../webhooks/delivery.js';
 import { completedData, crossedThresholds, envelope } from '../domain/events.js';
 import { AttemptWaiter, parseEventType, toTestResult } from '../webhooks/service.js';
@@ -33,10 +32,8 @@ import { checkIdempotencyKey, requestHash } from './idempotency.js';
 const WEBHOOK_BODY_LIMIT = 16 * 1024;
 
 export interface WebhookServerOptions {
-  /** The server's store (the same instance buildServer gets). Give this or `db`. */
-  store?: ServerStore;
-  /** Shorthand: a SQLite connection (its one SQLite store is used). */
-  db?: Database;
+  /** The server's store (the same instance buildServer gets). */
+  store: ServerStore;
   clock?: Clock;
   /** Timers for the worker (tests inject a fake one); defaults to real timers on `clock`. */
   workerClock?: WorkerClock;
@@ -88,8 +85,8 @@ function authOf(request: FastifyRequest): AuthInfo {
 export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks {
   const clock = o.clock ?? { now: () => new Date() };
   const timers: WorkerClock = o.workerClock ?? { now: () => clock.now().getTime(), setTimer: systemWorkerClock.setTimer };
-  const store: ServerStore = o.store ?? (o.db ? sqliteServerStore(o.db, { nowMs: () => timers.now() }) : undefined)!;
-  if (!store) throw new TypeError('webhookServerHooks needs a store (or a SQLite db)');
+  const store: ServerStore = o.store;
+  if (!store) throw new TypeError('webhookServerHooks needs a store');
   const hooks = store.webhooks;
   const waiter = new AttemptWaiter();
   const policy: TargetPolicy = o.targetPolicy ?? { allowPrivate: false };

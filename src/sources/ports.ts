@@ -3,7 +3,7 @@
  * their EnginePorts here, so sources see one HTTP layer, one cache and one store.
  */
 import { systemClock, type Clock, type EngineConfig, type EnginePorts } from '../engine/types.js';
-import type { Store } from '../store/database.js';
+import type { Store } from '../store/local/database.js';
 import { createInputFetcher } from './fetch-input.js';
 import { createHttpClient } from './http.js';
 import { VERSION } from '../version.js';
@@ -41,7 +41,7 @@ export function createDefaultPorts(o: DefaultPortsOptions): EnginePorts & { clos
   };
   if (o.store || o.storeFile) {
     ports.store = () => {
-      opened ??= import('../store/database.js').then((m) => m.openStore(o.storeFile!));
+      opened ??= import('../store/local/database.js').then((m) => m.openStore(o.storeFile!));
       return opened;
     };
   }

@@ -6,6 +6,10 @@
 import { VerityError } from '../api/errors.js';
 import type { ServerStore } from './ports/index.js';
 
+/** The SQLite store and its outbox on an open local database (`serve` on a file, embedded webhooks). */
+export { sqliteOutbox, sqliteServerStore } from './sqlite/index.js';
+export { acquireServeLock } from './sqlite/serve-lock.js';
+
 export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'sqlite'; path: string };
 
 const PG_URL = /^postgres(ql)?:\/\//i;

@@ -15,9 +15,7 @@
  *   (same backoff, while its lease lasts) before the lease is left to bring the row back.
  */
 import { STATUS_CODES } from 'node:http';
-import type { Database } from '../store/database.js';
 import type { Claim, OutboxStore } from '../store/ports/index.js';
-import { sqliteOutbox } from '../store/sqlite/index.js';
 import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from '../domain/delivery-schedule.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER } from '../domain/signature.js';
 import { ForbiddenTargetError, guardedLookup, literalTargetProblem, type TargetPolicy } from './target-guard.js';
@@ -103,10 +101,8 @@ export interface AttemptReport {
 }
 
 export interface WorkerOptions {
-  /** The outbox (src/store/server-store.ts). Give this or `db`. */
-  outbox?: OutboxStore;
-  /** Shorthand: a SQLite connection's outbox (embedded mode, `verity webhooks deliver`). */
-  db?: Database;
+  /** The outbox (src/store/ports: SQLite or PostgreSQL). */
+  outbox: OutboxStore;
   clock?: WorkerClock;
   send?: Sender;
   userAgent?: string;
@@ -164,7 +160,7 @@ const describe = (err: unknown): string => {
 };
 
 export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
-  const outbox = o.outbox ?? sqliteOutbox(o.db!);
+  const outbox = o.outbox;
   const clock = o.clock ?? systemWorkerClock;
   const send = o.send ?? httpSender(o.userAgent ?? 'verity-webhooks', o.targetPolicy);
   const pollMs = o.pollMs ?? 1000;

@@ -11,10 +11,9 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
   const leaseMs = (await import('../../store/open.js')).parseLeaseMs(o.webhookLeaseMs);
   if (!/^\d+$/.test(o.port) || port > 65_535)
     throw new VerityError('VALIDATION_FAILED', `--port must be 0 to 65535, got "${o.port}"`, { details: [{ field: 'port', issue: '0 to 65535' }] });
-  const [{ openStore }, { acquireServeLock }, { buildServer }, { createServerEngines }, { startServer }, { databaseTarget, parsePoolSize, openPostgres }] =
+  const [{ openStore }, { buildServer }, { createServerEngines }, { startServer }, { acquireServeLock, databaseTarget, parsePoolSize, openPostgres, sqliteServerStore }] =
     await Promise.all([
-      import('../../store/database.js'),
-      import('../../store/sqlite/serve-lock.js'),
+      import('../../store/local/database.js'),
       import('../../server/app.js'),
       import('../../server/engines.js'),
       import('../../server/serve.js'),
@@ -41,7 +40,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
         poolSize,
         onBackgroundError: (err) => void rt.ctx.stderr.write(`serve: background database write failed: ${err instanceof Error ? err.message : String(err)}\n`),
       });
-    else serverStore = (await import('../../store/sqlite/index.js')).sqliteServerStore(file.db);
+    else serverStore = sqliteServerStore(file.db);
   } catch (err) {
     file.close();
     lock?.release();
@@ -74,7 +73,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     if (target.kind === 'postgres') app.log.info({ store: serverStore.label, pool: poolSize, worker: o.worker !== false }, 'using PostgreSQL');
     else {
       // New databases are created 0600 (store/private-file.ts); an older or copied one may not be.
-      const exposed = (await import('../../store/private-file.js')).exposedFiles(target.path);
+      const exposed = (await import('../../store/local/private-file.js')).exposedFiles(target.path);
       if (exposed.length)
         app.log.warn(
           { files: exposed },

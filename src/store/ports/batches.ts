@@ -13,7 +13,7 @@
  */
 import type { VerificationKind } from '../../api/ids.js';
 import type { TransactionSql } from 'postgres';
-import type { Database } from '../database.js';
+import type { Database } from '../local/database.js';
 
 /**
  * A write that runs inside ANOTHER component's SQLite transaction (the server store's charge

@@ -13,7 +13,8 @@
 import type { Plan } from '../../api/errors.js';
 import type { EventEnvelope, EventType, Webhook } from '../../api/webhooks.js';
 import type { TransactionSql } from 'postgres';
-import type { Database } from '../database.js';
+import type { Database } from '../local/database.js';
+import type { BatchStore } from './batches.js';
 
 import type { KeyEnvironment } from '../../domain/keys.js';
 export type { KeyEnvironment };
@@ -292,4 +293,16 @@ export interface ServerStore {
   /** Commits deferred writes (shutdown, before close). */
   flush(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The batches component's store beside this one (same file or database, so an item's finish
+   * commits with its charge); undefined where this store has none. Loaded on first use.
+   */
+  batchStore?(): Promise<BatchesBeside>;
+}
+
+/** The batch store beside a server store, and how a batch's Idempotency-Key record commits with it. */
+export interface BatchesBeside {
+  store: BatchStore;
+  /** Writes the record in the same transaction as the stored batch (inside the create call). */
+  saveIdempotency(accountId: string, key: string, hash: string, response: StoredResponse, nowMs: number): void;
 }

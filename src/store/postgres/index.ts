@@ -21,7 +21,7 @@ import { WebhookConfig, type EventEnvelope, type Webhook } from '../../api/webho
 import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, planChangeRefused } from '../../domain/keys.js';
 import { randomBase62 } from '../../api/ids.js';
 import { envelope, sampleData } from '../../domain/events.js';
-import { toWebhook, type EndpointRow } from '../sqlite/webhooks.js';
+import { toWebhook, type EndpointRow } from '../ports/rows.js';
 import { MAX_ATTEMPTS } from '../../domain/delivery-schedule.js';
 import { generateSecretValue } from '../../domain/webhook-secret.js';
 import type {
@@ -46,8 +46,9 @@ import type {
   UsageTotals,
   WebhookStore,
 } from '../ports/index.js';
-import { IDEMPOTENCY_TTL_MS } from '../sqlite/index.js';
+import { IDEMPOTENCY_TTL_MS } from '../../domain/idempotency.js';
 import { migratePostgres } from './migrations.js';
+import type { BatchesBeside } from '../ports/index.js';
 
 /** A live request's credits stay held at most this long if its process dies. */
 const HOLD_TTL_MS = 10 * 60_000;
@@ -1111,6 +1112,13 @@ export class PostgresServerStore implements ServerStore {
   }
 
   // ---- admin
+
+  /** Imported on this path only: the batch tables live in this database (its `batches` migration). */
+  async batchStore(): Promise<BatchesBeside> {
+    const { createPostgresBatchStore } = await import('./batches.js');
+    const store = createPostgresBatchStore(this.sql);
+    return { store, saveIdempotency: (accountId, key, hash, response, nowMs) => store.stageIdempotency({ accountId, key, hash, response, nowMs }) };
+  }
 
   private makeAdmin(): AdminStore {
     const sql = this.sql;

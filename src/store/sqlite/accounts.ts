@@ -6,7 +6,7 @@
 import { VerityError } from '../../api/errors.js';
 import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, planChangeRefused } from '../../domain/keys.js';
 import { randomBase62 } from '../../api/ids.js';
-import { migrate, type Database } from '../database.js';
+import { migrate, type Database } from '../local/database.js';
 import type { KeyEnvironment } from '../../domain/keys.js';
 // The row shapes belong to the store interface (both stores return them); re-exported for callers.
 import type { AccountRow, CreatedKey, KeyRow, UsageRow } from '../ports/index.js';

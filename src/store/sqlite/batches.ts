@@ -4,7 +4,7 @@
  * `transact` (the server passes its group commit, so item completions of one event-loop turn
  * share a commit, each in its own savepoint).
  */
-import { migrate, type Database } from '../database.js';
+import { migrate, type Database } from '../local/database.js';
 import { StaleBatchWrite, terminalStatus, type BatchRow, type BatchScope, type BatchStatus, type BatchStore, type ClaimedItem, type ItemOutcome, type NewBatch, type NewItem, type ResultRow } from '../ports/batches.js';
 
 export { terminalStatus };

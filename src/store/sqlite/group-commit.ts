@@ -20,7 +20,7 @@
  * The whole batch runs synchronously, so no other JavaScript (webhook worker polls, other
  * requests) can see a half-written batch, and timers scheduled by hooks run after the commit.
  */
-import type { Database } from '../database.js';
+import type { Database } from '../local/database.js';
 
 interface Pending {
   fn: () => unknown;

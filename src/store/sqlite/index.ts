@@ -39,7 +39,7 @@ import {
   rotateSecret,
   enqueueTestEvent,
 } from './webhooks.js';
-import type { Database } from '../database.js';
+import type { Database } from '../local/database.js';
 import type {
   AdminStore,
   ChargeCommit,
@@ -58,9 +58,11 @@ import type {
   SyncHotPath,
   UsageTotals,
   WebhookStore,
+  BatchesBeside,
 } from '../ports/index.js';
+import { IDEMPOTENCY_TTL_MS, idempotencyMismatch } from '../../domain/idempotency.js';
+import { createSqliteBatchStore } from './batches.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
 /** One account/period/environment's usage within a batch: `total` as of now, `credits`/`requests` not yet written. */
 interface BatchUsage {
@@ -452,16 +454,18 @@ export class SqliteServerStore implements ServerStore {
     };
   }
 
+  async batchStore(): Promise<BatchesBeside> {
+    return {
+      store: createSqliteBatchStore(this.db, { transact: (fn) => this.writes.run(fn) }),
+      saveIdempotency: (accountId, key, hash, response, nowMs) => this.saveIdempotency(accountId, key, hash, response, nowMs),
+    };
+  }
+
   private makeOutbox(): OutboxStore {
     return sqliteOutbox(this.db, this.outboxListeners);
   }
 }
 
-const idempotencyMismatch = (): VerityError =>
-  new VerityError('VALIDATION_FAILED', 'This Idempotency-Key was already used with a different request', {
-    details: [{ field: 'Idempotency-Key', issue: 'reused with a different method, path or body; use a new key' }],
-  });
-export { idempotencyMismatch };
 
 /** The outbox on a SQLite connection (also used alone by `verity webhooks deliver` in embedded mode). */
 export function sqliteOutbox(db: Database, listeners: Set<() => void> = new Set()): OutboxStore {

@@ -16,8 +16,8 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { VerityError } from '../../api/errors.js';
-import { describeOwner, ownerAlive, readLockOwner, takeOwnerLock, type LockOwner } from '../owner-lock.js';
-import { createPrivateFile } from '../private-file.js';
+import { describeOwner, ownerAlive, readLockOwner, takeOwnerLock, type LockOwner } from '../local/owner-lock.js';
+import { createPrivateFile } from '../local/private-file.js';
 
 export interface ServeLock {
   readonly path: string;

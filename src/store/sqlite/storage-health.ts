@@ -7,36 +7,10 @@
  * Once a request has hit such a fault the server is "degraded": /healthz answers 503 until a
  * probe write (a 64 KB row written and removed, two real commits) succeeds again.
  */
-import type { Database } from '../database.js';
+import type { Database } from '../local/database.js';
 
-/** The SQLite / errno codes that mean "the store cannot take writes right now". */
-const SQLITE_CAUSES: Array<[RegExp, string]> = [
-  [/^SQLITE_FULL/, 'the disk is full'],
-  [/^SQLITE_READONLY/, 'the database is read-only'],
-  [/^SQLITE_IOERR/, 'a disk I/O error'],
-  [/^SQLITE_CANTOPEN/, 'the database file cannot be opened'],
-  [/^SQLITE_BUSY/, 'the database is locked by another process'],
-  [/^SQLITE_PERM/, 'no permission to write the database'],
-];
-const ERRNO_CAUSES: Record<string, string> = {
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is used up',
-  EROFS: 'the file system is read-only',
-  EACCES: 'no permission to write the database',
-  EPERM: 'no permission to write the database',
-  EIO: 'a disk I/O error',
-};
-
-/** A short cause when `err` is a storage fault, else undefined. */
-export function storageFaultCause(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return undefined;
-  for (const [re, cause] of SQLITE_CAUSES) if (re.test(code)) return cause;
-  return ERRNO_CAUSES[code];
-}
-
-/** Seconds a client should wait before retrying after a storage fault. */
-export const STORAGE_RETRY_AFTER_S = 30;
+import { storageFaultCause } from '../../domain/storage-faults.js';
+export { STORAGE_RETRY_AFTER_S, storageFaultCause } from '../../domain/storage-faults.js';
 
 export interface StorageHealth {
   /** Record a fault seen on the request path. */

@@ -10,13 +10,12 @@ import { VerityError } from '../../api/errors.js';
 import { webhookId } from '../../api/ids.js';
 import { WebhookConfig, type EventEnvelope, type EventType, type Webhook } from '../../api/webhooks.js';
 import type BetterSqlite3 from 'better-sqlite3';
-import { migrate, type Database } from '../database.js';
+import { migrate, type Database } from '../local/database.js';
 import type { AttemptRecord, DeliveryState } from '../ports/index.js';
 import { MAX_ATTEMPTS } from '../../domain/delivery-schedule.js';
 
 export type { AttemptRecord, DeliveryState };
 import { generateSecretValue } from '../../domain/webhook-secret.js';
-import { secretHint } from '../../domain/signature.js';
 import { envelope, sampleData } from '../../domain/events.js';
 
 export const EMBEDDED_ACCOUNT = 'local';
@@ -84,26 +83,8 @@ export function ensureWebhookSchema(db: Database): void {
 
 export const generateSecret = generateSecretValue;
 
-export interface EndpointRow {
-  id: string;
-  account_id: string;
-  url: string;
-  events: string;
-  secret: string;
-  created_at: string;
-}
-
-export function toWebhook(r: EndpointRow, withSecret = false): Webhook {
-  const w: Webhook = {
-    id: r.id,
-    url: r.url,
-    events: JSON.parse(r.events) as Webhook['events'],
-    created_at: r.created_at,
-    secret_hint: secretHint(r.secret),
-  };
-  if (withSecret) w.secret = r.secret;
-  return w;
-}
+import { toWebhook, type EndpointRow } from '../ports/rows.js';
+export { toWebhook, type EndpointRow };
 
 export function createWebhook(db: Database, accountId: string, input: unknown, now: Date): Webhook {
   const cfg = WebhookConfig.parse(input);

@@ -12,10 +12,11 @@ import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js'
 import { buildServer } from '../../../src/server/app.js';
 import { createServerEngines } from '../../../src/server/engines.js';
 import type { BatchFinishedInfo, VerificationFailedInfo, VerificationRecordedInfo } from '../../../src/server/types.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import { startWikipediaFake } from '../../fakes/wikipedia.js';
 import type { FakeServer } from '../../fakes/claim-fake-server.js';
 import { FakeClock } from '../server/harness.js';
+import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -42,7 +43,7 @@ async function harness(o: { wiki?: FakeServer } = {}): Promise<H> {
   const events: H['events'] = { completed: [], failed: [], batches: [] };
   const app = await buildServer({
     logLevel: 'silent',
-    db: store.db,
+    store: sqliteServerStore(store.db),
     engines,
     clock,
     afterVerification: (_db, info) => void events.completed.push(info),

@@ -12,7 +12,7 @@ import { migrateServer } from '../../../src/store/sqlite/accounts.js';
 import type { PostgresServerStore } from '../../../src/store/postgres/index.js';
 import { createSqliteBatchStore } from '../../../src/store/sqlite/batches.js';
 import { StaleBatchWrite, type BatchStore } from '../../../src/store/ports/batches.js';
-import { openStore } from '../../../src/store/database.js';
+import { openStore } from '../../../src/store/local/database.js';
 import { freshDatabase, reachablePostgres } from '../../helpers/postgres.js';
 
 const scope = { accountId: 'acct_1', environment: 'test' as const };

@@ -4,7 +4,7 @@ import { toCliError } from '../../../src/cli/errors.js';
 import { createGroupCommit } from '../../../src/store/sqlite/group-commit.js';
 import { redactUrl } from '../../../src/server/redact.js';
 import { storageFaultCause } from '../../../src/store/sqlite/storage-health.js';
-import { openStore } from '../../../src/store/database.js';
+import { openStore } from '../../../src/store/local/database.js';
 
 describe('storage faults', () => {
   it('fails the whole group commit when SQLite rolls the transaction back (SQLITE_FULL): nothing half-stored', async () => {

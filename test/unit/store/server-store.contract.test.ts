@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../../src/domain/keys.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import type { OutboxEntry, ServerStore } from '../../../src/store/ports/index.js';
 import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 import { createDeliveryWorker, systemWorkerClock } from '../../../src/webhooks/delivery.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import type { UsageTotals } from '../../../src/store/ports/index.js';
 import { sqliteServerStore, type SqliteServerStore } from '../../../src/store/sqlite/index.js';
 

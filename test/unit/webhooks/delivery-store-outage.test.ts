@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import type { OutboxStore } from '../../../src/store/ports/index.js';
 import { sqliteOutbox } from '../../../src/store/sqlite/index.js';
 import { createDeliveryWorker, STORE_RETRY_MAX_MS, storeRetryDelay } from '../../../src/webhooks/delivery.js';
