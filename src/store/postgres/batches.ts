@@ -55,10 +55,12 @@ export interface PostgresBatchStore extends BatchStore {
   stageIdempotency(r: IdempotencyToSave): void;
 }
 
-export function createPostgresBatchStore(sql: Sql): PostgresBatchStore {
-  const COLS = sql`id, account_id, environment, key_id, key_prefix, type, status, total, succeeded, failed, cancelled,
+/** The batch columns, as a fragment of the pool's queries. */
+const columns = (sql: Sql) => sql`id, account_id, environment, key_id, key_prefix, type, status, total, succeeded, failed, cancelled,
     credits_reserved, credits_used, credits_settled, finished, metadata, created_at, completed_at`;
-  let staged: IdempotencyToSave[] = [];
+
+export function createPostgresBatchStore(sql: Sql): PostgresBatchStore {
+  const COLS = columns(sql);
 
   const lockBatch = async (tx: Tx, id: string): Promise<BatchRow | undefined> => {
     const [r] = await tx<RawBatch[]>`SELECT ${COLS} FROM batches WHERE id = ${id} FOR UPDATE`;
@@ -107,68 +109,66 @@ export function createPostgresBatchStore(sql: Sql): PostgresBatchStore {
     return toRow(row!);
   }
 
+  const x: Ctx = { sql, COLS, staged: [], lockBatch, unfinished, finishTx, endTx };
+  return { ...batchReads(x), ...itemWrites(x), ...batchWrites(x) };
+}
+
+/** What the parts of the store share: the pool, the column list, the staged idempotency records and the transaction steps. */
+interface Ctx {
+  sql: Sql;
+  /** The batch columns as a query fragment (sql`…`). */
+  COLS: ReturnType<typeof columns>;
+  /** Idempotency records to write with the next created batch (stageIdempotency). */
+  staged: IdempotencyToSave[];
+  lockBatch(tx: Tx, id: string): Promise<BatchRow | undefined>;
+  unfinished(tx: Tx, id: string): Promise<number>;
+  finishTx(tx: Tx, item: ClaimedItem, outcome: ItemOutcome, nowIso: string): Promise<BatchRow>;
+  endTx(tx: Tx, batchId: string, nowIso: string, seen?: BatchRow): Promise<BatchRow | undefined>;
+}
+
+function batchReads(x: Ctx): Pick<PostgresBatchStore, 'get' | 'list' | 'countActive' | 'active' | 'results'> {
   return {
-    stageIdempotency(r) {
-      staged.push(r);
-    },
-    create(batch: NewBatch, items: NewItem[], within?: (row: BatchRow) => void) {
-      return sql.begin(async (tx) => {
-        const reserved = items.reduce((n, i) => n + i.credits, 0);
-        const [raw] = await tx<RawBatch[]>`
-          INSERT INTO batches (id, account_id, environment, key_id, key_prefix, type, status, total, credits_reserved, metadata, created_at)
-          VALUES (${batch.id}, ${batch.scope.accountId}, ${batch.scope.environment}, ${batch.key_id}, ${batch.key_prefix}, ${batch.type},
-            'queued', ${items.length}, ${reserved}, ${batch.metadata === null ? null : JSON.stringify(batch.metadata)}, ${batch.created_at})
-          RETURNING ${COLS}`;
-        if (items.length)
-          await tx`
-            INSERT INTO batch_items (batch_id, idx, custom_id, request, credits, status)
-            SELECT ${batch.id}, t.i - 1, t.custom_id, t.request, t.credits, 'queued'
-            FROM unnest(${items.map((i) => i.custom_id)}::text[], ${items.map((i) => i.request)}::text[], ${items.map((i) => i.credits)}::int[])
-              WITH ORDINALITY AS t(custom_id, request, credits, i)`;
-        const row = toRow(raw!);
-        // `within` is synchronous: whatever it staged belongs to this batch.
-        staged = [];
-        within?.(row);
-        const mine = staged;
-        staged = [];
-        for (const r of mine)
-          await tx`
-            INSERT INTO idempotency (account_id, key, request_hash, state, status, body, created_at, lease_until)
-            VALUES (${r.accountId}, ${r.key}, ${r.hash}, 'completed', ${r.response.status}, ${r.response.body}, ${r.nowMs}, ${r.nowMs})
-            ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
-              status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until`;
-        return row;
-      }) as Promise<BatchRow>;
-    },
     async get(scope, id) {
-      const [r] = await sql<RawBatch[]>`SELECT ${COLS} FROM batches WHERE id = ${id} AND account_id = ${scope.accountId} AND environment = ${scope.environment}`;
+      const [r] = await x.sql<RawBatch[]>`SELECT ${x.COLS} FROM batches WHERE id = ${id} AND account_id = ${scope.accountId} AND environment = ${scope.environment}`;
       return r && toRow(r);
     },
     async list(scope, o) {
       const rows =
         o.before === undefined
-          ? await sql<RawBatch[]>`SELECT ${COLS} FROM batches WHERE account_id = ${scope.accountId} AND environment = ${scope.environment}
+          ? await x.sql<RawBatch[]>`SELECT ${x.COLS} FROM batches WHERE account_id = ${scope.accountId} AND environment = ${scope.environment}
               ORDER BY n DESC LIMIT ${o.limit}`
-          : await sql<RawBatch[]>`SELECT ${COLS} FROM batches WHERE account_id = ${scope.accountId} AND environment = ${scope.environment}
+          : await x.sql<RawBatch[]>`SELECT ${x.COLS} FROM batches WHERE account_id = ${scope.accountId} AND environment = ${scope.environment}
               AND n < COALESCE((SELECT n FROM batches WHERE id = ${o.before} AND account_id = ${scope.accountId} AND environment = ${scope.environment}), 0)
               ORDER BY n DESC LIMIT ${o.limit}`;
       return rows.map(toRow);
     },
     async countActive(accountId) {
-      const [r] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM batches WHERE account_id = ${accountId} AND status IN ('queued','running','cancelling')`;
+      const [r] = await x.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM batches WHERE account_id = ${accountId} AND status IN ('queued','running','cancelling')`;
       return r!.n;
     },
     async active() {
-      const rows = await sql<Array<RawBatch & { plan: string }>>`
+      const rows = await x.sql<Array<RawBatch & { plan: string }>>`
         SELECT b.id, b.account_id, b.environment, b.key_id, b.key_prefix, b.type, b.status, b.total, b.succeeded, b.failed, b.cancelled,
           b.credits_reserved, b.credits_used, b.credits_settled, b.finished, b.metadata, b.created_at, b.completed_at, a.plan
         FROM batches b JOIN accounts a ON a.id = b.account_id
         WHERE b.status IN ('queued','running','cancelling') ORDER BY b.n`;
       return rows.map(({ plan, ...r }) => ({ ...toRow(r), plan }));
     },
+    async results(batchId, o) {
+      const st = o.status ?? null;
+      const rows = await x.sql<Array<Omit<ResultRow, 'error'> & { error: string | null }>>`
+        SELECT seq, idx AS "index", custom_id, status, result, error FROM batch_items
+        WHERE batch_id = ${batchId} AND seq > ${o.after} AND (${st}::text IS NULL OR status = ${st}::text) ORDER BY seq LIMIT ${o.limit}`;
+      return rows.map((r) => ({ ...r, error: r.error === null ? null : (JSON.parse(r.error) as ResultRow['error']) }));
+    },
+  };
+}
+
+function itemWrites(x: Ctx): Pick<PostgresBatchStore, 'claim' | 'renew' | 'release' | 'recover' | 'finish' | 'finishStep'> {
+  return {
     claim(batchId, owner, n, nowMs, leaseUntil) {
-      return sql.begin(async (tx) => {
-        const b = await lockBatch(tx, batchId);
+      return x.sql.begin(async (tx) => {
+        const b = await x.lockBatch(tx, batchId);
         if (!b || n <= 0) return [];
         // Queued items, and running ones whose lease expired (their process died); rows another
         // transaction holds (a release, a renewal) are skipped, not waited for.
@@ -185,13 +185,13 @@ export function createPostgresBatchStore(sql: Sql): PostgresBatchStore {
       }) as Promise<ClaimedItem[]>;
     },
     async renew(owner, leaseUntil) {
-      await sql`UPDATE batch_items SET lease_until = ${leaseUntil} WHERE lease_owner = ${owner} AND status = 'running'`;
+      await x.sql`UPDATE batch_items SET lease_until = ${leaseUntil} WHERE lease_owner = ${owner} AND status = 'running'`;
     },
     async release(owner, items) {
-      if (!items) return (await sql`UPDATE batch_items SET status = 'queued', lease_owner = NULL, lease_until = NULL WHERE lease_owner = ${owner} AND status = 'running'`).count;
+      if (!items) return (await x.sql`UPDATE batch_items SET status = 'queued', lease_owner = NULL, lease_until = NULL WHERE lease_owner = ${owner} AND status = 'running'`).count;
       if (!items.length) return 0;
       return (
-        await sql`
+        await x.sql`
           UPDATE batch_items i SET status = 'queued', lease_owner = NULL, lease_until = NULL
           FROM unnest(${items.map((x) => x.batch_id)}::text[], ${items.map((x) => x.index)}::int[]) AS t(batch_id, idx)
           WHERE i.batch_id = t.batch_id AND i.idx = t.idx AND i.lease_owner = ${owner} AND i.status = 'running'`
@@ -203,8 +203,8 @@ export function createPostgresBatchStore(sql: Sql): PostgresBatchStore {
     },
     finish(item, outcome, nowIso, within) {
       return (
-        sql.begin(async (tx) => {
-          const row = await finishTx(tx, item, outcome, nowIso);
+        x.sql.begin(async (tx) => {
+          const row = await x.finishTx(tx, item, outcome, nowIso);
           within?.(row);
           return true;
         }) as Promise<boolean>
@@ -213,12 +213,49 @@ export function createPostgresBatchStore(sql: Sql): PostgresBatchStore {
         throw err;
       });
     },
-    finishStep: (item, outcome, nowIso) => ({ postgres: (tx) => finishTx(tx, item, outcome, nowIso) }),
-    finalizeStep: (seen, nowIso) => ({ postgres: async (tx) => (await endTx(tx, seen.id, nowIso, seen))! }),
-    cancel(scope, id, nowIso) {
-      return sql.begin(async (tx) => {
+    finishStep: (item, outcome, nowIso) => ({ postgres: (tx) => x.finishTx(tx, item, outcome, nowIso) }),
+  };
+}
+
+function batchWrites(x: Ctx): Pick<PostgresBatchStore, 'stageIdempotency' | 'create' | 'finalizeStep' | 'cancel' | 'finalize'> {
+  return {
+    stageIdempotency(r) {
+      x.staged.push(r);
+    },
+    create(batch: NewBatch, items: NewItem[], within?: (row: BatchRow) => void) {
+      return x.sql.begin(async (tx) => {
+        const reserved = items.reduce((n, i) => n + i.credits, 0);
         const [raw] = await tx<RawBatch[]>`
-          SELECT ${COLS} FROM batches WHERE id = ${id} AND account_id = ${scope.accountId} AND environment = ${scope.environment} FOR UPDATE`;
+          INSERT INTO batches (id, account_id, environment, key_id, key_prefix, type, status, total, credits_reserved, metadata, created_at)
+          VALUES (${batch.id}, ${batch.scope.accountId}, ${batch.scope.environment}, ${batch.key_id}, ${batch.key_prefix}, ${batch.type},
+            'queued', ${items.length}, ${reserved}, ${batch.metadata === null ? null : JSON.stringify(batch.metadata)}, ${batch.created_at})
+          RETURNING ${x.COLS}`;
+        if (items.length)
+          await tx`
+            INSERT INTO batch_items (batch_id, idx, custom_id, request, credits, status)
+            SELECT ${batch.id}, t.i - 1, t.custom_id, t.request, t.credits, 'queued'
+            FROM unnest(${items.map((i) => i.custom_id)}::text[], ${items.map((i) => i.request)}::text[], ${items.map((i) => i.credits)}::int[])
+              WITH ORDINALITY AS t(custom_id, request, credits, i)`;
+        const row = toRow(raw!);
+        // `within` is synchronous: whatever it x.staged belongs to this batch.
+        x.staged = [];
+        within?.(row);
+        const mine = x.staged;
+        x.staged = [];
+        for (const r of mine)
+          await tx`
+            INSERT INTO idempotency (account_id, key, request_hash, state, status, body, created_at, lease_until)
+            VALUES (${r.accountId}, ${r.key}, ${r.hash}, 'completed', ${r.response.status}, ${r.response.body}, ${r.nowMs}, ${r.nowMs})
+            ON CONFLICT (account_id, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'completed',
+              status = excluded.status, body = excluded.body, created_at = excluded.created_at, lease_until = excluded.lease_until`;
+        return row;
+      }) as Promise<BatchRow>;
+    },
+    finalizeStep: (seen, nowIso) => ({ postgres: async (tx) => (await x.endTx(tx, seen.id, nowIso, seen))! }),
+    cancel(scope, id, nowIso) {
+      return x.sql.begin(async (tx) => {
+        const [raw] = await tx<RawBatch[]>`
+          SELECT ${x.COLS} FROM batches WHERE id = ${id} AND account_id = ${scope.accountId} AND environment = ${scope.environment} FOR UPDATE`;
         if (!raw) return undefined;
         const b = toRow(raw);
         // Again on a cancelling batch: items whose claims were released come back queued.
@@ -233,23 +270,16 @@ export function createPostgresBatchStore(sql: Sql): PostgresBatchStore {
           await tx`UPDATE batches SET finished = finished + ${queued.length}, cancelled = cancelled + ${queued.length},
             credits_settled = credits_settled + ${queued.reduce((n, q) => n + q.credits, 0)} WHERE id = ${id}`;
         }
-        const [after] = await tx<RawBatch[]>`UPDATE batches SET status = 'cancelling' WHERE id = ${id} RETURNING ${COLS}`;
+        const [after] = await tx<RawBatch[]>`UPDATE batches SET status = 'cancelling' WHERE id = ${id} RETURNING ${x.COLS}`;
         return toRow(after!);
       }) as Promise<BatchRow | undefined>;
     },
     finalize(batchId, nowIso, within) {
-      return sql.begin(async (tx) => {
-        const row = await endTx(tx, batchId, nowIso);
+      return x.sql.begin(async (tx) => {
+        const row = await x.endTx(tx, batchId, nowIso);
         if (row) within?.(row);
         return row;
       }) as Promise<BatchRow | undefined>;
-    },
-    async results(batchId, o) {
-      const st = o.status ?? null;
-      const rows = await sql<Array<Omit<ResultRow, 'error'> & { error: string | null }>>`
-        SELECT seq, idx AS "index", custom_id, status, result, error FROM batch_items
-        WHERE batch_id = ${batchId} AND seq > ${o.after} AND (${st}::text IS NULL OR status = ${st}::text) ORDER BY seq LIMIT ${o.limit}`;
-      return rows.map((r) => ({ ...r, error: r.error === null ? null : (JSON.parse(r.error) as ResultRow['error']) }));
     },
   };
 }

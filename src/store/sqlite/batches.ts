@@ -80,9 +80,30 @@ export function createSqliteBatchStore(db: Database, o: SqliteBatchStoreOptions 
     }
   };
   const transact = o.transact ?? own;
+  const s = batchStatements(db);
+  const get = (id: string): BatchRow | undefined => {
+    const r = s.byId.get(id) as RawBatch | undefined;
+    return r && toRow(r);
+  };
+  const x: Ctx = { s, get, own, transact };
+  return { ...batchReads(x), ...itemWrites(x), ...batchWrites(x) };
+}
+
+/** What the parts of the store share: the statements, a row by id, and the two ways to write. */
+interface Ctx {
+  s: Statements;
+  get(id: string): BatchRow | undefined;
+  /** Its own transaction, at once. */
+  own<T>(fn: () => T): Promise<T>;
+  /** The caller's transaction (the server's group commit), or its own. */
+  transact<T>(fn: () => T): Promise<T>;
+}
+
+/** The store's prepared statements (prepared once per connection). */
+function batchStatements(db: Database) {
   const COLS = `id, account_id, environment, key_id, key_prefix, type, status, total, succeeded, failed, cancelled,
     credits_reserved, credits_used, credits_settled, finished, metadata, created_at, completed_at`;
-  const s = {
+  return {
     insertBatch: db.prepare(
       `INSERT INTO batches (id, account_id, environment, key_id, key_prefix, type, status, total, credits_reserved, metadata, created_at)
        VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
@@ -138,31 +159,97 @@ export function createSqliteBatchStore(db: Database, o: SqliteBatchStoreOptions 
        WHERE batch_id = ? AND seq > ? AND seq IS NOT NULL AND (? IS NULL OR status = ?) ORDER BY seq LIMIT ?`,
     ),
   };
-  const get = (id: string): BatchRow | undefined => {
-    const r = s.byId.get(id) as RawBatch | undefined;
-    return r && toRow(r);
+}
+
+type Statements = ReturnType<typeof batchStatements>;
+
+/** Inside a transaction: the item's result and the batch's counters; StaleBatchWrite when the claim is gone. */
+function finishStep(x: Ctx, item: ClaimedItem, outcome: ItemOutcome, nowIso: string): BatchRow {
+  const seq = x.s.nextSeq.get(item.batch_id) as number | undefined;
+  if (seq === undefined) throw new StaleBatchWrite('no such batch');
+  const result = outcome.status === 'succeeded' ? outcome.result : null;
+  const error = outcome.status === 'failed' ? JSON.stringify(outcome.error) : null;
+  // The claim decides: when it is gone the caller's savepoint rolls back (the counter too).
+  const changed = x.s.finish.run(outcome.status, result, error, seq, nowIso, item.batch_id, item.index, item.owner).changes;
+  if (changed !== 1) throw new StaleBatchWrite('the claim was lost');
+  if (outcome.status === 'succeeded') x.s.countOk.run(outcome.credits, item.credits, item.batch_id);
+  else if (outcome.status === 'failed') x.s.countFail.run(item.credits, item.batch_id);
+  else x.s.countCancel.run(1, item.credits, item.batch_id);
+  return x.get(item.batch_id)!;
+}
+
+function batchReads(x: Ctx): Pick<BatchStore, 'get' | 'list' | 'countActive' | 'active' | 'results'> {
+  return {
+    async get(scope, id) {
+      const r = x.s.scoped.get(id, scope.accountId, scope.environment) as RawBatch | undefined;
+      return r && toRow(r);
+    },
+    async list(scope, o) {
+      let below = Number.MAX_SAFE_INTEGER;
+      if (o.before !== undefined) below = (x.s.rowidOf.get(o.before, scope.accountId, scope.environment) as number | undefined) ?? 0;
+      return (x.s.list.all(scope.accountId, scope.environment, below, o.limit) as RawBatch[]).map(toRow);
+    },
+    async countActive(accountId) {
+      return x.s.countActive.get(accountId) as number;
+    },
+    async active() {
+      return (x.s.active.all() as Array<RawBatch & { plan: string }>).map((r) => ({ ...toRow(r), plan: r.plan }));
+    },
+    async results(batchId, o) {
+      const st = o.status ?? null;
+      return (x.s.results.all(batchId, o.after, st, st, o.limit) as Array<Omit<ResultRow, 'error'> & { error: string | null }>).map((r) => ({
+        ...r,
+        error: r.error === null ? null : (JSON.parse(r.error) as ResultRow['error']),
+      }));
+    },
   };
+}
 
-  /** Inside a transaction: the item's result and the batch's counters; StaleBatchWrite when the claim is gone. */
-  function finishStep(item: ClaimedItem, outcome: ItemOutcome, nowIso: string): BatchRow {
-    const seq = s.nextSeq.get(item.batch_id) as number | undefined;
-    if (seq === undefined) throw new StaleBatchWrite('no such batch');
-    const result = outcome.status === 'succeeded' ? outcome.result : null;
-    const error = outcome.status === 'failed' ? JSON.stringify(outcome.error) : null;
-    // The claim decides: when it is gone the caller's savepoint rolls back (the counter too).
-    const changed = s.finish.run(outcome.status, result, error, seq, nowIso, item.batch_id, item.index, item.owner).changes;
-    if (changed !== 1) throw new StaleBatchWrite('the claim was lost');
-    if (outcome.status === 'succeeded') s.countOk.run(outcome.credits, item.credits, item.batch_id);
-    else if (outcome.status === 'failed') s.countFail.run(item.credits, item.batch_id);
-    else s.countCancel.run(1, item.credits, item.batch_id);
-    return get(item.batch_id)!;
-  }
+function itemWrites(x: Ctx): Pick<BatchStore, 'claim' | 'renew' | 'release' | 'recover' | 'finish' | 'finishStep'> {
+  return {
+    claim(batchId, owner, n, nowMs, leaseUntil) {
+      // Through `transact`: claims share the commit of the results finished in the same loop turn.
+      return x.transact(() => {
+        const rows = x.s.claimExpired.all(owner, leaseUntil, batchId, batchId, nowMs, n) as ClaimedItem[];
+        if (rows.length < n) rows.push(...(x.s.claimQueued.all(owner, leaseUntil, batchId, batchId, n - rows.length) as ClaimedItem[]));
+        if (rows.length) x.s.markRunning.run(batchId);
+        return rows.sort((a, b) => a.index - b.index);
+      });
+    },
+    async renew(owner, leaseUntil) {
+      x.s.renew.run(leaseUntil, owner);
+    },
+    release(owner, items) {
+      return x.own(() => {
+        if (!items) return x.s.releaseAll.run(owner).changes;
+        let n = 0;
+        for (const i of items) n += x.s.releaseOne.run(i.batch_id, i.index, owner).changes;
+        return n;
+      });
+    },
+    recover(owner) {
+      return x.own(() => x.s.recover.run(owner).changes);
+    },
+    finish(item: ClaimedItem, outcome: ItemOutcome, nowIso: string, within?: (batch: BatchRow) => void) {
+      return x.transact(() => {
+        const row = finishStep(x, item, outcome, nowIso);
+        within?.(row);
+        return true;
+      }).catch((err: unknown) => {
+        if (err instanceof StaleBatchWrite) return false;
+        throw err;
+      });
+    },
+    finishStep: (item, outcome, nowIso) => ({ sqlite: () => finishStep(x, item, outcome, nowIso) }),
+  };
+}
 
+function batchWrites(x: Ctx): Pick<BatchStore, 'create' | 'finalizeStep' | 'cancel' | 'finalize'> {
   return {
     create(batch: NewBatch, items: NewItem[], within?: (row: BatchRow) => void) {
-      return transact(() => {
+      return x.transact(() => {
         const reserved = items.reduce((n, i) => n + i.credits, 0);
-        s.insertBatch.run(
+        x.s.insertBatch.run(
           batch.id,
           batch.scope.accountId,
           batch.scope.environment,
@@ -174,100 +261,44 @@ export function createSqliteBatchStore(db: Database, o: SqliteBatchStoreOptions 
           batch.metadata === null ? null : JSON.stringify(batch.metadata),
           batch.created_at,
         );
-        items.forEach((item, i) => s.insertItem.run(batch.id, i, item.custom_id, item.request, item.credits));
-        const row = get(batch.id)!;
+        items.forEach((item, i) => x.s.insertItem.run(batch.id, i, item.custom_id, item.request, item.credits));
+        const row = x.get(batch.id)!;
         within?.(row);
         return row;
       });
     },
-    async get(scope, id) {
-      const r = s.scoped.get(id, scope.accountId, scope.environment) as RawBatch | undefined;
-      return r && toRow(r);
-    },
-    async list(scope, o) {
-      let below = Number.MAX_SAFE_INTEGER;
-      if (o.before !== undefined) below = (s.rowidOf.get(o.before, scope.accountId, scope.environment) as number | undefined) ?? 0;
-      return (s.list.all(scope.accountId, scope.environment, below, o.limit) as RawBatch[]).map(toRow);
-    },
-    async countActive(accountId) {
-      return s.countActive.get(accountId) as number;
-    },
-    async active() {
-      return (s.active.all() as Array<RawBatch & { plan: string }>).map((r) => ({ ...toRow(r), plan: r.plan }));
-    },
-    claim(batchId, owner, n, nowMs, leaseUntil) {
-      // Through `transact`: claims share the commit of the results finished in the same loop turn.
-      return transact(() => {
-        const rows = s.claimExpired.all(owner, leaseUntil, batchId, batchId, nowMs, n) as ClaimedItem[];
-        if (rows.length < n) rows.push(...(s.claimQueued.all(owner, leaseUntil, batchId, batchId, n - rows.length) as ClaimedItem[]));
-        if (rows.length) s.markRunning.run(batchId);
-        return rows.sort((a, b) => a.index - b.index);
-      });
-    },
-    async renew(owner, leaseUntil) {
-      s.renew.run(leaseUntil, owner);
-    },
-    release(owner, items) {
-      return own(() => {
-        if (!items) return s.releaseAll.run(owner).changes;
-        let n = 0;
-        for (const i of items) n += s.releaseOne.run(i.batch_id, i.index, owner).changes;
-        return n;
-      });
-    },
-    recover(owner) {
-      return own(() => s.recover.run(owner).changes);
-    },
-    finish(item: ClaimedItem, outcome: ItemOutcome, nowIso: string, within?: (batch: BatchRow) => void) {
-      return transact(() => {
-        const row = finishStep(item, outcome, nowIso);
-        within?.(row);
-        return true;
-      }).catch((err: unknown) => {
-        if (err instanceof StaleBatchWrite) return false;
-        throw err;
-      });
-    },
-    finishStep: (item, outcome, nowIso) => ({ sqlite: () => finishStep(item, outcome, nowIso) }),
     finalizeStep: (seen, nowIso) => ({ sqlite: () => {
-      const b = get(seen.id);
+      const b = x.get(seen.id);
       if (!b || !['queued', 'running', 'cancelling'].includes(b.status)) throw new StaleBatchWrite('the batch already ended');
-      if ((s.unfinished.get(seen.id) as number) > 0) throw new StaleBatchWrite('items are still unfinished');
+      if ((x.s.unfinished.get(seen.id) as number) > 0) throw new StaleBatchWrite('items are still unfinished');
       if (b.succeeded !== seen.succeeded || b.failed !== seen.failed || b.cancelled !== seen.cancelled) throw new StaleBatchWrite('the counts moved');
-      s.terminal.run(terminalStatus(b), nowIso, seen.id);
-      return get(seen.id)!;
+      x.s.terminal.run(terminalStatus(b), nowIso, seen.id);
+      return x.get(seen.id)!;
     } }),
     cancel(scope, id, nowIso) {
-      return own(() => {
-        const r = s.scoped.get(id, scope.accountId, scope.environment) as RawBatch | undefined;
+      return x.own(() => {
+        const r = x.s.scoped.get(id, scope.accountId, scope.environment) as RawBatch | undefined;
         if (!r) return undefined;
         // Again on a cancelling batch: items a previous process held come back queued after a restart.
         if (r.status === 'queued' || r.status === 'running' || r.status === 'cancelling') {
-          const queued = s.queued.all(id) as Array<{ idx: number; credits: number }>;
-          for (const q of queued) s.cancelItem.run(s.nextSeq.get(id) as number, nowIso, id, q.idx);
-          if (queued.length) s.countCancel.run(queued.length, queued.reduce((n, q) => n + q.credits, 0), id);
-          s.setStatus.run('cancelling' satisfies BatchStatus, id);
+          const queued = x.s.queued.all(id) as Array<{ idx: number; credits: number }>;
+          for (const q of queued) x.s.cancelItem.run(x.s.nextSeq.get(id) as number, nowIso, id, q.idx);
+          if (queued.length) x.s.countCancel.run(queued.length, queued.reduce((n, q) => n + q.credits, 0), id);
+          x.s.setStatus.run('cancelling' satisfies BatchStatus, id);
         }
-        return get(id);
+        return x.get(id);
       });
     },
     finalize(batchId, nowIso, within) {
-      return transact(() => {
-        const b = get(batchId);
+      return x.transact(() => {
+        const b = x.get(batchId);
         if (!b || !['queued', 'running', 'cancelling'].includes(b.status)) return undefined;
-        if ((s.unfinished.get(batchId) as number) > 0) return undefined;
-        s.terminal.run(terminalStatus(b), nowIso, batchId);
-        const row = get(batchId)!;
+        if ((x.s.unfinished.get(batchId) as number) > 0) return undefined;
+        x.s.terminal.run(terminalStatus(b), nowIso, batchId);
+        const row = x.get(batchId)!;
         within?.(row);
         return row;
       });
-    },
-    async results(batchId, o) {
-      const st = o.status ?? null;
-      return (s.results.all(batchId, o.after, st, st, o.limit) as Array<Omit<ResultRow, 'error'> & { error: string | null }>).map((r) => ({
-        ...r,
-        error: r.error === null ? null : (JSON.parse(r.error) as ResultRow['error']),
-      }));
     },
   };
 }
