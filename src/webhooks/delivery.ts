@@ -159,6 +159,53 @@ const describe = (err: unknown): string => {
   return code ? `network error (${code})` : 'network error';
 };
 
+/** The earliest time the lane may start another request: MIN_GAP after the last, and at most `rate` in any window. */
+function nextStartAt(lane: Lane, l: { minGapMs: number; ratePerSecond: number; rateWindowMs: number }): number {
+  const last = lane.starts.at(-1);
+  let t = last === undefined ? -Infinity : last + l.minGapMs;
+  if (lane.starts.length >= l.ratePerSecond) t = Math.max(t, lane.starts[lane.starts.length - l.ratePerSecond]! + l.rateWindowMs);
+  return t;
+}
+
+/** The signed request's headers (SPEC 6.3): signature over the exact body, ids, attempt, replay mark. */
+function deliveryHeaders(claim: Claim): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    [SIGNATURE_HEADER]: sign(claim.secret, claim.body),
+    [EVENT_ID_HEADER]: claim.event_id,
+    [EVENT_TYPE_HEADER]: claim.event_type,
+    [ATTEMPT_HEADER]: String(claim.attempt),
+    [WEBHOOK_ID_HEADER]: claim.webhook_id,
+    ...(claim.replay ? { [REPLAY_HEADER]: '1' } : {}),
+  };
+}
+
+/** Why an attempt failed, or null: no answer, a non-2xx status, or (SPEC 6.4.1) a 2xx after the deadline. */
+function attemptError(statusCode: number | null, sendError: string | null, latencyMs: number): string | null {
+  if (sendError !== null) return sendError;
+  if (statusCode! < 200 || statusCode! > 299) return `HTTP ${statusCode}${STATUS_CODES[statusCode!] ? ` ${STATUS_CODES[statusCode!]}` : ''}`;
+  if (latencyMs > RESPONSE_DEADLINE_MS)
+    return `answered HTTP ${statusCode} after ${(latencyMs / 1000).toFixed(1)} s; the deadline is ${RESPONSE_DEADLINE_MS / 1000} s`;
+  return null;
+}
+
+const attemptIds = (claim: Claim) => ({
+  deliveryId: claim.id,
+  eventId: claim.event_id,
+  eventType: claim.event_type,
+  webhookId: claim.webhook_id,
+  url: claim.url,
+  attempt: claim.attempt,
+});
+
+/**
+ * The worker, read top to bottom: its settings and state; schedulePoll/poll (one look at the
+ * outbox at a time); then the steps of a delivery — (1) readDueDeliveries: due rows onto their
+ * endpoint's lane; (2) paceEndpoint: the lane's rate and in-flight limits, then the claim with a
+ * lease (afterClaim: deferred, sent, or gone); (3) sendOne: signed request, answer judged
+ * (attemptError), retry time (domain/delivery-schedule.ts); (4) recordAttempt: outcome into the
+ * store, retried while the lease lasts. Then start/stop/notify/idle.
+ */
 export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
   const outbox = o.outbox;
   const clock = o.clock ?? systemWorkerClock;
@@ -174,13 +221,6 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
   /** Polls are coalesced: at most one every 200 ms however many lanes ask for work. */
   const pollSpacing = 200;
   let lastPollAt = -Infinity;
-  /** The earliest time the lane may start another request. */
-  const nextStartAt = (lane: Lane): number => {
-    const last = lane.starts.at(-1);
-    let t = last === undefined ? -Infinity : last + minGap;
-    if (lane.starts.length >= rate) t = Math.max(t, lane.starts[lane.starts.length - rate]! + windowMs);
-    return t;
-  };
   const lanes = new Map<string, Lane>();
   const queued = new Set<number>();
   const running = new Set<Promise<void>>();
@@ -236,10 +276,11 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
     if (stopped) return;
     const now = clock.now();
     lastPollAt = now;
-    void track(pollOnce(now));
+    void track(readDueDeliveries(now));
   }
 
-  async function pollOnce(now: number): Promise<void> {
+  /** Step 1: read due deliveries from the outbox onto their endpoint's lane, then pace every lane. */
+  async function readDueDeliveries(now: number): Promise<void> {
     try {
       // An idle lane is forgotten only once its gap has passed, so a new lane never starts early.
       for (const [url, lane] of lanes)
@@ -259,7 +300,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
         queued.add(d.id);
       }
       if (stopped) return;
-      for (const lane of lanes.values()) pump(lane);
+      for (const lane of lanes.values()) paceEndpoint(lane);
       const due = await outbox.nextDueAt();
       storeFailures = 0;
       // Wake for the next known retry, and at least every pollMs for rows others write.
@@ -271,17 +312,18 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
     }
   }
 
-  function pump(lane: Lane): void {
+  /** Step 2: pace the endpoint — when its lane may start another request, claim its next delivery (with a lease). */
+  function paceEndpoint(lane: Lane): void {
     if (stopped || lane.claiming) return;
     lane.cancelTimer?.();
     lane.cancelTimer = undefined;
     if (!lane.queue.length || lane.inFlight >= maxInFlight) return;
     const now = clock.now();
-    const earliest = nextStartAt(lane);
+    const earliest = nextStartAt(lane, limits);
     if (now < earliest) {
       lane.cancelTimer = clock.setTimer(() => {
         lane.cancelTimer = undefined;
-        pump(lane);
+        paceEndpoint(lane);
       }, earliest - now);
       return;
     }
@@ -307,6 +349,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
     );
   }
 
+  /** The claim's answer: wait (another process used the endpoint's budget), send it (step 3), or go on. */
   function afterClaim(lane: Lane, id: number, now: number, c: Awaited<ReturnType<OutboxStore['claim']>>): void {
     lane.claiming = false;
     if (c && 'deferred' in c) {
@@ -315,7 +358,7 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       if (!stopped)
         lane.cancelTimer = clock.setTimer(() => {
           lane.cancelTimer = undefined;
-          pump(lane);
+          paceEndpoint(lane);
         }, Math.max(1, c.retryAt - clock.now()));
       return;
     }
@@ -330,72 +373,46 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
       if (lane.starts.length > rate) lane.starts.shift();
       lane.inFlight++;
       held.set(c.id, c);
-      const p = attempt(c, now).finally(() => {
+      const p = sendOne(c, now).finally(() => {
         // An attempt aborted by stop() still holds its claim: stop() gives it back. (Releasing a
         // claim already recorded is a no-op: the row is no longer 'delivering' at that attempt.)
         if (!aborter.signal.aborted) held.delete(c.id);
         lane.inFlight--;
         running.delete(p);
         if (lane.queue.length < laneCap / 2) schedulePoll(clock.now());
-        pump(lane);
+        paceEndpoint(lane);
       });
       running.add(p);
     }
     // Taken by another worker, cancelled, or no longer due: on to the next one.
-    pump(lane);
+    paceEndpoint(lane);
   }
 
-  async function attempt(claim: Claim, startedAt: number): Promise<void> {
-    const headers = {
-      'content-type': 'application/json',
-      [SIGNATURE_HEADER]: sign(claim.secret, claim.body),
-      [EVENT_ID_HEADER]: claim.event_id,
-      [EVENT_TYPE_HEADER]: claim.event_type,
-      [ATTEMPT_HEADER]: String(claim.attempt),
-      [WEBHOOK_ID_HEADER]: claim.webhook_id,
-      ...(claim.replay ? { [REPLAY_HEADER]: '1' } : {}),
-    };
+  /** Step 3: send one claimed delivery, signed; judge the answer; record it; schedule its retry. */
+  async function sendOne(claim: Claim, startedAt: number): Promise<void> {
     let statusCode: number | null = null;
-    let error: string | null = null;
+    let sendError: string | null = null;
     try {
-      const res = await send({ url: claim.url, headers, body: claim.body, signal: aborter.signal });
-      statusCode = res.status;
-      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}${STATUS_CODES[res.status] ? ` ${STATUS_CODES[res.status]}` : ''}`;
+      statusCode = (await send({ url: claim.url, headers: deliveryHeaders(claim), body: claim.body, signal: aborter.signal })).status;
     } catch (err) {
       if (aborter.signal.aborted) return; // shutting down: given back by stop(), else the lease brings it back
-      error = describe(err);
+      sendError = describe(err);
     }
     const finishedAt = clock.now();
-    const latency = finishedAt - startedAt;
-    // SPEC 6.4.1: a 2xx that arrives after the deadline is still a failure.
-    if (!error && latency > RESPONSE_DEADLINE_MS)
-      error = `answered HTTP ${statusCode} after ${(latency / 1000).toFixed(1)} s; the deadline is ${RESPONSE_DEADLINE_MS / 1000} s`;
+    const error = attemptError(statusCode, sendError, finishedAt - startedAt);
     const ok = error === null;
     const nextAt = ok ? undefined : nextAttemptAt(claim.attempt, finishedAt);
     await recordAttempt(claim, { startedAt, finishedAt, ok, statusCode, error, nextAt });
     if (nextAt !== undefined) schedulePoll(Math.min(nextAt, clock.now() + pollMs));
     try {
-      o.onAttempt?.({
-        deliveryId: claim.id,
-        eventId: claim.event_id,
-        eventType: claim.event_type,
-        webhookId: claim.webhook_id,
-        url: claim.url,
-        attempt: claim.attempt,
-        ok,
-        statusCode,
-        startedAt,
-        latencyMs: latency,
-        error,
-        nextAt,
-      });
+      o.onAttempt?.({ ...attemptIds(claim), ok, statusCode, startedAt, latencyMs: finishedAt - startedAt, error, nextAt });
     } catch (err) {
       report(err);
     }
   }
 
   /**
-   * The attempt's outcome into the store; when that fails it is tried again after the backoff,
+   * Step 4: record the attempt. The attempt's outcome into the store; when that fails it is tried again after the backoff,
    * while the claim's lease lasts (a database restart takes seconds), in the background (the lane
    * goes on). Given up — or the worker stopped — the lease brings the row back and it is sent
    * again (at-least-once), which a recorded outcome avoids.
