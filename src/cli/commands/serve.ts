@@ -72,7 +72,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
       );
     if (target.kind === 'postgres') app.log.info({ store: serverStore.label, pool: poolSize, worker: o.worker !== false }, 'using PostgreSQL');
     else {
-      // New databases are created 0600 (store/private-file.ts); an older or copied one may not be.
+      // New databases are created 0600 (store/local/private-file.ts); an older or copied one may not be.
       const exposed = (await import('../../store/local/private-file.js')).exposedFiles(target.path);
       if (exposed.length)
         app.log.warn(

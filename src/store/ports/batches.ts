@@ -1,6 +1,6 @@
 /**
  * The batch store's interface (issue 15): batches and their items, behind an async API so a
- * PostgreSQL implementation can sit beside the SQLite one (src/store/batches/sqlite.ts).
+ * PostgreSQL implementation can sit beside the SQLite one (src/store/sqlite/batches.ts).
  *
  * Exactly-once: an item is claimed with a lease (`owner`, `lease_until`) and finished only by the
  * claim that holds it (`finish` returns false otherwise); its charge and events are written by
@@ -17,7 +17,7 @@ import type { Database } from '../local/database.js';
 
 /**
  * A write that runs inside ANOTHER component's SQLite transaction (the server store's charge
- * commit, src/store/server-store.ts `sqliteHook`), so the item's finish commits with its charge
+ * commit, src/store/ports/index.ts `sqliteHook`), so the item's finish commits with its charge
  * and its events. A PostgreSQL BatchStore supplies the same steps on its transaction handle.
  */
 export type SqliteStep<T> = (db: Database) => T;

@@ -1,7 +1,7 @@
 /**
  * The server's store interface: everything `verity serve` and the webhook worker keep between
  * requests, as one async contract with two implementations —
- * - SQLite (src/store/sqlite-server-store.ts): the embedded default, one process per file, the
+ * - SQLite (src/store/sqlite/index.ts): the embedded default, one process per file, the
  *   fast path (statements prepared once, group commit, windows and holds in memory because the
  *   serve lock guarantees one process);
  * - PostgreSQL (src/store/postgres/…): several `serve` / `worker` processes on one database, with

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL implementation of the server store (src/store/server-store.ts), for several
+ * The PostgreSQL implementation of the server store (src/store/ports/index.ts), for several
  * `serve` / `worker` processes (and machines) on one database. Driver: `postgres` (porsager):
  * statements are prepared once per connection automatically, queries issued together are
  * pipelined, and LISTEN runs on its own connection with reconnection.

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema, versioned like SQLite's (src/store/database.ts): each component has an
+ * The PostgreSQL schema, versioned like SQLite's (src/store/local/database.ts): each component has an
  * ordered list of steps, recorded in `verity_schema_migrations`; a released step is never edited.
  * Migrations run under a transaction-scoped advisory lock, so three `serve` processes starting
  * at once apply each step exactly once.
@@ -67,7 +67,7 @@ const SERVER: readonly string[] = [
    );
    CREATE INDEX quota_holds_account ON quota_holds(account_id, expires_at);
 
-   -- The sliding window of src/server/rate-limit.ts, in the database: the key's row is locked,
+   -- The sliding window of src/domain/rate-limit.ts, in the database: the key's row is locked,
    -- so concurrent requests from every process are counted one after another.
    CREATE FUNCTION verity_rate_take(p_key text, p_limit integer, p_window_ms double precision,
      OUT allowed boolean, OUT remaining integer, OUT reset_ms double precision) AS $$
@@ -290,7 +290,7 @@ const WEBHOOKS: readonly string[] = [
 ];
 
 /**
- * The batches component (issue 15), the SQLite schema's twin (src/store/batches/sqlite.ts): `n`
+ * The batches component (issue 15), the SQLite schema's twin (src/store/sqlite/batches.ts): `n`
  * orders batches as SQLite's rowid does; leases are bigint milliseconds.
  */
 const BATCHES: readonly string[] = [

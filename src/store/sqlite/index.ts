@@ -1,12 +1,12 @@
 /**
- * The SQLite implementation of the server store (src/store/server-store.ts): the embedded default
- * and the fast path. One `serve` process per file (src/store/serve-lock.ts), so what must be exact
+ * The SQLite implementation of the server store (src/store/ports/index.ts): the embedded default
+ * and the fast path. One `serve` process per file (src/store/sqlite/serve-lock.ts), so what must be exact
  * across requests can live in this process:
- * - rate windows in memory (src/server/rate-limit.ts), quota holds as in-memory reservations;
+ * - rate windows in memory (src/domain/rate-limit.ts), quota holds as in-memory reservations;
  * - key rows cached, emptied when any connection changes keys (PRAGMA data_version for other
  *   processes, TEMP triggers for this connection);
  * - request-path writes (usage + idempotency + outbox, last-used times) share one commit per
- *   event-loop turn (src/server/group-commit.ts); each caller's write is its own savepoint.
+ *   event-loop turn (src/store/sqlite/group-commit.ts); each caller's write is its own savepoint.
  * Statements are prepared once, when the store is opened.
  */
 import { VerityError } from '../../api/errors.js';

@@ -73,7 +73,7 @@ const MIGRATIONS = [
   // The worker's per-endpoint look-ups (dueDeliveries) and the next-due probe stay index-only.
   `CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, status, next_attempt_at);
    CREATE INDEX webhook_deliveries_leases ON webhook_deliveries (status, lease_until);`,
-  // Deliveries made by a replay carry the replay header (src/webhooks/signature.ts).
+  // Deliveries made by a replay carry the replay header (src/domain/signature.ts).
   `ALTER TABLE webhook_deliveries ADD COLUMN replay INTEGER NOT NULL DEFAULT 0;`,
 ];
 
