@@ -23,8 +23,6 @@ import {
   enqueueEvent,
   ensureWebhookSchema,
   listWebhooks,
-  nextDueAt,
-  outstandingCount,
   replayEvent,
   rotateSecret,
   enqueueTestEvent,
@@ -33,6 +31,7 @@ import { RESPONSE_DEADLINE_MS } from '../domain/delivery-schedule.js';
 import { AttemptWaiter, toTestResult, type TestEventResult } from '../webhooks/service.js';
 import { z } from 'zod';
 import { sqliteOutbox } from '../store/open.js';
+import { nextDueAt, outstandingCount } from '../store/sqlite/outbox.js';
 
 /** How long a verification waits for its event's first attempt before leaving it queued. */
 export const FIRST_ATTEMPT_WAIT_MS = RESPONSE_DEADLINE_MS + 2_000;

@@ -22,19 +22,14 @@ import { createGroupCommit, type GroupCommit } from './group-commit.js';
 import { RateLimiter } from '../../domain/rate-limit.js';
 import { createStorageHealth, storageFaultCause } from './storage-health.js';
 import {
-  claimDelivery,
   createWebhook,
   deleteWebhook,
   deliveryLog,
-  dueDeliveries,
   enqueueEvent,
   ensureWebhookSchema,
   getWebhook,
   listWebhooks,
   markThreshold,
-  nextDueAt,
-  outstandingCount,
-  recordAttempt,
   replayEvent,
   rotateSecret,
   enqueueTestEvent,
@@ -62,6 +57,9 @@ import type {
 } from '../ports/index.js';
 import { IDEMPOTENCY_TTL_MS, idempotencyMismatch } from '../../domain/idempotency.js';
 import { createSqliteBatchStore } from './batches.js';
+import { sqliteOutbox, writeOutbox } from './outbox.js';
+
+export { sqliteOutbox };
 
 
 /** One account/period/environment's usage within a batch: `total` as of now, `credits`/`requests` not yet written. */
@@ -101,16 +99,6 @@ function onKeyWrites(db: Database, listener: () => void): () => void {
   }
   set.add(listener);
   return () => set.delete(listener);
-}
-
-/** Writes the outbox entries on `db` (inside the caller's transaction); returns how many deliveries were queued. */
-export function writeOutbox(db: Database, entries: readonly OutboxEntry[], nowMs: number): number {
-  let queued = 0;
-  for (const e of entries) {
-    if (e.once && !markThreshold(db, e.scope, e.once.period, e.once.threshold)) continue;
-    queued += enqueueEvent(db, e.scope, e.event, nowMs).length;
-  }
-  return queued;
 }
 
 export interface SqliteServerStoreOptions {
@@ -464,29 +452,4 @@ export class SqliteServerStore implements ServerStore {
   private makeOutbox(): OutboxStore {
     return sqliteOutbox(this.db, this.outboxListeners);
   }
-}
-
-
-/** The outbox on a SQLite connection (also used alone by `verity webhooks deliver` in embedded mode). */
-export function sqliteOutbox(db: Database, listeners: Set<() => void> = new Set()): OutboxStore {
-  const release = db.prepare(
-    "UPDATE webhook_deliveries SET status = 'pending', attempts = attempts - 1, lease_until = NULL, next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'delivering' AND attempts = ?",
-  );
-  return {
-    shared: false,
-    due: async (nowMs, perEndpoint) => dueDeliveries(db, nowMs, perEndpoint),
-    nextDueAt: async () => nextDueAt(db),
-    claim: async (id, nowMs, leaseMs) => claimDelivery(db, id, nowMs, leaseMs),
-    recordAttempt: async (claim: Claim, outcome) => recordAttempt(db, claim, outcome),
-    release: async (claims, nowMs) => {
-      db.transaction(() => {
-        for (const c of claims) release.run(nowMs, nowMs, c.id, c.attempt);
-      })();
-    },
-    outstanding: async () => outstandingCount(db),
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
 }

@@ -62,6 +62,7 @@ const PACKAGE_LAYERS: Record<string, string[]> = {
 const KNOWN_EDGES: Record<string, string> = {
   'src/cli/webhooks-embedded.ts -> src/store/sqlite/webhooks.ts':
     'the embedded registry (verity webhooks add/list/deliver without a server) works on the local SQLite file synchronously; to move onto the async WebhookStore port',
+  'src/cli/webhooks-embedded.ts -> src/store/sqlite/outbox.ts': 'the same registry: its delivery summary counts the outbox synchronously',
 };
 
 const prefixes = Object.entries(LAYERS)

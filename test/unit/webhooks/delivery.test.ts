@@ -10,13 +10,13 @@ import {
   deliveryLog,
   enqueueEvent,
   ensureWebhookSchema,
-  outstandingCount,
   replayEvent,
   rotateSecret,
 } from '../../../src/store/sqlite/webhooks.js';
 import { RETRY_DELAYS_MS } from '../../../src/domain/delivery-schedule.js';
 import { FakeClock, runUntil } from './fake-clock.js';
 import { sqliteOutbox } from '../../../src/store/sqlite/index.js';
+import { outstandingCount } from '../../../src/store/sqlite/outbox.js';
 
 const SECRET = 'test-secret-0123456789-0123456789-abcdef';
 const ACCOUNT = 'acct_1';
