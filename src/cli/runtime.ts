@@ -175,7 +175,7 @@ export class CliRuntime {
       this.ctx.earlyPdfThread?.discard('remote');
       const [{ createRemoteEngine }, { userAgent }, { retryLine }] = await Promise.all([
         import('../client/remote-engine.js'),
-        import('../sources/ports.js'),
+        import('../engine/default-ports.js'),
         import('./retry-notice.js'),
       ]);
       const engine = createRemoteEngine({
@@ -193,7 +193,7 @@ export class CliRuntime {
       const { createSandboxEngine } = await import('../engine/index.js');
       return { engine: createSandboxEngine(sandboxPorts(this.engineConfig(), this.ctx.clock)), connection, close() {} };
     }
-    const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
+    const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../engine/default-ports.js')]);
     const ports = createDefaultPorts({
       config: this.engineConfig(),
       storeFile: this.ctx.paths.storeFile,

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import type { Engine } from '../../engine/types.js';
 import type { Output } from '../../output/output.js';
-import { checkGates, parseGates, type GateKind, type GateOptions } from '../gates.js';
+import { checkGates, parseGates, type GateKind, type GateOptions } from '../../api/gates.js';
 import { recordKeyUse } from '../key-usage.js';
 import { emitEmbeddedWebhooks } from '../embedded-hook.js';
 import type { CliRuntime } from '../runtime.js';

@@ -14,7 +14,7 @@ export async function registry(rt: CliRuntime): Promise<WebhookRegistry> {
   }
   const [{ callRemote }, { userAgent }, { retryLine }] = await Promise.all([
     import('../../client/remote-engine.js'),
-    import('../../sources/ports.js'),
+    import('../../engine/default-ports.js'),
     import('../retry-notice.js'),
   ]);
   const opts = { baseUrl: connection.baseUrl, apiKey: connection.key?.value, userAgent: userAgent(), onRetry: (n: Parameters<typeof retryLine>[0]) => rt.out.warn(retryLine(n)) };

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT } from '../../api/requests.js';
-import { FAIL_ON_VALUES, type GateKind } from '../gates.js';
+import { FAIL_ON_VALUES, type GateKind } from '../../api/gates.js';
 import type { CliRuntime } from '../runtime.js';
 
 export const DYNAMIC_SOURCES = [

@@ -2,12 +2,12 @@
  * Composition root for the engine's ports: the CLI (embedded mode) and the server both build
  * their EnginePorts here, so sources see one HTTP layer, one cache and one store.
  */
-import { systemClock, type Clock, type EngineConfig, type EnginePorts } from '../engine/types.js';
+import { systemClock, type Clock, type EngineConfig, type EnginePorts } from './types.js';
 import type { Store } from '../store/local/database.js';
-import { createInputFetcher } from './fetch-input.js';
-import { createHttpClient } from './http.js';
+import { createInputFetcher } from '../sources/fetch-input.js';
+import { createHttpClient } from '../sources/http.js';
 import { VERSION } from '../version.js';
-import { SOURCE_RATE_LIMITS } from './rate-limits.js';
+import { SOURCE_RATE_LIMITS } from '../sources/rate-limits.js';
 
 export function userAgent(contact?: string): string {
   return `verity/${VERSION} (+https://github.com/verity-cli/verity${contact ? `; ${contact}` : ''})`;

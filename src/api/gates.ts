@@ -1,7 +1,13 @@
 /** --fail-on / --min-trust: let scripts turn a result into a pass/fail exit code. */
-import { VerityError } from '../api/errors.js';
-import { AUTHENTICITIES, COMPANY_STATUSES, MANIPULATION_FLAGS, VERDICTS } from '../api/enums.js';
-import { GateFailure } from './errors.js';
+import { VerityError } from './errors.js';
+import { AUTHENTICITIES, COMPANY_STATUSES, MANIPULATION_FLAGS, VERDICTS } from './enums.js';
+
+/** The result failed a gate the caller set (--fail-on, --min-trust): exit 3, result still printed. */
+export class GateFailure extends Error {
+  constructor(readonly reasons: string[]) {
+    super(reasons.join('; '));
+  }
+}
 
 export interface GateOptions {
   failOn?: string;

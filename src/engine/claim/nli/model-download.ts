@@ -13,9 +13,9 @@ import { dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';
-import { VerityError } from '../api/errors.js';
-import { RECORD_FILE, type ModelRecord } from '../engine/claim/nli/model-folder.js';
-import type { ModelManifest } from '../engine/claim/nli/manifest.js';
+import { VerityError } from '../../../api/errors.js';
+import { RECORD_FILE, type ModelRecord } from './model-folder.js';
+import type { ModelManifest } from './manifest.js';
 
 export interface PullProgress {
   file: string;
