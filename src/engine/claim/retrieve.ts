@@ -8,7 +8,7 @@ import { SourceNotConfigured, type ClaimHit, type ClaimQuery, type SearchContext
 import { searchFactChecks } from '../../sources/fact-check.js';
 import { searchGdelt } from '../../sources/gdelt.js';
 import { UpstreamError } from '../../sources/http.js';
-import { corpusSize, migrateCorpus, searchCorpus } from '../../sources/local-corpus.js';
+import { corpusHasRows, migrateCorpus, searchCorpus } from '../../sources/local-corpus.js';
 import { searchSemanticScholar } from '../../sources/semantic-scholar.js';
 import { searchWeb } from '../../sources/web-search.js';
 import { searchWikipedia } from '../../sources/wikipedia.js';
@@ -37,7 +37,7 @@ const SEARCHERS: Record<ClaimSource, Searcher> = {
     const { db } = await p.store();
     migrateCorpus(db);
     // Asked for by name with nothing imported: said, not answered as "no evidence".
-    if (corpusSize(db) === 0) throw new SourceNotConfigured('local', NO_CORPUS);
+    if (!corpusHasRows(db)) throw new SourceNotConfigured('local', NO_CORPUS);
     return searchCorpus(db, q, c.limit);
   },
 };
@@ -62,7 +62,7 @@ export async function selectSources(requested: readonly ClaimSource[] | undefine
   if (ports.store) {
     try {
       const { db } = await ports.store();
-      if (corpusSize(db) > 0) all.push('local');
+      if (corpusHasRows(db)) all.push('local');
     } catch {
       // No usable store: the default is the five SPEC sources.
     }
