@@ -10,52 +10,33 @@ import type { VerificationResult } from '../api/results.js';
 import type { EventType, Webhook } from '../api/webhooks.js';
 import type { VerityPaths } from '../config/paths.js';
 import type { Output } from '../output/output.js';
-import { openStore, type Store } from '../store/local/database.js';
+import { openEmbeddedWebhooks, type EmbeddedWebhooks } from '../store/embedded-webhooks.js';
 import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type DeliveryWorker, type WorkerClock } from '../webhooks/delivery.js';
 import { markerFile } from './webhook-marker.js';
 import { completedData, envelope } from '../domain/events.js';
-import {
-  EMBEDDED_ACCOUNT,
-  countWebhooks,
-  createWebhook,
-  deleteWebhook,
-  deliveryLog,
-  enqueueEvent,
-  ensureWebhookSchema,
-  listWebhooks,
-  replayEvent,
-  rotateSecret,
-  enqueueTestEvent,
-} from '../store/sqlite/webhooks.js';
 import { RESPONSE_DEADLINE_MS } from '../domain/delivery-schedule.js';
 import { AttemptWaiter, toTestResult, type TestEventResult } from '../webhooks/service.js';
 import { z } from 'zod';
-import { sqliteOutbox } from '../store/open.js';
-import { nextDueAt, outstandingCount } from '../store/sqlite/outbox.js';
 
 /** How long a verification waits for its event's first attempt before leaving it queued. */
 export const FIRST_ATTEMPT_WAIT_MS = RESPONSE_DEADLINE_MS + 2_000;
 
-async function open(paths: VerityPaths): Promise<Store> {
-  const store = await openStore(paths.storeFile);
-  ensureWebhookSchema(store.db);
-  return store;
-}
+const open = (paths: VerityPaths): Promise<EmbeddedWebhooks> => openEmbeddedWebhooks(paths.storeFile);
 
-function syncMarker(paths: VerityPaths, store: Store): void {
-  if (countWebhooks(store.db, EMBEDDED_ACCOUNT) > 0) writeFileSync(markerFile(paths.dataDir), '', { mode: 0o600 });
+function syncMarker(paths: VerityPaths, store: EmbeddedWebhooks): void {
+  if (store.count() > 0) writeFileSync(markerFile(paths.dataDir), '', { mode: 0o600 });
   else rmSync(markerFile(paths.dataDir), { force: true });
 }
 
 /** Runs a worker until the given deliveries have had one attempt each (or the wait ends). */
 async function attemptNow(
-  store: Store,
+  store: EmbeddedWebhooks,
   deliveryIds: number[],
   signal: AbortSignal,
   clock: WorkerClock = systemWorkerClock,
 ): Promise<Map<number, AttemptReport | null>> {
   const waiter = new AttemptWaiter();
-  const worker = createDeliveryWorker({ outbox: sqliteOutbox(store.db), clock, onAttempt: waiter.onAttempt, userAgent: 'verity-cli' });
+  const worker = createDeliveryWorker({ outbox: store.outbox, clock, onAttempt: waiter.onAttempt, userAgent: 'verity-cli' });
   const waits = deliveryIds.map((id) => waiter.wait(id, FIRST_ATTEMPT_WAIT_MS, clock, signal).then((r) => [id, r] as const));
   worker.start();
   const results = new Map(await Promise.all(waits));
@@ -65,12 +46,12 @@ async function attemptNow(
 }
 
 export async function deliverVerificationEvent(paths: VerityPaths, result: object, out: Output, signal: AbortSignal): Promise<void> {
-  let store: Store | undefined;
+  let store: EmbeddedWebhooks | undefined;
   try {
     store = await open(paths);
     const now = new Date();
     const ev = envelope('verification.completed', { ...completedData(result as VerificationResult) }, now);
-    const ids = enqueueEvent(store.db, EMBEDDED_ACCOUNT, ev, now.getTime());
+    const ids = store.enqueue(ev, now.getTime());
     if (!ids.length) return;
     const reports = await attemptNow(store, ids, signal);
     for (const r of reports.values()) {
@@ -94,7 +75,7 @@ export interface WebhookRegistry {
   remove(id: string): Promise<{ id: string; deleted: true }>;
   rotate(id: string, secret?: string): Promise<Webhook>;
   test(id: string, type?: EventType): Promise<TestEventResult>;
-  deliveries(id: string, limit?: number): Promise<ReturnType<typeof deliveryLog>>;
+  deliveries(id: string, limit?: number): Promise<ReturnType<EmbeddedWebhooks['deliveryLog']>>;
   replay(eventId: string, webhookId?: string): Promise<{ event_id: string; deliveries: number }>;
   close(): void;
 }
@@ -110,34 +91,33 @@ const zodToVerity = <T>(f: () => T, prefix = ''): T => {
 
 export async function embeddedRegistry(paths: VerityPaths, signal: AbortSignal): Promise<WebhookRegistry> {
   const store = await open(paths);
-  const db = store.db;
   return {
     async add(config) {
-      const w = zodToVerity(() => createWebhook(db, EMBEDDED_ACCOUNT, config, new Date()));
+      const w = zodToVerity(() => store.create(config, new Date()));
       syncMarker(paths, store);
       return w;
     },
     async list() {
-      return listWebhooks(db, EMBEDDED_ACCOUNT);
+      return store.list();
     },
     async remove(id) {
-      deleteWebhook(db, EMBEDDED_ACCOUNT, id, new Date());
+      store.remove(id, new Date());
       syncMarker(paths, store);
       return { id, deleted: true };
     },
     async rotate(id, secret) {
-      return zodToVerity(() => rotateSecret(db, EMBEDDED_ACCOUNT, id, secret), 'secret');
+      return zodToVerity(() => store.rotate(id, secret), 'secret');
     },
     async test(id, type) {
-      const { event, deliveryId } = enqueueTestEvent(db, EMBEDDED_ACCOUNT, id, type, Date.now());
+      const { event, deliveryId } = store.enqueueTest(id, type, Date.now());
       const r = await attemptNow(store, [deliveryId], signal);
       return toTestResult(event, r.get(deliveryId) ?? null);
     },
     async deliveries(id, limit) {
-      return deliveryLog(db, EMBEDDED_ACCOUNT, id, limit);
+      return store.deliveryLog(id, limit);
     },
     async replay(eventId, webhookId) {
-      const r = replayEvent(db, EMBEDDED_ACCOUNT, eventId, Date.now(), webhookId);
+      const r = store.replay(eventId, Date.now(), webhookId);
       await drain(store, signal, { watch: false });
       return r;
     },
@@ -150,7 +130,7 @@ export async function embeddedRegistry(paths: VerityPaths, signal: AbortSignal):
  * running (retries become due over hours) until interrupted.
  */
 export async function drain(
-  store: Store,
+  store: EmbeddedWebhooks,
   signal: AbortSignal,
   o: { watch: boolean; onAttempt?: (r: AttemptReport) => void },
 ): Promise<{ attempts: number; delivered: number; failed: number; outstanding: number; next_due_at: string | null }> {
@@ -158,7 +138,7 @@ export async function drain(
   let delivered = 0;
   let failed = 0;
   const worker: DeliveryWorker = createDeliveryWorker({
-    outbox: sqliteOutbox(store.db),
+    outbox: store.outbox,
     userAgent: 'verity-cli',
     onAttempt: (r) => {
       attempts++;
@@ -177,17 +157,17 @@ export async function drain(
     // Without --watch: done once nothing is in flight and nothing else is due now.
     const check = setInterval(() => {
       if (o.watch) return;
-      const due = nextDueAt(store.db);
+      const due = store.nextDueAt();
       if (worker.inFlight === 0 && (due === undefined || due > Date.now())) finish();
     }, 50);
     if (signal.aborted) finish();
     else signal.addEventListener('abort', finish, { once: true });
   });
   await worker.stop({ abort: signal.aborted });
-  const due = nextDueAt(store.db);
-  return { attempts, delivered, failed, outstanding: outstandingCount(store.db), next_due_at: due === undefined ? null : new Date(due).toISOString() };
+  const due = store.nextDueAt();
+  return { attempts, delivered, failed, outstanding: store.outstanding(), next_due_at: due === undefined ? null : new Date(due).toISOString() };
 }
 
-export async function openEmbeddedStore(paths: VerityPaths): Promise<Store> {
+export async function openEmbeddedStore(paths: VerityPaths): Promise<EmbeddedWebhooks> {
   return open(paths);
 }
