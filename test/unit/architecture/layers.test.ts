@@ -118,6 +118,14 @@ describe('layers (docs/architecture.md)', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('the contract and the rules stay pure: api/ and domain/ use only zod and node:crypto', () => {
+    const PURE = new Set(['zod', 'node:crypto']);
+    const wrong: string[] = [];
+    for (const [from, pkgs] of graph.packages)
+      if (['api', 'domain'].includes(layerOf(from)!)) for (const p of pkgs) if (!PURE.has(p)) wrong.push(`${from} -> ${p}`);
+    expect(wrong).toEqual([]);
+  });
+
   it('the two stores never import each other, and the store never imports server/ or webhooks/', () => {
     const wrong: string[] = [];
     for (const [from, tos] of graph.edges)
