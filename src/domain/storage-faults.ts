@@ -31,5 +31,25 @@ export function storageFaultCause(err: unknown): string | undefined {
   return ERRNO_CAUSES[code];
 }
 
-/** Seconds a client should wait before retrying after a storage fault. */
+/** Seconds a client should wait before retrying after a storage fault (a full disk, a lock: not quick). */
 export const STORAGE_RETRY_AFTER_S = 30;
+
+/**
+ * Seconds to wait after the database connection was lost or could not be made (a PostgreSQL
+ * restart, crash, failover or network cut): the pool reconnects within a second of the database
+ * being back (src/store/postgres/connection.ts), so a client told 30 s would wait far longer than needed.
+ */
+export const CONNECTION_RETRY_AFTER_S = 2;
+
+/** Codes of a lost or refused database connection (the driver's, the socket's, PostgreSQL's 57P0x and class 08). */
+const CONNECTION_LOST = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH',
+  'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', '57P01', '57P02', '57P03',
+]);
+
+/** The Retry-After for a storage fault: short for a lost database connection, else STORAGE_RETRY_AFTER_S. */
+export function storageRetryAfterSeconds(err: unknown): number {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (CONNECTION_LOST.has(code) || code.startsWith('08'))) return CONNECTION_RETRY_AFTER_S;
+  return STORAGE_RETRY_AFTER_S;
+}

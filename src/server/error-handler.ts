@@ -7,13 +7,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../api/requests.js';
 import { VerityError } from '../api/errors.js';
-import { STORAGE_RETRY_AFTER_S, storageFaultCause } from '../domain/storage-faults.js';
+import { storageFaultCause, storageRetryAfterSeconds } from '../domain/storage-faults.js';
 
 export function toHttpError(err: unknown, faultCause: (err: unknown) => string | undefined = storageFaultCause): VerityError {
   if (err instanceof VerityError) return err;
   const e = err as Partial<FastifyError> & { name?: string };
   const fault = faultCause(err);
-  if (fault) return new VerityError('UNAVAILABLE', `The service cannot store data right now (${fault}); retry later`, { retryAfter: STORAGE_RETRY_AFTER_S, cause: err });
+  if (fault) return new VerityError('UNAVAILABLE', `The service cannot store data right now (${fault}); retry later`, { retryAfter: storageRetryAfterSeconds(err), cause: err });
   switch (e.code) {
     // fastify's own refusals, in the API's shape with catalogue codes (docs/server.md "Errors").
     case 'FST_ERR_MAX_PARAM_LENGTH':

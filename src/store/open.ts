@@ -47,8 +47,21 @@ export function parseLeaseMs(value: string | undefined): number | undefined {
   return n;
 }
 
+/**
+ * `--db-answer-timeout-ms` (serve, worker): how long a query may wait with no byte from PostgreSQL
+ * before its connection is destroyed and the request answered 503 (a network cut); 100 ms to 10 min.
+ */
+export function parseAnswerTimeoutMs(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 100 || n > 600_000)
+    throw new VerityError('VALIDATION_FAILED', `--db-answer-timeout-ms must be 100 to 600000, got "${value}"`, {
+      details: [{ field: 'db-answer-timeout-ms', issue: '100 to 600000' }],
+    });
+  return n;
+}
+
 /** A PostgreSQL store, migrated unless `migrate: false`. */
-export async function openPostgres(url: string, o: { poolSize?: number; migrate?: boolean; listen?: boolean; onBackgroundError?: (err: unknown) => void } = {}): Promise<ServerStore> {
+export async function openPostgres(url: string, o: { poolSize?: number; migrate?: boolean; listen?: boolean; onBackgroundError?: (err: unknown) => void; answerTimeoutMs?: number } = {}): Promise<ServerStore> {
   const { openPostgresStore } = await import('./postgres/index.js');
   return openPostgresStore({ url, ...o });
 }

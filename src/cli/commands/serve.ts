@@ -5,13 +5,13 @@ import type { CliRuntime } from '../runtime.js';
 import type { ServerStore } from '../../store/ports/index.js';
 
 export default async function serve(rt: CliRuntime, cmd: Command): Promise<void> {
-  const o = cmd.opts<{ host: string; port: string; db?: string; pool?: string; worker: boolean; logLevel: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string; analysisWorkers?: string; analysisBudgetMs: string; analysisMemoryMb: string }>();
+  const o = cmd.opts<{ host: string; port: string; db?: string; pool?: string; worker: boolean; logLevel: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string; dbAnswerTimeoutMs: string; analysisWorkers?: string; analysisBudgetMs: string; analysisMemoryMb: string }>();
   const port = Number(o.port);
   const analysisLimits = parseAnalysisLimits(o);
   const leaseMs = (await import('../../store/open.js')).parseLeaseMs(o.webhookLeaseMs);
   if (!/^\d+$/.test(o.port) || port > 65_535)
     throw new VerityError('VALIDATION_FAILED', `--port must be 0 to 65535, got "${o.port}"`, { details: [{ field: 'port', issue: '0 to 65535' }] });
-  const [{ openStore }, { buildServer }, { createServerEngines }, { startServer }, { acquireServeLock, databaseTarget, parsePoolSize, openPostgres, sqliteServerStore }] =
+  const [{ openStore }, { buildServer }, { createServerEngines }, { startServer }, { acquireServeLock, databaseTarget, parsePoolSize, parseAnswerTimeoutMs, openPostgres, sqliteServerStore }] =
     await Promise.all([
       import('../../store/local/database.js'),
       import('../../server/app.js'),
@@ -21,6 +21,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     ]);
   const target = databaseTarget(o.db, rt.ctx.env, rt.ctx.paths.storeFile);
   const poolSize = parsePoolSize(o.pool);
+  const answerTimeoutMs = parseAnswerTimeoutMs(o.dbAnswerTimeoutMs);
   // SQLite: one serve per file — the lock is taken before the store is opened, so a second serve
   // on the same file does not even migrate it. PostgreSQL: any number of processes.
   const lock = target.kind === 'sqlite' ? acquireServeLock(target.path) : undefined;
@@ -38,6 +39,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     if (target.kind === 'postgres')
       serverStore = await openPostgres(target.url, {
         poolSize,
+        answerTimeoutMs,
         onBackgroundError: (err) => void rt.ctx.stderr.write(`serve: background database write failed: ${err instanceof Error ? err.message : String(err)}\n`),
       });
     else serverStore = sqliteServerStore(file.db);
@@ -49,6 +51,8 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
   // Listening for SIGTERM before the ready line is written: a supervisor (or a test) may stop the
   // server the moment it reads that line, and must get a graceful stop, not the default kill.
   const stopped = untilStopped(rt.ctx);
+  // A stray rejection is logged and serving goes on; an uncaught exception is logged, then exits.
+  const removeSafetyNet = (await import('../process-safety-net.js')).installProcessSafetyNet({ name: 'serve', write: (line) => void rt.ctx.stderr.write(line) });
   let closeAnalysis = async (): Promise<void> => undefined;
   let running: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -95,6 +99,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     await serverStore.close().catch(() => undefined);
     file.close();
     lock?.release();
+    removeSafetyNet();
     const code = (err as { code?: string }).code;
     if (code === 'EADDRINUSE') {
       const { message, hint } = (await import('../port-holder.js')).portInUse(o.host, port);
@@ -109,6 +114,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     await running.close();
   } finally {
     lock?.release();
+    removeSafetyNet();
   }
 }
 

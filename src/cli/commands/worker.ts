@@ -8,17 +8,20 @@ import type { CliRuntime } from '../runtime.js';
  * serve processes. Announced deliveries (NOTIFY) wake it at once; it also polls every second.
  */
 export default async function worker(rt: CliRuntime, cmd: Command): Promise<void> {
-  const o = cmd.opts<{ db?: string; pool?: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string }>();
-  const { databaseTarget, parsePoolSize, parseLeaseMs, openPostgres } = await import('../../store/open.js');
+  const o = cmd.opts<{ db?: string; pool?: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string; dbAnswerTimeoutMs: string }>();
+  const { databaseTarget, parsePoolSize, parseLeaseMs, parseAnswerTimeoutMs, openPostgres } = await import('../../store/open.js');
   const leaseMs = parseLeaseMs(o.webhookLeaseMs);
+  const answerTimeoutMs = parseAnswerTimeoutMs(o.dbAnswerTimeoutMs);
   const target = databaseTarget(o.db, rt.ctx.env, rt.ctx.paths.storeFile);
   if (target.kind !== 'postgres')
     throw new VerityError('VALIDATION_FAILED', 'verity worker needs a PostgreSQL outbox: --db postgres://… or VERITY_DATABASE_URL (with SQLite, `verity serve` delivers itself)', {
       details: [{ field: 'db', issue: 'a postgres:// URL' }],
     });
   const report = (err: unknown): void => void rt.ctx.stderr.write(`worker: ${err instanceof Error ? err.message : String(err)}\n`);
-  const store = await openPostgres(target.url, { poolSize: parsePoolSize(o.pool ?? '4'), onBackgroundError: report });
+  const store = await openPostgres(target.url, { poolSize: parsePoolSize(o.pool ?? '4'), answerTimeoutMs, onBackgroundError: report });
   const stopped = untilStopped(rt.ctx);
+  // A stray rejection is logged and delivering goes on; an uncaught exception is logged, then exits.
+  const removeSafetyNet = (await import('../process-safety-net.js')).installProcessSafetyNet({ name: 'worker', write: (line) => void rt.ctx.stderr.write(line) });
   const { createDeliveryWorker } = await import('../../webhooks/delivery.js');
   const { VERSION } = await import('../../version.js');
   const w = createDeliveryWorker({
@@ -40,5 +43,6 @@ export default async function worker(rt: CliRuntime, cmd: Command): Promise<void
     await w.stop({ abort: true, release: true });
   } finally {
     await store.close();
+    removeSafetyNet();
   }
 }

@@ -11,6 +11,7 @@ export function registerServe(program: Command, ctx: CliContext): void {
     .option('--db <path-or-url>', 'accounts, keys, usage and the webhook outbox: a SQLite file, or postgres://… for several processes (default: $VERITY_DATABASE_URL, else the embedded store)')
     .option('--pool <n>', 'PostgreSQL only: connections in the pool', '10')
     .option('--no-worker', 'PostgreSQL only: do not deliver webhooks in this process (run `verity worker` instead)')
+    .option('--db-answer-timeout-ms <ms>', 'PostgreSQL only: a query that gets no byte back for this long fails (503) and its connection is replaced (a network cut)', '5000')
     .option('--allow-private-webhooks', 'development only: let webhooks target http, loopback and private addresses (logged at start-up)')
     .option('--analysis-workers <n>', 'worker threads for media and document analysis (default: the cores)')
     .option('--analysis-budget-ms <ms>', 'wall-clock limit of one media or document analysis; past it the worker is ended and the request answered 422, not charged', '60000')
@@ -52,6 +53,7 @@ Examples:
     .description('deliver webhooks from a PostgreSQL outbox shared with `verity serve` processes (no HTTP)')
     .option('--db <url>', 'the postgres://… database (default: $VERITY_DATABASE_URL)')
     .option('--pool <n>', 'connections in the pool', '4')
+    .option('--db-answer-timeout-ms <ms>', 'a query that gets no byte back for this long fails and its connection is replaced (a network cut)', '5000')
     .option('--allow-private-webhooks', 'development only: let webhooks target http, loopback and private addresses')
     .addOption(new Option('--webhook-lease-ms <ms>', 'delivery claim lease (tests)').hideHelp())
     .addHelpText(

@@ -44,6 +44,34 @@ export interface BatchRunnerDeps {
   leaseMs?: number;
   /** How often unfinished batches are looked at without a nudge (expired leases, other writers). */
   pollMs?: number;
+  /** The poll's timers (a fake clock in tests). */
+  timers?: PollTimers;
+}
+
+/** What the runner's poll needs of the timers. */
+export interface PollTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(t: unknown): void;
+}
+
+const realTimers: PollTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (t) => clearTimeout(t as NodeJS.Timeout),
+};
+
+/** The longest wait between looks at the queue while the store keeps failing. */
+export const POLL_BACKOFF_CAP_MS = 60_000;
+
+/**
+ * The wait before the next look at the queue: the poll interval while the store answers; after
+ * `failures` failed looks in a row (the database away), 1, 2, 4 … s up to POLL_BACKOFF_CAP_MS —
+ * soon at first, so a short outage costs little, then seldom, so a long one does not fill the
+ * log with the same error every few seconds (issue 28). A nudge (a new batch, a cancel) still
+ * looks at once.
+ */
+export function nextPollMs(failures: number, pollMs: number): number {
+  if (failures === 0) return pollMs;
+  return Math.min(POLL_BACKOFF_CAP_MS, 1_000 * 2 ** (failures - 1));
 }
 
 const call = (engine: Engine, kind: VerificationKind, body: never, opts: { plan: AuthInfo['plan']; signal: AbortSignal }): Promise<VerificationResult> => {
@@ -87,7 +115,10 @@ export function createBatchRunner(d: BatchRunnerDeps) {
   let pumping = false;
   let again = false;
   let renewTimer: NodeJS.Timeout | undefined;
-  let pollTimer: NodeJS.Timeout | undefined;
+  let pollTimer: unknown;
+  /** Looks at the queue that failed in a row (the poll backs off, see nextPollMs). */
+  let failures = 0;
+  const timers = d.timers ?? realTimers;
 
   const nowMs = (): number => d.clock.now().getTime();
 
@@ -289,11 +320,25 @@ export function createBatchRunner(d: BatchRunnerDeps) {
           for (const item of items) start(b, b.plan, item);
         }
       } while (again && state === 'running');
+      failures = 0;
     } catch (err) {
-      d.log.error({ err }, 'batch runner could not read the queue');
+      failures++;
+      d.log.error({ err, failures, retry_in_ms: nextPollMs(failures, d.pollMs ?? 5_000) }, 'batch runner could not read the queue');
     } finally {
       pumping = false;
+      schedulePoll();
     }
+  }
+
+  /** The next look at the queue without a nudge, from the end of this one (see nextPollMs). */
+  function schedulePoll(): void {
+    if (pollTimer !== undefined) timers.clearTimeout(pollTimer);
+    pollTimer = undefined;
+    if (state !== 'running') return;
+    pollTimer = timers.setTimeout(() => {
+      pollTimer = undefined;
+      void pump();
+    }, nextPollMs(failures, d.pollMs ?? 5_000));
   }
 
   return {
@@ -307,8 +352,6 @@ export function createBatchRunner(d: BatchRunnerDeps) {
         if (total > 0) d.store.renew(owner, nowMs() + leaseMs).catch((err: unknown) => d.log.error({ err }, 'batch lease renewal failed'));
       }, Math.max(1_000, Math.floor(leaseMs / 3)));
       renewTimer.unref();
-      pollTimer = setInterval(() => void pump(), d.pollMs ?? 5_000);
-      pollTimer.unref();
       void pump();
     },
     /** Aborts the items in flight, hands their claims back and waits for them to settle. */
@@ -316,7 +359,8 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       if (state === 'stopped') return;
       state = 'stopped';
       clearInterval(renewTimer);
-      clearInterval(pollTimer);
+      if (pollTimer !== undefined) timers.clearTimeout(pollTimer);
+      pollTimer = undefined;
       for (const m of inflight.values()) for (const ac of m.values()) ac.abort(STOPPING);
       await Promise.allSettled([...running]);
       await Promise.allSettled([...holdChain.values()]);

@@ -73,6 +73,12 @@ export interface PostgresStoreOptions {
   onBackgroundError?: (err: unknown) => void;
   /** LISTEN for outbox announcements (default true; off for admin commands). */
   listen?: boolean;
+  /**
+   * The answer deadline (ms; ./answer-deadline.ts): a connection with a query out that receives
+   * nothing for this long is destroyed, its queries failed as "the database does not answer".
+   * `serve` and `worker` set it (--db-answer-timeout-ms); admin commands do not.
+   */
+  answerTimeoutMs?: number;
 }
 
 /**
@@ -94,6 +100,13 @@ export function reconnectDelaySeconds(retries: number): number {
 
 /** How long a commit batch waits for its connection (see reserveCommits): a connect's bound and a second. */
 const RESERVE_TIMEOUT_MS = (CONNECT_TIMEOUT_S + 1) * 1000;
+
+/**
+ * TCP keepalive on every connection (seconds idle before the first probe; the driver's default is
+ * 60): a connection that sits idle (LISTEN's, a pool's spare) across a network cut is found dead
+ * by the kernel sooner. A connection with a query out is bounded by the answer deadline instead.
+ */
+export const KEEP_ALIVE_S = 10;
 
 /** How long /healthz waits for each connection's `SELECT 1` before it reports the database down. */
 export const HEALTH_TIMEOUT_MS = 3_000;

@@ -30,7 +30,8 @@
  *
  * The fix, edits to the driver's connection.js as it is loaded (no install script: CI installs
  * with --ignore-scripts, and the files in node_modules are left as npm wrote them):
- *  - `execute` on a closed connection (no socket) fails the query at once with CONNECTION_CLOSED
+ *  - `execute` on a closed connection (no socket, or one destroyed and not closed yet: a query
+ *    given to it between the socket's error and its close waited for ever) fails the query at once with CONNECTION_CLOSED
  *    (and gives the connection back to the pool as closed, as below);
  *  - a write on a closed connection always goes through the setImmediate, where `nextWrite`
  *    drops the bytes and fails the queries waiting on them with the driver's own
@@ -40,7 +41,9 @@
  *    reserve waiting behind it waited for ever);
  *  - `closed()` and `terminate()` forget the pending write with its immediate;
  *  - `closed()` forgets the query it rejected;
- *  - the type fetch's rejection is handled (the connection's close handling retries).
+ *  - the type fetch's rejection is handled (the connection's close handling retries);
+ *  - each connected socket is handed to `onConnectedSocket` with a function that says whether a
+ *    query waits on it, for the answer deadline (./answer-deadline.ts; a network cut).
  * The driver's CommonJS build (cjs/src, the same code as its ES module build) is used: its
  * connection.js is compiled from the patched text and put in the require cache before its
  * index.js is required, so the rest of the driver is loaded unchanged by Node itself. If the
@@ -51,7 +54,9 @@
 import Module, { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Socket } from 'node:net';
 import type postgresType from 'postgres';
+import { watchAnswers } from './answer-deadline.js';
 
 export type Postgres = typeof postgresType;
 
@@ -116,12 +121,15 @@ const EXECUTE_FIXED = `  function execute(q) {
     if (terminated)
       return queryError(q, Errors.connection('CONNECTION_DESTROYED', options))
 
-    if (socket === null) {
+    if (socket === null || socket.destroyed) {
       /* verity (issue 28): the connection closed under a reserve() or begin() that still holds it
          (begin's own ROLLBACK after a failed query comes here). Refused now: queued, the query
          would be written to the socket of the next connect, before its StartupMessage, or wait
          behind it for an answer that never comes. A connection the pool placed in a queue other
-         than closed (a released one) is given back as closed once the caller has placed it. */
+         than closed (a released one) is given back as closed once the caller has placed it.
+         Likewise on a socket destroyed but not closed yet (its close comes a loop phase after its
+         error): a query given to the connection in between was written to the dead socket and
+         waited for ever (twelve requests at once behind a frozen database, the answer deadline). */
       const err = Errors.connection('CONNECTION_CLOSED', options, socket)
       queryError(q, err)
       setImmediate(() => socket === null && connection.queue !== queues.closed && connection.queue !== queues.connecting
@@ -152,6 +160,14 @@ const CLOSED_REJECT_FIXED =
 const CANCEL = '\n    clearImmediate(nextWriteTimer)\n';
 const CANCEL_FIXED = '\n    clearImmediate(nextWriteTimer), nextWriteTimer = chunk = null\n';
 
+/**
+ * In connected(): the socket that reads the server's bytes (the TLS one with TLS) and whether a
+ * query waits on the connection, for the answer deadline (verity, issue 28: a network cut).
+ */
+const CONNECTED = "\n      socket.on('data', data)\n";
+const CONNECTED_FIXED =
+  "\n      socket.on('data', data)\n      Connection.verityOnSocket && Connection.verityOnSocket(socket, () => !!(query || initial || sent.length)) /* verity (issue 28): answer deadline */\n";
+
 /** connection.js's text with the fix; throws when the text is not the one the fix was made for. */
 export function patchConnectionSource(source: string): string {
   const writes = source.split(NEXT_WRITE).length - 1;
@@ -159,10 +175,11 @@ export function patchConnectionSource(source: string): string {
   const rejects = source.split(CLOSED_REJECT).length - 1;
   const executes = source.split(EXECUTE).length - 1;
   const types = source.split(FETCH_TYPES).length - 1;
-  if (writes !== 1 || cancels !== 2 || rejects !== 1 || executes !== 1 || types !== 1 || !source.includes('noop = () =>') || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
+  const connects = source.split(CONNECTED).length - 1;
+  if (connects !== 1 || !source.includes('function Connection(') || writes !== 1 || cancels !== 2 || rejects !== 1 || executes !== 1 || types !== 1 || !source.includes('noop = () =>') || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
     throw new Error(
       `The PostgreSQL driver (postgres) is not the version whose write-after-close fault verity fixes as it loads it ` +
-        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x, execute ${executes}x, the type fetch ${types}x): review src/store/postgres/driver.ts against the new version`,
+        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x, execute ${executes}x, the type fetch ${types}x, connected ${connects}x): review src/store/postgres/driver.ts against the new version`,
     );
   return source
     .replace(EXECUTE, EXECUTE_FIXED)
@@ -170,7 +187,28 @@ export function patchConnectionSource(source: string): string {
     .split(CANCEL)
     .join(CANCEL_FIXED)
     .replace(CLOSED_REJECT, CLOSED_REJECT_FIXED)
-    .replace(FETCH_TYPES, FETCH_TYPES_FIXED);
+    .replace(FETCH_TYPES, FETCH_TYPES_FIXED)
+    .replace(CONNECTED, CONNECTED_FIXED);
+}
+
+/** The answer deadline for every connection of this process (ms), or none. */
+let answerDeadlineMs: number | undefined;
+
+/**
+ * Sets (or, undefined, lifts) the answer deadline of the PostgreSQL connections of this process
+ * (./answer-deadline.ts). Process-wide because one process runs one store; `serve` and `worker`
+ * set it once the migrations have run (a long one must not be cut), admin commands do not.
+ */
+export function setAnswerDeadline(ms: number | undefined): void {
+  answerDeadlineMs = ms;
+}
+
+/**
+ * Every connection is watched, the deadline read at each check: one made while none was set (the
+ * start-up's, which runs the migrations) is bounded once one is. Without one, a check a second.
+ */
+function onConnectedSocket(socket: Socket, busy: () => boolean): void {
+  watchAnswers(socket, busy, () => answerDeadlineMs);
 }
 
 let loaded: Postgres | undefined;
@@ -207,6 +245,7 @@ export function loadPostgres(): Postgres {
     }
     m.loaded = true;
   }
+  (req.cache[file]!.exports as { verityOnSocket?: typeof onConnectedSocket }).verityOnSocket = onConnectedSocket;
   loaded = req(entry) as Postgres;
   return loaded;
 }

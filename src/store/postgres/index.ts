@@ -32,7 +32,7 @@ import type {
   UsageTotals,
   WebhookStore,
 } from '../ports/index.js';
-import { CONNECT_TIMEOUT_S, GENERIC_PLANS, HEALTH_TIMEOUT_MS, openError, postgresFaultCause, reconnectDelaySeconds, redactDatabaseUrl, type PostgresStoreOptions } from './connection.js';
+import { CONNECT_TIMEOUT_S, GENERIC_PLANS, HEALTH_TIMEOUT_MS, KEEP_ALIVE_S, openError, postgresFaultCause, reconnectDelaySeconds, redactDatabaseUrl, type PostgresStoreOptions } from './connection.js';
 import { idempotencyAbandon, idempotencyBegin } from './idempotency.js';
 import { findKey, postgresAdmin } from './keys.js';
 import { migratePostgres } from './migrations.js';
@@ -70,10 +70,14 @@ const ADMITS_IN_FLIGHT = 1;
 export async function openPostgresStore(o: PostgresStoreOptions): Promise<PostgresServerStore> {
   // The driver with its write-after-close fault fixed (./driver.ts): without the fix a database
   // restart killed the process (issue 28).
-  const postgres = (await import('./driver.js')).loadPostgres();
+  const driver = await import('./driver.js');
+  const postgres = driver.loadPostgres();
+  // No deadline while the migrations run (one may take long on a big table); set after them.
+  driver.setAnswerDeadline(undefined);
   const common = {
     onnotice: () => undefined,
     connect_timeout: CONNECT_TIMEOUT_S,
+    keep_alive: KEEP_ALIVE_S,
     backoff: reconnectDelaySeconds,
     // bigint (int8) columns come back as JS numbers: every value here is far below 2^53.
     types: { bigint: { to: 20, from: [20], serialize: (x: number) => String(x), parse: (x: string) => Number(x) } },
@@ -91,6 +95,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
   try {
     await sql`SELECT 1`;
     if (o.migrate !== false) await migratePostgres(sql);
+    driver.setAnswerDeadline(o.answerTimeoutMs);
   } catch (err) {
     await sql.end({ timeout: 1 }).catch(() => undefined);
     await guard.end({ timeout: 1 }).catch(() => undefined);

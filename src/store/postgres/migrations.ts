@@ -133,7 +133,7 @@ const SERVER: readonly string[] = [
   // - quota holds serialize on a transaction-scoped advisory lock per (account, period) instead of
   //   the usage row, and read usage and holds in ONE statement (one snapshot: a commit turning a
   //   hold into usage is seen whole or not at all);
-  // - the request guard's rate takes run as one SQL statement per batch (ADMIT in server-store.ts;
+  // - the request guard's rate takes run as one SQL statement per batch (ADMIT in rate.ts;
   //   `taken` = how many takes of the batch were allowed); every key has its window row from its
   //   creation, so the statement only updates (the row lock serializes, as in verity_rate_take).
   `ALTER TABLE usage ADD COLUMN shard smallint NOT NULL DEFAULT 0;

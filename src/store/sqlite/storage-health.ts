@@ -10,7 +10,7 @@
 import type { Database } from '../local/database.js';
 
 import { storageFaultCause } from '../../domain/storage-faults.js';
-export { STORAGE_RETRY_AFTER_S, storageFaultCause } from '../../domain/storage-faults.js';
+export { CONNECTION_RETRY_AFTER_S, STORAGE_RETRY_AFTER_S, storageFaultCause, storageRetryAfterSeconds } from '../../domain/storage-faults.js';
 
 export interface StorageHealth {
   /** Record a fault seen on the request path. */

@@ -15,7 +15,7 @@ import { connect, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadPostgres, patchConnectionSource, PATCHED_DRIVER_VERSION } from '../../../src/store/postgres/driver.js';
+import { loadPostgres, patchConnectionSource, PATCHED_DRIVER_VERSION, setAnswerDeadline } from '../../../src/store/postgres/driver.js';
 import { fakePostgres, type FakePostgres } from '../../helpers/fake-postgres.js';
 
 const req = createRequire(import.meta.url);
@@ -216,13 +216,49 @@ describe('the PostgreSQL driver as verity loads it', () => {
       await new Promise((r) => bystander.once('connect', r));
       const cut = new Promise((resolve) => bystander.once('close', () => resolve(sql`select 2`.catch((e: unknown) => e))));
       // (libuv runs close callbacks last-closed first: the bystander's close comes first.)
+      const closed = new Promise((r) => current!.once('close', r));
       current!.destroy();
       bystander.destroy();
       expect(((await cut) as { code?: string }).code).toBe('CONNECTION_CLOSED');
-      // The pool reconnects the same connection object: its StartupMessage must be sent.
+      // The pool reconnects the same connection object once it closed (a query given to it before,
+      // on the destroyed socket, fails at once: see EXECUTE_FIXED): its StartupMessage must be sent.
+      await closed;
       await expect(sql`select 3`).resolves.toBeDefined();
     } finally {
       await sql.end({ timeout: 0 });
+    }
+  });
+});
+
+describe('the answer deadline through the driver (a network cut)', () => {
+  it('fails a query the server does not answer with ETIMEDOUT, and the query given to the connection next is not left waiting', async () => {
+    fake = await fakePostgres({ silent: true });
+    const postgres = loadPostgres();
+    setAnswerDeadline(300);
+    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', fetch_types: false, max: 1, onnotice: () => undefined });
+    let bound: NodeJS.Timeout | undefined;
+    try {
+      // The next query goes out a turn after the first failed, as the request guard's next batch
+      // does: the socket is destroyed but not closed yet. Before the close handling rejected it
+      // after an error too, it was written to the dead socket and waited for ever.
+      const next = new Promise<string>((resolve) => {
+        sql`select 1`.catch((e: unknown) => {
+          resolve(`first: ${(e as { code?: string }).code}`);
+        });
+      }).then(
+        (first) =>
+          new Promise<string[]>((resolve) =>
+            setImmediate(() => void sql`select 2`.then(() => [first, 'answered'], (e: unknown) => [first, `next: ${(e as { code?: string }).code}`]).then(resolve)),
+          ),
+      );
+      const outcome = await Promise.race([next, new Promise((resolve) => (bound = setTimeout(() => resolve('no answer within 10 s'), 10_000)))]);
+      // The next one fails too (CONNECTION_CLOSED on the dead socket, or ETIMEDOUT on a new
+      // connection the server does not answer either, by when the close came): never left waiting.
+      expect(outcome).toEqual(['first: ETIMEDOUT', expect.stringMatching(/^next: (CONNECTION_CLOSED|ETIMEDOUT)$/)]);
+    } finally {
+      setAnswerDeadline(undefined);
+      clearTimeout(bound);
+      void sql.end({ timeout: 0 });
     }
   });
 });
