@@ -64,7 +64,7 @@ async function generate(file, rows) {
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function child(dbPath, csv, rows) {
-  const { openStore } = await mod('store/database.js');
+  const { openStore } = await mod('store/local/database.js');
   const { importCompaniesHouse } = await mod('engine/business/bulk-import.js');
   const { findLocal } = await mod('engine/business/local-registry.js');
   const { rankCandidates } = await mod('engine/business/registry-search.js');

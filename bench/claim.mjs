@@ -93,7 +93,7 @@ row('goal ≤ 400 ms', median <= 400 ? 'met' : 'MISSED');
 if (last.warnings) console.log('warnings:', last.warnings);
 
 // ---- 2. local corpus
-const { openStore } = await import(new URL('../dist/store/database.js', import.meta.url).href);
+const { openStore } = await import(new URL('../dist/store/local/database.js', import.meta.url).href);
 const { importCorpus } = await import(new URL('../dist/sources/local-corpus.js', import.meta.url).href);
 let seed = 42;
 const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);

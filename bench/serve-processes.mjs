@@ -38,9 +38,9 @@ export async function throwawayDatabase(adminUrl, name) {
  * `{ pgKeys, sqliteKeys }`, the full keys.
  */
 export async function seedTestKeys({ dbUrl, sqliteFile, count, accounts, prefix }) {
-  const { openPostgresStore } = await import('../dist/store/postgres/server-store.js');
-  const { createKey, migrateServer } = await import('../dist/server/accounts.js');
-  const { openStore } = await import('../dist/store/database.js');
+  const { openPostgresStore } = await import('../dist/store/postgres/index.js');
+  const { createKey, migrateServer } = await import('../dist/store/sqlite/accounts.js');
+  const { openStore } = await import('../dist/store/local/database.js');
   const spec = (i) => ({ name: `${prefix}${i}`, environment: 'test', account: `${prefix}-${i % accounts}`, plan: 'enterprise', now: new Date() });
   const pg = await openPostgresStore({ url: dbUrl, poolSize: 4, listen: false });
   const pgKeys = [];

@@ -99,9 +99,10 @@ if (process.argv[2] === '--load') {
   const pgOnly = process.argv.includes('--pg-only');
   const { default: Fastify } = await import('fastify');
   const { buildServer } = await import('../dist/server/app.js');
-  const { createKey, migrateServer } = await import('../dist/server/accounts.js');
+  const { createKey, migrateServer } = await import('../dist/store/sqlite/accounts.js');
   const { createServerEngines } = await import('../dist/server/engines.js');
-  const { openStore } = await import('../dist/store/database.js');
+  const { openStore } = await import('../dist/store/local/database.js');
+  const { sqliteServerStore } = await import('../dist/store/sqlite/index.js');
 
   const load = (url, keys, o) =>
     new Promise((resolve, reject) => {
@@ -143,7 +144,7 @@ if (process.argv[2] === '--load') {
   )();
   const logStream = () => createWriteStream('/dev/null');
 
-  const app = await buildServer({ db: store.db, engines: createServerEngines({ config: {}, store }), logLevel, logStream: logStream() });
+  const app = await buildServer({ store: sqliteServerStore(store.db), engines: createServerEngines({ config: {}, store }), logLevel, logStream: logStream() });
   const verityUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 
   if (!pgOnly) await inProcess();

@@ -182,10 +182,11 @@ async function workerHold(seconds) {
     process.on('SIGTERM', () => { process.stdout.write(JSON.stringify(arrivals) + '\\n', () => process.exit(0)); });
   `);
   const ports = JSON.parse(line);
-  const { openStore } = await import(join(dist, 'store/database.js'));
-  const { createWebhook, enqueueEvent, ensureWebhookSchema } = await import(join(dist, 'webhooks/repository.js'));
-  const { envelope } = await import(join(dist, 'webhooks/events.js'));
+  const { openStore } = await import(join(dist, 'store/local/database.js'));
+  const { createWebhook, enqueueEvent, ensureWebhookSchema } = await import(join(dist, 'store/sqlite/webhooks.js'));
+  const { envelope } = await import(join(dist, 'domain/events.js'));
   const { createDeliveryWorker } = await import(join(dist, 'webhooks/delivery.js'));
+  const { sqliteOutbox } = await import(join(dist, 'store/sqlite/index.js'));
   const dir = mkdtempSync(join(tmpdir(), 'verity-bench-wh-'));
   const store = await openStore(join(dir, 'verity.db'));
   ensureWebhookSchema(store.db);
@@ -200,7 +201,7 @@ async function workerHold(seconds) {
   let failures = 0;
   const sendStarts = new Map();
   const worker = createDeliveryWorker({
-    db: store.db,
+    outbox: sqliteOutbox(store.db),
     onAttempt: (r) => {
       if (!r.ok) failures++;
       sendStarts.set(r.url, [...(sendStarts.get(r.url) ?? []), r.startedAt]);

@@ -262,13 +262,13 @@ _verity_data() {
       arg='bash,zsh,fish' ;;
     'serve')
       subs=''
-      opts='--host --port --db --pool --no-worker --allow-private-webhooks --analysis-workers --analysis-budget-ms --analysis-memory-mb --log-level --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--host=@any --port=@any --db=@any --pool=@any --analysis-workers=@any --analysis-budget-ms=@any --analysis-memory-mb=@any --log-level=fatal,error,warn,info,debug,trace,silent --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      opts='--host --port --db --pool --no-worker --db-answer-timeout-ms --allow-private-webhooks --analysis-workers --analysis-budget-ms --analysis-memory-mb --log-level --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--host=@any --port=@any --db=@any --pool=@any --db-answer-timeout-ms=@any --analysis-workers=@any --analysis-budget-ms=@any --analysis-memory-mb=@any --log-level=fatal,error,warn,info,debug,trace,silent --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'worker')
       subs=''
-      opts='--db --pool --allow-private-webhooks --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--db=@any --pool=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      opts='--db --pool --db-answer-timeout-ms --allow-private-webhooks --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--db=@any --pool=@any --db-answer-timeout-ms=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'admin')
       subs='keys migrate usage help'
@@ -441,7 +441,7 @@ _verity_data() {
 _verity() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valued=' --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o '
+  local valued=' --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o '
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi

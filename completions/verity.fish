@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o
+set -g __verity_valued --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -384,6 +384,7 @@ complete -c verity -n '__verity_at \'serve\'' -l port -x -d 'port to listen on (
 complete -c verity -n '__verity_at \'serve\'' -l db -x -d 'accounts, keys, usage and the webhook outbox: a SQLite file, or postgres://… for several processes (default: $VERITY_DATABASE_URL, else the embedded store)'
 complete -c verity -n '__verity_at \'serve\'' -l pool -x -d 'PostgreSQL only: connections in the pool'
 complete -c verity -n '__verity_at \'serve\'' -l no-worker -d 'PostgreSQL only: do not deliver webhooks in this process (run `verity worker` instead)'
+complete -c verity -n '__verity_at \'serve\'' -l db-answer-timeout-ms -x -d 'PostgreSQL only: a query that gets no byte back for this long fails (503) and its connection is replaced (a network cut)'
 complete -c verity -n '__verity_at \'serve\'' -l allow-private-webhooks -d 'development only: let webhooks target http, loopback and private addresses (logged at start-up)'
 complete -c verity -n '__verity_at \'serve\'' -l analysis-workers -x -d 'worker threads for media and document analysis (default: the cores)'
 complete -c verity -n '__verity_at \'serve\'' -l analysis-budget-ms -x -d 'wall-clock limit of one media or document analysis; past it the worker is ended and the request answered 422, not charged'
@@ -393,6 +394,7 @@ complete -c verity -n '__verity_at \'serve\'' -l help -s h -d 'display help for 
 # verity worker
 complete -c verity -n '__verity_at \'worker\'' -l db -x -d 'the postgres://… database (default: $VERITY_DATABASE_URL)'
 complete -c verity -n '__verity_at \'worker\'' -l pool -x -d 'connections in the pool'
+complete -c verity -n '__verity_at \'worker\'' -l db-answer-timeout-ms -x -d 'a query that gets no byte back for this long fails and its connection is replaced (a network cut)'
 complete -c verity -n '__verity_at \'worker\'' -l allow-private-webhooks -d 'development only: let webhooks target http, loopback and private addresses'
 complete -c verity -n '__verity_at \'worker\'' -l help -s h -d 'display help for command'
 # verity admin

@@ -127,7 +127,7 @@ const { buildQuery } = await dist('engine/claim/query.js');
 const { SOURCE_LIMITS } = await dist('engine/claim/retrieve.js');
 const { passageKey } = await dist('engine/claim/text.js');
 const { importCorpus, searchCorpus } = await dist('sources/local-corpus.js');
-const { openStore } = await dist('store/database.js');
+const { openStore } = await dist('store/local/database.js');
 
 const VERDICTS = ['true', 'false', 'unverifiable', 'conflicting'];
 const NOW = new Date('2021-01-01T00:00:00Z');
@@ -758,7 +758,7 @@ if (FIT) {
  *
  * Provenance: ${provenance.replace(/(.{1,96})(\s|$)/g, '$1\n * ').trimEnd()}
  */
-import type { StanceModel } from './stance.js';
+import type { StanceModel } from './stance-model.js';
 import type { VerdictParams } from './verdict.js';
 
 export const STANCE_MODEL: StanceModel = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { issueDetails } from './issue-text.js';
+import { ErrorDetail, issueDetails } from './issue-text.js';
 
 /**
  * The one error-code catalogue (DESIGN.md "Contract decisions"). Server status codes, CLI exit
@@ -27,8 +27,7 @@ export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 export const PLANS = ['starter', 'pro', 'business', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-export const ErrorDetail = z.object({ field: z.string(), issue: z.string() });
-export type ErrorDetail = z.infer<typeof ErrorDetail>;
+export { ErrorDetail };
 
 export const ErrorBody = z.object({
   error: z.object({

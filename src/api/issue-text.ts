@@ -3,8 +3,11 @@
  * one of "web"|"wikipedia"…`, `Invalid input: expected number, received string`) read as a
  * library talking; messages we wrote in the schemas (`must be between 1 and 20`) are kept.
  */
-import type { z } from 'zod';
-import type { ErrorDetail } from './errors.js';
+import { z } from 'zod';
+
+/** One problem with one field of a request: the `details` entries of every error. */
+export const ErrorDetail = z.object({ field: z.string(), issue: z.string() });
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
 type Issue = z.core.$ZodIssue;
 

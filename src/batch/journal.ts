@@ -4,14 +4,14 @@
  * holds half a result followed by more results. `--resume` reads it back and skips the items
  * that succeeded; failed items are tried again (their new line is appended after the old one).
  *
- * One run per journal: `<journal>.lock` (an owner lock, store/owner-lock.ts) is held while the
+ * One run per journal: `<journal>.lock` (an owner lock, store/local/owner-lock.ts) is held while the
  * journal is open, so a second run on it is refused instead of both running and writing every
  * item. A run killed with -9 leaves the lock behind; its process is gone, so the next run takes it.
  */
 import { closeSync, createReadStream, existsSync, fstatSync, openSync, readSync, realpathSync, statSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { VerityError } from '../api/errors.js';
-import { describeOwner, takeOwnerLock } from '../store/owner-lock.js';
+import { describeOwner, takeOwnerLock } from '../store/local/owner-lock.js';
 import type { ItemType } from './items.js';
 
 /** One result line, on stdout and in the journal: the input it judged, then the outcome. */

@@ -3,8 +3,9 @@
  * item with the single commands' rules) and the exit code.
  */
 import { VerityError } from '../api/errors.js';
-import { EXIT, GateFailure } from '../cli/errors.js';
-import { checkGates, FAIL_ON_VALUES, parseGates, type GateKind, type GateOptions } from '../cli/gates.js';
+import { EXIT } from '../api/exit-codes.js';
+import { GateFailure } from '../api/gates.js';
+import { checkGates, FAIL_ON_VALUES, parseGates, type GateKind, type GateOptions } from '../api/gates.js';
 import type { ResultLine } from './journal.js';
 
 export type BatchGates = ReturnType<typeof parseGates>;

@@ -3,7 +3,7 @@
  * time (from the embedded runner or from a service's results stream) and turned into the summary.
  */
 import type { VerityError } from '../api/errors.js';
-import { EXIT } from '../cli/errors.js';
+import { EXIT } from '../api/exit-codes.js';
 import { idempotencyKey, type BatchItem, type ItemType } from './items.js';
 import { gateView, type JournalEntry, type ResultLine } from './journal.js';
 import { exitCodeOf, gateReasons, type BatchGates, type BatchSummary, type GateHit } from './outcome.js';

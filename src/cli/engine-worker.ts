@@ -55,7 +55,7 @@ export interface PoolJob {
 
 // An async function rather than top-level await: the build bundles this entry as CommonJS
 // (dist/engine-worker.cjs), which a worker starts without loading ~200 separate ES modules.
-const engineModules = () => Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
+const engineModules = () => Promise.all([import('../engine/index.js'), import('../engine/default-ports.js')]);
 let preloaded: ReturnType<typeof engineModules> | undefined;
 
 async function run(job: WorkerJob): Promise<WorkerReply> {

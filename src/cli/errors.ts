@@ -3,7 +3,10 @@ import { toVerityError, VerityError } from '../api/errors.js';
 import { retryIn } from './durations.js';
 import type { Connection } from './runtime.js';
 
-export const EXIT = { ok: 0, error: 1, usage: 2, gate: 3, auth: 4, limit: 5, unavailable: 6, interrupted: 130 } as const;
+import { EXIT } from '../api/exit-codes.js';
+export { EXIT };
+import { GateFailure } from '../api/gates.js';
+export { GateFailure };
 
 /** Thrown once a failure has been reported; main() only sets the exit code. */
 export class ExitError extends Error {
@@ -12,12 +15,6 @@ export class ExitError extends Error {
   }
 }
 
-/** The result failed a gate the caller set (--fail-on, --min-trust): exit 3, result still printed. */
-export class GateFailure extends Error {
-  constructor(readonly reasons: string[]) {
-    super(reasons.join('; '));
-  }
-}
 
 /** File-system and SQLite causes the CLI names plainly (no --verbose needed). */
 const FS_CAUSES: Record<string, string> = {

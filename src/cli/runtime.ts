@@ -7,7 +7,7 @@ import { VerityError } from '../api/errors.js';
 import { loadConfig } from '../config/load.js';
 import { keyEnvironment, type ConfigFile, type KeyEnvironment } from '../config/schema.js';
 import type { Engine, EngineConfig, EnginePorts } from '../engine/types.js';
-import type { Store } from '../store/database.js';
+import type { Store } from '../store/local/database.js';
 import { Output } from '../output/output.js';
 import { readStdin, type CliContext } from './context.js';
 
@@ -157,7 +157,7 @@ export class CliRuntime {
 
   /** The embedded store (data folder, or --db where a command offers it); the caller closes it. */
   async openStore(path = this.ctx.paths.storeFile): Promise<Store> {
-    const { openStore } = await import('../store/database.js');
+    const { openStore } = await import('../store/local/database.js');
     return openStore(path);
   }
 
@@ -175,7 +175,7 @@ export class CliRuntime {
       this.ctx.earlyPdfThread?.discard('remote');
       const [{ createRemoteEngine }, { userAgent }, { retryLine }] = await Promise.all([
         import('../client/remote-engine.js'),
-        import('../sources/ports.js'),
+        import('../engine/default-ports.js'),
         import('./retry-notice.js'),
       ]);
       const engine = createRemoteEngine({
@@ -193,7 +193,7 @@ export class CliRuntime {
       const { createSandboxEngine } = await import('../engine/index.js');
       return { engine: createSandboxEngine(sandboxPorts(this.engineConfig(), this.ctx.clock)), connection, close() {} };
     }
-    const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../sources/ports.js')]);
+    const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../engine/default-ports.js')]);
     const ports = createDefaultPorts({
       config: this.engineConfig(),
       storeFile: this.ctx.paths.storeFile,

@@ -4,8 +4,7 @@
  * progress appear only when stderr is a TTY and never with --json.
  */
 import type { VerityError } from '../api/errors.js';
-import type { CliContext } from '../cli/context.js';
-import { wrapLines } from './human/layout.js';
+import { wrapLines } from './wrap.js';
 import { colorLevel, hyperlinkSupport, makeStyle, type Style } from './style.js';
 
 export interface OutputOptions {
@@ -25,11 +24,18 @@ export interface Spinner {
 
 const silentSpinner: Spinner = { update() {}, succeed() {}, fail() {}, stop() {} };
 
+/** The streams and environment output writes to (the CLI's context, or a test's fakes). */
+export interface OutputContext {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  env: NodeJS.ProcessEnv;
+}
+
 export class Output {
   readonly style: Style;
   readonly errStyle: Style;
   constructor(
-    private readonly ctx: CliContext,
+    private readonly ctx: OutputContext,
     readonly opts: OutputOptions,
   ) {
     this.style = makeStyle(colorLevel(ctx.env, ctx.stdout.isTTY, opts.noColor));

@@ -9,15 +9,14 @@ import { randomBase62 } from '../api/ids.js';
 import { LIMITS } from '../api/requests.js';
 import { systemClock } from '../engine/types.js';
 import { VERSION } from '../version.js';
-import { sqliteServerStore } from '../store/sqlite-server-store.js';
-import type { RateDecision, ServerStore } from '../store/server-store.js';
+import type { RateDecision, ServerStore } from '../store/ports/index.js';
 import { createAuthenticator } from './auth.js';
 import { sendError, toHttpError } from './error-handler.js';
 import { redactUrl } from './redact.js';
 import { contentEncodingError } from './content-encoding.js';
 import { createIdempotency } from './idempotency.js';
 import { buildOpenApi } from './openapi.js';
-import { allPolicies, policyFor } from './rate-limit.js';
+import { allPolicies, policyFor } from '../domain/rate-limit.js';
 import type { AuthInfo } from './types.js';
 import type { ServerContext, ServerDeps } from './types.js';
 import { createLedger } from './usage.js';
@@ -66,10 +65,8 @@ function writeClientError(err: NodeJS.ErrnoException, socket: import('node:net')
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const { default: Fastify, LogController } = await import('fastify');
   const clock = deps.clock ?? systemClock;
-  let store: ServerStore;
-  if (deps.store) store = deps.store;
-  else if (deps.db) store = sqliteServerStore(deps.db);
-  else throw new TypeError('buildServer needs a store (or a SQLite db)');
+  const store: ServerStore = deps.store;
+  if (!store) throw new TypeError('buildServer needs a store (src/store/open.ts opens one)');
   const nextRequestId = requestIds();
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
   // Headers that never finish (slowloris) are cut sooner than a slow body: 10 s is long for headers.

@@ -1,6 +1,6 @@
 /**
  * Bearer-key authentication (SPEC 5.1–5.3). The key is hashed and its row looked up in the store
- * (src/store/server-store.ts). A revocation answers 401 from the very next request, whoever made
+ * (src/store/ports/index.ts). A revocation answers 401 from the very next request, whoever made
  * it: the SQLite store caches rows but empties the cache on any key change (PRAGMA data_version,
  * TEMP triggers); the PostgreSQL store reads the row on every request (one indexed look-up).
  * Last-used times go through the store's batched writes, never a commit of their own.
@@ -8,8 +8,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VerityError } from '../api/errors.js';
 import type { Clock } from '../engine/types.js';
-import type { KeyRecord, ServerStore } from '../store/server-store.js';
-import { hashKey } from './accounts.js';
+import type { KeyRecord, ServerStore } from '../store/ports/index.js';
+import { hashKey } from '../domain/keys.js';
 import type { AuthInfo } from './types.js';
 
 export type { AuthInfo } from './types.js';

@@ -8,8 +8,8 @@ import { createEngine, createSandboxEngine } from '../engine/index.js';
 import type { NliClassifier } from '../engine/claim/nli-port.js';
 import type { Clock, Engine, EngineConfig } from '../engine/types.js';
 import { createInputFetcher, type InputFetcherOptions } from '../sources/fetch-input.js';
-import { createDefaultPorts, userAgent } from '../sources/ports.js';
-import type { Store } from '../store/database.js';
+import { createDefaultPorts, userAgent } from '../engine/default-ports.js';
+import type { Store } from '../store/local/database.js';
 import { withAnalysisPool, type AnalysisPool } from './analysis-pool.js';
 
 export interface ServerEngineOptions {

@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../api/requests.js';
 import { VerityError } from '../api/errors.js';
-import { storageFaultCause, storageRetryAfterSeconds } from './storage-health.js';
+import { storageFaultCause, storageRetryAfterSeconds } from '../domain/storage-faults.js';
 
 export function toHttpError(err: unknown, faultCause: (err: unknown) => string | undefined = storageFaultCause): VerityError {
   if (err instanceof VerityError) return err;

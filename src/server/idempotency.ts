@@ -12,23 +12,10 @@
 import { createHash } from 'node:crypto';
 import { VerityError } from '../api/errors.js';
 import type { Clock } from '../engine/types.js';
-import type { ServerStore, StoredResponse } from '../store/server-store.js';
+import type { ServerStore, StoredResponse } from '../store/ports/index.js';
 
-export type { StoredResponse } from '../store/server-store.js';
-export { IDEMPOTENCY_TTL_MS } from '../store/sqlite-server-store.js';
-
-const KEY = /^[\x21-\x7e]{1,255}$/;
-
-export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
-}
-
-export function checkIdempotencyKey(key: string): void {
-  if (!KEY.test(key))
-    throw new VerityError('VALIDATION_FAILED', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters', {
-      details: [{ field: 'Idempotency-Key', issue: '1 to 255 visible ASCII characters' }],
-    });
-}
+export type { StoredResponse } from '../store/ports/index.js';
+export { checkIdempotencyKey, IDEMPOTENCY_TTL_MS, requestHash } from '../domain/idempotency.js';
 
 export interface IdempotentOutcome extends StoredResponse {
   replayed: boolean;

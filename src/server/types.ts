@@ -8,12 +8,12 @@ import type { Plan, VerityError } from '../api/errors.js';
 import type { VerificationKind } from '../api/ids.js';
 import type { VerificationResult } from '../api/results.js';
 import type { Clock, Engine } from '../engine/types.js';
-import type { Database } from '../store/database.js';
-import type { OutboxEntry, ServerStore } from '../store/server-store.js';
+import type { Database } from '../store/local/database.js';
+import type { OutboxEntry, ServerStore } from '../store/ports/index.js';
 import type { Idempotency } from './idempotency.js';
 
-export type { KeyEnvironment } from '../store/server-store.js';
-import type { KeyEnvironment } from '../store/server-store.js';
+export type { KeyEnvironment } from '../domain/keys.js';
+import type { KeyEnvironment } from '../domain/keys.js';
 
 /** Set on `request.auth` by `requireAuth` (src/server/auth.ts). Never holds the key itself. */
 export interface AuthInfo {
@@ -83,10 +83,8 @@ export interface BackgroundTask {
 }
 
 export interface ServerDeps {
-  /** The server's store (SQLite or PostgreSQL, src/store/server-store.ts). Give this or `db`. */
-  store?: ServerStore;
-  /** Shorthand: an open SQLite database (WAL), wrapped in the SQLite store (migrations applied). */
-  db?: Database;
+  /** The server's store (SQLite or PostgreSQL, behind src/store/ports; opened by src/store/open.ts). */
+  store: ServerStore;
   /** Engines per key environment: test keys get the sandbox, live keys the real engine. */
   engines: { live: Engine; test: Engine };
   /** Injected clock: rate-limit windows, idempotency expiry, usage periods, timestamps. */

@@ -13,8 +13,8 @@ import type { VerificationKind } from '../api/ids.js';
 import { PLAN_LIMITS } from '../api/plans.js';
 import type { VerificationResult } from '../api/results.js';
 import type { Clock } from '../engine/types.js';
-import type { QuotaHold, ServerStore, StoredResponse } from '../store/server-store.js';
-import { periodOf } from './accounts.js';
+import type { QuotaHold, ServerStore, StoredResponse } from '../store/ports/index.js';
+import { periodOf } from '../domain/keys.js';
 import type { AuthInfo, ServerDeps, VerificationFailedInfo, VerificationRecordedInfo } from './types.js';
 
 type Hooks = Pick<ServerDeps, 'afterVerification' | 'afterFailure' | 'eventsAfterVerification' | 'eventsAfterFailure'>;

@@ -3,7 +3,7 @@
  * fact-checking organisations. Needs an API key (config `sources.google_fact_check.api_key`).
  * https://developers.google.com/fact-check/tools/api/reference/rest/v1alpha1/claims/search
  */
-import type { EngineConfig } from '../engine/types.js';
+import type { EngineConfig } from './types.js';
 import { isRecord, requestJson, SourceNotConfigured, str, type ClaimHit, type ClaimQuery, type NormalizedRating, type SearchContext } from './claim-types.js';
 
 export const FACT_CHECK_BASE_URL = 'https://factchecktools.googleapis.com/v1alpha1/claims:search';

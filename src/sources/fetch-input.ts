@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { VerityError } from '../api/errors.js';
 import { LIMITS } from '../api/requests.js';
-import type { FetchedInput, InputFetcher } from '../engine/types.js';
+import type { FetchedInput, InputFetcher } from './types.js';
 import { isForbiddenAddress } from './address-guard.js';
 
 type LookupFn = (

@@ -4,7 +4,7 @@
  * cross-referencing and recency. GDELT answers errors with a plain-text/HTML 200 body, and "no
  * results" with `{}`. https://blog.gdeltproject.org/gdelt-doc-2-0-api-debuts/
  */
-import type { EngineConfig } from '../engine/types.js';
+import type { EngineConfig } from './types.js';
 import { UpstreamError } from './http.js';
 import { hostOf, shortText, str, type ClaimHit, type ClaimQuery, type SearchContext } from './claim-types.js';
 

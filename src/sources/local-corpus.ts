@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { VerityError } from '../api/errors.js';
-import { migrate, type Database, type Store } from '../store/database.js';
+import { migrate, type Database, type Store } from '../store/local/database.js';
 import type { ClaimHit, ClaimQuery } from './claim-types.js';
 
 export const CORPUS_MIGRATIONS = [

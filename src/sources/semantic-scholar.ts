@@ -3,7 +3,7 @@
  * citation count. An API key (`x-api-key`) is optional; without one requests share the public pool.
  * https://api.semanticscholar.org/api-docs/graph#tag/Paper-Data/operation/get_graph_paper_relevance_search
  */
-import type { EngineConfig } from '../engine/types.js';
+import type { EngineConfig } from './types.js';
 import { isRecord, requestJson, str, type ClaimHit, type ClaimQuery, type SearchContext } from './claim-types.js';
 
 export const SEMANTIC_SCHOLAR_BASE_URL = 'https://api.semanticscholar.org/graph/v1';

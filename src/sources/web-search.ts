@@ -6,7 +6,7 @@
  * - Brave Search API, `GET https://api.search.brave.com/res/v1/web/search` with the
  *   `X-Subscription-Token` header; https://api-dashboard.search.brave.com/app/documentation/web-search
  */
-import type { EngineConfig } from '../engine/types.js';
+import type { EngineConfig } from './types.js';
 import { isRecord, requestJson, SourceNotConfigured, str, type ClaimHit, type ClaimQuery, type SearchContext } from './claim-types.js';
 
 export const BRAVE_BASE_URL = 'https://api.search.brave.com/res/v1';

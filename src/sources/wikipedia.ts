@@ -7,7 +7,7 @@
  * address; the shared HTTP layer sends it.
  * https://www.mediawiki.org/wiki/API:Search · https://www.mediawiki.org/wiki/Extension:TextExtracts
  */
-import type { EngineConfig } from '../engine/types.js';
+import type { EngineConfig } from './types.js';
 import { UpstreamError } from './http.js';
 import { hostOf, isRecord, requestJson, str, type ClaimHit, type ClaimQuery, type SearchContext } from './claim-types.js';
 

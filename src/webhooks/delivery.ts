@@ -15,11 +15,9 @@
  *   (same backoff, while its lease lasts) before the lease is left to bring the row back.
  */
 import { STATUS_CODES } from 'node:http';
-import type { Database } from '../store/database.js';
-import type { Claim, OutboxStore } from '../store/server-store.js';
-import { sqliteOutbox } from '../store/sqlite-server-store.js';
-import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from './schedule.js';
-import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER } from './signature.js';
+import type { Claim, OutboxStore } from '../store/ports/index.js';
+import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from '../domain/delivery-schedule.js';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER } from '../domain/signature.js';
 import { ForbiddenTargetError, guardedLookup, literalTargetProblem, type TargetPolicy } from './target-guard.js';
 
 /** The longest wait between two looks at a store that keeps failing. */
@@ -103,10 +101,8 @@ export interface AttemptReport {
 }
 
 export interface WorkerOptions {
-  /** The outbox (src/store/server-store.ts). Give this or `db`. */
-  outbox?: OutboxStore;
-  /** Shorthand: a SQLite connection's outbox (embedded mode, `verity webhooks deliver`). */
-  db?: Database;
+  /** The outbox (src/store/ports: SQLite or PostgreSQL). */
+  outbox: OutboxStore;
   clock?: WorkerClock;
   send?: Sender;
   userAgent?: string;
@@ -163,240 +159,303 @@ const describe = (err: unknown): string => {
   return code ? `network error (${code})` : 'network error';
 };
 
-export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
-  const outbox = o.outbox ?? sqliteOutbox(o.db!);
-  const clock = o.clock ?? systemWorkerClock;
-  const send = o.send ?? httpSender(o.userAgent ?? 'verity-webhooks', o.targetPolicy);
-  const pollMs = o.pollMs ?? 1000;
-  const leaseMs = o.leaseMs ?? LEASE_MS;
-  const minGap = o.minGapMs ?? MIN_GAP_MS;
-  const maxInFlight = o.maxInFlightPerEndpoint ?? MAX_IN_FLIGHT_PER_ENDPOINT;
-  const rate = o.ratePerSecond ?? RATE_PER_SECOND;
-  const windowMs = o.rateWindowMs ?? RATE_WINDOW_MS;
-  /** A lane holds up to 4 s of work at full rate, and asks for more when half is left. */
-  const laneCap = Math.max(40, maxInFlight * 4);
-  /** Polls are coalesced: at most one every 200 ms however many lanes ask for work. */
-  const pollSpacing = 200;
-  let lastPollAt = -Infinity;
-  /** The earliest time the lane may start another request. */
-  const nextStartAt = (lane: Lane): number => {
-    const last = lane.starts.at(-1);
-    let t = last === undefined ? -Infinity : last + minGap;
-    if (lane.starts.length >= rate) t = Math.max(t, lane.starts[lane.starts.length - rate]! + windowMs);
-    return t;
-  };
-  const lanes = new Map<string, Lane>();
-  const queued = new Set<number>();
-  const running = new Set<Promise<void>>();
-  /** Store calls under way (polls, claims): idle() waits for them too. */
-  const busy = new Set<Promise<unknown>>();
-  const track = <T>(p: Promise<T>): Promise<T> => {
-    busy.add(p);
-    void p.then(
-      () => busy.delete(p),
-      () => busy.delete(p),
-    );
-    return p;
-  };
-  /** Claims held right now, given back on a graceful stop. */
-  const held = new Map<number, Claim>();
-  const limits = { ratePerSecond: rate, rateWindowMs: windowMs, minGapMs: minGap, maxInFlight };
-  const aborter = new AbortController();
-  let started = false;
-  let stopped = false;
-  let cancelPoll: (() => void) | undefined;
-  let pollAt: number | undefined;
-  /** Store calls (polls, claims) that failed in a row: the next look backs off. */
-  let storeFailures = 0;
-  /** Outcomes waiting to be recorded again (their timers' cancels): a stop drops them (the lease brings the rows back). */
-  const recordRetries = new Set<() => void>();
-  const storeFailed = (err: unknown): number => {
-    report(err);
-    storeFailures++;
-    return clock.now() + storeRetryDelay(storeFailures, pollMs);
-  };
+/** The earliest time the lane may start another request: MIN_GAP after the last, and at most `rate` in any window. */
+function nextStartAt(lane: Lane, l: { minGapMs: number; ratePerSecond: number; rateWindowMs: number }): number {
+  const last = lane.starts.at(-1);
+  let t = last === undefined ? -Infinity : last + l.minGapMs;
+  if (lane.starts.length >= l.ratePerSecond) t = Math.max(t, lane.starts[lane.starts.length - l.ratePerSecond]! + l.rateWindowMs);
+  return t;
+}
 
-  const report = (err: unknown): void => {
-    try {
-      o.onError?.(err);
-    } catch {
-      // a reporting failure must not stop delivery
-    }
+/** The signed request's headers (SPEC 6.3): signature over the exact body, ids, attempt, replay mark. */
+function deliveryHeaders(claim: Claim): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    [SIGNATURE_HEADER]: sign(claim.secret, claim.body),
+    [EVENT_ID_HEADER]: claim.event_id,
+    [EVENT_TYPE_HEADER]: claim.event_type,
+    [ATTEMPT_HEADER]: String(claim.attempt),
+    [WEBHOOK_ID_HEADER]: claim.webhook_id,
+    ...(claim.replay ? { [REPLAY_HEADER]: '1' } : {}),
   };
+}
+
+/** Why an attempt failed, or null: no answer, a non-2xx status, or (SPEC 6.4.1) a 2xx after the deadline. */
+function attemptError(statusCode: number | null, sendError: string | null, latencyMs: number): string | null {
+  if (sendError !== null) return sendError;
+  if (statusCode! < 200 || statusCode! > 299) return `HTTP ${statusCode}${STATUS_CODES[statusCode!] ? ` ${STATUS_CODES[statusCode!]}` : ''}`;
+  if (latencyMs > RESPONSE_DEADLINE_MS)
+    return `answered HTTP ${statusCode} after ${(latencyMs / 1000).toFixed(1)} s; the deadline is ${RESPONSE_DEADLINE_MS / 1000} s`;
+  return null;
+}
+
+const attemptIds = (claim: Claim) => ({
+  deliveryId: claim.id,
+  eventId: claim.event_id,
+  eventType: claim.event_type,
+  webhookId: claim.webhook_id,
+  url: claim.url,
+  attempt: claim.attempt,
+});
+
+/** A worker over the outbox (`o.outbox`): see DeliveryWorker, and the class below for how it runs. */
+export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
+  return new OutboxWorker(o);
+}
+
+/**
+ * The worker, read top to bottom: its settings and state; start/stop/notify/idle; then the four
+ * steps of a delivery — (1) claim due deliveries: poll the outbox and queue due rows on their
+ * endpoint's lane; (2) pace the endpoint: when the lane's rate and in-flight limits allow, claim
+ * its next row with a lease; (3) send one: the signed request, its answer judged (attemptError) and
+ * its retry time (domain/delivery-schedule.ts); (4) record the attempt, again while the lease lasts
+ * if the store fails. Store failures back off (storeFailed); nothing throws out of a timer.
+ */
+class OutboxWorker implements DeliveryWorker {
+  private readonly outbox: OutboxStore;
+  private readonly clock: WorkerClock;
+  private readonly send: Sender;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly maxInFlight: number;
+  private readonly limits: { ratePerSecond: number; rateWindowMs: number; minGapMs: number; maxInFlight: number };
+  /** A lane holds up to 4 s of work at full rate, and asks for more when half is left. */
+  private readonly laneCap: number;
+  /** Polls are coalesced: at most one every 200 ms however many lanes ask for work. */
+  private readonly pollSpacing = 200;
+
+  private readonly lanes = new Map<string, Lane>();
+  private readonly queued = new Set<number>();
+  private readonly running = new Set<Promise<void>>();
+  /** Store calls under way (polls, claims): idle() waits for them too. */
+  private readonly busy = new Set<Promise<unknown>>();
+  /** Claims held right now, given back on a graceful stop. */
+  private readonly held = new Map<number, Claim>();
+  private readonly aborter = new AbortController();
+  /** Outcomes waiting to be recorded again (their timers' cancels): a stop drops them (the lease brings the rows back). */
+  private readonly recordRetries = new Set<() => void>();
+  private started = false;
+  private stopped = false;
+  private lastPollAt = -Infinity;
+  private cancelPoll: (() => void) | undefined;
+  private pollAt: number | undefined;
+  /** Store calls (polls, claims) that failed in a row: the next look backs off. */
+  private storeFailures = 0;
+
+  constructor(private readonly o: WorkerOptions) {
+    this.outbox = o.outbox;
+    this.clock = o.clock ?? systemWorkerClock;
+    this.send = o.send ?? httpSender(o.userAgent ?? 'verity-webhooks', o.targetPolicy);
+    this.pollMs = o.pollMs ?? 1000;
+    this.leaseMs = o.leaseMs ?? LEASE_MS;
+    this.maxInFlight = o.maxInFlightPerEndpoint ?? MAX_IN_FLIGHT_PER_ENDPOINT;
+    this.limits = {
+      ratePerSecond: o.ratePerSecond ?? RATE_PER_SECOND,
+      rateWindowMs: o.rateWindowMs ?? RATE_WINDOW_MS,
+      minGapMs: o.minGapMs ?? MIN_GAP_MS,
+      maxInFlight: this.maxInFlight,
+    };
+    this.laneCap = Math.max(40, this.maxInFlight * 4);
+  }
+
+  // ---- the worker's life
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.schedulePoll(this.clock.now());
+  }
+
+  async stop(opts: { abort?: boolean; release?: boolean } = {}): Promise<void> {
+    this.stopped = true;
+    this.cancelPoll?.();
+    for (const lane of this.lanes.values()) lane.cancelTimer?.();
+    if (opts.abort) this.aborter.abort();
+    for (const cancel of this.recordRetries) cancel();
+    this.recordRetries.clear();
+    await Promise.allSettled([...this.busy]);
+    await Promise.allSettled([...this.running]);
+    // Aborted attempts still hold their claims: hand them back so any worker can send them now.
+    if (opts.release && this.held.size) {
+      const claims = [...this.held.values()];
+      this.held.clear();
+      await this.outbox.release(claims, this.clock.now()).catch((err: unknown) => this.report(err));
+    }
+  }
+
+  notify(): void {
+    if (this.started && !this.stopped) this.schedulePoll(this.clock.now());
+  }
+
+  async idle(): Promise<void> {
+    while (this.running.size || this.busy.size) {
+      await Promise.allSettled([...this.busy]);
+      await Promise.allSettled([...this.running]);
+    }
+  }
+
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  // ---- step 1: claim due deliveries — poll the outbox, queue due rows on their endpoint's lane
 
   /** Keeps only the earliest pending poll: a later request never postpones an earlier one. */
-  function schedulePoll(at: number): void {
-    if (stopped || !started) return;
-    at = Math.max(at, lastPollAt + pollSpacing);
-    if (cancelPoll && pollAt !== undefined && pollAt <= at) return;
-    cancelPoll?.();
-    pollAt = at;
-    cancelPoll = clock.setTimer(poll, Math.max(0, at - clock.now()));
+  private schedulePoll(at: number): void {
+    if (this.stopped || !this.started) return;
+    at = Math.max(at, this.lastPollAt + this.pollSpacing);
+    if (this.cancelPoll && this.pollAt !== undefined && this.pollAt <= at) return;
+    this.cancelPoll?.();
+    this.pollAt = at;
+    this.cancelPoll = this.clock.setTimer(() => this.poll(), Math.max(0, at - this.clock.now()));
   }
 
-  function poll(): void {
-    cancelPoll = undefined;
-    pollAt = undefined;
-    if (stopped) return;
-    const now = clock.now();
-    lastPollAt = now;
-    void track(pollOnce(now));
+  private poll(): void {
+    this.cancelPoll = undefined;
+    this.pollAt = undefined;
+    if (this.stopped) return;
+    const now = this.clock.now();
+    this.lastPollAt = now;
+    void this.track(this.readDueDeliveries(now));
   }
 
-  async function pollOnce(now: number): Promise<void> {
+  private async readDueDeliveries(now: number): Promise<void> {
     try {
-      // An idle lane is forgotten only once its gap has passed, so a new lane never starts early.
-      for (const [url, lane] of lanes)
-        if (!lane.queue.length && !lane.inFlight && !lane.claiming && (lane.starts.at(-1) ?? -Infinity) + windowMs <= now) {
-          lane.cancelTimer?.();
-          lanes.delete(url);
-        }
-      for (const d of await outbox.due(now, laneCap)) {
-        if (queued.has(d.id)) continue;
-        let lane = lanes.get(d.url);
+      this.forgetIdleLanes(now);
+      for (const d of await this.outbox.due(now, this.laneCap)) {
+        if (this.queued.has(d.id)) continue;
+        let lane = this.lanes.get(d.url);
         if (!lane) {
           lane = { url: d.url, queue: [], inFlight: 0, claiming: false, starts: [], cancelTimer: undefined };
-          lanes.set(d.url, lane);
+          this.lanes.set(d.url, lane);
         }
-        if (lane.queue.length >= laneCap) continue;
+        if (lane.queue.length >= this.laneCap) continue;
         lane.queue.push(d.id);
-        queued.add(d.id);
+        this.queued.add(d.id);
       }
-      if (stopped) return;
-      for (const lane of lanes.values()) pump(lane);
-      const due = await outbox.nextDueAt();
-      storeFailures = 0;
+      if (this.stopped) return;
+      for (const lane of this.lanes.values()) this.paceEndpoint(lane);
+      const due = await this.outbox.nextDueAt();
+      this.storeFailures = 0;
       // Wake for the next known retry, and at least every pollMs for rows others write.
-      const wake = Math.min(now + pollMs, due !== undefined && due > now ? due : now + pollMs);
-      schedulePoll(wake);
+      const wake = Math.min(now + this.pollMs, due !== undefined && due > now ? due : now + this.pollMs);
+      this.schedulePoll(wake);
     } catch (err) {
       // (A notify — the store's LISTEN back after a restart — still looks at once.)
-      schedulePoll(storeFailed(err));
+      this.schedulePoll(this.storeFailed(err));
     }
   }
 
-  function pump(lane: Lane): void {
-    if (stopped || lane.claiming) return;
+  /** An idle lane is forgotten only once its gap has passed, so a new lane never starts early. */
+  private forgetIdleLanes(now: number): void {
+    for (const [url, lane] of this.lanes)
+      if (!lane.queue.length && !lane.inFlight && !lane.claiming && (lane.starts.at(-1) ?? -Infinity) + this.limits.rateWindowMs <= now) {
+        lane.cancelTimer?.();
+        this.lanes.delete(url);
+      }
+  }
+
+  // ---- step 2: pace the endpoint — when its lane may start another request, claim the next row
+
+  private paceEndpoint(lane: Lane): void {
+    if (this.stopped || lane.claiming) return;
     lane.cancelTimer?.();
     lane.cancelTimer = undefined;
-    if (!lane.queue.length || lane.inFlight >= maxInFlight) return;
-    const now = clock.now();
-    const earliest = nextStartAt(lane);
-    if (now < earliest) {
-      lane.cancelTimer = clock.setTimer(() => {
-        lane.cancelTimer = undefined;
-        pump(lane);
-      }, earliest - now);
-      return;
-    }
+    if (!lane.queue.length || lane.inFlight >= this.maxInFlight) return;
+    const now = this.clock.now();
+    const earliest = nextStartAt(lane, this.limits);
+    if (now < earliest) return this.paceLater(lane, earliest - now);
     const id = lane.queue.shift()!;
     lane.claiming = true;
-    void track(
-      outbox.claim(id, now, leaseMs, limits).then(
+    void this.track(
+      this.outbox.claim(id, now, this.leaseMs, this.limits).then(
         (c) => {
-          storeFailures = 0;
-          afterClaim(lane, id, now, c);
+          this.storeFailures = 0;
+          this.afterClaim(lane, id, now, c);
         },
         (err: unknown) => {
           // The store is failing: the lane's other rows would fail the same way, one after
           // another. They are forgotten (still pending in the store) and the next poll, after the
           // backoff, reads them again.
           lane.claiming = false;
-          queued.delete(id);
-          for (const other of lane.queue) queued.delete(other);
+          this.queued.delete(id);
+          for (const other of lane.queue) this.queued.delete(other);
           lane.queue = [];
-          schedulePoll(storeFailed(err));
+          this.schedulePoll(this.storeFailed(err));
         },
       ),
     );
   }
 
-  function afterClaim(lane: Lane, id: number, now: number, c: Awaited<ReturnType<OutboxStore['claim']>>): void {
+  private paceLater(lane: Lane, ms: number): void {
+    lane.cancelTimer = this.clock.setTimer(() => {
+      lane.cancelTimer = undefined;
+      this.paceEndpoint(lane);
+    }, ms);
+  }
+
+  /** The claim's answer: wait (another process used the endpoint's budget), send it (step 3), or go on. */
+  private afterClaim(lane: Lane, id: number, now: number, c: Awaited<ReturnType<OutboxStore['claim']>>): void {
     lane.claiming = false;
     if (c && 'deferred' in c) {
       // Another process used the endpoint's budget: keep the row at the front and wait.
       lane.queue.unshift(id);
-      if (!stopped)
-        lane.cancelTimer = clock.setTimer(() => {
-          lane.cancelTimer = undefined;
-          pump(lane);
-        }, Math.max(1, c.retryAt - clock.now()));
+      if (!this.stopped) this.paceLater(lane, Math.max(1, c.retryAt - this.clock.now()));
       return;
     }
-    queued.delete(id);
-    if (c) {
-      if (stopped) {
-        // Stopped while the claim was under way: give it straight back.
-        void track(outbox.release([c], clock.now()).catch(report));
-        return;
-      }
-      lane.starts.push(now);
-      if (lane.starts.length > rate) lane.starts.shift();
-      lane.inFlight++;
-      held.set(c.id, c);
-      const p = attempt(c, now).finally(() => {
-        // An attempt aborted by stop() still holds its claim: stop() gives it back. (Releasing a
-        // claim already recorded is a no-op: the row is no longer 'delivering' at that attempt.)
-        if (!aborter.signal.aborted) held.delete(c.id);
-        lane.inFlight--;
-        running.delete(p);
-        if (lane.queue.length < laneCap / 2) schedulePoll(clock.now());
-        pump(lane);
-      });
-      running.add(p);
+    this.queued.delete(id);
+    if (c && this.stopped) {
+      // Stopped while the claim was under way: give it straight back.
+      void this.track(this.outbox.release([c], this.clock.now()).catch((err: unknown) => this.report(err)));
+      return;
     }
+    if (c) this.startAttempt(lane, c, now);
     // Taken by another worker, cancelled, or no longer due: on to the next one.
-    pump(lane);
+    this.paceEndpoint(lane);
   }
 
-  async function attempt(claim: Claim, startedAt: number): Promise<void> {
-    const headers = {
-      'content-type': 'application/json',
-      [SIGNATURE_HEADER]: sign(claim.secret, claim.body),
-      [EVENT_ID_HEADER]: claim.event_id,
-      [EVENT_TYPE_HEADER]: claim.event_type,
-      [ATTEMPT_HEADER]: String(claim.attempt),
-      [WEBHOOK_ID_HEADER]: claim.webhook_id,
-      ...(claim.replay ? { [REPLAY_HEADER]: '1' } : {}),
-    };
+  private startAttempt(lane: Lane, c: Claim, now: number): void {
+    lane.starts.push(now);
+    if (lane.starts.length > this.limits.ratePerSecond) lane.starts.shift();
+    lane.inFlight++;
+    this.held.set(c.id, c);
+    const p = this.sendOne(c, now).finally(() => {
+      // An attempt aborted by stop() still holds its claim: stop() gives it back. (Releasing a
+      // claim already recorded is a no-op: the row is no longer 'delivering' at that attempt.)
+      if (!this.aborter.signal.aborted) this.held.delete(c.id);
+      lane.inFlight--;
+      this.running.delete(p);
+      if (lane.queue.length < this.laneCap / 2) this.schedulePoll(this.clock.now());
+      this.paceEndpoint(lane);
+    });
+    this.running.add(p);
+  }
+
+  // ---- step 3: send one — signed; the answer judged; its retry scheduled
+
+  private async sendOne(claim: Claim, startedAt: number): Promise<void> {
     let statusCode: number | null = null;
-    let error: string | null = null;
+    let sendError: string | null = null;
     try {
-      const res = await send({ url: claim.url, headers, body: claim.body, signal: aborter.signal });
-      statusCode = res.status;
-      if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}${STATUS_CODES[res.status] ? ` ${STATUS_CODES[res.status]}` : ''}`;
+      statusCode = (await this.send({ url: claim.url, headers: deliveryHeaders(claim), body: claim.body, signal: this.aborter.signal })).status;
     } catch (err) {
-      if (aborter.signal.aborted) return; // shutting down: given back by stop(), else the lease brings it back
-      error = describe(err);
+      if (this.aborter.signal.aborted) return; // shutting down: given back by stop(), else the lease brings it back
+      sendError = describe(err);
     }
-    const finishedAt = clock.now();
-    const latency = finishedAt - startedAt;
-    // SPEC 6.4.1: a 2xx that arrives after the deadline is still a failure.
-    if (!error && latency > RESPONSE_DEADLINE_MS)
-      error = `answered HTTP ${statusCode} after ${(latency / 1000).toFixed(1)} s; the deadline is ${RESPONSE_DEADLINE_MS / 1000} s`;
+    const finishedAt = this.clock.now();
+    const error = attemptError(statusCode, sendError, finishedAt - startedAt);
     const ok = error === null;
     const nextAt = ok ? undefined : nextAttemptAt(claim.attempt, finishedAt);
-    await recordAttempt(claim, { startedAt, finishedAt, ok, statusCode, error, nextAt });
-    if (nextAt !== undefined) schedulePoll(Math.min(nextAt, clock.now() + pollMs));
+    await this.recordAttempt(claim, { startedAt, finishedAt, ok, statusCode, error, nextAt });
+    if (nextAt !== undefined) this.schedulePoll(Math.min(nextAt, this.clock.now() + this.pollMs));
     try {
-      o.onAttempt?.({
-        deliveryId: claim.id,
-        eventId: claim.event_id,
-        eventType: claim.event_type,
-        webhookId: claim.webhook_id,
-        url: claim.url,
-        attempt: claim.attempt,
-        ok,
-        statusCode,
-        startedAt,
-        latencyMs: latency,
-        error,
-        nextAt,
-      });
+      this.o.onAttempt?.({ ...attemptIds(claim), ok, statusCode, startedAt, latencyMs: finishedAt - startedAt, error, nextAt });
     } catch (err) {
-      report(err);
+      this.report(err);
     }
   }
+
+  // ---- step 4: record the attempt
 
   /**
    * The attempt's outcome into the store; when that fails it is tried again after the backoff,
@@ -404,54 +463,45 @@ export function createDeliveryWorker(o: WorkerOptions): DeliveryWorker {
    * goes on). Given up — or the worker stopped — the lease brings the row back and it is sent
    * again (at-least-once), which a recorded outcome avoids.
    */
-  async function recordAttempt(claim: Claim, r: Parameters<OutboxStore['recordAttempt']>[1], failures = 0): Promise<void> {
+  private async recordAttempt(claim: Claim, r: Parameters<OutboxStore['recordAttempt']>[1], failures = 0): Promise<void> {
     try {
-      await outbox.recordAttempt(claim, r);
+      await this.outbox.recordAttempt(claim, r);
     } catch (err) {
-      report(err);
-      const wait = storeRetryDelay(failures + 1, pollMs);
-      if (stopped || clock.now() + wait >= r.startedAt + leaseMs) return;
-      const cancel = clock.setTimer(() => {
-        recordRetries.delete(cancel);
-        if (!stopped) void track(recordAttempt(claim, r, failures + 1));
+      this.report(err);
+      const wait = storeRetryDelay(failures + 1, this.pollMs);
+      if (this.stopped || this.clock.now() + wait >= r.startedAt + this.leaseMs) return;
+      const cancel = this.clock.setTimer(() => {
+        this.recordRetries.delete(cancel);
+        if (!this.stopped) void this.track(this.recordAttempt(claim, r, failures + 1));
       }, wait);
-      recordRetries.add(cancel);
+      this.recordRetries.add(cancel);
     }
   }
 
-  return {
-    start() {
-      if (started) return;
-      started = true;
-      schedulePoll(clock.now());
-    },
-    async stop(opts = {}) {
-      stopped = true;
-      cancelPoll?.();
-      for (const lane of lanes.values()) lane.cancelTimer?.();
-      if (opts.abort) aborter.abort();
-      for (const cancel of recordRetries) cancel();
-      recordRetries.clear();
-      await Promise.allSettled([...busy]);
-      await Promise.allSettled([...running]);
-      // Aborted attempts still hold their claims: hand them back so any worker can send them now.
-      if (opts.release && held.size) {
-        const claims = [...held.values()];
-        held.clear();
-        await outbox.release(claims, clock.now()).catch(report);
-      }
-    },
-    notify() {
-      if (started && !stopped) schedulePoll(clock.now());
-    },
-    async idle() {
-      while (running.size || busy.size) {
-        await Promise.allSettled([...busy]);
-        await Promise.allSettled([...running]);
-      }
-    },
-    get inFlight() {
-      return running.size;
-    },
-  };
+  // ---- the store's failures and the worker's own
+
+  /** A store call under way (idle() and stop() wait for it). */
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.busy.add(p);
+    void p.then(
+      () => this.busy.delete(p),
+      () => this.busy.delete(p),
+    );
+    return p;
+  }
+
+  /** Reports a failed poll or claim; returns when to look again (the backoff). */
+  private storeFailed(err: unknown): number {
+    this.report(err);
+    this.storeFailures++;
+    return this.clock.now() + storeRetryDelay(this.storeFailures, this.pollMs);
+  }
+
+  private report(err: unknown): void {
+    try {
+      this.o.onError?.(err);
+    } catch {
+      // a reporting failure must not stop delivery
+    }
+  }
 }

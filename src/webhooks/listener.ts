@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { VerityError } from '../api/errors.js';
 import { EVENT_ID } from '../api/ids.js';
 import { EVENT_TYPES, type EventType } from '../api/webhooks.js';
-import { RESPONSE_DEADLINE_MS, RETRY_HORIZON_MS } from './schedule.js';
+import { RESPONSE_DEADLINE_MS, RETRY_HORIZON_MS } from '../domain/delivery-schedule.js';
 import {
   ATTEMPT_HEADER,
   EVENT_ID_HEADER,
@@ -21,7 +21,7 @@ import {
   verifySignature,
   WEBHOOK_ID_HEADER,
   type SignatureProblem,
-} from './signature.js';
+} from '../domain/signature.js';
 
 export const DEFAULT_LISTEN_PORT = 4242;
 /** Events older than the last scheduled retry (+ 15 min for leases and throttling) are replays. */

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VerityError } from '../api/errors.js';
-import { generateSecretValue } from './secret-value.js';
+import { generateSecretValue } from '../domain/webhook-secret.js';
 
 export const listenSecretFile = (dataDir: string): string => join(dataDir, 'listen-secret');
 

@@ -4,10 +4,7 @@
  */
 import { VerityError } from '../api/errors.js';
 import { EVENT_TYPES, type EventType } from '../api/webhooks.js';
-import type { Database } from '../store/database.js';
 import type { AttemptReport, WorkerClock } from './delivery.js';
-import { envelope, sampleData } from './events.js';
-import { enqueueEvent, getWebhook } from './repository.js';
 
 /** What `POST /v1/webhooks/{id}/test` answers (SPEC: "not shown"). */
 export interface TestEventResult {
@@ -22,18 +19,6 @@ export function parseEventType(value: unknown, field = 'type'): EventType {
   throw new VerityError('VALIDATION_FAILED', `Unknown event type "${String(value)}"; one of ${EVENT_TYPES.join(', ')}`, {
     details: [{ field, issue: `one of ${EVENT_TYPES.join(', ')}` }],
   });
-}
-
-/**
- * Queues a signed sample event for one endpoint: of the given type, or its first subscribed
- * type. `data.sample` is true so receivers can tell it from a real event.
- */
-export function enqueueTestEvent(db: Database, scope: string, webhook: string, type: EventType | undefined, nowMs: number) {
-  const w = getWebhook(db, scope, webhook);
-  const t = type ?? w.events[0]!;
-  const ev = envelope(t, sampleData(t, new Date(nowMs)), new Date(nowMs));
-  const [deliveryId] = enqueueEvent(db, scope, ev, nowMs, w.id);
-  return { event: ev, deliveryId: deliveryId! };
 }
 
 /** Lets a caller wait for the first attempt of particular deliveries, with a time bound. */

@@ -1,8 +1,8 @@
 /** `verity webhooks trigger`: one signed sample event of any type, sent once, for testing receivers. */
 import type { EventType } from '../api/webhooks.js';
-import { envelope, sampleData } from './events.js';
-import { RESPONSE_DEADLINE_MS } from './schedule.js';
-import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from './signature.js';
+import { envelope, sampleData } from '../domain/events.js';
+import { RESPONSE_DEADLINE_MS } from '../domain/delivery-schedule.js';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from '../domain/signature.js';
 
 export interface TriggerResult {
   event_id: string;

@@ -2,13 +2,13 @@
 import type { Command } from 'commander';
 import { ago } from './keys-list.js';
 import type { CliRuntime } from '../runtime.js';
-import type { AdminStore } from '../../store/server-store.js';
+import type { AdminStore } from '../../store/ports/index.js';
 
 export { ago };
 
 /** Opens the server's store (migrations applied), runs `fn` on its admin side, and closes it. */
 export async function withAdminStore<T>(rt: CliRuntime, cmd: Command, fn: (admin: AdminStore) => Promise<T>): Promise<T> {
-  const { databaseTarget, openPostgres } = await import('../../store/open-server-store.js');
+  const { databaseTarget, openPostgres, sqliteServerStore } = await import('../../store/open.js');
   const target = databaseTarget(cmd.opts<{ db?: string }>().db, rt.ctx.env, rt.ctx.paths.storeFile);
   if (target.kind === 'postgres') {
     const store = await openPostgres(target.url, { poolSize: 2, listen: false });
@@ -18,7 +18,7 @@ export async function withAdminStore<T>(rt: CliRuntime, cmd: Command, fn: (admin
       await store.close();
     }
   }
-  const [{ openStore }, { sqliteServerStore }] = await Promise.all([import('../../store/database.js'), import('../../store/sqlite-server-store.js')]);
+  const { openStore } = await import('../../store/local/database.js');
   const file = await openStore(target.path);
   try {
     const store = sqliteServerStore(file.db);

@@ -10,7 +10,7 @@ export default async function adminUsage(rt: CliRuntime, cmd: Command): Promise<
     throw new VerityError('VALIDATION_FAILED', `--period must be a month as YYYY-MM, got "${given}"`, {
       details: [{ field: 'period', issue: 'YYYY-MM' }],
     });
-  const { periodOf } = await import('../../server/accounts.js');
+  const { periodOf } = await import('../../domain/keys.js');
   const period = given ?? periodOf(rt.ctx.clock.now());
   const rows = (await withAdminStore(rt, cmd, (admin) => admin.listUsage(period))).map((u) => ({
     ...u,

@@ -14,7 +14,7 @@ export async function batchClient(rt: CliRuntime): Promise<BatchClient> {
     });
   const [{ createBatchClient }, { userAgent }, { retryLine }] = await Promise.all([
     import('../../client/batches.js'),
-    import('../../sources/ports.js'),
+    import('../../engine/default-ports.js'),
     import('../retry-notice.js'),
   ]);
   return createBatchClient({

@@ -19,7 +19,7 @@ import { materialize, type BatchItem } from '../../batch/items.js';
 import type { ResultLine } from '../../batch/journal.js';
 import type { BatchClient } from '../../client/batches.js';
 import type { CliRuntime } from '../runtime.js';
-import { finishBatch, prepareBatch, resultSink } from './batch-verify.js';
+import { finishBatch, prepareBatch, resultSink } from './batch-prepare.js';
 import { batchClient } from './batches-common.js';
 
 /** The smallest plan's item limit (src/server/batches/limits.ts): every account can take such a batch. */

@@ -36,7 +36,7 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
       import('../../webhooks/listener.js'),
       import('../../webhooks/secrets.js'),
       import('../../webhooks/service.js'),
-      import('../../webhooks/signature.js'),
+      import('../../domain/signature.js'),
     ]);
 
   if (o.printSecret) {

@@ -16,8 +16,8 @@ export default async function modelsPull(rt: CliRuntime, cmd: Command): Promise<
     await Promise.all([
       import('../../engine/claim/nli/manifest.js'),
       import('../../engine/claim/nli/model-folder.js'),
-      import('../../sources/model-download.js'),
-      import('../../sources/ports.js'),
+      import('../../engine/claim/nli/model-download.js'),
+      import('../../engine/default-ports.js'),
     ]);
   if (!isModelId(flags.model))
     throw new VerityError('VALIDATION_FAILED', `--model must be a model id like owner/name, got "${flags.model}"`, {

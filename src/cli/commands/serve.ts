@@ -2,23 +2,22 @@ import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import { untilStopped } from '../context.js';
 import type { CliRuntime } from '../runtime.js';
-import type { ServerStore } from '../../store/server-store.js';
+import type { ServerStore } from '../../store/ports/index.js';
 
 export default async function serve(rt: CliRuntime, cmd: Command): Promise<void> {
   const o = cmd.opts<{ host: string; port: string; db?: string; pool?: string; worker: boolean; logLevel: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string; dbAnswerTimeoutMs: string; analysisWorkers?: string; analysisBudgetMs: string; analysisMemoryMb: string }>();
   const port = Number(o.port);
   const analysisLimits = parseAnalysisLimits(o);
-  const leaseMs = (await import('../../store/open-server-store.js')).parseLeaseMs(o.webhookLeaseMs);
+  const leaseMs = (await import('../../store/open.js')).parseLeaseMs(o.webhookLeaseMs);
   if (!/^\d+$/.test(o.port) || port > 65_535)
     throw new VerityError('VALIDATION_FAILED', `--port must be 0 to 65535, got "${o.port}"`, { details: [{ field: 'port', issue: '0 to 65535' }] });
-  const [{ openStore }, { acquireServeLock }, { buildServer }, { createServerEngines }, { startServer }, { databaseTarget, parsePoolSize, parseAnswerTimeoutMs, openPostgres }] =
+  const [{ openStore }, { buildServer }, { createServerEngines }, { startServer }, { acquireServeLock, databaseTarget, parsePoolSize, parseAnswerTimeoutMs, openPostgres, sqliteServerStore }] =
     await Promise.all([
-      import('../../store/database.js'),
-      import('../../store/serve-lock.js'),
+      import('../../store/local/database.js'),
       import('../../server/app.js'),
       import('../../server/engines.js'),
       import('../../server/serve.js'),
-      import('../../store/open-server-store.js'),
+      import('../../store/open.js'),
     ]);
   const target = databaseTarget(o.db, rt.ctx.env, rt.ctx.paths.storeFile);
   const poolSize = parsePoolSize(o.pool);
@@ -43,7 +42,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
         answerTimeoutMs,
         onBackgroundError: (err) => void rt.ctx.stderr.write(`serve: background database write failed: ${err instanceof Error ? err.message : String(err)}\n`),
       });
-    else serverStore = (await import('../../store/sqlite-server-store.js')).sqliteServerStore(file.db);
+    else serverStore = sqliteServerStore(file.db);
   } catch (err) {
     file.close();
     lock?.release();
@@ -63,7 +62,7 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
     closeAnalysis = () => analysis.close();
     const engines = createServerEngines({ config: rt.engineConfig(), store: file, cacheDir: rt.ctx.paths.cacheDir, clock: rt.ctx.clock, analysis, ...(nli ? { nli } : {}) });
     const allowPrivate = o.allowPrivateWebhooks === true;
-    const webhooks = (await import('../../webhooks/server-plugin.js')).webhookServerHooks({
+    const webhooks = (await import('../../server/webhook-routes.js')).webhookServerHooks({
       store: serverStore,
       clock: rt.ctx.clock,
       targetPolicy: { allowPrivate },
@@ -77,8 +76,8 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
       );
     if (target.kind === 'postgres') app.log.info({ store: serverStore.label, pool: poolSize, worker: o.worker !== false }, 'using PostgreSQL');
     else {
-      // New databases are created 0600 (store/private-file.ts); an older or copied one may not be.
-      const exposed = (await import('../../store/private-file.js')).exposedFiles(target.path);
+      // New databases are created 0600 (store/local/private-file.ts); an older or copied one may not be.
+      const exposed = (await import('../../store/local/private-file.js')).exposedFiles(target.path);
       if (exposed.length)
         app.log.warn(
           { files: exposed },

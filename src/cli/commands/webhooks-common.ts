@@ -1,7 +1,7 @@
 /** What the `verity webhooks …` commands share: the registry in either mode, secrets, rendering. */
 import { VerityError } from '../../api/errors.js';
 import type { EventType, Webhook } from '../../api/webhooks.js';
-import type { WebhookRegistry } from '../../webhooks/embedded.js';
+import type { WebhookRegistry } from '../webhooks-embedded.js';
 import type { TestEventResult } from '../../webhooks/service.js';
 import type { CliRuntime } from '../runtime.js';
 
@@ -9,12 +9,12 @@ import type { CliRuntime } from '../runtime.js';
 export async function registry(rt: CliRuntime): Promise<WebhookRegistry> {
   const connection = await rt.connection();
   if (connection.mode === 'embedded') {
-    const { embeddedRegistry } = await import('../../webhooks/embedded.js');
+    const { embeddedRegistry } = await import('../webhooks-embedded.js');
     return embeddedRegistry(rt.ctx.paths, rt.ctx.interrupted);
   }
   const [{ callRemote }, { userAgent }, { retryLine }] = await Promise.all([
     import('../../client/remote-engine.js'),
-    import('../../sources/ports.js'),
+    import('../../engine/default-ports.js'),
     import('../retry-notice.js'),
   ]);
   const opts = { baseUrl: connection.baseUrl, apiKey: connection.key?.value, userAgent: userAgent(), onRetry: (n: Parameters<typeof retryLine>[0]) => rt.out.warn(retryLine(n)) };

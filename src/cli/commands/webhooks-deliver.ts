@@ -9,7 +9,7 @@ export default async function webhooksDeliver(rt: CliRuntime, cmd: Command): Pro
     throw new VerityError('VALIDATION_FAILED', '`webhooks deliver` sends the embedded outbox; a remote service delivers its own events', {
       details: [{ field: 'remote', issue: 'use without --remote / VERITY_BASE_URL, or with --local' }],
     });
-  const { openEmbeddedStore, drain } = await import('../../webhooks/embedded.js');
+  const { openEmbeddedStore, drain } = await import('../webhooks-embedded.js');
   const store = await openEmbeddedStore(rt.ctx.paths);
   try {
     if (watch) rt.out.info('delivering due webhook events as they fall due; Ctrl-C to stop');

@@ -9,7 +9,7 @@ export default async function webhooksTrigger(rt: CliRuntime, cmd: Command): Pro
     import('../../webhooks/service.js'),
     import('../../webhooks/trigger.js'),
     import('../../webhooks/secrets.js'),
-    import('../../sources/ports.js'),
+    import('../../engine/default-ports.js'),
   ]);
   const type = parseEventType(cmd.args[0], 'event-type');
   try {

@@ -9,7 +9,7 @@ import type { CliRuntime } from '../runtime.js';
  */
 export default async function worker(rt: CliRuntime, cmd: Command): Promise<void> {
   const o = cmd.opts<{ db?: string; pool?: string; allowPrivateWebhooks?: boolean; webhookLeaseMs?: string; dbAnswerTimeoutMs: string }>();
-  const { databaseTarget, parsePoolSize, parseLeaseMs, parseAnswerTimeoutMs, openPostgres } = await import('../../store/open-server-store.js');
+  const { databaseTarget, parsePoolSize, parseLeaseMs, parseAnswerTimeoutMs, openPostgres } = await import('../../store/open.js');
   const leaseMs = parseLeaseMs(o.webhookLeaseMs);
   const answerTimeoutMs = parseAnswerTimeoutMs(o.dbAnswerTimeoutMs);
   const target = databaseTarget(o.db, rt.ctx.env, rt.ctx.paths.storeFile);

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT } from '../../api/requests.js';
-import { FAIL_ON_VALUES, type GateKind } from '../gates.js';
+import { FAIL_ON_VALUES, type GateKind } from '../../api/gates.js';
 import type { CliRuntime } from '../runtime.js';
 
 export const DYNAMIC_SOURCES = [
@@ -40,7 +40,7 @@ export async function completionValues(rt: CliRuntime, source: string, current: 
   } else if (source === 'webhooks') {
     // The embedded registry only, and only if the store exists: completion never creates it.
     if (existsSync(rt.ctx.paths.storeFile)) {
-      const { embeddedRegistry } = await import('../../webhooks/embedded.js');
+      const { embeddedRegistry } = await import('../webhooks-embedded.js');
       const reg = await embeddedRegistry(rt.ctx.paths, rt.ctx.interrupted);
       try {
         values = (await reg.list()).map((w) => w.id);

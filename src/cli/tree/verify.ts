@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT, DOCUMENT_SOURCES } from '../../api/requests.js';
 import { lazyAction } from '../action.js';
-import { FAIL_ON_VALUES, type GateKind } from '../gates.js';
+import { FAIL_ON_VALUES, type GateKind } from '../../api/gates.js';
 import type { CliContext } from '../context.js';
 import { registerVerifyBatch } from './verify-batch.js';
 

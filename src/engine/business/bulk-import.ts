@@ -10,7 +10,7 @@ import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { VerityError } from '../../api/errors.js';
 import { normalizeCompanyNumber } from '../../sources/companies-house.js';
-import type { Store } from '../../store/database.js';
+import type { Store } from '../../store/local/database.js';
 import { csvColumnBatches } from './csv-records.js';
 import { fromIso } from './jurisdictions.js';
 import { COMPANY_REGISTRY_INDEXES, DROP_COMPANY_REGISTRY_INDEXES, companyData, interruptedImport, markInterruptedImport } from './local-registry.js';

@@ -7,8 +7,8 @@
  * `(source, record_id)` so re-imports update in place. `name_key` (names.ts `matchKey`) has a
  * B-tree index for exact look-ups; an external-content FTS5 index over it answers fuzzy ones.
  */
-import type { Database, Store } from '../../store/database.js';
-import { migrate } from '../../store/database.js';
+import type { Database, Store } from '../../store/local/database.js';
+import { migrate } from '../../store/local/database.js';
 
 export const COMPANIES_COMPONENT = 'companies';
 

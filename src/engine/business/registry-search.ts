@@ -10,7 +10,7 @@ import { createGleifClient, LEI_PATTERN, type GleifRecord } from '../../sources/
 import { UpstreamError } from '../../sources/http.js';
 import { createOpenCorporatesClient } from '../../sources/opencorporates.js';
 import { createSecEdgarClient, recentFilings, secDocumentUrl, type SecTicker } from '../../sources/sec-edgar.js';
-import type { Store } from '../../store/database.js';
+import type { Store } from '../../store/local/database.js';
 import type { EnginePorts } from '../types.js';
 import { registeredAsKey } from './bulk-import.js';
 import { compatible } from './jurisdictions.js';

@@ -7,7 +7,7 @@ import { OPENCORPORATES_PLAN, planAtLeast } from '../../api/plans.js';
 import { BUSINESS_SOURCES, type BusinessRequest, type BusinessSource } from '../../api/requests.js';
 import type { BusinessResult, Filing, Officer } from '../../api/results.js';
 import { UpstreamError } from '../../sources/http.js';
-import type { Store } from '../../store/database.js';
+import type { Store } from '../../store/local/database.js';
 import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
 import { sourceApplies } from './jurisdictions.js';
 import { interruptedImport } from './local-registry.js';

@@ -16,7 +16,7 @@
  * (0), P(false) 0.750 (44), coverage 0.017.
  *
  */
-import type { StanceModel } from './stance.js';
+import type { StanceModel } from './stance-model.js';
 import type { VerdictParams } from './verdict.js';
 
 export const STANCE_MODEL: StanceModel = {

@@ -35,8 +35,8 @@ export const STANCE_MAX_CHARS = 2000;
 /** The text as the local model reads it: cut at STANCE_MAX_CHARS. */
 export const boundForStance = (s: string): string => (s.length > STANCE_MAX_CHARS ? s.slice(0, STANCE_MAX_CHARS) : s);
 
-export const STANCES = ['supports', 'refutes', 'neutral'] as const;
-export type StanceLabel = (typeof STANCES)[number];
+import { STANCES, type StanceLabel, type StanceModel } from './stance-model.js';
+export { STANCES, type StanceLabel, type StanceModel };
 
 export interface StanceProbs {
   supports: number;
@@ -293,12 +293,6 @@ function softmax(zs: number[]): number[] {
   return es.map((e) => e / s);
 }
 
-export interface StanceModel {
-  features: readonly string[];
-  classes: readonly StanceLabel[];
-  /** weights[class][feature] */
-  weights: readonly (readonly number[])[];
-}
 
 /**
  * Entity substitution as a rule (issue 34): a passage that states the claim's frame with another

@@ -52,7 +52,8 @@ import { combineImageScores } from './score.js';
 import { loadTrustAnchors } from './trust.js';
 import { withTimeBudget } from './time-budget.js';
 
-export type ImageFlag = 'image_manipulated' | 'deepfake' | 'metadata_stripped' | 'inconsistent_timestamps';
+import type { ImageFlag } from './score.js';
+export type { ImageFlag };
 
 export interface ImageAnalysis {
   metadata: MediaMetadata;

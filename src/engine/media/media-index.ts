@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { VerityError } from '../../api/errors.js';
-import { migrate, type Database, type Store } from '../../store/database.js';
+import { migrate, type Database, type Store } from '../../store/local/database.js';
 import { detectMediaType } from './detect-type.js';
 import { readHeader } from './decode.js';
 import { hamming, pHash } from './perceptual-hash.js';

@@ -16,7 +16,8 @@
  */
 import type { AnalysisEvidence, Watermark } from '../../api/results.js';
 import { noisyOr, round3 } from '../scoring.js';
-import type { ImageFlag } from './analyze-image.js';
+/** A finding about an image, shared by the analysis (analyze-image.ts) and this scoring. */
+export type ImageFlag = 'image_manipulated' | 'deepfake' | 'metadata_stripped' | 'inconsistent_timestamps';
 import type { Signal } from './forensics/types.js';
 import { plainSummary, watermarkSummary } from './plain-summary.js';
 

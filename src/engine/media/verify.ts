@@ -8,7 +8,7 @@ import { notMeasuredWarning } from '../../api/not-measured.js';
 import { fileDigest } from '../file-digest.js';
 import { VerityError } from '../../api/errors.js';
 import type { MediaRequest } from '../../api/requests.js';
-import type { Store } from '../../store/database.js';
+import type { Store } from '../../store/local/database.js';
 import type { AnalysisEvidence, Authenticity, DimensionProducers, Dimensions, MediaResult, MediaVideo, ProvenanceItem, Watermark } from '../../api/results.js';
 import { loadBinary } from '../inputs.js';
 import { clamp01, noisyOr, round3 } from '../scoring.js';

@@ -1,22 +1,18 @@
 /**
- * Batches inside `verity serve` (issue 15): the store (src/store/batches), the runner as the
+ * Batches inside `verity serve` (issue 15): the store (`batchStore()` of the server store: src/store/sqlite/batches.ts, src/store/postgres/batches.ts), the runner as the
  * server's own background work (started when the server is ready, stopped when it closes, before
  * the store is closed), and the /v1/batches routes. Registered with one line in src/server/app.ts.
  *
  * Storage: the BatchStore lives beside the server store — in its SQLite file (writes through its
- * group commit) or its PostgreSQL database (src/store/batches/postgres.ts) — so an item's finish
+ * group commit) or its PostgreSQL database (src/store/postgres/batches.ts) — so an item's finish
  * commits with its charge and events. Another server store answers 503 unless a BatchStore for it
  * is given (`batchStore`).
  */
 import type { FastifyInstance } from 'fastify';
 import { VerityError } from '../../api/errors.js';
 import type { Clock, Engine } from '../../engine/types.js';
-import type { PostgresBatchStore } from '../../store/batches/postgres.js';
-import { createSqliteBatchStore } from '../../store/batches/sqlite.js';
-import type { BatchStore } from '../../store/batches/types.js';
-import type { ServerStore } from '../../store/server-store.js';
-import type { PostgresServerStore } from '../../store/postgres/server-store.js';
-import { SqliteServerStore } from '../../store/sqlite-server-store.js';
+import type { BatchStore } from '../../store/ports/batches.js';
+import type { ServerStore } from '../../store/ports/index.js';
 import type { Idempotency } from '../idempotency.js';
 import type { Ledger } from '../usage.js';
 import { registerBatchRoutes } from './routes.js';
@@ -35,15 +31,8 @@ export interface BatchesOptions {
 
 export function batchesPlugin(o: BatchesOptions) {
   return async (app: FastifyInstance): Promise<void> => {
-    const sqlite = o.store instanceof SqliteServerStore ? o.store : undefined;
-    // PostgreSQL: the batch tables live in the server store's database (its `batches` migration).
-    // Imported on that path only (the driver stays out of SQLite processes).
-    let pg: PostgresBatchStore | undefined;
-    if (!o.batchStore && o.store.kind === 'postgres') {
-      const { createPostgresBatchStore } = await import('../../store/batches/postgres.js');
-      pg = createPostgresBatchStore((o.store as PostgresServerStore).sql);
-    }
-    const store = o.batchStore ?? pg ?? (sqlite && createSqliteBatchStore(sqlite.db, { transact: (fn) => sqlite.writes.run(fn) }));
+    const beside = o.batchStore ? undefined : await o.store.batchStore?.();
+    const store = o.batchStore ?? beside?.store;
     if (!store) {
       const unavailable = async (): Promise<never> => {
         throw new VerityError('UNAVAILABLE', `Batches are not available on the ${o.store.kind} store in this version; use single requests`);
@@ -59,9 +48,7 @@ export function batchesPlugin(o: BatchesOptions) {
       ledger: o.ledger,
       idempotency: o.idempotency,
       // The idempotency record commits with the stored batch (SQLite: the same transaction).
-      saveIdempotency: pg
-        ? (accountId, key, hash, response) => pg.stageIdempotency({ accountId, key, hash, response, nowMs: o.clock.now().getTime() })
-        : sqlite && ((accountId, key, hash, response) => sqlite.saveIdempotency(accountId, key, hash, response, o.clock.now().getTime())),
+      saveIdempotency: beside && ((accountId, key, hash, response) => beside.saveIdempotency(accountId, key, hash, response, o.clock.now().getTime())),
       now: () => o.clock.now(),
     });
     app.addHook('onReady', async () => runner.start());

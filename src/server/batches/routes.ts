@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { VerityError, validationError } from '../../api/errors.js';
 import { contentEncodingError } from '../content-encoding.js';
 import { randomBase62 } from '../../api/ids.js';
-import type { BatchRow, BatchScope, BatchStore, ResultRow } from '../../store/batches/types.js';
+import type { BatchRow, BatchScope, BatchStore, ResultRow } from '../../store/ports/batches.js';
 import { checkIdempotencyKey, requestHash, type Idempotency, type StoredResponse } from '../idempotency.js';
 import type { Ledger } from '../usage.js';
 import type { AuthInfo } from '../types.js';

@@ -1,6 +1,6 @@
 /** How a batch is shown: the API object (GET /v1/batches/{id}) and the terminal event's `data`. */
 import type { Batch } from '../../api/batches.js';
-import type { BatchRow } from '../../store/batches/types.js';
+import type { BatchRow } from '../../store/ports/batches.js';
 
 export type BatchObject = Batch;
 

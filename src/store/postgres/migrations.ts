@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema, versioned like SQLite's (src/store/database.ts): each component has an
+ * The PostgreSQL schema, versioned like SQLite's (src/store/local/database.ts): each component has an
  * ordered list of steps, recorded in `verity_schema_migrations`; a released step is never edited.
  * Migrations run under a transaction-scoped advisory lock, so three `serve` processes starting
  * at once apply each step exactly once.
@@ -67,7 +67,7 @@ const SERVER: readonly string[] = [
    );
    CREATE INDEX quota_holds_account ON quota_holds(account_id, expires_at);
 
-   -- The sliding window of src/server/rate-limit.ts, in the database: the key's row is locked,
+   -- The sliding window of src/domain/rate-limit.ts, in the database: the key's row is locked,
    -- so concurrent requests from every process are counted one after another.
    CREATE FUNCTION verity_rate_take(p_key text, p_limit integer, p_window_ms double precision,
      OUT allowed boolean, OUT remaining integer, OUT reset_ms double precision) AS $$
@@ -133,7 +133,7 @@ const SERVER: readonly string[] = [
   // - quota holds serialize on a transaction-scoped advisory lock per (account, period) instead of
   //   the usage row, and read usage and holds in ONE statement (one snapshot: a commit turning a
   //   hold into usage is seen whole or not at all);
-  // - the request guard's rate takes run as one SQL statement per batch (ADMIT in server-store.ts;
+  // - the request guard's rate takes run as one SQL statement per batch (ADMIT in rate.ts;
   //   `taken` = how many takes of the batch were allowed); every key has its window row from its
   //   creation, so the statement only updates (the row lock serializes, as in verity_rate_take).
   `ALTER TABLE usage ADD COLUMN shard smallint NOT NULL DEFAULT 0;
@@ -290,7 +290,7 @@ const WEBHOOKS: readonly string[] = [
 ];
 
 /**
- * The batches component (issue 15), the SQLite schema's twin (src/store/batches/sqlite.ts): `n`
+ * The batches component (issue 15), the SQLite schema's twin (src/store/sqlite/batches.ts): `n`
  * orders batches as SQLite's rowid does; leases are bigint milliseconds.
  */
 const BATCHES: readonly string[] = [

@@ -8,14 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Batch, BatchEventData, BatchResultLine } from '../../../src/api/batches.js';
-import { createKey, migrateServer } from '../../../src/server/accounts.js';
+import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
 import { buildServer } from '../../../src/server/app.js';
 import { createServerEngines } from '../../../src/server/engines.js';
 import type { BatchFinishedInfo, VerificationFailedInfo, VerificationRecordedInfo } from '../../../src/server/types.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import { startWikipediaFake } from '../../fakes/wikipedia.js';
 import type { FakeServer } from '../../fakes/claim-fake-server.js';
 import { FakeClock } from '../server/harness.js';
+import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -42,7 +43,7 @@ async function harness(o: { wiki?: FakeServer } = {}): Promise<H> {
   const events: H['events'] = { completed: [], failed: [], batches: [] };
   const app = await buildServer({
     logLevel: 'silent',
-    db: store.db,
+    store: sqliteServerStore(store.db),
     engines,
     clock,
     afterVerification: (_db, info) => void events.completed.push(info),
@@ -162,7 +163,7 @@ describe('OpenAPI', () => {
 
 describe('sample batch events', () => {
   it('`webhooks trigger` samples have the shape the server sends', async () => {
-    const { sampleData } = await import('../../../src/webhooks/events.js');
+    const { sampleData } = await import('../../../src/domain/events.js');
     for (const t of ['batch.completed', 'batch.partial'] as const) {
       const { sample, ...data } = sampleData(t, new Date()) as Record<string, unknown>;
       expect(sample).toBe(true);

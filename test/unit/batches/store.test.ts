@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrateServer } from '../../../src/server/accounts.js';
-import type { PostgresServerStore } from '../../../src/store/postgres/server-store.js';
-import { createSqliteBatchStore } from '../../../src/store/batches/sqlite.js';
-import { StaleBatchWrite, type BatchStore } from '../../../src/store/batches/types.js';
-import { openStore } from '../../../src/store/database.js';
+import { migrateServer } from '../../../src/store/sqlite/accounts.js';
+import type { PostgresServerStore } from '../../../src/store/postgres/index.js';
+import { createSqliteBatchStore } from '../../../src/store/sqlite/batches.js';
+import { StaleBatchWrite, type BatchStore } from '../../../src/store/ports/batches.js';
+import { openStore } from '../../../src/store/local/database.js';
 import { freshDatabase, reachablePostgres } from '../../helpers/postgres.js';
 
 const scope = { accountId: 'acct_1', environment: 'test' as const };
@@ -52,8 +52,8 @@ async function sqliteSubject(n: number): Promise<Subject> {
 const pgAdmin = await reachablePostgres();
 
 async function postgresSubject(n: number): Promise<Subject> {
-  const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
-  const { createPostgresBatchStore } = await import('../../../src/store/batches/postgres.js');
+  const { openPostgresStore } = await import('../../../src/store/postgres/index.js');
+  const { createPostgresBatchStore } = await import('../../../src/store/postgres/batches.js');
   const db = await freshDatabase(pgAdmin!);
   const a = await openPostgresStore({ url: db.url, poolSize: 4, listen: false });
   const b = await openPostgresStore({ url: db.url, poolSize: 4, listen: false, migrate: false });

@@ -7,7 +7,7 @@ import { importCompaniesHouse, importGleif, importSecTickers, ukDate } from '../
 import { csvRecords } from '../../../src/engine/business/csv-records.js';
 import { findLocal, findLocalTickers, importInfo } from '../../../src/engine/business/local-registry.js';
 import { VerityError } from '../../../src/api/errors.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 
 // The real product's header line: note the stray spaces before some column names.
 export const CH_HEADER =

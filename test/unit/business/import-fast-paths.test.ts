@@ -12,7 +12,7 @@ import { importCompaniesHouse } from '../../../src/engine/business/bulk-import.j
 import { csvColumnBatches, csvRecords } from '../../../src/engine/business/csv-records.js';
 import { findLocal } from '../../../src/engine/business/local-registry.js';
 import { LEGAL_FORMS, foldName, nameKey } from '../../../src/engine/business/names.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import { CH_HEADER, chRow } from './bulk-import.test.js';
 
 function rng(seed: number) {

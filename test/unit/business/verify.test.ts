@@ -14,7 +14,7 @@ import type { VerityError } from '../../../src/api/errors.js';
 import type { EngineConfig, EnginePorts } from '../../../src/engine/types.js';
 import { createHttpClient, UpstreamError } from '../../../src/sources/http.js';
 import { failureReason } from '../../../src/engine/business/registry-search.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import { companiesHouseFake, type FakeChCompany } from '../../fakes/companies-house.js';
 import { gleifFake, type FakeLei } from '../../fakes/gleif.js';
 import { openCorporatesFake } from '../../fakes/opencorporates.js';

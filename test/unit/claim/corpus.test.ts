@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClaimResult } from '../../../src/api/results.js';
 import { createEngine } from '../../../src/engine/index.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import { corpusFiles, corpusSize, importCorpus, removeCorpusRows } from '../../../src/sources/local-corpus.js';
 import { ports, testHttp } from './helpers.js';
 

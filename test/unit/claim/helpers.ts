@@ -1,5 +1,5 @@
 /** Shared wiring for claim tests: a real HTTP client with an injected (instant, recorded) sleep. */
-import { openStore } from '../../../src/store/database.js';
+import { openStore } from '../../../src/store/local/database.js';
 import { createHttpClient, type HttpClient } from '../../../src/sources/http.js';
 import type { EngineConfig, EnginePorts } from '../../../src/engine/types.js';
 

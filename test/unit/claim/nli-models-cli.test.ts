@@ -14,7 +14,7 @@ import { VerityError } from '../../../src/api/errors.js';
 import { configuredNliClassifier } from '../../../src/engine/claim/nli/configured.js';
 import { nliManifest, nliModelDir } from '../../../src/engine/claim/nli/manifest.js';
 import { readRecord } from '../../../src/engine/claim/nli/model-folder.js';
-import { pullModel } from '../../../src/sources/model-download.js';
+import { pullModel } from '../../../src/engine/claim/nli/model-download.js';
 import { writeTinyNliModel } from '../../helpers/tiny-nli-model.js';
 import { cleanHomes, fakeContext, runCli, tempHome } from '../cli/fake-context.js';
 

@@ -10,7 +10,7 @@ import { ENTITY_SWAP_REFUTES, localStance, STANCE_MAX_CHARS, stanceFeatures } fr
 import { decideVerdict, PRECISION_TARGET } from '../../../src/engine/claim/verdict.js';
 import type { ClaimHit } from '../../../src/sources/claim-types.js';
 import type { ClaimResult } from '../../../src/api/results.js';
-import { completedData } from '../../../src/webhooks/events.js';
+import { completedData } from '../../../src/domain/events.js';
 
 const now = new Date('2025-01-01T00:00:00Z');
 const hit = (text: string, url = 'https://en.wikipedia.org/wiki/A'): ClaimHit => ({ source: 'local', url, title: '', text, published_at: null, publisher: null });

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
 import type { HttpClient } from '../../../src/sources/http.js';
 import type { EngineConfig, EnginePorts } from '../../../src/engine/types.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 
 export function makePorts(config: EngineConfig = {}, store?: Store): EnginePorts {
   return {

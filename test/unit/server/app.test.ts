@@ -36,7 +36,7 @@ describe('authentication (SPEC 5)', () => {
       expect(JSON.stringify(r.json)).not.toContain(key.slice(13));
     }
     expect((await h.post('/v1/verify/claim', claim, bearer(key))).status).toBe(200);
-    const { revokeKey } = await import('../../../src/server/accounts.js');
+    const { revokeKey } = await import('../../../src/store/sqlite/accounts.js');
     revokeKey(h.store.db, 'ci', h.clock.now());
     const after = await h.post('/v1/verify/claim', claim, bearer(key));
     expect(after.status).toBe(401);

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createKey, migrateServer } from '../../../src/server/accounts.js';
+import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
 import { createAuthenticator } from '../../../src/server/auth.js';
-import { openStore, type Store } from '../../../src/store/database.js';
-import { sqliteServerStore } from '../../../src/store/sqlite-server-store.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
+import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 import { FakeClock } from './harness.js';
 
 let dir: string | undefined;

@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../../src/server/app.js';
-import { createKey, migrateServer } from '../../../src/server/accounts.js';
+import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
 import { createServerEngines, type ServerEngineOptions } from '../../../src/server/engines.js';
 import type { ServerDeps } from '../../../src/server/types.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
+import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 
 export class FakeClock {
   constructor(public ms = Date.UTC(2026, 2, 10, 12, 0, 0)) {}
@@ -39,7 +40,7 @@ export async function startHarness(
   migrateServer(store.db);
   const clock = new FakeClock();
   const engines = createServerEngines({ config: {}, store, cacheDir: join(dir, 'cache'), clock, lookup: o.lookup });
-  const app = await buildServer({ logLevel: 'silent', ...o, db: store.db, engines, clock });
+  const app = await buildServer({ logLevel: 'silent', ...o, store: sqliteServerStore(store.db), engines, clock });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,

@@ -5,9 +5,9 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureAccount, revokeKey } from '../../../src/server/accounts.js';
-import { createGroupCommit } from '../../../src/server/group-commit.js';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { ensureAccount, revokeKey } from '../../../src/store/sqlite/accounts.js';
+import { createGroupCommit } from '../../../src/store/sqlite/group-commit.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import { bearer, startHarness, type Harness } from './harness.js';
 
 let h: Harness | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { periodOf } from '../../../src/server/accounts.js';
+import { periodOf } from '../../../src/domain/keys.js';
 
 describe('periodOf (usage months, UTC)', () => {
   it('is the ISO year-month of the instant, at month edges and across jumps of the clock', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { policyFor, RateLimiter } from '../../../src/server/rate-limit.js';
+import { policyFor, RateLimiter } from '../../../src/domain/rate-limit.js';
 
 describe('RateLimiter (sliding window)', () => {
   it('allows 100 test-key requests in an hour and refuses the 101st until the oldest leaves the window', () => {

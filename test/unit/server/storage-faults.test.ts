@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toCliError } from '../../../src/cli/errors.js';
-import { createGroupCommit } from '../../../src/server/group-commit.js';
+import { createGroupCommit } from '../../../src/store/sqlite/group-commit.js';
 import { redactUrl } from '../../../src/server/redact.js';
-import { storageFaultCause } from '../../../src/server/storage-health.js';
-import { openStore } from '../../../src/store/database.js';
+import { storageFaultCause } from '../../../src/store/sqlite/storage-health.js';
+import { openStore } from '../../../src/store/local/database.js';
 
 describe('storage faults', () => {
   it('fails the whole group commit when SQLite rolls the transaction back (SQLITE_FULL): nothing half-stored', async () => {

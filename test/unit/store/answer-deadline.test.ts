@@ -7,8 +7,8 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { watchAnswers, type DeadlineTimers } from '../../../src/store/postgres/answer-deadline.js';
-import { connectionGone, postgresFaultCause } from '../../../src/store/postgres/server-store.js';
-import { storageRetryAfterSeconds, STORAGE_RETRY_AFTER_S } from '../../../src/server/storage-health.js';
+import { connectionGone, postgresFaultCause } from '../../../src/store/postgres/connection.js';
+import { storageRetryAfterSeconds, STORAGE_RETRY_AFTER_S } from '../../../src/domain/storage-faults.js';
 
 function fakeClock() {
   let now = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { databaseTarget, parsePoolSize } from '../../../src/store/open-server-store.js';
+import { databaseTarget, parsePoolSize } from '../../../src/store/open.js';
 import { loadPostgres } from '../../../src/store/postgres/driver.js';
-import { connectionGone, PostgresServerStore, postgresFaultCause, reconnectDelaySeconds, redactDatabaseUrl } from '../../../src/store/postgres/server-store.js';
+import { connectionGone, PostgresServerStore, postgresFaultCause, reconnectDelaySeconds, redactDatabaseUrl } from '../../../src/store/postgres/index.js';
 import { fakePostgres } from '../../helpers/fake-postgres.js';
 import { toHttpError } from '../../../src/server/error-handler.js';
 

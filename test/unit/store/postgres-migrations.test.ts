@@ -5,7 +5,7 @@
  * them. Needs a real server (skipped with a message without one).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../../src/server/accounts.js';
+import { hashKey } from '../../../src/domain/keys.js';
 import { freshDatabase, reachablePostgres } from '../../helpers/postgres.js';
 
 const pgAdmin = await reachablePostgres();
@@ -23,7 +23,7 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
   it('keeps the usage and keys of a database at server@2, and serves them after server@3', async () => {
     const { default: postgres } = await import('postgres');
     const { PG_MIGRATIONS } = await import('../../../src/store/postgres/migrations.js');
-    const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+    const { openPostgresStore } = await import('../../../src/store/postgres/index.js');
     const before = { server: 2, webhooks: 1, batches: 1 } as Record<string, number>;
     const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
     try {

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
-import { describeCommand, takeOwnerLock } from '../../../src/store/owner-lock.js';
-import { acquireServeLock } from '../../../src/store/serve-lock.js';
+import { describeCommand, takeOwnerLock } from '../../../src/store/local/owner-lock.js';
+import { acquireServeLock } from '../../../src/store/sqlite/serve-lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'verity-serve-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

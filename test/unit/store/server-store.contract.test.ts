@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../../src/server/accounts.js';
-import { openStore, type Store } from '../../../src/store/database.js';
-import type { OutboxEntry, ServerStore } from '../../../src/store/server-store.js';
-import { sqliteServerStore } from '../../../src/store/sqlite-server-store.js';
+import { hashKey } from '../../../src/domain/keys.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
+import type { OutboxEntry, ServerStore } from '../../../src/store/ports/index.js';
+import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 import { createDeliveryWorker, systemWorkerClock } from '../../../src/webhooks/delivery.js';
-import { envelope } from '../../../src/webhooks/events.js';
+import { envelope } from '../../../src/domain/events.js';
 import { freshDatabase, reachablePostgres } from '../../helpers/postgres.js';
 
 interface Subject {
@@ -51,7 +51,7 @@ async function sqliteSubject(): Promise<Subject> {
 const pgAdmin = await reachablePostgres();
 
 async function postgresSubject(): Promise<Subject> {
-  const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+  const { openPostgresStore } = await import('../../../src/store/postgres/index.js');
   const db = await freshDatabase(pgAdmin!);
   const store = await openPostgresStore({ url: db.url, poolSize: 4 });
   const other = await openPostgresStore({ url: db.url, poolSize: 4 });
@@ -626,7 +626,7 @@ for (const [kind, open, available] of kinds) {
     });
 
     it.skipIf(kind !== 'postgres')('a purge that fails is reported as a background error, never fails the request that started it, and is tried again after 1, then 2 minutes', async () => {
-      const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+      const { openPostgresStore } = await import('../../../src/store/postgres/index.js');
       const errors: unknown[] = [];
       const third = await openPostgresStore({ url: s.url!, poolSize: 2, migrate: false, listen: false, onBackgroundError: (err) => errors.push(err) });
       // Every DELETE on the idempotency table fails (a statement trigger: with or without rows).
@@ -662,7 +662,7 @@ for (const [kind, open, available] of kinds) {
     });
 
     it.skipIf(kind !== 'postgres')('a purge run stops after 20,000 rows and a request after the pause goes on; records within 10 minutes past the TTL stay (clock margin), later ones go', async () => {
-      const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+      const { openPostgresStore } = await import('../../../src/store/postgres/index.js');
       const third = await openPostgresStore({ url: s.url!, poolSize: 2, migrate: false, listen: false });
       try {
         const k = await key('purge-backlog', 'test');
@@ -710,7 +710,7 @@ for (const [kind, open, available] of kinds) {
     });
 
     it.skipIf(kind !== 'postgres')('health covers the request guard\'s and the commit batches\' own connections, not only the pool', async () => {
-      const { openPostgresStore } = await import('../../../src/store/postgres/server-store.js');
+      const { openPostgresStore } = await import('../../../src/store/postgres/index.js');
       for (const conn of ['commits', 'guard']) {
         const third = await openPostgresStore({ url: s.url!, poolSize: 2, migrate: false, listen: false });
         try {

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createKey, migrateServer } from '../../../src/server/accounts.js';
-import { openStore, type Store } from '../../../src/store/database.js';
-import type { UsageTotals } from '../../../src/store/server-store.js';
-import { sqliteServerStore, type SqliteServerStore } from '../../../src/store/sqlite-server-store.js';
+import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
+import type { UsageTotals } from '../../../src/store/ports/index.js';
+import { sqliteServerStore, type SqliteServerStore } from '../../../src/store/sqlite/index.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 const PERIOD = '2026-03';

@@ -7,12 +7,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/database.js';
-import type { OutboxStore } from '../../../src/store/server-store.js';
-import { sqliteOutbox } from '../../../src/store/sqlite-server-store.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
+import type { OutboxStore } from '../../../src/store/ports/index.js';
+import { sqliteOutbox } from '../../../src/store/sqlite/index.js';
 import { createDeliveryWorker, STORE_RETRY_MAX_MS, storeRetryDelay } from '../../../src/webhooks/delivery.js';
-import { envelope } from '../../../src/webhooks/events.js';
-import { createWebhook, deliveryLog, enqueueEvent, ensureWebhookSchema } from '../../../src/webhooks/repository.js';
+import { envelope } from '../../../src/domain/events.js';
+import { createWebhook, deliveryLog, enqueueEvent, ensureWebhookSchema } from '../../../src/store/sqlite/webhooks.js';
 import { FakeClock, runUntil } from './fake-clock.js';
 
 const ACCOUNT = 'acct_1';

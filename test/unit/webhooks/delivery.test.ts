@@ -2,20 +2,21 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import { createDeliveryWorker, type AttemptReport } from '../../../src/webhooks/delivery.js';
-import { envelope } from '../../../src/webhooks/events.js';
+import { envelope } from '../../../src/domain/events.js';
 import {
   createWebhook,
   deliveryLog,
   enqueueEvent,
   ensureWebhookSchema,
-  outstandingCount,
   replayEvent,
   rotateSecret,
-} from '../../../src/webhooks/repository.js';
-import { RETRY_DELAYS_MS } from '../../../src/webhooks/schedule.js';
+} from '../../../src/store/sqlite/webhooks.js';
+import { RETRY_DELAYS_MS } from '../../../src/domain/delivery-schedule.js';
 import { FakeClock, runUntil } from './fake-clock.js';
+import { sqliteOutbox } from '../../../src/store/sqlite/index.js';
+import { outstandingCount } from '../../../src/store/sqlite/outbox.js';
 
 const SECRET = 'test-secret-0123456789-0123456789-abcdef';
 const ACCOUNT = 'acct_1';
@@ -88,7 +89,7 @@ describe('delivery worker', () => {
     const ev = emit(s, clock);
     const reports: AttemptReport[] = [];
     // A long poll interval: the worker still wakes exactly at each retry's due time.
-    const w = createDeliveryWorker({ db: s.db, clock, pollMs: 3_600_000, onAttempt: (r) => reports.push(r) });
+    const w = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock, pollMs: 3_600_000, onAttempt: (r) => reports.push(r) });
     w.start();
     await runUntil(clock, () => w.idle(), t0 + 12 * 3_600_000);
     await w.stop();
@@ -108,7 +109,7 @@ describe('delivery worker', () => {
 
     // Replay: the same event (same id and body) goes out again with a fresh series.
     expect(replayEvent(s.db, ACCOUNT, ev.id, clock.now())).toEqual({ event_id: ev.id, deliveries: 1 });
-    const w2 = createDeliveryWorker({ db: s.db, clock });
+    const w2 = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock });
     w2.start();
     await runUntil(clock, () => w2.idle(), clock.now() + 1000);
     await w2.stop();
@@ -128,7 +129,7 @@ describe('delivery worker', () => {
     createWebhook(s.db, ACCOUNT, { url: ep.url, events: ['verification.completed'], secret: SECRET }, new Date(clock.now()));
     emit(s, clock);
     const reports: AttemptReport[] = [];
-    const w = createDeliveryWorker({ db: s.db, clock, onAttempt: (r) => reports.push(r) });
+    const w = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock, onAttempt: (r) => reports.push(r) });
     w.start();
     const t0 = clock.now();
     await runUntil(clock, () => w.idle(), t0 + 60_000);
@@ -144,7 +145,7 @@ describe('delivery worker', () => {
     const ep = await endpoint(clock);
     createWebhook(s.db, ACCOUNT, { url: ep.url, events: ['verification.completed'], secret: SECRET }, new Date(clock.now()));
     for (let i = 0; i < 1000; i++) emit(s, clock);
-    const w = createDeliveryWorker({ db: s.db, clock });
+    const w = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock });
     w.start();
     const t0 = clock.now();
     await runUntil(clock, () => w.idle(), t0 + 200_000, () => ep.received.length === 1000);
@@ -164,7 +165,7 @@ describe('delivery worker', () => {
     createWebhook(s.db, ACCOUNT, { url: slow.url, events: ['verification.completed'], secret: SECRET }, new Date(clock.now()));
     createWebhook(s.db, ACCOUNT, { url: fast.url, events: ['verification.completed'], secret: SECRET }, new Date(clock.now()));
     for (let i = 0; i < 20; i++) emit(s, clock);
-    const w = createDeliveryWorker({ db: s.db, clock });
+    const w = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock });
     w.start();
     // Step the fake clock without waiting for the hanging requests.
     for (let i = 0; i < 200 && fast.received.length < 20; i++) {
@@ -190,7 +191,7 @@ describe('delivery worker', () => {
     });
     const hook = createWebhook(s.db, ACCOUNT, { url: ep.url, events: ['verification.completed'], secret: SECRET }, new Date(clock.now()));
     const ev = emit(s, clock);
-    const dead = createDeliveryWorker({ db: s.db, clock });
+    const dead = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock });
     dead.start();
     clock.runNext(); // the first poll, at the current (fake) time
     await until(() => ep.received.length === 1);
@@ -199,7 +200,7 @@ describe('delivery worker', () => {
     ep.server.closeAllConnections();
 
     const t = clock.now();
-    const w = createDeliveryWorker({ db: s.db, clock });
+    const w = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock });
     w.start();
     await runUntil(clock, () => w.idle(), t + 25_000);
     expect(ep.received).toHaveLength(1); // the lease (30 s) has not expired yet
@@ -220,7 +221,7 @@ describe('delivery worker', () => {
     const ep = await endpoint(clock, (n) => (n === 1 ? 503 : 200), NEW);
     const hook = createWebhook(s.db, ACCOUNT, { url: ep.url, events: ['verification.completed'], secret: SECRET }, new Date(clock.now()));
     emit(s, clock);
-    const w = createDeliveryWorker({ db: s.db, clock });
+    const w = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock });
     w.start();
     await runUntil(clock, () => w.idle(), clock.now() + 1000);
     expect(ep.received[0]!.signatureOk).toBe(false); // signed with the old secret

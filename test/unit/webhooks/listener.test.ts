@@ -6,7 +6,7 @@ import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import { parseForwardRoute, SeenIds, startListener, type ListenRecord, type RunningListener } from '../../../src/webhooks/listener.js';
-import { sign } from '../../../src/webhooks/signature.js';
+import { sign } from '../../../src/domain/signature.js';
 import { unfinishedRequest } from '../../e2e/raw-http.js';
 
 const SECRET = 'listener-unit-secret-0123456789-abcdefgh';

@@ -4,15 +4,15 @@ import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
 import { EventEnvelope } from '../../../src/api/webhooks.js';
-import { webhookServerHooks } from '../../../src/webhooks/server-plugin.js';
+import { webhookServerHooks } from '../../../src/server/webhook-routes.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKey, migrateServer } from '../../../src/server/accounts.js';
+import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
 import { buildServer } from '../../../src/server/app.js';
 import { createServerEngines } from '../../../src/server/engines.js';
-import { openStore, type Store } from '../../../src/store/database.js';
-import { sqliteServerStore } from '../../../src/store/sqlite-server-store.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
+import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 import { systemWorkerClock } from '../../../src/webhooks/delivery.js';
 import { FakeClock } from '../server/harness.js';
 
@@ -81,14 +81,14 @@ async function harness(): Promise<{ h: Harness; hooks: ReturnType<typeof webhook
   migrateServer(store.db);
   const clock = new FakeClock();
   const hooks = webhookServerHooks({
-    db: store.db,
+    store: sqliteServerStore(store.db, { nowMs: () => systemWorkerClock.now() }),
     clock: { now: () => clock.now() },
     workerClock: systemWorkerClock,
     // The receivers here are on loopback: the development switch (the guard has its own tests).
     targetPolicy: { allowPrivate: true },
   });
   const engines = createServerEngines({ config: {}, store, cacheDir: join(dir, 'cache'), clock });
-  const app = await buildServer({ logLevel: 'silent', db: store.db, engines, clock, ...hooks });
+  const app = await buildServer({ logLevel: 'silent', store: sqliteServerStore(store.db), engines, clock, ...hooks });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   hooks.background.start();
   cleanups.push(async () => {

@@ -1,6 +1,6 @@
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
-import { secretHint, sign, verifySignature } from '../../../src/webhooks/signature.js';
+import { secretHint, sign, verifySignature } from '../../../src/domain/signature.js';
 
 const SECRET = 'a-webhook-secret-of-at-least-32-characters';
 

@@ -1,12 +1,13 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/database.js';
+import { openStore, type Store } from '../../../src/store/local/database.js';
 import { createDeliveryWorker, type AttemptReport } from '../../../src/webhooks/delivery.js';
-import { envelope } from '../../../src/webhooks/events.js';
-import { createWebhook, deliveryLog, enqueueEvent, ensureWebhookSchema, replayEvent } from '../../../src/webhooks/repository.js';
+import { envelope } from '../../../src/domain/events.js';
+import { createWebhook, deliveryLog, enqueueEvent, ensureWebhookSchema, replayEvent } from '../../../src/store/sqlite/webhooks.js';
 import { targetUrlProblem, type LookupFn } from '../../../src/webhooks/target-guard.js';
 import { FakeClock, runUntil } from './fake-clock.js';
+import { sqliteOutbox } from '../../../src/store/sqlite/index.js';
 
 const SECRET = 'guard-secret-0123456789-0123456789-abcdef';
 const ACCOUNT = 'acct_g';
@@ -44,7 +45,7 @@ async function store(): Promise<Store> {
 
 async function deliverOnce(s: Store, clock: FakeClock, policy: Parameters<typeof createDeliveryWorker>[0]['targetPolicy']) {
   const reports: AttemptReport[] = [];
-  const w = createDeliveryWorker({ db: s.db, clock, targetPolicy: policy, onAttempt: (r) => reports.push(r) });
+  const w = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock, targetPolicy: policy, onAttempt: (r) => reports.push(r) });
   w.start();
   await runUntil(clock, () => w.idle(), clock.now() + 1_000, () => reports.length > 0);
   await w.stop();
