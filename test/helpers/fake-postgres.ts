@@ -5,7 +5,8 @@
  * extended one (Parse … Sync) with ParseComplete, an empty ParameterDescription, NoData,
  * BindComplete, CommandComplete, ReadyForQuery. With `answer: n`, each connection answers its
  * first n queries and hangs up when the next one arrives: the backend of a transaction dying
- * mid-query, as on a fast shutdown, a crash or a network cut. With `silent`, it accepts
+ * mid-query, as on a fast shutdown, a crash or a network cut; with `fatal` too, it first sends
+ * an ErrorResponse FATAL 57P01 and closes cleanly, as pg_terminate_backend does. With `silent`, it accepts
  * connections and never answers a query (a hung server, or packets lost on the way).
  */
 import { createServer, type Server, type Socket } from 'node:net';
@@ -32,7 +33,7 @@ export interface FakePostgres {
   close(): Promise<void>;
 }
 
-export async function fakePostgres(o: { answer?: number; silent?: boolean } = {}): Promise<FakePostgres> {
+export async function fakePostgres(o: { answer?: number; silent?: boolean; fatal?: boolean } = {}): Promise<FakePostgres> {
   const answer = o.answer ?? Infinity;
   const sockets = new Set<Socket>();
   const state = { cut: 0 };
@@ -70,7 +71,10 @@ export async function fakePostgres(o: { answer?: number; silent?: boolean } = {}
         if (queries >= answer) {
           // The first message of the next query: the backend is gone.
           state.cut++;
-          socket.destroy();
+          if (!o.fatal) return void socket.destroy();
+          // ErrorResponse fields: severity, code, message; then the close (no ReadyForQuery).
+          const fields = Buffer.concat([Buffer.from('S'), cstr('FATAL'), Buffer.from('C'), cstr('57P01'), Buffer.from('M'), cstr('terminating connection due to administrator command'), Buffer.from([0])]);
+          socket.end(message('E', fields));
           return;
         }
         if (type === 'Q') {

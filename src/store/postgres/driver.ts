@@ -28,6 +28,15 @@
  *  5. the array types are fetched after each connect by an async function whose promise nobody
  *     holds: a close during that query was an unhandled rejection, which ends a Node process.
  *
+ *  6. the ErrorResponse of a query the server cut (pg_terminate_backend's FATAL 57P01, sent just
+ *     before it closes) stays the connection's `errorResponse` after the close: the next connect's
+ *     first ReadyForQuery takes it for its own and fails the query it was connecting for. When
+ *     that is a `reserve()` made on a closed connection (it stays in the pool's queue while it is
+ *     connected for), the pool then hands the connection to that already failed reserve, which
+ *     never takes it: the connection sits in the connecting queue for ever. On a pool of one (the
+ *     store's commit and request-guard connections) every later query waited for ever: /healthz
+ *     503 and a graceful stop that never ended, after every backend was terminated under load.
+ *
  * The fix, edits to the driver's connection.js as it is loaded (no install script: CI installs
  * with --ignore-scripts, and the files in node_modules are left as npm wrote them):
  *  - `execute` on a closed connection (no socket, or one destroyed and not closed yet: a query
@@ -40,7 +49,7 @@
  *    connection released after its close sits in the open queue: every query on it failed, and a
  *    reserve waiting behind it waited for ever);
  *  - `closed()` and `terminate()` forget the pending write with its immediate;
- *  - `closed()` forgets the query it rejected;
+ *  - `closed()` forgets the query it rejected, and the error the server sent before it closed;
  *  - the type fetch's rejection is handled (the connection's close handling retries);
  *  - each connected socket is handed to `onConnectedSocket` with a function that says whether a
  *    query waits on it, for the answer deadline (./answer-deadline.ts; a network cut).
@@ -156,6 +165,15 @@ const CLOSED_REJECT = "\n    !hadError && (query || sent.length) && error(Errors
 const CLOSED_REJECT_FIXED =
   "\n    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query = null /* verity (issue 28): rejected; nothing will answer it */\n";
 
+/**
+ * At the start of closed(): the server's error for the query it cut belongs to the socket that
+ * closed; kept, the next connect's first ReadyForQuery fails the query (or reserve) it connects
+ * for with it, and a failed reserve strands the connection (fault 6 above).
+ */
+const CLOSED_START = '\n  async function closed(hadError) {\n    incoming = Buffer.alloc(0)\n';
+const CLOSED_START_FIXED =
+  '\n  async function closed(hadError) {\n    errorResponse = null /* verity: the closed socket\'s; not the next connect\'s (see driver.ts) */\n    incoming = Buffer.alloc(0)\n';
+
 /** In terminate() and closed(): the cancelled write is forgotten too (verity, issue 28). */
 const CANCEL = '\n    clearImmediate(nextWriteTimer)\n';
 const CANCEL_FIXED = '\n    clearImmediate(nextWriteTimer), nextWriteTimer = chunk = null\n';
@@ -176,10 +194,11 @@ export function patchConnectionSource(source: string): string {
   const executes = source.split(EXECUTE).length - 1;
   const types = source.split(FETCH_TYPES).length - 1;
   const connects = source.split(CONNECTED).length - 1;
-  if (connects !== 1 || !source.includes('function Connection(') || writes !== 1 || cancels !== 2 || rejects !== 1 || executes !== 1 || types !== 1 || !source.includes('noop = () =>') || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
+  const closes = source.split(CLOSED_START).length - 1;
+  if (closes !== 1 || connects !== 1 || !source.includes('function Connection(') || writes !== 1 || cancels !== 2 || rejects !== 1 || executes !== 1 || types !== 1 || !source.includes('noop = () =>') || !source.includes('function terminate() {') || !source.includes('async function closed(hadError) {'))
     throw new Error(
       `The PostgreSQL driver (postgres) is not the version whose write-after-close fault verity fixes as it loads it ` +
-        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x, execute ${executes}x, the type fetch ${types}x, connected ${connects}x): review src/store/postgres/driver.ts against the new version`,
+        `(${PATCHED_DRIVER_VERSION}; found nextWrite ${writes}x, the cancel ${cancels}x, the close's reject ${rejects}x, execute ${executes}x, the type fetch ${types}x, connected ${connects}x, closed ${closes}x): review src/store/postgres/driver.ts against the new version`,
     );
   return source
     .replace(EXECUTE, EXECUTE_FIXED)
@@ -188,7 +207,8 @@ export function patchConnectionSource(source: string): string {
     .join(CANCEL_FIXED)
     .replace(CLOSED_REJECT, CLOSED_REJECT_FIXED)
     .replace(FETCH_TYPES, FETCH_TYPES_FIXED)
-    .replace(CONNECTED, CONNECTED_FIXED);
+    .replace(CONNECTED, CONNECTED_FIXED)
+    .replace(CLOSED_START, CLOSED_START_FIXED);
 }
 
 /** The answer deadline for every connection of this process (ms), or none. */

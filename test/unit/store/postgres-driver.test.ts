@@ -39,6 +39,7 @@ describe('the PostgreSQL driver as verity loads it', () => {
       expect(fixed).toContain('if (socket === null) {');
       expect(fixed.match(/clearImmediate\(nextWriteTimer\), nextWriteTimer = chunk = null/g)).toHaveLength(2);
       expect(fixed).toContain('query = null /* verity');
+      expect(fixed).toContain('errorResponse = null /* verity');
     }
   });
 
@@ -116,6 +117,30 @@ describe('the PostgreSQL driver as verity loads it', () => {
       await expect(sql`select 4`).resolves.toBeDefined();
       const again = await sql.reserve();
       await expect(again`select 5`).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    } finally {
+      await sql.end({ timeout: 0 });
+    }
+  });
+
+  it('fixed: after the server terminated a backend mid-query (FATAL 57P01), a reserve() connecting on that connection gets it, not the old error', async () => {
+    // Each connection answers the type query and one more; the next is answered with
+    // pg_terminate_backend's FATAL 57P01 and a clean close.
+    fake = await fakePostgres({ answer: 2, fatal: true });
+    const postgres = loadPostgres();
+    const sql = postgres({ host: '127.0.0.1', port: fake.port, user: 'u', database: 'd', max: 1, onnotice: () => undefined });
+    try {
+      await sql`select 1`;
+      expect(((await sql`select 2`.catch((e: unknown) => e)) as { code?: string }).code).toBe('CONNECTION_CLOSED');
+      expect(fake.cut).toBe(1);
+      // The pool's one connection is closed: the reserve connects it. Unfixed, the new
+      // connection's first ReadyForQuery failed the reserve with the closed socket's 57P01, and
+      // the pool then handed the connection to that failed reserve: stranded, every later query
+      // of the pool waited for ever.
+      const got = await sql.reserve().then(
+        (r) => r`select 3`.then(() => (r.release(), 'reserved and answered')),
+        (e: unknown) => `reserve failed: ${(e as { code?: string }).code}`,
+      );
+      expect(got).toBe('reserved and answered');
     } finally {
       await sql.end({ timeout: 0 });
     }
