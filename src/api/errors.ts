@@ -90,6 +90,21 @@ export class VerityError extends Error {
     return ERROR_CATALOGUE[this.code].exit;
   }
 
+  /** The same error with a new message or options (errors are immutable once raised). */
+  with(o: VerityErrorOptions & { message?: string }): VerityError {
+    const { message = this.message, ...opts } = o;
+    return new VerityError(this.code, message, {
+      docs: this.docs,
+      requiredPlan: this.requiredPlan,
+      details: this.details,
+      retryAfter: this.retryAfter,
+      cause: this.cause,
+      origin: this.origin,
+      hint: this.hint,
+      ...opts,
+    });
+  }
+
   toBody(): ErrorBody {
     const error: ErrorBody['error'] = { code: this.code, message: this.message };
     if (this.docs) error.docs = this.docs;

@@ -47,13 +47,5 @@ export function nameFlags(err: VerityError, cmd: Command): VerityError {
     if (/[_.]/.test(d.field)) message = message.replace(new RegExp(`(^|[^\\w-])${field}(?![\\w-])`, 'g'), `$1${flag}`);
   }
   if (message === err.message) return err;
-  return new VerityError(err.code, message, {
-    docs: err.docs,
-    requiredPlan: err.requiredPlan,
-    details: err.details,
-    retryAfter: err.retryAfter,
-    cause: err.cause,
-    origin: err.origin,
-    hint: err.hint,
-  });
+  return err.with({ message });
 }

@@ -63,3 +63,17 @@ export const periodOf = (d: Date): string => {
   return name;
 };
 let period = { name: '', from: 0, to: 0 };
+
+/**
+ * The one key `admin keys revoke NAME|PREFIX` means, from the keys matching by exact name, else by
+ * display prefix: none is NOT_FOUND; an ambiguous prefix is refused rather than guessed (both
+ * stores apply this rule inside their own transaction).
+ */
+export function oneKeyToRevoke<K extends { name: string; prefix: string; last4: string }>(nameOrPrefix: string, matches: K[]): K {
+  if (matches.length === 0) throw new VerityError('NOT_FOUND', `No key named or prefixed "${nameOrPrefix}" (see \`verity admin keys list\`)`);
+  if (matches.length > 1)
+    throw new VerityError('VALIDATION_FAILED', `"${nameOrPrefix}" matches ${matches.length} keys; revoke by name instead`, {
+      details: matches.map((m) => ({ field: 'key', issue: `${m.name} (${m.prefix}…${m.last4})` })),
+    });
+  return matches[0]!;
+}

@@ -74,15 +74,7 @@ export async function runVerification<T extends object>(
 
 /** The same error with a next step added (errors are immutable once raised). */
 export function withHint(err: VerityError, hint: string): VerityError {
-  return new VerityError(err.code, err.message, {
-    docs: err.docs,
-    requiredPlan: err.requiredPlan,
-    details: err.details,
-    retryAfter: err.retryAfter,
-    cause: err.cause,
-    origin: err.origin,
-    hint,
-  });
+  return err.with({ hint });
 }
 
 const DOCUMENT_TYPE = /application\/pdf|wordprocessingml|msword|opendocument|text\/|application\/zip|\.(pdf|docx?|odt|txt|md|rtf)$/i;

@@ -5,7 +5,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { VerityError } from '../../api/errors.js';
 import { randomBase62 } from '../../api/ids.js';
-import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, planChangeRefused } from '../../domain/keys.js';
+import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, oneKeyToRevoke, planChangeRefused } from '../../domain/keys.js';
 import type { AccountRow, AdminStore, CreatedKey, KeyRecord, KeyRow, UsageRow } from '../ports/index.js';
 
 type Tx = Sql | TransactionSql;
@@ -36,12 +36,7 @@ export function postgresAdmin(sql: Sql): AdminStore {
       sql.begin(async (tx) => {
         let matches = await tx<KeyRow[]>`${KEY_SELECT} WHERE k.name = ${nameOrPrefix} FOR UPDATE OF k`;
         if (matches.length === 0) matches = await tx<KeyRow[]>`${KEY_SELECT} WHERE k.prefix = ${nameOrPrefix} FOR UPDATE OF k`;
-        if (matches.length === 0) throw new VerityError('NOT_FOUND', `No key named or prefixed "${nameOrPrefix}" (see \`verity admin keys list\`)`);
-        if (matches.length > 1)
-          throw new VerityError('VALIDATION_FAILED', `"${nameOrPrefix}" matches ${matches.length} keys; revoke by name instead`, {
-            details: matches.map((m) => ({ field: 'key', issue: `${m.name} (${m.prefix}…${m.last4})` })),
-          });
-        const key = matches[0]!;
+        const key = oneKeyToRevoke(nameOrPrefix, matches);
         if (key.revoked_at) return key;
         const at = now.toISOString();
         await tx`UPDATE api_keys SET revoked_at = ${at} WHERE id = ${key.id}`;

@@ -4,7 +4,7 @@
  * once, in the return value of `createKey`, for the admin to hand over.
  */
 import { VerityError } from '../../api/errors.js';
-import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, planChangeRefused } from '../../domain/keys.js';
+import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, oneKeyToRevoke, planChangeRefused } from '../../domain/keys.js';
 import { randomBase62 } from '../../api/ids.js';
 import { migrate, type Database } from '../local/database.js';
 import type { KeyEnvironment } from '../../domain/keys.js';
@@ -129,12 +129,7 @@ export function revokeKey(db: Database, nameOrPrefix: string, now: Date): KeyRow
   return db.transaction((): KeyRow => {
     let matches = db.prepare(`${KEY_SELECT} WHERE k.name = ?`).all(nameOrPrefix) as KeyRow[];
     if (matches.length === 0) matches = db.prepare(`${KEY_SELECT} WHERE k.prefix = ?`).all(nameOrPrefix) as KeyRow[];
-    if (matches.length === 0) throw new VerityError('NOT_FOUND', `No key named or prefixed "${nameOrPrefix}" (see \`verity admin keys list\`)`);
-    if (matches.length > 1)
-      throw new VerityError('VALIDATION_FAILED', `"${nameOrPrefix}" matches ${matches.length} keys; revoke by name instead`, {
-        details: matches.map((m) => ({ field: 'key', issue: `${m.name} (${m.prefix}…${m.last4})` })),
-      });
-    const key = matches[0]!;
+    const key = oneKeyToRevoke(nameOrPrefix, matches);
     if (key.revoked_at) return key;
     const at = now.toISOString();
     db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(at, key.id);

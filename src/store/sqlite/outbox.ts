@@ -6,7 +6,7 @@
  */
 import type { Database } from '../local/database.js';
 import { MAX_ATTEMPTS } from '../../domain/delivery-schedule.js';
-import type { OutboxEntry, OutboxStore } from '../ports/index.js';
+import type { Claim, OutboxEntry, OutboxStore } from '../ports/index.js';
 import { enqueueEvent, markThreshold } from './webhooks.js';
 
 /** Writes the outbox entries on `db` (inside the caller's transaction); returns how many deliveries were queued. */
@@ -65,19 +65,6 @@ export function nextDueAt(db: Database): number | undefined {
   const lease = db.prepare("SELECT MIN(lease_until) FROM webhook_deliveries WHERE status = 'delivering'").pluck().get() as number | null;
   const t = Math.min(pending ?? Infinity, lease ?? Infinity);
   return Number.isFinite(t) ? t : undefined;
-}
-
-export interface Claim {
-  id: number;
-  event_id: string;
-  event_type: string;
-  webhook_id: string;
-  url: string;
-  secret: string;
-  body: string;
-  attempt: number;
-  /** Sent again by a replay: the attempt carries the replay header. */
-  replay: boolean;
 }
 
 /**
