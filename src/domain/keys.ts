@@ -77,3 +77,19 @@ export function oneKeyToRevoke<K extends { name: string; prefix: string; last4: 
     });
   return matches[0]!;
 }
+
+/** A new key and the row a store keeps of it (the hash, never the key), for an account. */
+export function newKeyRecord(o: { name: string; environment: KeyEnvironment; now: Date }, accountId: string) {
+  const key = newKeyValue(o.environment);
+  const row = {
+    id: `key_${randomBase62(16)}`,
+    account_id: accountId,
+    name: o.name,
+    environment: o.environment,
+    prefix: keyPrefixOf(key),
+    last4: key.slice(-4),
+    key_hash: hashKey(key),
+    created_at: o.now.toISOString(),
+  };
+  return { key, row };
+}

@@ -5,7 +5,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import { VerityError } from '../../api/errors.js';
 import { randomBase62 } from '../../api/ids.js';
-import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, oneKeyToRevoke, planChangeRefused } from '../../domain/keys.js';
+import { checkName, checkPlan, newKeyRecord, oneKeyToRevoke, planChangeRefused } from '../../domain/keys.js';
 import type { AccountRow, AdminStore, CreatedKey, KeyRecord, KeyRow, UsageRow } from '../ports/index.js';
 
 type Tx = Sql | TransactionSql;
@@ -84,18 +84,10 @@ async function createKey(sql: Sql, o: Parameters<AdminStore['createKey']>[0]): P
       }
     }
     const account = await ensureAccount(tx, o.account, o.plan, o.now);
-    const key = newKeyValue(o.environment);
-    const row = {
-      id: `key_${randomBase62(16)}`,
-      account_id: account.id,
-      name: o.name,
-      environment: o.environment,
-      prefix: keyPrefixOf(key),
-      last4: key.slice(-4),
-      created_at: o.now.toISOString(),
-    };
+    const { key, row: stored } = newKeyRecord(o, account.id);
+    const { key_hash: keyHash, ...row } = stored;
     await tx`INSERT INTO api_keys (id, account_id, name, environment, prefix, last4, key_hash, created_at)
-      VALUES (${row.id}, ${row.account_id}, ${row.name}, ${row.environment}, ${row.prefix}, ${row.last4}, ${hashKey(key)}, ${row.created_at})`;
+      VALUES (${row.id}, ${row.account_id}, ${row.name}, ${row.environment}, ${row.prefix}, ${row.last4}, ${keyHash}, ${row.created_at})`;
     // Its rate window row from the start: the request guard's statement only updates.
     await tx`INSERT INTO rate_windows (key_id) VALUES (${row.id}) ON CONFLICT (key_id) DO NOTHING`;
     return { ...row, account_name: account.name, plan: account.plan, last_used_at: null, revoked_at: null, key };

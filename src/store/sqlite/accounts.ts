@@ -4,7 +4,7 @@
  * once, in the return value of `createKey`, for the admin to hand over.
  */
 import { VerityError } from '../../api/errors.js';
-import { checkName, checkPlan, hashKey, keyPrefixOf, newKeyValue, oneKeyToRevoke, planChangeRefused } from '../../domain/keys.js';
+import { checkName, checkPlan, newKeyRecord, oneKeyToRevoke, planChangeRefused } from '../../domain/keys.js';
 import { randomBase62 } from '../../api/ids.js';
 import { migrate, type Database } from '../local/database.js';
 import type { KeyEnvironment } from '../../domain/keys.js';
@@ -99,17 +99,7 @@ export function createKey(db: Database, o: CreateKeyOptions): CreatedKey {
       }
     }
     const account = ensureAccount(db, o.account, o.plan, o.now);
-    const key = newKeyValue(o.environment);
-    const row = {
-      id: `key_${randomBase62(16)}`,
-      account_id: account.id,
-      name: o.name,
-      environment: o.environment,
-      prefix: keyPrefixOf(key),
-      last4: key.slice(-4),
-      key_hash: hashKey(key),
-      created_at: o.now.toISOString(),
-    };
+    const { key, row } = newKeyRecord(o, account.id);
     db.prepare(
       `INSERT INTO api_keys (id, account_id, name, environment, prefix, last4, key_hash, created_at)
        VALUES (@id, @account_id, @name, @environment, @prefix, @last4, @key_hash, @created_at)`,

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../local/database.js';
 import { MAX_ATTEMPTS } from '../../domain/delivery-schedule.js';
-import type { Claim, OutboxEntry, OutboxStore } from '../ports/index.js';
+import type { AttemptOutcome, Claim, OutboxEntry, OutboxStore } from '../ports/index.js';
 import { enqueueEvent, markThreshold } from './webhooks.js';
 
 /** Writes the outbox entries on `db` (inside the caller's transaction); returns how many deliveries were queued. */
@@ -107,16 +107,6 @@ export function claimDelivery(db: Database, id: number, nowMs: number, leaseMs: 
     );
     return { id: d.id, event_id: d.event_id, event_type: d.event_type, webhook_id: d.webhook_id, url: d.url, secret: d.secret, body: d.body, attempt, replay: d.replay === 1 };
   })();
-}
-
-export interface AttemptOutcome {
-  startedAt: number;
-  finishedAt: number;
-  ok: boolean;
-  statusCode: number | null;
-  error: string | null;
-  /** When to try again; undefined = no more attempts (delivered, or failed for good). */
-  nextAt: number | undefined;
 }
 
 /** Logs an attempt and moves the delivery on: delivered, pending again, or failed (kept for replay). */
