@@ -279,6 +279,8 @@ describe('authenticate first, then read', () => {
     expect(other.status).toBe(400);
     const list = (await call(served.url, 'GET', '/v1/webhooks', { key })).json.data as Array<{ url: string }>;
     expect(list.filter((w) => w.url === body.url)).toHaveLength(1);
+    // Not left registered: a later credit.threshold on this account would send it off this machine.
+    expect((await call(served.url, 'DELETE', `/v1/webhooks/${a.json.id}`, { key })).status).toBe(200);
   });
 });
 

@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freezableProxy, type FreezableProxy } from '../helpers/freezable-proxy.js';
 import { freshDatabase, reachablePostgres } from '../helpers/postgres.js';
 import { startServeProcess, type Served } from './serve-process.js';
+import { timedCall, until, type Answer } from './timed-answers.js';
 
 const BIN = join(inject('verityRoot'), 'bin', 'verity.js');
 const adminUrl = await reachablePostgres();
@@ -34,35 +35,7 @@ const FROZEN_BOUND_MS = ANSWER_DEADLINE_MS * 1.2 + 3_000;
 const RECOVERY_BOUND_MS = 20_000;
 const claimBody = JSON.stringify({ claim: 'The Eiffel Tower is in Paris' });
 
-interface Answer {
-  status: number;
-  retryAfter: string | null;
-  code: string | undefined;
-  message: string | undefined;
-  ms: number;
-  error?: string;
-}
-
-async function call(url: string, init: RequestInit = {}, bound = 60_000): Promise<Answer> {
-  const t = performance.now();
-  try {
-    const r = await fetch(url, { ...init, signal: AbortSignal.timeout(bound) });
-    const body = (await r.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
-    return { status: r.status, retryAfter: r.headers.get('retry-after'), code: body?.error?.code, message: body?.error?.message, ms: performance.now() - t };
-  } catch (err) {
-    return { status: 0, retryAfter: null, code: undefined, message: undefined, ms: performance.now() - t, error: String(err) };
-  }
-}
-
-/** Polls `check` until it holds or `ms` pass (a bound, never a wait for time itself). */
-async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
+const call = (url: string, init: RequestInit = {}, bound = 60_000): Promise<Answer> => timedCall(url, init, bound);
 
 describe.skipIf(!adminUrl)('verity serve: PostgreSQL behind a frozen network (no answer, nothing closed)', () => {
   const home = mkdtempSync(join(tmpdir(), 'verity-pg-partition-e2e-'));

@@ -25,6 +25,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } fro
 import { ownCluster, type OwnCluster } from '../helpers/pg-cluster.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { startServeProcess, type Served } from './serve-process.js';
+import { timedCall, until, type Answer } from './timed-answers.js';
 
 const BIN = join(inject('verityRoot'), 'bin', 'verity.js');
 const cluster = await ownCluster();
@@ -37,37 +38,7 @@ const ANSWER_BOUND_MS = 15_000;
 const RECOVERY_BOUND_MS = 20_000;
 const claimBody = JSON.stringify({ claim: 'The Eiffel Tower is in Paris' });
 
-interface Answer {
-  status: number;
-  retryAfter: string | null;
-  code: string | undefined;
-  message: string | undefined;
-  /** When the answer arrived (performance.now()) and how long it took. */
-  at: number;
-  ms: number;
-  error?: string;
-}
-
-async function call(url: string, init: RequestInit = {}): Promise<Answer> {
-  const t = performance.now();
-  try {
-    const r = await fetch(url, { ...init, signal: AbortSignal.timeout(ANSWER_BOUND_MS) });
-    const body = (await r.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
-    return { status: r.status, retryAfter: r.headers.get('retry-after'), code: body?.error?.code, message: body?.error?.message, at: performance.now(), ms: performance.now() - t };
-  } catch (err) {
-    return { status: 0, retryAfter: null, code: undefined, message: undefined, at: performance.now(), ms: performance.now() - t, error: String(err) };
-  }
-}
-
-/** Polls `check` until it holds or `ms` pass (a bound, never a wait for time itself). */
-async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
+const call = (url: string, init: RequestInit = {}): Promise<Answer> => timedCall(url, init, ANSWER_BOUND_MS);
 
 describe.skipIf(!!skipWhy)('verity serve: PostgreSQL restarted three times under load, with a webhook registered', () => {
   const pg = cluster as OwnCluster;
