@@ -184,4 +184,14 @@ describe('event stream bounds', () => {
     await st.ended;
     expect(t.hub()!.size).toBe(0);
   });
+
+  it('the OpenAPI document lists the stream, sessions, results and trigger operations', async () => {
+    const t = await start();
+    const doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
+    expect(doc.paths['/v1/events/stream'].get.responses['200'].content).toHaveProperty('text/event-stream');
+    expect(doc.paths['/v1/events/stream/sessions'].get.operationId).toBe('listStreamSessions');
+    expect(doc.paths['/v1/events/stream/sessions/{id}/results'].post.responses).toHaveProperty('204');
+    expect(doc.paths['/v1/events/trigger'].post.operationId).toBe('triggerEvent');
+    expect(doc.components.schemas.StreamResult.required).toEqual(['event_id']);
+  });
 });
