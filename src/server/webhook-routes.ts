@@ -182,7 +182,7 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       const { id } = parse(IdParams, request.params);
       const { secret } = parse(RotateBody, request.body);
       try {
-        return await hooks.rotate(scopeOf(authOf(request)), id, secret);
+        return await hooks.rotate(scopeOf(authOf(request)), id, secret, clock.now());
       } catch (err) {
         if (err instanceof z.ZodError) throw validationError(err, 'secret');
         throw err;

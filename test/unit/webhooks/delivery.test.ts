@@ -225,13 +225,13 @@ describe('delivery worker', () => {
     w.start();
     await runUntil(clock, () => w.idle(), clock.now() + 1000);
     expect(ep.received[0]!.signatureOk).toBe(false); // signed with the old secret
-    const rotated = rotateSecret(s.db, ACCOUNT, hook.id, NEW);
+    const rotated = rotateSecret(s.db, ACCOUNT, hook.id, NEW, new Date(clock.now()));
     expect(rotated.secret).toBe(NEW);
     expect(rotated.secret_hint).toBe('rotate…-xyz');
     await runUntil(clock, () => w.idle(), clock.now() + 20_000, () => ep.received.length === 2);
     await w.stop();
     expect(ep.received[1]!.signatureOk).toBe(true);
-    expect(() => rotateSecret(s.db, ACCOUNT, hook.id, 'too-short')).toThrow();
+    expect(() => rotateSecret(s.db, ACCOUNT, hook.id, 'too-short', new Date(clock.now()))).toThrow();
   });
 
   it('only sends subscribed event types', async () => {
