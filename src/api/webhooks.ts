@@ -108,7 +108,7 @@ export const VerificationFailedData = z.object({
 
 /** `credit.threshold` data: the threshold crossed (75, 90, 100 % of the monthly quota), live usage only. */
 export const CreditThresholdData = z.object({
-  threshold: z.number(),
+  threshold: z.union([z.literal(75), z.literal(90), z.literal(100)]),
   usage: z.number(),
   quota: z.number(),
   percent: z.number(),

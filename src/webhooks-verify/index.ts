@@ -59,7 +59,7 @@ export interface VerificationFailedData {
   error: { code: string; message: string };
 }
 export interface CreditThresholdData {
-  threshold: number;
+  threshold: 75 | 90 | 100;
   usage: number;
   quota: number;
   percent: number;
@@ -166,7 +166,7 @@ export function schemeOf(headers: HeadersLike): SignatureScheme {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** The key bytes of a `whsec_<base64>` secret, or a reason it is not one. */
-export function standardSecretKey(secret: string): { key: Buffer } | { problem: string } {
+export function standardSecretKey(secret: string): { key: Uint8Array } | { problem: string } {
   if (!secret.startsWith(STANDARD_SECRET_PREFIX)) return { problem: 'a Standard Webhooks secret starts with "whsec_"' };
   const b64 = secret.slice(STANDARD_SECRET_PREFIX.length);
   if (!BASE64.test(b64) || b64.length % 4 === 1) return { problem: 'after "whsec_" a Standard Webhooks secret is base64 (A–Z, a–z, 0–9, +, /, = padding)' };
@@ -220,7 +220,7 @@ function firstMatch(keys: readonly (string | Uint8Array)[], digestOf: (key: stri
 }
 
 /** Bodies a framework or a proxy commonly makes from the original by parsing and re-encoding it. */
-export function reencodedVariants(body: Uint8Array): Buffer[] {
+export function reencodedVariants(body: Uint8Array): Uint8Array[] {
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   const variants = new Set<string>();
   try {
@@ -291,14 +291,23 @@ export function checkStandard(
       explanation: expected ? 'webhook-signature has no v1 signature' : 'webhook-signature must be space-separated "v1,<base64 of 32 bytes>" values',
     };
   const keys = secrets.map((s) => standardSecretKey(s)).flatMap((k, i) => ('key' in k ? [[k.key, i] as const] : []));
-  if (!keys.length)
+  const tsText = ts!.trim();
+  const match = (b: Uint8Array, ks: readonly Uint8Array[]): number => firstMatch(ks, (k) => standardDigest(k as Uint8Array, id!, tsText, b), expected);
+  const trimmed = secrets.filter((s) => s.trim() !== s).map((s) => standardSecretKey(s.trim())).flatMap((k) => ('key' in k ? [k.key] : []));
+  const whitespace = (): boolean => trimmed.length > 0 && match(body, trimmed) >= 0;
+  const whitespaceProblem = {
+    ok: false,
+    problem: 'secret_whitespace',
+    explanation: 'a configured secret has leading or trailing whitespace (e.g. a newline from a file); the sender signed without it',
+  } as const;
+  if (!keys.length) {
+    if (whitespace()) return whitespaceProblem;
     return {
       ok: false,
       problem: 'no_secret',
       explanation: secrets.length ? 'no configured secret is a Standard Webhooks secret (whsec_ + base64 of 24–64 bytes)' : 'no secret is configured to check signatures with',
     };
-  const tsText = ts!.trim();
-  const match = (b: Uint8Array, ks: readonly Uint8Array[]): number => firstMatch(ks, (k) => standardDigest(k as Uint8Array, id!, tsText, b), expected);
+  }
   const i = match(body, keys.map(([k]) => k));
   if (i >= 0) return { ok: true, secretIndex: keys[i]![1], id: id!, timestamp };
   // Diagnosis only runs on failures, so its cost never slows an accepted event.
@@ -309,9 +318,7 @@ export function checkStandard(
         problem: 'body_reencoded',
         explanation: 'the body was re-encoded after signing (whitespace or formatting changed); verify the signature over the raw bytes as received',
       };
-  const trimmed = secrets.filter((s) => s.trim() !== s).map((s) => standardSecretKey(s.trim())).flatMap((k) => ('key' in k ? [k.key] : []));
-  if (trimmed.length && match(body, trimmed) >= 0)
-    return { ok: false, problem: 'secret_whitespace', explanation: 'a configured secret has leading or trailing whitespace (e.g. a newline from a file); the sender signed without it' };
+  if (whitespace()) return whitespaceProblem;
   return { ok: false, problem: 'no_secret_matched', explanation: `no configured secret (${secrets.length}) produced this signature: wrong secret, or the body was modified` };
 }
 
