@@ -2,6 +2,7 @@
  * Row shapes both stores read back the same way, and their mapping to the wire contract: kept here
  * so the SQLite and PostgreSQL stores share it without importing each other.
  */
+import { z } from 'zod';
 import { webhookId } from '../../api/ids.js';
 import { WebhookConfig, webhookSecretFor, type SignatureSchemeName, type Webhook } from '../../api/webhooks.js';
 import { secretHint } from '../../domain/signature.js';
@@ -60,7 +61,8 @@ export function newEndpointRow(scope: string, input: unknown, now: Date): Endpoi
  * `v1,` signature); a `verity` one switches at once (one signature per header).
  */
 export function rotatedRow(row: EndpointRow, secret: string | undefined, nowMs: number): EndpointRow {
-  if (secret !== undefined) webhookSecretFor(row.signature_scheme).parse(secret);
+  // Parsed as a field, so a refusal names `secret` (the route's VALIDATION_FAILED details).
+  if (secret !== undefined) z.object({ secret: webhookSecretFor(row.signature_scheme) }).parse({ secret });
   const standard = row.signature_scheme === 'standard';
   return {
     ...row,
