@@ -57,7 +57,7 @@ export function standardHeaders(secrets: readonly string[], eventId: string, now
   const signatures = secrets.map((s) => {
     const k = standardSecretKey(s);
     // Registration and rotation refuse such secrets; a row edited by hand is reported, never signed with garbage.
-    if ('problem' in k) throw new Error(`webhook secret cannot sign Standard Webhooks: ${k.problem}`);
+    if ('problem' in k) throw Object.assign(new Error(`the webhook secret cannot sign Standard Webhooks: ${k.problem}`), { name: 'SigningError' });
     return standardSignature(k.key, eventId, timestamp, body);
   });
   return {

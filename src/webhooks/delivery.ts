@@ -153,6 +153,8 @@ const describe = (err: unknown): string => {
     return `no answer within ${RESPONSE_DEADLINE_MS / 1000} s`;
   const forbidden = err instanceof ForbiddenTargetError ? err : (err as { cause?: unknown })?.cause instanceof ForbiddenTargetError ? (err as { cause: ForbiddenTargetError }).cause : undefined;
   if (forbidden) return forbidden.reason;
+  // Our own fault, not the network's: a stored secret that cannot sign in the endpoint's scheme.
+  if (e?.name === 'SigningError' && e.message) return e.message;
   const code = e?.code ?? e?.cause?.code;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND') return 'host not found';
