@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o
+set -g __verity_valued --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --signature-scheme --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -451,8 +451,9 @@ complete -c verity -n '__verity_at \'webhooks\'' -a 'help' -d 'display help for 
 complete -c verity -n '__verity_at \'webhooks\'' -l help -s h -d 'display help for command'
 # verity webhooks add
 complete -c verity -n '__verity_at \'webhooks add\'' -l events -x -d 'comma-separated: verification.completed, verification.failed, batch.completed, batch.partial, credit.threshold'
-complete -c verity -n '__verity_at \'webhooks add\'' -l secret -x -d 'signing secret (≥ 32 characters); - reads it from stdin'
+complete -c verity -n '__verity_at \'webhooks add\'' -l secret -x -d 'signing secret (≥ 32 characters; whsec_ + base64 of 24–64 bytes for --signature-scheme standard); - reads it from stdin'
 complete -c verity -n '__verity_at \'webhooks add\'' -l secret-file -r -F -d 'read the signing secret from a file'
+complete -c verity -n '__verity_at \'webhooks add\'' -l signature-scheme -x -a 'verity standard' -d 'how deliveries are signed: verity (X-Service-Signature) or standard (Standard Webhooks: webhook-id/-timestamp/-signature)'
 complete -c verity -n '__verity_at \'webhooks add\'' -l help -s h -d 'display help for command'
 # verity webhooks list
 complete -c verity -n '__verity_at \'webhooks list\'' -l help -s h -d 'display help for command'
@@ -483,6 +484,7 @@ complete -c verity -n '__verity_at \'webhooks deliver\'' -l help -s h -d 'displa
 complete -c verity -n '__verity_at \'webhooks trigger\'' -l to -x -d 'receiver URL'
 complete -c verity -n '__verity_at \'webhooks trigger\'' -l secret -x -d 'signing secret (default: the local listener secret)'
 complete -c verity -n '__verity_at \'webhooks trigger\'' -l secret-file -r -F -d 'read the signing secret from a file'
+complete -c verity -n '__verity_at \'webhooks trigger\'' -l signature-scheme -x -a 'verity standard' -d 'sign as verity (X-Service-Signature) or standard (Standard Webhooks)'
 complete -c verity -n '__verity_at \'webhooks trigger\'' -l help -s h -d 'display help for command'
 # verity webhooks help
 # verity listen

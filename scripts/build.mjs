@@ -91,6 +91,32 @@ for (const entry of bundles) await build({
   ],
 });
 
+// `verity/webhooks` (src/webhooks-verify, package.json "exports"): the apps' verifier as its own
+// entry — ES module, CommonJS and types — built from that one file. It is dependency-free by
+// design: the build fails if anything but node:crypto would be bundled or required.
+{
+  const entry = 'src/webhooks-verify/index.ts';
+  for (const [format, outfile] of [['esm', 'dist/webhooks.mjs'], ['cjs', 'dist/webhooks.cjs']]) {
+    const r = await build({ entryPoints: [entry], outfile, bundle: true, format, platform: 'node', target: 'node20.19', legalComments: 'none', logLevel: 'warning', metafile: true });
+    const inputs = Object.keys(r.metafile.inputs);
+    const imports = Object.values(r.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path));
+    if (inputs.length !== 1 || imports.some((p) => p !== 'node:crypto')) {
+      console.error(`build: ${outfile} must be built from ${entry} alone and import only node:crypto; it has ${[...inputs, ...imports].join(', ')}`);
+      process.exit(1);
+    }
+  }
+  const { mkdtempSync, copyFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const out = mkdtempSync(`${tmpdir()}/verity-dts-`);
+  const d = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--ignoreConfig', entry, '--declaration', '--emitDeclarationOnly', '--outDir', out,
+    '--target', 'es2023', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--skipLibCheck', '--strict'], { stdio: 'inherit' });
+  if (d.status !== 0) process.exit(d.status ?? 1);
+  // The same declarations for both conditions (TypeScript reads .d.mts for import, .d.cts for require).
+  copyFileSync(`${out}/index.d.ts`, 'dist/webhooks.d.mts');
+  copyFileSync(`${out}/index.d.ts`, 'dist/webhooks.d.cts');
+  rmSync(out, { recursive: true, force: true });
+}
+
 // Functions restored from a V8 code cache lose vm's dynamic-import hook
 // (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the lazy `import("pkg")` calls that esbuild leaves
 // for external packages go through a loader that bin/verity.js defines as an ordinary ES module.

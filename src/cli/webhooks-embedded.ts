@@ -106,7 +106,7 @@ export async function embeddedRegistry(paths: VerityPaths, signal: AbortSignal):
       return { id, deleted: true };
     },
     async rotate(id, secret) {
-      return zodToVerity(() => store.rotate(id, secret), 'secret');
+      return zodToVerity(() => store.rotate(id, secret, new Date()));
     },
     async test(id, type) {
       const { event, deliveryId } = store.enqueueTest(id, type, Date.now());

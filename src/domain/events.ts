@@ -10,7 +10,8 @@
  */
 import { eventId, kindOfId, type VerificationKind } from '../api/ids.js';
 import type { VerificationResult } from '../api/results.js';
-import type { EventEnvelope, EventType } from '../api/webhooks.js';
+import type { z } from 'zod';
+import type { CreditThresholdData as CreditThresholdSchema, EventEnvelope, EventType, VerificationFailedData } from '../api/webhooks.js';
 
 export function envelope(type: EventType, data: Record<string, unknown>, now: Date, id = eventId()): EventEnvelope {
   return { id, type, created_at: now.toISOString(), data };
@@ -73,20 +74,10 @@ export function completedData(result: VerificationResult): CompletedData {
 }
 
 /** `verification.failed` (SPEC: "not shown"): the error body's code and message, never internals. */
-export interface FailedData {
-  request_id: string | null;
-  request_type: VerificationKind;
-  error: { code: string; message: string };
-}
+export type FailedData = z.infer<typeof VerificationFailedData>;
 
 /** `credit.threshold` (SPEC: "not shown"). */
-export interface CreditThresholdData {
-  threshold: 75 | 90 | 100;
-  usage: number;
-  quota: number;
-  percent: number;
-  period: string;
-}
+export type CreditThresholdData = z.infer<typeof CreditThresholdSchema>;
 
 export const CREDIT_THRESHOLDS = [75, 90, 100] as const;
 

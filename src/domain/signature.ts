@@ -7,6 +7,8 @@
  * wrong secret, or a body that was parsed and re-serialised before checking.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+// The re-encodings a diagnosis tries are the apps' verifier's (one list for listen and apps).
+import { reencodedVariants } from '../webhooks-verify/index.js';
 
 export const SIGNATURE_HEADER = 'x-service-signature';
 export const EVENT_ID_HEADER = 'x-service-event-id';
@@ -57,27 +59,6 @@ function matchIndex(secrets: readonly string[], body: Uint8Array | string, expec
   return found;
 }
 
-/** Bodies a sender or a proxy commonly produces from the original by re-encoding it. */
-function reencodings(body: Buffer): Buffer[] {
-  const text = body.toString('utf8');
-  const variants = new Set<string>();
-  try {
-    const parsed: unknown = JSON.parse(text);
-    variants.add(JSON.stringify(parsed));
-    variants.add(JSON.stringify(parsed, null, 2));
-    variants.add(`${JSON.stringify(parsed)}\n`);
-    variants.add(`${JSON.stringify(parsed, null, 2)}\n`);
-  } catch {
-    // not JSON: only the whitespace variants below apply
-  }
-  variants.add(text.trimEnd());
-  variants.add(`${text}\n`);
-  variants.add(text.replace(/\r\n/g, '\n'));
-  variants.add(text.replace(/\n/g, '\r\n'));
-  variants.delete(text);
-  return [...variants].map((v) => Buffer.from(v, 'utf8'));
-}
-
 /**
  * Checks a signature header over the raw body against one or more secrets (several during a
  * rotation). `header` is the raw header value or undefined when absent.
@@ -110,7 +91,7 @@ export function verifySignature(secrets: readonly string[], body: Buffer, header
   if (i >= 0) return { ok: true, secretIndex: i };
 
   // Diagnosis only runs on failures, so its cost never slows an accepted event.
-  for (const variant of reencodings(body))
+  for (const variant of reencodedVariants(body))
     if (matchIndex(secrets, variant, expected) >= 0)
       return {
         ok: false,

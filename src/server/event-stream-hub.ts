@@ -185,7 +185,7 @@ export class StreamHub {
   private write(s: Stream, e: LoggedEvent): boolean {
     if (s.types && !s.types.has(e.type)) return true;
     const headers = {
-      ...deliveryHeaders({ id: 0, event_id: e.id, event_type: e.type, webhook_id: s.sessionId, url: '', secret: s.secret, body: e.body, attempt: 1, replay: false }),
+      ...deliveryHeaders({ id: 0, event_id: e.id, event_type: e.type, webhook_id: s.sessionId, url: '', secret: s.secret, signature_scheme: 'verity', previous_secret: null, body: e.body, attempt: 1, replay: false }, this.o.nowMs()),
       'user-agent': this.o.userAgent,
     };
     s.res.write(eventMessage(e, headers));

@@ -7,6 +7,7 @@ import { ERROR_CATALOGUE, ErrorBody } from '../api/errors.js';
 import { REQUIRED_PLAN } from '../api/plans.js';
 import { BusinessRequest, ClaimRequest, DocumentRequest, MediaRequest } from '../api/requests.js';
 import { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../api/results.js';
+import { Webhook, WebhookConfig } from '../api/webhooks.js';
 import { VERSION } from '../version.js';
 import { batchOpenApi } from './batches/openapi.js';
 import { eventStreamOpenApi } from './event-stream-openapi.js';
@@ -64,6 +65,7 @@ export function buildOpenApi(): Schema {
   const stream = eventStreamOpenApi(errorRef);
   Object.assign(schemas, stream.schemas);
   Object.assign(paths, stream.paths);
+  Object.assign(paths, webhookPaths(schemas, errorRef));
   paths['/healthz'] = {
     get: { operationId: 'health', summary: 'Liveness and store check', responses: { '200': { description: 'ok' }, '503': { description: 'store unavailable' } } },
   };
@@ -74,5 +76,51 @@ export function buildOpenApi(): Schema {
     components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'vty_live_… or vty_test_…' } } },
     security: [{ bearer: [] }],
     paths,
+  };
+}
+
+/** The webhook registration routes (src/server/webhook-routes.ts); the rest are in docs/webhooks.md. */
+function webhookPaths(schemas: Record<string, Schema>, errorRef: Schema): Record<string, Schema> {
+  schemas.WebhookConfig = json(WebhookConfig, 'input');
+  schemas.Webhook = json(Webhook, 'output');
+  const one = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Webhook' } } } };
+  const errors = { '400': { ...errorRef, description: 'VALIDATION_FAILED' }, '401': { ...errorRef, description: 'UNAUTHORIZED' } };
+  const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
+  return {
+    '/v1/webhooks': {
+      post: {
+        operationId: 'createWebhook',
+        summary: 'Register a webhook (SPEC 4.5)',
+        description:
+          '`signature_scheme`: `verity` (default; `X-Service-Signature: sha256=<hex>`, SPEC 6.3, any 32–256 character secret) or `standard` ' +
+          '(Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`; the secret is `whsec_` + base64 of 24–64 bytes). ' +
+          'Without `secret` one is generated in the scheme\'s format and returned once.',
+        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookConfig' } } } },
+        responses: { '201': { description: 'the webhook, with its secret (shown only here)', ...one }, ...errors },
+      },
+      get: {
+        operationId: 'listWebhooks',
+        summary: "The key's webhooks (no secrets)",
+        responses: {
+          '200': {
+            description: 'webhooks',
+            content: { 'application/json': { schema: { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Webhook' } } } } } },
+          },
+          '401': errors['401'],
+        },
+      },
+    },
+    '/v1/webhooks/{id}': { get: { operationId: 'getWebhook', summary: 'One webhook', parameters: idParam, responses: { '200': { description: 'webhook', ...one }, '404': { ...errorRef, description: 'NOT_FOUND' } } } },
+    '/v1/webhooks/{id}/rotate-secret': {
+      post: {
+        operationId: 'rotateWebhookSecret',
+        summary: 'A new signing secret (given or generated, in the scheme\'s format)',
+        description: 'A `standard` webhook is signed with the new and the previous secret (two `v1,` signatures) until `previous_secret_expires_at` (24 h).',
+        parameters: idParam,
+        requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { secret: { type: 'string' } }, additionalProperties: false } } } },
+        responses: { '200': { description: 'the webhook with its new secret', ...one }, ...errors, '404': { ...errorRef, description: 'NOT_FOUND' } },
+      },
+    },
   };
 }

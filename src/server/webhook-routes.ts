@@ -182,9 +182,10 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
       const { id } = parse(IdParams, request.params);
       const { secret } = parse(RotateBody, request.body);
       try {
-        return await hooks.rotate(scopeOf(authOf(request)), id, secret);
+        // The overlap is compared with the worker's clock when a delivery is claimed: start it on that clock.
+        return await hooks.rotate(scopeOf(authOf(request)), id, secret, new Date(timers.now()));
       } catch (err) {
-        if (err instanceof z.ZodError) throw validationError(err, 'secret');
+        if (err instanceof z.ZodError) throw validationError(err);
         throw err;
       }
     });

@@ -28,7 +28,7 @@ export interface EmbeddedWebhooks {
   create(input: unknown, now: Date): Webhook;
   list(): Webhook[];
   remove(id: string, now: Date): void;
-  rotate(id: string, secret?: string): Webhook;
+  rotate(id: string, secret: string | undefined, now: Date): Webhook;
   /** The event for every subscribed endpoint; returns the delivery ids (none: nobody subscribes). */
   enqueue(event: EventEnvelope, nowMs: number): number[];
   enqueueTest(id: string, type: EventType | undefined, nowMs: number): ReturnType<typeof enqueueTestEvent>;
@@ -50,7 +50,7 @@ export async function openEmbeddedWebhooks(storeFile: string): Promise<EmbeddedW
     create: (input, now) => createWebhook(db, scope, input, now),
     list: () => listWebhooks(db, scope),
     remove: (id, now) => deleteWebhook(db, scope, id, now),
-    rotate: (id, secret) => rotateSecret(db, scope, id, secret),
+    rotate: (id, secret, now) => rotateSecret(db, scope, id, secret, now),
     enqueue: (event, nowMs) => enqueueEvent(db, scope, event, nowMs),
     enqueueTest: (id, type, nowMs) => enqueueTestEvent(db, scope, id, type, nowMs),
     replay: (eventId, nowMs, webhook) => replayEvent(db, scope, eventId, nowMs, webhook),

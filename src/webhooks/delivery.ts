@@ -18,6 +18,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Claim, OutboxStore } from '../store/ports/index.js';
 import { LEASE_MS, MAX_IN_FLIGHT_PER_ENDPOINT, MIN_GAP_MS, RATE_PER_SECOND, RATE_WINDOW_MS, RESPONSE_DEADLINE_MS, nextAttemptAt } from '../domain/delivery-schedule.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, REPLAY_HEADER, SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER } from '../domain/signature.js';
+import { standardHeaders } from '../domain/standard-webhooks.js';
 import { ForbiddenTargetError, guardedLookup, literalTargetProblem, type TargetPolicy } from './target-guard.js';
 
 /** The longest wait between two looks at a store that keeps failing. */
@@ -152,6 +153,8 @@ const describe = (err: unknown): string => {
     return `no answer within ${RESPONSE_DEADLINE_MS / 1000} s`;
   const forbidden = err instanceof ForbiddenTargetError ? err : (err as { cause?: unknown })?.cause instanceof ForbiddenTargetError ? (err as { cause: ForbiddenTargetError }).cause : undefined;
   if (forbidden) return forbidden.reason;
+  // Our own fault, not the network's: a stored secret that cannot sign in the endpoint's scheme.
+  if (e?.name === 'SigningError' && e.message) return e.message;
   const code = e?.code ?? e?.cause?.code;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND') return 'host not found';
@@ -167,11 +170,19 @@ function nextStartAt(lane: Lane, l: { minGapMs: number; ratePerSecond: number; r
   return t;
 }
 
-/** The signed request's headers (SPEC 6.3): signature over the exact body, ids, attempt, replay mark. */
-export function deliveryHeaders(claim: Claim): Record<string, string> {
+/**
+ * The signed request's headers: the endpoint's scheme — SPEC 6.3's signature over the exact body,
+ * or Standard Webhooks' over `id.timestamp.body` with this attempt's time (and the previous
+ * secret's second signature during a rotation's overlap) — then ids, attempt, replay mark.
+ */
+export function deliveryHeaders(claim: Claim, nowMs: number): Record<string, string> {
+  const signature =
+    claim.signature_scheme === 'standard'
+      ? standardHeaders(claim.previous_secret === null ? [claim.secret] : [claim.secret, claim.previous_secret], claim.event_id, nowMs, claim.body)
+      : { [SIGNATURE_HEADER]: sign(claim.secret, claim.body) };
   return {
     'content-type': 'application/json',
-    [SIGNATURE_HEADER]: sign(claim.secret, claim.body),
+    ...signature,
     [EVENT_ID_HEADER]: claim.event_id,
     [EVENT_TYPE_HEADER]: claim.event_type,
     [ATTEMPT_HEADER]: String(claim.attempt),
@@ -437,7 +448,7 @@ class OutboxWorker implements DeliveryWorker {
     let statusCode: number | null = null;
     let sendError: string | null = null;
     try {
-      statusCode = (await this.send({ url: claim.url, headers: deliveryHeaders(claim), body: claim.body, signal: this.aborter.signal })).status;
+      statusCode = (await this.send({ url: claim.url, headers: deliveryHeaders(claim, startedAt), body: claim.body, signal: this.aborter.signal })).status;
     } catch (err) {
       if (this.aborter.signal.aborted) return; // shutting down: given back by stop(), else the lease brings it back
       sendError = describe(err);

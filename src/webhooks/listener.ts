@@ -17,11 +17,9 @@ import {
   EVENT_ID_HEADER,
   EVENT_TYPE_HEADER,
   REPLAY_HEADER,
-  SIGNATURE_HEADER,
-  verifySignature,
   WEBHOOK_ID_HEADER,
-  type SignatureProblem,
 } from '../domain/signature.js';
+import { checkDelivery, type DeliveryProblem } from './verify-delivery.js';
 
 export const DEFAULT_LISTEN_PORT = 4242;
 /** Events older than the last scheduled retry (+ 15 min for leases and throttling) are replays. */
@@ -78,7 +76,9 @@ export interface ListenRecord {
    * headers, unverified (`from_headers: true`), so the line can still name the event.
    */
   from_headers?: true;
-  reason?: SignatureProblem | 'not_json' | 'not_an_event' | 'stale_event' | 'future_event' | 'too_large';
+  /** Set for Standard Webhooks deliveries (verity's own scheme is the default, left out). */
+  signature_scheme?: 'standard';
+  reason?: DeliveryProblem | 'not_json' | 'not_an_event' | 'stale_event' | 'future_event' | 'too_large';
   explanation?: string;
   forwards?: ForwardResult[];
 }
@@ -268,8 +268,9 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       o.onRecord({ ...base, ...named, outcome: 'refused', status, reason, explanation });
     };
 
-    // 1. The signature, over the raw bytes, before anything is parsed.
-    const check = verifySignature(o.secrets, body, req.headers[SIGNATURE_HEADER]);
+    // 1. The signature, over the raw bytes, before anything is parsed (either scheme, by its headers).
+    const check = checkDelivery(o.secrets, body, req.headers, now());
+    if (check.scheme === 'standard') base.signature_scheme = 'standard';
     if (!check.ok) return refuse(401, check.problem, check.explanation);
     base.secret_index = check.secretIndex;
 

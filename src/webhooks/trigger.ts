@@ -2,6 +2,7 @@
 import type { EventType } from '../api/webhooks.js';
 import { envelope, sampleData } from '../domain/events.js';
 import { RESPONSE_DEADLINE_MS } from '../domain/delivery-schedule.js';
+import { standardHeaders, type SignatureScheme } from '../domain/standard-webhooks.js';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, sign } from '../domain/signature.js';
 
 export interface TriggerResult {
@@ -14,7 +15,14 @@ export interface TriggerResult {
   error?: string;
 }
 
-export async function triggerEvent(url: string, secret: string, type: EventType, userAgent: string, signal?: AbortSignal): Promise<TriggerResult> {
+export async function triggerEvent(
+  url: string,
+  secret: string,
+  type: EventType,
+  userAgent: string,
+  signal?: AbortSignal,
+  scheme: SignatureScheme = 'verity',
+): Promise<TriggerResult> {
   const { request } = await import('undici');
   const ev = envelope(type, sampleData(type, new Date()), new Date());
   const body = JSON.stringify(ev);
@@ -25,7 +33,7 @@ export async function triggerEvent(url: string, secret: string, type: EventType,
       headers: {
         'content-type': 'application/json',
         'user-agent': userAgent,
-        [SIGNATURE_HEADER]: sign(secret, body),
+        ...(scheme === 'standard' ? standardHeaders([secret], ev.id, Date.now(), body) : { [SIGNATURE_HEADER]: sign(secret, body) }),
         [EVENT_ID_HEADER]: ev.id,
         [EVENT_TYPE_HEADER]: type,
         [ATTEMPT_HEADER]: '1',

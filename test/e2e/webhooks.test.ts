@@ -2,12 +2,13 @@
  * Webhooks end to end with the built CLI: `verity serve` + `verity listen` + `verify --remote`;
  * refusals with their diagnosis; `--forward-to` byte-identical; embedded delivery; trigger.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { Webhook as ReferenceWebhook } from 'standardwebhooks';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { newHome, verity } from './run-cli.js';
 
@@ -292,5 +293,61 @@ describe('embedded webhooks when the receiver is down', () => {
     const deliver = await verity(['webhooks', 'deliver', '--json'], { home });
     // Only the refused test event is left, waiting for its first retry.
     expect(JSON.parse(deliver.stdout)).toMatchObject({ attempts: 0, outstanding: 1 });
+  });
+});
+
+describe('Standard Webhooks end to end (--signature-scheme standard)', () => {
+  it('serve signs a standard endpoint\'s deliveries; listen verifies them; list shows the scheme', async () => {
+    const home = newHome();
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    const listener = await spawnServer(['listen', '--port', '0', '--secret', secret, '--ndjson'], home);
+    const serve = await spawnServer(['serve', '--port', '0', '--log-level', 'silent', '--allow-private-webhooks'], home);
+    const key = await verity(['admin', 'keys', 'create', '--name', 'std', '--env', 'test', '--plan', 'pro'], { home });
+    const remote = ['--remote', serve.url, '--key', key.stdout.trim()];
+    const add = await verity([...remote, 'webhooks', 'add', `${listener.url}/hook`, '--events', 'verification.completed', '--signature-scheme', 'standard', '--secret', secret, '--json'], { home });
+    expect(add.code, add.stderr).toBe(0);
+    expect(JSON.parse(add.stdout).signature_scheme).toBe('standard');
+    const refused = await verity([...remote, 'webhooks', 'add', `${listener.url}/x`, '--events', 'verification.completed', '--signature-scheme', 'standard', '--secret', 'x'.repeat(40)], { home });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('whsec_');
+
+    const v = await verity([...remote, 'verify', 'claim', 'The Eiffel Tower is in Paris', '--json'], { home });
+    expect(v.code, v.stderr).toBe(0);
+    const id = JSON.parse(v.stdout).id;
+    expect(JSON.parse(await listener.nextStdout((l) => l.includes(id)))).toMatchObject({ outcome: 'accepted', request_id: id, signature_scheme: 'standard' });
+
+    const list = await verity([...remote, 'webhooks', 'list'], { home });
+    expect(list.stdout).toContain('signature: standard (webhook-id, webhook-timestamp, webhook-signature)');
+    expect(list.stdout).not.toContain(secret);
+  });
+
+  it('embedded: a generated whsec_ base64 secret signs what the reference library verifies; trigger signs for listen', async () => {
+    const home = newHome();
+    const got: Array<{ body: string; headers: IncomingHttpHeaders }> = [];
+    const app = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        got.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    closers.push(() => app.close());
+    const url = `http://127.0.0.1:${(app.address() as AddressInfo).port}/`;
+    const add = await verity(['webhooks', 'add', url, '--events', 'credit.threshold', '--signature-scheme', 'standard', '--json'], { home });
+    expect(add.code, add.stderr).toBe(0);
+    const hook = JSON.parse(add.stdout);
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const tst = await verity(['webhooks', 'test', hook.id, '--json'], { home });
+    expect(tst.code, tst.stderr).toBe(0);
+    expect(got).toHaveLength(1);
+    expect(new ReferenceWebhook(hook.secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>)).toEqual(JSON.parse(got[0]!.body));
+
+    const l = await spawnServer(['listen', '--port', '0', '--secret', hook.secret, '--ndjson'], home);
+    const trig = await verity(['webhooks', 'trigger', 'credit.threshold', '--to', l.url, '--secret', hook.secret, '--signature-scheme', 'standard', '--json'], { home });
+    expect(trig.code, trig.stderr).toBe(0);
+    const eventId = JSON.parse(trig.stdout).event_id;
+    expect(JSON.parse(await l.nextStdout((x) => x.includes(eventId)))).toMatchObject({ outcome: 'accepted', signature_scheme: 'standard' });
   });
 });

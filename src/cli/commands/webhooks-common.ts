@@ -62,7 +62,10 @@ export function idArgument(value: string | undefined, prefix: 'we_' | 'wh_', wha
 }
 
 export function renderWebhook(w: Webhook): string {
-  return `${w.id}  ${w.url}\n  events: ${w.events.join(', ')}\n  secret: ${w.secret_hint}  created ${w.created_at}`;
+  // An older server answers without signature_scheme: its deliveries are verity-signed.
+  const scheme = w.signature_scheme === 'standard' ? 'standard (webhook-id, webhook-timestamp, webhook-signature)' : 'verity (X-Service-Signature)';
+  const overlap = w.previous_secret_expires_at ? `\n  previous secret also signs until ${w.previous_secret_expires_at}` : '';
+  return `${w.id}  ${w.url}\n  events: ${w.events.join(', ')}\n  signature: ${scheme}\n  secret: ${w.secret_hint}  created ${w.created_at}${overlap}`;
 }
 
 export function renderTest(r: TestEventResult): string {

@@ -12,5 +12,9 @@ export default async function webhooksRotateSecret(rt: CliRuntime, cmd: Command)
     return text;
   });
   if (!rt.out.machine)
-    rt.out.info('every attempt from now on is signed with the new secret; let receivers accept both until retries of older events are done');
+    rt.out.info(
+      w.previous_secret_expires_at
+        ? `every attempt is signed with both secrets until ${w.previous_secret_expires_at}, then with the new one only; switch receivers to the new secret before then`
+        : 'every attempt from now on is signed with the new secret; let receivers accept both until retries of older events are done',
+    );
 }

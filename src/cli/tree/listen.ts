@@ -25,6 +25,10 @@ Without --secret, listen uses a local listener secret (created once, kept in the
 that \`verity webhooks trigger\` also uses; \`verity listen --print-secret\` prints it. For a webhook
 registered with \`verity webhooks add\`, pass the signing secret that command printed.
 
+Both signature schemes are checked, told apart by the headers: X-Service-Signature (verity), or
+webhook-id/-timestamp/-signature (Standard Webhooks: pass the endpoint's whsec_ secret; a
+webhook-timestamp more than 5 min from this clock is refused).
+
 Routes: an event goes to the type=url routes of its type when there are any, else to the plain
 url routes (the most specific route wins). A retry goes only to apps that have not answered 2xx.
 

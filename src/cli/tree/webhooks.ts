@@ -21,13 +21,19 @@ Examples:
     .description('register an endpoint; the secret is generated and shown once unless you give one')
     .argument('<url>', 'https URL (http only for loopback hosts, e.g. verity listen)')
     .requiredOption('--events <types>', `comma-separated: ${EVENT_TYPES.join(', ')}`)
-    .option('--secret <value|->', 'signing secret (≥ 32 characters); - reads it from stdin')
+    .option('--secret <value|->', 'signing secret (≥ 32 characters; whsec_ + base64 of 24–64 bytes for --signature-scheme standard); - reads it from stdin')
     .option('--secret-file <path>', 'read the signing secret from a file')
+    .addOption(
+      new Option('--signature-scheme <scheme>', 'how deliveries are signed: verity (X-Service-Signature) or standard (Standard Webhooks: webhook-id/-timestamp/-signature)')
+        .choices(['verity', 'standard'])
+        .default('verity'),
+    )
     .addHelpText(
       'after',
       `
 Examples:
   $ verity webhooks add https://example.com/hooks --events verification.completed,credit.threshold
+  $ verity webhooks add https://example.com/hooks --events verification.completed --signature-scheme standard
   $ verity webhooks add http://127.0.0.1:4242/ --events verification.completed --secret-file ~/.verity-listen-secret
   $ verity --remote https://verity.example.com webhooks add https://example.com/h --events verification.failed --json`,
     )
@@ -110,6 +116,7 @@ Examples:
       `
 Then run the receiver with both secrets until the old one is gone:
   $ verity listen --secret-file new.txt --secret-file old.txt
+A --signature-scheme standard webhook is signed with both secrets for 24 h (two v1 signatures).
 
 Examples:
   $ verity webhooks rotate-secret we_0123456789abcdef
@@ -135,6 +142,7 @@ Examples:
     .option('--to <url>', 'receiver URL', 'http://127.0.0.1:4242/')
     .option('--secret <value>', 'signing secret (default: the local listener secret)', collect)
     .option('--secret-file <path>', 'read the signing secret from a file')
+    .addOption(new Option('--signature-scheme <scheme>', 'sign as verity (X-Service-Signature) or standard (Standard Webhooks)').choices(['verity', 'standard']).default('verity'))
     .addHelpText(
       'after',
       `

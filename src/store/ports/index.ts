@@ -178,7 +178,8 @@ export interface WebhookStore {
   get(scope: string, id: string): Promise<Webhook>;
   list(scope: string): Promise<Webhook[]>;
   remove(scope: string, id: string, now: Date): Promise<void>;
-  rotate(scope: string, id: string, secret?: string): Promise<Webhook>;
+  /** `now` starts a standard endpoint's overlap, when its previous secret still signs too. */
+  rotate(scope: string, id: string, secret: string | undefined, now: Date): Promise<Webhook>;
   /** A sample event for one endpoint; returns the event and its delivery id. */
   enqueueTest(scope: string, id: string, type: EventType | undefined, nowMs: number): Promise<{ event: EventEnvelope; deliveryId: number }>;
   replay(scope: string, eventId: string, nowMs: number, webhookId?: string): Promise<{ event_id: string; deliveries: number }>;
@@ -199,6 +200,10 @@ export interface Claim {
   webhook_id: string;
   url: string;
   secret: string;
+  /** How the attempt is signed (the endpoint's scheme, read when claimed). */
+  signature_scheme: 'verity' | 'standard';
+  /** Standard scheme within a rotation's overlap: the previous secret also signs; else null. */
+  previous_secret: string | null;
   body: string;
   attempt: number;
   /** Sent again by a replay: the attempt carries the replay header. */

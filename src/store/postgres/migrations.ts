@@ -288,6 +288,11 @@ const WEBHOOKS: readonly string[] = [
        WHERE id = d.id;
      result := 'claimed';
    END $$ LANGUAGE plpgsql;`,
+  // The endpoint's signature scheme (issue 29), and a standard endpoint's previous secret, which
+  // signs too until previous_secret_until (ms) after a rotation (src/domain/standard-webhooks.ts).
+  `ALTER TABLE webhook_endpoints ADD COLUMN signature_scheme text NOT NULL DEFAULT 'verity' CHECK (signature_scheme IN ('verity', 'standard'));
+   ALTER TABLE webhook_endpoints ADD COLUMN previous_secret text;
+   ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_until bigint;`,
 ];
 
 /**

@@ -7,6 +7,7 @@
 import type { Sql, TransactionSql } from 'postgres';
 import type { EventEnvelope } from '../../api/webhooks.js';
 import { MAX_ATTEMPTS } from '../../domain/delivery-schedule.js';
+import { signingSecrets, type EndpointRow } from '../ports/rows.js';
 import type { Claim, OutboxEntry, OutboxStore } from '../ports/index.js';
 
 type Tx = Sql | TransactionSql;
@@ -82,11 +83,7 @@ export function postgresOutbox(sql: Sql, listeners: Set<() => void>): OutboxStor
           SELECT result, retry_in_ms, attempt FROM verity_claim(${id}, ${nowMs}, ${leaseMs}, ${limits.ratePerSecond}, ${limits.rateWindowMs},
             ${limits.minGapMs}, ${limits.maxInFlight}, ${MAX_ATTEMPTS})`;
         if (r!.result !== 'claimed') return r!;
-        const [d] = await tx<Array<Omit<Claim, 'attempt'>>>`
-          SELECT d.id, d.event_id, e.type AS event_type, d.webhook_id, w.url, w.secret, e.body, d.replay
-          FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.webhook_id
-          WHERE d.id = ${id}`;
-        return { ...r!, claim: { ...d!, id: Number(d!.id), attempt: r!.attempt! } };
+        return { ...r!, claim: await claimedRow(tx, id, r!.attempt!, nowMs) };
       })) as { result: string; retry_in_ms: number | null; claim?: Claim };
       if (got.result === 'deferred') return { deferred: true as const, retryAt: nowMs + Math.ceil(got.retry_in_ms ?? 50) };
       return got.claim;
@@ -122,4 +119,16 @@ export function postgresOutbox(sql: Sql, listeners: Set<() => void>): OutboxStor
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** A claimed delivery as the worker sends it: event, endpoint, and the secrets that sign it now. */
+async function claimedRow(tx: TransactionSql, id: number, attempt: number, nowMs: number): Promise<Claim> {
+  const [d] = await tx<Array<Omit<Claim, 'attempt' | 'previous_secret'> & Pick<EndpointRow, 'previous_secret' | 'previous_secret_until'>>>`
+    SELECT d.id, d.event_id, e.type AS event_type, d.webhook_id, w.url, w.secret, e.body, d.replay,
+      w.signature_scheme, w.previous_secret, w.previous_secret_until
+    FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.webhook_id
+    WHERE d.id = ${id}`;
+  const { previous_secret_until: _until, ...rest } = d!;
+  const [, previous = null] = signingSecrets(d!, nowMs);
+  return { ...rest, previous_secret: previous, id: Number(d!.id), attempt };
 }

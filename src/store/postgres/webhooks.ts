@@ -4,12 +4,10 @@
  */
 import type { Sql, TransactionSql } from 'postgres';
 import { VerityError } from '../../api/errors.js';
-import { webhookId } from '../../api/ids.js';
-import { WebhookConfig, type Webhook } from '../../api/webhooks.js';
+import type { Webhook } from '../../api/webhooks.js';
 import { envelope, sampleData } from '../../domain/events.js';
-import { generateSecretValue } from '../../domain/webhook-secret.js';
 import type { WebhookStore } from '../ports/index.js';
-import { toWebhook, type EndpointRow } from '../ports/rows.js';
+import { newEndpointRow, rotatedRow, toWebhook, type EndpointRow } from '../ports/rows.js';
 import { enqueue } from './outbox.js';
 
 type Tx = Sql | TransactionSql;
@@ -32,7 +30,7 @@ export function postgresWebhooks(sql: Sql): WebhookStore {
     get: async (scope, id) => toWebhook(await endpointRow(sql, scope, id)),
     list: async (scope) =>
       (
-        await sql<EndpointRow[]>`SELECT id, account_id, url, events::text AS events, secret, created_at FROM webhook_endpoints
+        await sql<EndpointRow[]>`SELECT id, account_id, url, events::text AS events, secret, created_at, signature_scheme, previous_secret, previous_secret_until FROM webhook_endpoints
           WHERE account_id = ${scope} AND deleted_at IS NULL ORDER BY created_at, id`
       ).map((r) => toWebhook(r)),
     remove: async (scope, id, now) => {
@@ -43,11 +41,10 @@ export function postgresWebhooks(sql: Sql): WebhookStore {
           WHERE webhook_id = ${id} AND status IN ('pending', 'delivering')`;
       });
     },
-    rotate: async (scope, id, secret) => {
-      const row = await endpointRow(sql, scope, id);
-      if (secret !== undefined) WebhookConfig.shape.secret.parse(secret);
-      row.secret = secret ?? generateSecretValue();
-      await sql`UPDATE webhook_endpoints SET secret = ${row.secret} WHERE id = ${id}`;
+    rotate: async (scope, id, secret, now) => {
+      const row = rotatedRow(await endpointRow(sql, scope, id), secret, now.getTime());
+      await sql`UPDATE webhook_endpoints SET secret = ${row.secret}, previous_secret = ${row.previous_secret},
+        previous_secret_until = ${row.previous_secret_until} WHERE id = ${id}`;
       return toWebhook(row, true);
     },
     enqueueTest: async (scope, id, type, nowMs) => {
@@ -64,24 +61,16 @@ export function postgresWebhooks(sql: Sql): WebhookStore {
 
 async function endpointRow(tx: Tx, scope: string, id: string): Promise<EndpointRow> {
   const [r] = await tx<EndpointRow[]>`
-    SELECT id, account_id, url, events::text AS events, secret, created_at FROM webhook_endpoints
+    SELECT id, account_id, url, events::text AS events, secret, created_at, signature_scheme, previous_secret, previous_secret_until FROM webhook_endpoints
     WHERE id = ${id} AND account_id = ${scope} AND deleted_at IS NULL`;
   if (!r) throw new VerityError('NOT_FOUND', `No webhook ${id}`);
   return r;
 }
 
 async function insert(tx: Tx, scope: string, input: unknown, now: Date): Promise<Webhook> {
-  const cfg = WebhookConfig.parse(input);
-  const row: EndpointRow = {
-    id: webhookId(),
-    account_id: scope,
-    url: cfg.url,
-    events: JSON.stringify([...new Set(cfg.events)]),
-    secret: cfg.secret ?? generateSecretValue(),
-    created_at: now.toISOString(),
-  };
-  await tx`INSERT INTO webhook_endpoints (id, account_id, url, events, secret, created_at)
-    VALUES (${row.id}, ${scope}, ${row.url}, ${row.events}::text::jsonb, ${row.secret}, ${row.created_at})`;
+  const row = newEndpointRow(scope, input, now);
+  await tx`INSERT INTO webhook_endpoints (id, account_id, url, events, secret, created_at, signature_scheme)
+    VALUES (${row.id}, ${scope}, ${row.url}, ${row.events}::text::jsonb, ${row.secret}, ${row.created_at}, ${row.signature_scheme})`;
   return toWebhook(row, true);
 }
 

@@ -431,7 +431,7 @@ export class SqliteServerStore implements ServerStore {
       get: async (scope, id) => getWebhook(db, scope, id),
       list: async (scope) => listWebhooks(db, scope),
       remove: async (scope, id, now) => deleteWebhook(db, scope, id, now),
-      rotate: async (scope, id, secret) => rotateSecret(db, scope, id, secret),
+      rotate: async (scope, id, secret, now) => rotateSecret(db, scope, id, secret, now),
       enqueueTest: async (scope, id, type, nowMs) => {
         const r = enqueueTestEvent(db, scope, id, type, nowMs);
         this.announce();

@@ -7,6 +7,7 @@
 import type { Database } from '../local/database.js';
 import { MAX_ATTEMPTS } from '../../domain/delivery-schedule.js';
 import type { AttemptOutcome, Claim, OutboxEntry, OutboxStore } from '../ports/index.js';
+import { signingSecrets, type EndpointRow } from '../ports/rows.js';
 import { enqueueEvent, markThreshold } from './webhooks.js';
 import { logForStreams } from './event-log.js';
 
@@ -80,12 +81,14 @@ export function claimDelivery(db: Database, id: number, nowMs: number, leaseMs: 
   return db.transaction((): Claim | undefined => {
     const d = db
       .prepare(
-        `SELECT d.id, d.event_id, d.webhook_id, d.status, d.attempts, d.lease_until, d.replay, e.type AS event_type, e.body, w.url, w.secret
+        `SELECT d.id, d.event_id, d.webhook_id, d.status, d.attempts, d.lease_until, d.replay, e.type AS event_type, e.body, w.url, w.secret,
+           w.signature_scheme, w.previous_secret, w.previous_secret_until
          FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.webhook_id
          WHERE d.id = @id AND ((d.status = 'pending' AND d.next_attempt_at <= @now) OR (d.status = 'delivering' AND d.lease_until <= @now))`,
       )
       .get({ id, now: nowMs }) as
-      | { id: number; event_id: string; webhook_id: string; status: string; attempts: number; lease_until: number | null; replay: number; event_type: string; body: string; url: string; secret: string }
+      | ({ id: number; event_id: string; webhook_id: string; status: string; attempts: number; lease_until: number | null; replay: number; event_type: string; body: string; url: string; secret: string }
+      & Pick<EndpointRow, 'signature_scheme' | 'previous_secret' | 'previous_secret_until'>)
       | undefined;
     if (!d) return undefined;
     if (d.status === 'delivering') {
@@ -108,7 +111,11 @@ export function claimDelivery(db: Database, id: number, nowMs: number, leaseMs: 
       nowMs,
       d.id,
     );
-    return { id: d.id, event_id: d.event_id, event_type: d.event_type, webhook_id: d.webhook_id, url: d.url, secret: d.secret, body: d.body, attempt, replay: d.replay === 1 };
+    const [, previous = null] = signingSecrets(d, nowMs);
+    return {
+      id: d.id, event_id: d.event_id, event_type: d.event_type, webhook_id: d.webhook_id, url: d.url, secret: d.secret,
+      signature_scheme: d.signature_scheme, previous_secret: previous, body: d.body, attempt, replay: d.replay === 1,
+    };
   })();
 }
 

@@ -7,12 +7,11 @@
  * Times are integer milliseconds since the epoch, from the caller's clock.
  */
 import { VerityError } from '../../api/errors.js';
-import { webhookId } from '../../api/ids.js';
-import { WebhookConfig, type EventEnvelope, type EventType, type Webhook } from '../../api/webhooks.js';
+import { type EventEnvelope, type EventType, type Webhook } from '../../api/webhooks.js';
 import type BetterSqlite3 from 'better-sqlite3';
 import { migrate, type Database } from '../local/database.js';
 import type { AttemptRecord, DeliveryState } from '../ports/index.js';
-import { toWebhook, type EndpointRow } from '../ports/rows.js';
+import { newEndpointRow, rotatedRow, toWebhook, type EndpointRow } from '../ports/rows.js';
 import { migrateEventStream } from './event-log.js';
 
 export type { AttemptRecord, DeliveryState };
@@ -76,6 +75,11 @@ const MIGRATIONS = [
    CREATE INDEX webhook_deliveries_leases ON webhook_deliveries (status, lease_until);`,
   // Deliveries made by a replay carry the replay header (src/domain/signature.ts).
   `ALTER TABLE webhook_deliveries ADD COLUMN replay INTEGER NOT NULL DEFAULT 0;`,
+  // The endpoint's signature scheme (issue 29), and a standard endpoint's previous secret, which
+  // signs too until previous_secret_until (ms) after a rotation (src/domain/standard-webhooks.ts).
+  `ALTER TABLE webhook_endpoints ADD COLUMN signature_scheme TEXT NOT NULL DEFAULT 'verity' CHECK (signature_scheme IN ('verity', 'standard'));
+   ALTER TABLE webhook_endpoints ADD COLUMN previous_secret TEXT;
+   ALTER TABLE webhook_endpoints ADD COLUMN previous_secret_until INTEGER;`,
 ];
 
 export function ensureWebhookSchema(db: Database): void {
@@ -89,18 +93,10 @@ export const generateSecret = generateSecretValue;
 export { toWebhook, type EndpointRow };
 
 export function createWebhook(db: Database, accountId: string, input: unknown, now: Date): Webhook {
-  const cfg = WebhookConfig.parse(input);
-  const events = [...new Set(cfg.events)];
-  const row: EndpointRow = {
-    id: webhookId(),
-    account_id: accountId,
-    url: cfg.url,
-    events: JSON.stringify(events),
-    secret: cfg.secret ?? generateSecret(),
-    created_at: now.toISOString(),
-  };
+  const row = newEndpointRow(accountId, input, now);
   db.prepare(
-    'INSERT INTO webhook_endpoints (id, account_id, url, events, secret, created_at) VALUES (@id, @account_id, @url, @events, @secret, @created_at)',
+    `INSERT INTO webhook_endpoints (id, account_id, url, events, secret, created_at, signature_scheme)
+     VALUES (@id, @account_id, @url, @events, @secret, @created_at, @signature_scheme)`,
   ).run(row);
   return toWebhook(row, true);
 }
@@ -144,14 +140,18 @@ export function deleteWebhook(db: Database, accountId: string, id: string, now: 
 }
 
 /**
- * New secret (given, ≥ 32 characters, or generated). It signs every attempt from now on,
- * including retries of older events: deliveries are signed when sent, not when queued.
+ * New secret (given, in the scheme's format, or generated). It signs every attempt from now on,
+ * including retries of older events: deliveries are signed when sent, not when queued. A
+ * standard endpoint's old secret signs too during the overlap (rotatedRow).
  */
-export function rotateSecret(db: Database, accountId: string, id: string, secret?: string): Webhook {
-  const row = endpointRow(db, accountId, id);
-  if (secret !== undefined) WebhookConfig.shape.secret.parse(secret);
-  row.secret = secret ?? generateSecret();
-  db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?').run(row.secret, id);
+export function rotateSecret(db: Database, accountId: string, id: string, secret: string | undefined, now: Date): Webhook {
+  const row = rotatedRow(endpointRow(db, accountId, id), secret, now.getTime());
+  db.prepare('UPDATE webhook_endpoints SET secret = ?, previous_secret = ?, previous_secret_until = ? WHERE id = ?').run(
+    row.secret,
+    row.previous_secret,
+    row.previous_secret_until,
+    id,
+  );
   return toWebhook(row, true);
 }
 

@@ -17,6 +17,8 @@ const graph = importGraph(root) as Graph;
 
 /** Layers, lowest first; a file belongs to the layer with the longest matching path prefix. */
 const LAYERS: Record<string, string[]> = {
+  // The apps' verifier (`verity/webhooks`): published alone, so it stands on nothing.
+  'webhooks-verify': ['src/webhooks-verify/'],
   api: ['src/api/', 'src/version.ts'],
   config: ['src/config/'],
   domain: ['src/domain/'],
@@ -34,9 +36,10 @@ const LAYERS: Record<string, string[]> = {
 
 /** What each layer may import besides itself (docs/architecture.md has the reasons). */
 const MAY_IMPORT: Record<string, string[]> = {
-  api: [],
+  'webhooks-verify': [],
+  api: ['webhooks-verify'],
   config: ['api'],
-  domain: ['api'],
+  domain: ['api', 'webhooks-verify'],
   'local-store': ['api'],
   'store-ports': ['api', 'domain', 'local-store'],
   sqlite: ['api', 'domain', 'store-ports', 'local-store'],
@@ -124,6 +127,15 @@ describe('layers (docs/architecture.md)', () => {
     for (const [from, pkgs] of graph.packages)
       if (['api', 'domain'].includes(layerOf(from)!)) for (const p of pkgs) if (!PURE.has(p)) wrong.push(`${from} -> ${p}`);
     expect(wrong).toEqual([]);
+  });
+
+  it('the apps\' verifier (verity/webhooks) imports nothing but node:crypto', () => {
+    const files = graph.files.filter((f) => layerOf(f) === 'webhooks-verify');
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      expect([...(graph.packages.get(f) ?? [])].filter((p) => p !== 'node:crypto'), f).toEqual([]);
+      expect([...(graph.edges.get(f) ?? [])].filter((t) => layerOf(t) !== 'webhooks-verify'), f).toEqual([]);
+    }
   });
 
   it('the two stores never import each other, and the store never imports server/ or webhooks/', () => {

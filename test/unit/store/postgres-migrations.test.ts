@@ -38,6 +38,9 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
       await sql`INSERT INTO accounts (id, name, plan, created_at) VALUES ('acct_old', 'old', 'starter', '2026-03-01T00:00:00.000Z')`;
       await sql`INSERT INTO api_keys (id, account_id, name, environment, prefix, last4, key_hash, created_at)
         VALUES ('key_old', 'acct_old', 'old-key', 'live', 'vty_live_abcd', 'wxyz', ${hashKey('vty_live_old')}, '2026-03-01T00:00:00.000Z')`;
+      // A webhook registered before signature schemes existed (webhooks@2 adds them).
+      await sql`INSERT INTO webhook_endpoints (id, account_id, url, events, secret, created_at)
+        VALUES ('we_old', 'acct_old/live', 'https://old.example.com/in', '["verification.completed"]'::jsonb, ${'s'.repeat(40)}, '2026-03-01T00:00:00.000Z')`;
       await sql`INSERT INTO usage (account_id, period, environment, credits, requests) VALUES ('acct_old', '2026-03', 'live', 40, 12)`;
     } finally {
       await sql.end({ timeout: 1 });
@@ -46,7 +49,9 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
     const store = await openPostgresStore({ url: db.url, poolSize: 2, listen: false });
     try {
       const [applied] = await store.sql<{ v: string[] }[]>`SELECT array_agg(component || '@' || version ORDER BY component, version) AS v FROM verity_schema_migrations`;
-      expect(applied!.v).toEqual(['batches@1', 'batches@2', 'event_stream@1', 'server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1']);
+      expect(applied!.v).toEqual(['batches@1', 'batches@2', 'event_stream@1', 'server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1', 'webhooks@2']);
+      // It keeps signing as before: SPEC 6.3's scheme, with its secret.
+      expect(await store.webhooks.get('acct_old/live', 'we_old')).toMatchObject({ signature_scheme: 'verity', secret_hint: 'ssssss…ssss' });
       expect((await store.admin.listUsage('2026-03')).find((u) => u.account_name === 'old')).toMatchObject({ credits: 40, requests: 12 });
       const policies = { test: { limit: 5, windowMs: 60_000 }, live: { starter: { limit: 2, windowMs: 60_000 } } } as never;
       const a = await store.admit(hashKey('vty_live_old'), policies);

@@ -318,6 +318,33 @@ for (const [kind, open, available] of kinds) {
       await expect(s.store.webhooks.get(scope, w.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
 
+    it('keeps each endpoint\'s signature scheme; a standard rotation signs with the previous secret too until its overlap ends', async () => {
+      const k = await key('schemes', 'test');
+      const scope = `${k.account_id}/test`;
+      const std = await s.store.webhooks.create(scope, { url: 'https://std.example.com/in', events: ['verification.completed'], signature_scheme: 'standard' }, new Date(NOW));
+      const plain = await s.store.webhooks.create(scope, { url: 'https://plain.example.com/in', events: ['verification.completed'] }, new Date(NOW));
+      expect(std).toMatchObject({ signature_scheme: 'standard', secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+      const listed = new Map((await s.other.webhooks.list(scope)).map((w) => [w.id, w.signature_scheme]));
+      expect(listed).toEqual(new Map([[std.id, 'standard'], [plain.id, 'verity']]));
+      const claimAt = async (id: string, at: number) => {
+        const { deliveryId } = await s.store.webhooks.enqueueTest(scope, id, undefined, at);
+        const c = await s.other.outbox.claim(deliveryId, at, 30_000, { ...LANE, minGapMs: 0, maxInFlight: 100 });
+        if (!c || 'deferred' in c) throw new Error('not claimed');
+        await s.other.outbox.recordAttempt(c, { startedAt: at, finishedAt: at + 1, ok: true, statusCode: 200, error: null, nextAt: undefined });
+        return c;
+      };
+      expect(await claimAt(std.id, NOW)).toMatchObject({ signature_scheme: 'standard', secret: std.secret, previous_secret: null });
+      const rotated = await s.store.webhooks.rotate(scope, std.id, undefined, new Date(NOW + 1_000));
+      expect(rotated.previous_secret_expires_at).toBe(new Date(NOW + 1_000 + 24 * 3600_000).toISOString());
+      expect(await claimAt(std.id, NOW + 5_000)).toMatchObject({ secret: rotated.secret, previous_secret: std.secret });
+      expect(await claimAt(std.id, NOW + 1_000 + 24 * 3600_000 + 1)).toMatchObject({ secret: rotated.secret, previous_secret: null });
+      await expect(s.store.webhooks.rotate(scope, std.id, 'z'.repeat(40), new Date(NOW))).rejects.toThrow(/whsec_/);
+      // A verity endpoint has one signature per header: it switches at once.
+      const p2 = await s.store.webhooks.rotate(scope, plain.id, undefined, new Date(NOW));
+      expect(p2.previous_secret_expires_at).toBeUndefined();
+      expect(await claimAt(plain.id, NOW + 2_000)).toMatchObject({ signature_scheme: 'verity', secret: p2.secret, previous_secret: null });
+    });
+
     it.skipIf(kind !== 'postgres')('shared store: one endpoint’s limits hold across workers (10 per window, 50 ms apart)', async () => {
       const k = await key('lanes', 'test');
       const scope = `${k.account_id}/test`;

@@ -17,6 +17,7 @@ import { RETRY_DELAYS_MS } from '../../../src/domain/delivery-schedule.js';
 import { FakeClock, runUntil } from './fake-clock.js';
 import { sqliteOutbox } from '../../../src/store/sqlite/index.js';
 import { outstandingCount } from '../../../src/store/sqlite/outbox.js';
+import { verifyWebhook } from '../../../src/webhooks-verify/index.js';
 
 const SECRET = 'test-secret-0123456789-0123456789-abcdef';
 const ACCOUNT = 'acct_1';
@@ -214,6 +215,32 @@ describe('delivery worker', () => {
     expect(log.map((a) => a.outcome)).toEqual(['delivered', 'lost']);
   });
 
+  it('signs a standard endpoint\'s every attempt at its own time (a retry is signed afresh); a secret that cannot sign is reported, not sent', async () => {
+    const clock = new FakeClock();
+    const s = await store();
+    const ep = await endpoint(clock, (n) => (n === 1 ? 503 : 200));
+    const hook = createWebhook(s.db, ACCOUNT, { url: ep.url, events: ['verification.completed'], signature_scheme: 'standard' }, new Date(clock.now()));
+    const ev = emit(s, clock);
+    const reports: AttemptReport[] = [];
+    const w = createDeliveryWorker({ outbox: sqliteOutbox(s.db), clock, onAttempt: (r) => reports.push(r) });
+    w.start();
+    await runUntil(clock, () => w.idle(), clock.now() + 20_000, () => ep.received.length === 2);
+    const [first, retry] = ep.received as [Received, Received];
+    expect(first.headers['webhook-id']).toBe(ev.id);
+    expect(retry.headers['webhook-id']).toBe(ev.id);
+    expect(Number(retry.headers['webhook-timestamp']) - Number(first.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[0]! / 1000);
+    // Each verifies at the time it was sent (and the first no longer would at the retry's time with a 5 s window).
+    for (const r of [first, retry]) expect(verifyWebhook(r.body, r.headers, hook.secret!, { now: r.at }).id).toBe(ev.id);
+    expect(() => verifyWebhook(first.body, first.headers, hook.secret!, { now: retry.at, toleranceSeconds: 5 })).toThrow(expect.objectContaining({ code: 'timestamp_out_of_window' }));
+
+    s.db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?').run('edited by hand, not base64 at all!!', hook.id);
+    emit(s, clock);
+    await runUntil(clock, () => w.idle(), clock.now() + 1_000, () => reports.length === 3);
+    await w.stop();
+    expect(ep.received).toHaveLength(2);
+    expect(reports[2]).toMatchObject({ ok: false, statusCode: null, error: expect.stringContaining('cannot sign Standard Webhooks') });
+  });
+
   it('signs with the new secret after a rotation, including retries of older events', async () => {
     const clock = new FakeClock();
     const s = await store();
@@ -225,13 +252,13 @@ describe('delivery worker', () => {
     w.start();
     await runUntil(clock, () => w.idle(), clock.now() + 1000);
     expect(ep.received[0]!.signatureOk).toBe(false); // signed with the old secret
-    const rotated = rotateSecret(s.db, ACCOUNT, hook.id, NEW);
+    const rotated = rotateSecret(s.db, ACCOUNT, hook.id, NEW, new Date(clock.now()));
     expect(rotated.secret).toBe(NEW);
     expect(rotated.secret_hint).toBe('rotate…-xyz');
     await runUntil(clock, () => w.idle(), clock.now() + 20_000, () => ep.received.length === 2);
     await w.stop();
     expect(ep.received[1]!.signatureOk).toBe(true);
-    expect(() => rotateSecret(s.db, ACCOUNT, hook.id, 'too-short')).toThrow();
+    expect(() => rotateSecret(s.db, ACCOUNT, hook.id, 'too-short', new Date(clock.now()))).toThrow();
   });
 
   it('only sends subscribed event types', async () => {

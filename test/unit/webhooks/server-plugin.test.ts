@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
+import { Webhook as ReferenceWebhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../../src/webhooks-verify/index.js';
 import { VerityError } from '../../../src/api/errors.js';
 import { EventEnvelope } from '../../../src/api/webhooks.js';
 import { webhookServerHooks } from '../../../src/server/webhook-routes.js';
@@ -240,5 +242,103 @@ describe('webhooks in verity serve', () => {
     });
     const ev = JSON.parse((await rx.next()).body);
     expect(ev).toMatchObject({ type: 'verification.failed', data: { request_id: 'vrf_doc_x1', request_type: 'document', error: { code: 'UNAVAILABLE', message: 'Upstream down' } } });
+  });
+});
+
+describe('Standard Webhooks endpoints in verity serve (signature_scheme: standard)', () => {
+  /** The reference library (by the specification's authors) checks a received delivery: their verify, our bytes. */
+  const reference = (secret: string, r: Received): unknown => new ReferenceWebhook(secret).verify(r.body, r.headers as Record<string, string>);
+
+  it('validates the scheme and its secret format, generates whsec_ base64 secrets, lists the scheme', async () => {
+    const { h } = await harness();
+    const key = h.key('std1', 'test', 'pro');
+    const rx = await receiver();
+    const badScheme = await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['verification.completed'], signature_scheme: 'hmac' });
+    expect(badScheme.status).toBe(400);
+    expect(badScheme.json.error.details.map((d: { field: string }) => d.field)).toEqual(['signature_scheme']);
+    // A verity-style secret (any 32+ characters) is not a Standard Webhooks secret.
+    const badSecret = await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['verification.completed'], signature_scheme: 'standard', secret: 'x'.repeat(40) });
+    expect(badSecret.status).toBe(400);
+    expect(badSecret.json.error.details).toEqual([expect.objectContaining({ field: 'secret', issue: expect.stringContaining('whsec_') })]);
+    const tooShortKey = `whsec_${Buffer.alloc(16, 7).toString('base64')}`;
+    expect((await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['verification.completed'], signature_scheme: 'standard', secret: tooShortKey })).status).toBe(400);
+
+    const std = await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['verification.completed'], signature_scheme: 'standard' });
+    expect(std.status).toBe(201);
+    expect(std.json.signature_scheme).toBe('standard');
+    expect(std.json.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(std.json.secret.slice(6), 'base64')).toHaveLength(32);
+    const plain = await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['credit.threshold'] });
+    expect(plain.json.signature_scheme).toBe('verity');
+    const list = await call(h, 'GET', '/v1/webhooks', key);
+    expect(list.json.data.map((w: { signature_scheme: string }) => w.signature_scheme)).toEqual(['standard', 'verity']);
+    expect(JSON.stringify(list.json)).not.toContain(std.json.secret);
+    const doc = (await (await fetch(`${h.url}/v1/openapi.json`)).json()) as any;
+    expect(doc.components.schemas.WebhookConfig.properties.signature_scheme.enum).toEqual(['verity', 'standard']);
+    expect(doc.paths['/v1/webhooks'].post.operationId).toBe('createWebhook');
+  });
+
+  it('real deliveries, a replay and the rotation overlap verify with the reference library and with verifyWebhook', async () => {
+    const { h } = await harness();
+    const key = h.key('std2', 'test', 'pro');
+    const rx = await receiver();
+    const created = await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['verification.completed'], signature_scheme: 'standard' });
+    const secret: string = created.json.secret;
+
+    const verify = await h.post('/v1/verify/claim', { claim: 'The Eiffel Tower is in Paris' }, bearer(key));
+    expect(verify.status).toBe(200);
+    const got = await rx.next();
+    expect(got.headers['x-service-signature']).toBeUndefined();
+    const ev = JSON.parse(got.body);
+    expect(got.headers['webhook-id']).toBe(ev.id);
+    expect(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    expect(String(got.headers['webhook-signature'])).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(reference(secret, got)).toEqual(ev);
+    expect(verifyWebhook(got.body, got.headers, secret)).toEqual(ev);
+    expect(ev.data.request_id).toBe(verify.json.id);
+    // Someone else's secret: the reference library refuses too.
+    expect(() => reference(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, got)).toThrow(/signature/i);
+
+    // A replay: the same id and bytes, freshly signed.
+    await call(h, 'POST', `/v1/events/${ev.id}/replay`, key, {});
+    const again = await rx.next();
+    expect(again.body).toBe(got.body);
+    expect(again.headers['webhook-id']).toBe(ev.id);
+    expect(again.headers['x-service-replay']).toBe('1');
+    expect(reference(secret, again)).toEqual(ev);
+
+    // Rotation: two signatures (new, then previous) for 24 h; receivers on either secret accept.
+    const rotated = await call(h, 'POST', `/v1/webhooks/${created.json.id}/rotate-secret`, key, {});
+    expect(rotated.status).toBe(200);
+    expect(rotated.json.secret).toMatch(/^whsec_/);
+    expect(Date.parse(rotated.json.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect((await call(h, 'GET', `/v1/webhooks/${created.json.id}`, key)).json.previous_secret_expires_at).toBe(rotated.json.previous_secret_expires_at);
+    await call(h, 'POST', `/v1/webhooks/${created.json.id}/test`, key, {});
+    const overlap = await rx.next();
+    expect(String(overlap.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    const sample = JSON.parse(overlap.body);
+    expect(reference(rotated.json.secret, overlap)).toEqual(sample);
+    expect(reference(secret, overlap)).toEqual(sample);
+    expect(verifyWebhook(overlap.body, overlap.headers, secret).id).toBe(sample.id);
+
+    // A given secret must be in the scheme's format.
+    const bad = await call(h, 'POST', `/v1/webhooks/${created.json.id}/rotate-secret`, key, { secret: 'y'.repeat(40) });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.details[0].field).toBe('secret');
+  });
+
+  it('a verity endpoint rotates at once (one signature per header), as before', async () => {
+    const { h } = await harness();
+    const key = h.key('std3', 'test', 'pro');
+    const rx = await receiver();
+    const created = await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['verification.completed'], secret: SECRET });
+    const rotated = await call(h, 'POST', `/v1/webhooks/${created.json.id}/rotate-secret`, key, {});
+    expect(rotated.json.previous_secret_expires_at).toBeUndefined();
+    expect(rotated.json.secret).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
+    await call(h, 'POST', `/v1/webhooks/${created.json.id}/test`, key, {});
+    const got = await rx.next();
+    expect(got.headers['webhook-signature']).toBeUndefined();
+    expect(verifyWebhook(got.body, got.headers, rotated.json.secret).id).toBe(JSON.parse(got.body).id);
+    expect(() => verifyWebhook(got.body, got.headers, SECRET)).toThrow(expect.objectContaining({ code: 'bad_signature' }));
   });
 });
