@@ -80,6 +80,22 @@ for (const entry of bundles) await build({
       },
     },
     {
+      // commander requires node:child_process at load, for executable subcommands, which verity
+      // does not use: child_process brings net, dgram and their internals, ~5 ms of every start
+      // (a quarter of Node's own module loading in `verify document`). Here it is required on
+      // first use instead; the build fails if commander's code no longer has that shape.
+      name: 'commander-lazy-child-process',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (a) => {
+          const text = await readFile(a.path, 'utf8');
+          const eager = "const childProcess = require('node:child_process');";
+          if (text.split(eager).length !== 2 || (text.match(/childProcess\b/g) ?? []).length !== (text.match(/childProcess\.spawn\(/g) ?? []).length + 1)
+            throw new Error(`commander's require of node:child_process is not where the build expects it (${a.path}): update the commander-lazy-child-process plugin in scripts/build.mjs`);
+          return { contents: text.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+        });
+      },
+    },
+    {
       // zod re-exports all ~50 locale modules as `z.locales`; verity uses only the default English
       // messages, which zod imports separately, so the namespace is left empty in the bundle.
       name: 'omit-zod-locales',
