@@ -81,9 +81,9 @@ for (const entry of bundles) await build({
     },
     {
       // commander requires node:child_process at load, for executable subcommands, which verity
-      // does not use: child_process brings net, dgram and their internals, ~5 ms of every start
-      // (a quarter of Node's own module loading in `verify document`). Here it is required on
-      // first use instead; the build fails if commander's code no longer has that shape.
+      // does not use: child_process brings dgram, the DNS resolver and their internals, 1–5 ms of
+      // every start on this machine. Here it is required on first use instead; the build fails if
+      // commander's code no longer has that shape.
       name: 'commander-lazy-child-process',
       setup(b) {
         b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (a) => {
