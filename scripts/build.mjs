@@ -80,6 +80,22 @@ for (const entry of bundles) await build({
       },
     },
     {
+      // commander requires node:child_process at load, for executable subcommands, which verity
+      // does not use: child_process brings dgram, the DNS resolver and their internals, 1–5 ms of
+      // every start on this machine. Here it is required on first use instead; the build fails if
+      // commander's code no longer has that shape.
+      name: 'commander-lazy-child-process',
+      setup(b) {
+        b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (a) => {
+          const text = await readFile(a.path, 'utf8');
+          const eager = "const childProcess = require('node:child_process');";
+          if (text.split(eager).length !== 2 || (text.match(/childProcess\b/g) ?? []).length !== (text.match(/childProcess\.spawn\(/g) ?? []).length + 1)
+            throw new Error(`commander's require of node:child_process is not where the build expects it (${a.path}): update the commander-lazy-child-process plugin in scripts/build.mjs`);
+          return { contents: text.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+        });
+      },
+    },
+    {
       // zod re-exports all ~50 locale modules as `z.locales`; verity uses only the default English
       // messages, which zod imports separately, so the namespace is left empty in the bundle.
       name: 'omit-zod-locales',
@@ -198,6 +214,29 @@ await build({
   logLevel: 'warning',
 });
 
+/**
+ * Three requires in sharp's JavaScript run at load for what only some calls use: @img/colour (a
+ * colour parser, ~3–6 ms of set-up in every `verify media`) for a background or tint option, and
+ * child_process (with dgram and the DNS resolver) for the build-time and macOS probes of
+ * libvips.cjs and for detect-libc's fallback command (it reads the C library from the file system
+ * first). In the bundle each is required on first use instead (esbuild's wrapped modules
+ * initialise at their first require). The build fails if the code no longer has that shape.
+ */
+function sharpLoadsOnUse(path, text) {
+  const lazy = {
+    'colour.cjs': ["const color = require('@img/colour');", "const color = (...a) => require('@img/colour')(...a);", /\bcolor\b/g, 4],
+    'libvips.cjs': ["const { spawnSync } = require('node:child_process');", "const spawnSync = (...a) => require('node:child_process').spawnSync(...a);", /\bspawnSync\(/g, 5],
+    'detect-libc.js': ["const childProcess = require('child_process');", "const childProcess = { exec: (...a) => require('child_process').exec(...a), execSync: (...a) => require('child_process').execSync(...a) };", /\bchildProcess\b/g, 3],
+  }[path.split(/[\\/]/).pop()];
+  if (!lazy) return text;
+  const [eager, onUse, uses, count] = lazy;
+  // The eager require once, and the name's uses as counted in sharp 0.35.5 (comments included): a
+  // new use, perhaps not a call, fails the build.
+  if (text.split(eager).length !== 2 || (text.match(uses) ?? []).length !== count)
+    throw new Error(`sharp's ${eager} is not where the build expects it (${path}): update sharpLoadsOnUse in scripts/build.mjs`);
+  return text.replace(eager, onUse);
+}
+
 // sharp's JavaScript (its ~14 modules, semver's ~50, detect-libc, @img/colour) as one CommonJS
 // file that the media engine runs through a V8 code cache (src/engine/media/cached-modules.ts):
 // loading them from node_modules cost ~45 ms of module resolution and compiling per process.
@@ -231,8 +270,9 @@ await build({
           b.onLoad({ filter: /[\\/]node_modules[\\/]sharp[\\/]dist[\\/][^\\/]+\.cjs$/ }, async (a) => {
             const text = await readFile(a.path, 'utf8');
             const native = /\brequire\((`(?:\.\.\/src\/build\/|@img\/sharp-)[^`]*`|"(?:@img\/sharp-|\.\.\/package\.json)[^"]*"|'(?:@img\/sharp-|\.\.\/package\.json)[^']*')\)/g;
-            return { contents: text.replace(native, '__sharp_require($1)'), loader: 'js' };
+            return { contents: sharpLoadsOnUse(a.path, text).replace(native, '__sharp_require($1)'), loader: 'js' };
           });
+          b.onLoad({ filter: /[\\/]node_modules[\\/]detect-libc[\\/]lib[\\/]detect-libc\.js$/ }, async (a) => ({ contents: sharpLoadsOnUse(a.path, await readFile(a.path, 'utf8')), loader: 'js' }));
         },
       },
     ],

@@ -54,7 +54,7 @@ export function interleave(a, b, { runs = 5, env = process.env } = {}) {
 export function rows(r, goal) {
   const ok = goal === undefined ? '' : r.wallRatio <= goal ? 'met' : 'NOT met';
   return [
-    `| ${r.a.name} | ${r.a.wall.toFixed(0)} | ${r.a.cpu.toFixed(0)} | ${r.a.rss.toFixed(0)} | ${r.wallRatio.toFixed(2)}× wall, ${r.cpuRatio.toFixed(2)}× CPU${goal === undefined ? '' : ` (goal ≤ ${goal}×: ${ok})`} |`,
+    `| ${r.a.name} | ${r.a.wall.toFixed(0)} | ${r.a.cpu.toFixed(0)} | ${r.a.rss.toFixed(0)} | ${r.wallRatio.toFixed(2)}× wall, ${Number.isFinite(r.cpuRatio) ? `${r.cpuRatio.toFixed(2)}×` : 'n/a (the anchor is under the 10 ms CPU clock)'} CPU${goal === undefined ? '' : ` (goal ≤ ${goal}×: ${ok})`} |`,
     `| ${r.b.name} (anchor) | ${r.b.wall.toFixed(0)} | ${r.b.cpu.toFixed(0)} | ${r.b.rss.toFixed(0)} | — |`,
   ];
 }

@@ -4,7 +4,7 @@
  */
 import { systemClock, type Clock, type EngineConfig, type EnginePorts } from './types.js';
 import type { Store } from '../store/local/database.js';
-import { createInputFetcher } from '../sources/fetch-input.js';
+import type { InputFetcher } from '../sources/types.js';
 import { createHttpClient } from '../sources/http.js';
 import { VERSION } from '../version.js';
 import { SOURCE_RATE_LIMITS } from '../sources/rate-limits.js';
@@ -33,7 +33,7 @@ export function createDefaultPorts(o: DefaultPortsOptions): EnginePorts & { clos
     clock: o.clock ?? systemClock,
     config: o.config,
     http: createHttpClient({ userAgent: ua, cacheDir: o.cacheDir, rateLimits: SOURCE_RATE_LIMITS }),
-    fetchInput: createInputFetcher({ ssrfGuard: o.ssrfGuard, userAgent: ua }),
+    fetchInput: lazyInputFetcher(o.ssrfGuard, ua),
     codeCacheDir: o.cacheDir,
     closeStore() {
       if (ownsStore && opened) void opened.then((s) => s.close()).catch(() => undefined);
@@ -46,4 +46,17 @@ export function createDefaultPorts(o: DefaultPortsOptions): EnginePorts & { clos
     };
   }
   return ports;
+}
+
+/**
+ * The URL fetcher, loaded on its first URL: with it come node:dns, node:net and the address
+ * guard's ipaddr.js (an external package compiled from source), which a verification of a local
+ * file never uses.
+ */
+function lazyInputFetcher(ssrfGuard: boolean, userAgent: string): InputFetcher {
+  let fetcher: Promise<InputFetcher> | undefined;
+  return async (url, opts) => {
+    fetcher ??= import('../sources/fetch-input.js').then((m) => m.createInputFetcher({ ssrfGuard, userAgent }));
+    return (await fetcher)(url, opts);
+  };
 }

@@ -9,7 +9,10 @@
  *   trust_score      = base × (1 − noisyOr(severities of all findings))
  *   partial analysis (a truncated file of which only part could be read): trust_score ≤ 0.4
  */
-import { MANIPULATION_FLAGS, type Dimensions, type ManipulationFlag } from '../../api/results.js';
+// The flag list from the enums, not results.ts: that module builds every result schema at load,
+// which a verification never uses.
+import { MANIPULATION_FLAGS, type ManipulationFlag } from '../../api/enums.js';
+import type { Dimensions } from '../../api/results.js';
 import { noisyOr, round3, weightedMean } from '../scoring.js';
 import type { ConsistencyCheck, Finding } from './report.js';
 

@@ -22,10 +22,8 @@ import { findInMediaIndex, type MediaIndexMatch } from './media-index.js';
 import { c2paVerdict } from './score.js';
 import { withTimeBudget } from './time-budget.js';
 import { loadTrustAnchors } from './trust.js';
-import { readVideoMetadata } from './video.js';
-import { containerSignals } from './video-container.js';
-import { analyzeVideoFrames, type VideoFramesResult } from './video-frames.js';
-import { DecoderError, findDecoder } from './ffmpeg.js';
+import type { VideoFramesResult } from './video-frames.js';
+import type { DecoderError } from './ffmpeg.js';
 
 const VIDEO_BUDGET_MS = 30_000;
 /** Of the video budget, what the decoder runs may take (the rest: C2PA, metadata, scoring). */
@@ -42,13 +40,21 @@ export const NO_DECODER_WARNING =
  */
 async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: MediaRequest, ports: EnginePorts, signal?: AbortSignal): Promise<ImageAnalysis> {
   return withTimeBudget(VIDEO_BUDGET_MS, signal, async (sig) => {
+    // The video modules load for a video only: an image's verification needs none of them (the
+    // decoder's brings node:child_process).
+    const [{ readVideoMetadata }, { containerSignals }, { analyzeVideoFrames }, ffmpeg] = await Promise.all([
+      import('./video.js'),
+      import('./video-container.js'),
+      import('./video-frames.js'),
+      import('./ffmpeg.js'),
+    ]);
     const warnings: string[] = [];
     const vm = readVideoMetadata(bytes, format);
     if (!vm.metadata.width) warnings.push('No video track header found: the container may be truncated or fragmented');
-    const decoder = findDecoder(ports.config);
+    const decoder = ffmpeg.findDecoder(ports.config);
     const framesP: Promise<VideoFramesResult | DecoderError | null> = decoder
       ? analyzeVideoFrames(bytes, decoder, { signal: sig, timeoutMs: DECODE_BUDGET_MS, checkDeepfakes: req.check_deepfakes }).catch((err: unknown) => {
-          if (err instanceof DecoderError) return err;
+          if (err instanceof ffmpeg.DecoderError) return err;
           throw err;
         })
       : Promise.resolve(null);
@@ -73,7 +79,7 @@ async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: Me
       confidence: 0.3,
       finding: `${format.toUpperCase()} container (brand ${vm.brand ?? 'unknown'}${vm.durationS !== null ? `, ${vm.durationS} s` : ''}): ${make || model ? `recorded with ${[make, model].filter(Boolean).join(' ')}` : 'no camera make/model'}${datetime_original ? `, created ${datetime_original}` : ''}${vm.software ? `, software ${vm.software}` : ''}`,
     });
-    const decoded = frames && !(frames instanceof DecoderError) ? frames : null;
+    const decoded = frames && !(frames instanceof ffmpeg.DecoderError) ? frames : null;
     signals.push(...containerSignals(vm, decoded?.container ?? null));
     if (req.check_deepfakes) {
       const c2 = c2paSourceSignal(watermark);
@@ -90,7 +96,7 @@ async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: Me
         vm.metadata.width = decoded.width;
         vm.metadata.height = decoded.height;
       }
-    } else if (frames instanceof DecoderError) {
+    } else if (frames instanceof ffmpeg.DecoderError) {
       if (frames.reason === 'aborted') sig.throwIfAborted();
       warnings.push(`Video pixels not analysed: ${frames.message}; the reading rests on container metadata and C2PA only`);
       // A decoder that is there but cannot read the frames is a broken or hostile file, as an
@@ -103,7 +109,7 @@ async function analyzeVideo(bytes: Buffer, mime: string, format: string, req: Me
         kind: 'manipulation',
         probability: 0,
         confidence: 0.1,
-        finding: `Pixels not analysed: ${frames instanceof DecoderError ? `the decoder could not read the frames (${frames.message})` : 'no video decoder (ffmpeg) is available here'}; no frame-level forensics, the judgement rests on container metadata and C2PA`,
+        finding: `Pixels not analysed: ${frames instanceof ffmpeg.DecoderError ? `the decoder could not read the frames (${frames.message})` : 'no video decoder (ffmpeg) is available here'}; no frame-level forensics, the judgement rests on container metadata and C2PA`,
       });
     const video: MediaVideo = decoded
       ? {

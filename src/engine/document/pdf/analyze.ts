@@ -10,7 +10,7 @@ import type { Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkSame, checkTooEarly, humanDelta } from '../dates.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis, type Finding } from '../report.js';
 import { revisionTimeline, signatureCoverage } from '../revision-timeline.js';
-import { parseXmpDate, readXmp, type XmpFields } from '../xmp.js';
+import type { XmpFields } from '../xmp.js';
 import { revisionChanges, summariseChanges, type ObjectChange } from './changes.js';
 import type { RevisionDiff } from './diff-policy.js';
 import { canonical, decodeTextString, isDict, nameOf, refOf, stringOf } from './objects.js';
@@ -221,13 +221,15 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
 
   // ---- metadata: Info (pdf.js, or the raw dictionary) and XMP
   const info: Record<string, unknown> = pdfjs?.info ?? (s ? infoFromStructure(s) : {});
-  const xmpRead = pdfjs?.xmpRaw ? readXmp(pdfjs.xmpRaw) : null;
+  // The XMP reader (and its XML parser) loads only for a file that has a packet.
+  const xmpReader = pdfjs?.xmpRaw ? await import('../xmp.js') : undefined;
+  const xmpRead = pdfjs?.xmpRaw && xmpReader ? xmpReader.readXmp(pdfjs.xmpRaw) : null;
   if (xmpRead && 'problem' in xmpRead) a.warnings.push(`the XMP metadata packet was not read: ${xmpRead.problem}`);
   const xmp: XmpFields | null = xmpRead && 'fields' in xmpRead ? xmpRead.fields : null;
   const infoCreated = parsePdfDate(str(info.CreationDate));
   const infoModified = parsePdfDate(str(info.ModDate));
-  const xmpCreated = parseXmpDate(xmp?.createDate ?? null);
-  const xmpModified = parseXmpDate(xmp?.modifyDate ?? null);
+  const xmpCreated = xmpReader?.parseXmpDate(xmp?.createDate ?? null) ?? null;
+  const xmpModified = xmpReader?.parseXmpDate(xmp?.modifyDate ?? null) ?? null;
   const producer = str(info.Producer) ?? xmp?.producer ?? null;
   const infoFields = ['Author', 'Creator', 'Producer', 'CreationDate', 'ModDate', 'Title', 'Subject', 'Keywords'].filter((k) => str(info[k]));
 
