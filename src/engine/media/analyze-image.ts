@@ -231,10 +231,10 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
       throw new VerityError('UNPROCESSABLE_CONTENT', why);
     }
     pixels = decoded.partial ? 'partial' : 'full';
-    const shared = { plane, header };
-    // The hashes resize the shared plane in libvips's threads while the tile analyzers run here.
-    // A partly decoded image gets no hash: its missing rows would match nothing or the wrong thing.
-    const hashP = decoded.partial ? Promise.resolve(null) : pHash(bytes, shared);
+    // The hashes resize the shared plane (the whole image's, when the analyzers read a crop of
+    // it) in libvips's threads while the tile analyzers run here. A partly decoded image gets no
+    // hash: its missing rows would match nothing or the wrong thing.
+    const hashP = decoded.partial ? Promise.resolve(null) : pHash(bytes, { plane: decoded.whole ?? plane, header });
     const thumbP = jpeg && !decoded.partial ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
     hashP.catch(() => undefined);
     thumbP.catch(() => undefined);

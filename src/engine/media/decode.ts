@@ -31,6 +31,14 @@ export async function loadSharp(codeCacheDir?: string): Promise<Sharp> {
 export const MAX_PIXELS = LIMITS.megapixels * 1_000_000;
 /** Longest side of the region the pixel analyzers read: 4096² covers 12–16 MP cameras entirely. */
 const ANALYSIS_SIDE = 4096;
+/**
+ * Largest image decoded whole when the analyzers read a crop of it (2 × 4096², 33.5 MP: 24 MP
+ * cameras). The whole plane then feeds the perceptual hash too, which otherwise decoded the file a
+ * second time (JPEG shrink-on-load still entropy-decodes every block: ~50 ms of CPU for 24 MP, half
+ * the first decode). Above it the crop is decoded alone and the hash reads the file, so a 100 MP
+ * image never holds a 100 MB plane.
+ */
+const WHOLE_DECODE_MAX_PIXELS = 2 * ANALYSIS_SIDE * ANALYSIS_SIDE;
 const VIPS_TIMEOUT_S = 15;
 
 export interface ImageHeader {
@@ -113,7 +121,14 @@ export async function readHeader(bytes: Buffer): Promise<ImageHeader> {
 }
 
 export interface DecodedLuma {
+  /** The region the pixel analyzers read (see decodeLuma). */
   plane: LumaPlane;
+  /**
+   * The whole image's plane when it was decoded whole although `plane` is a crop of it (up to
+   * WHOLE_DECODE_MAX_PIXELS), for the hashes; absent when `plane` is the whole image or when
+   * only the crop was decoded.
+   */
+  whole?: LumaPlane;
   /** True when the strict decode failed and a lenient one recovered part of the image. */
   partial: boolean;
   /** The libvips message of the strict failure, when `partial`. */
@@ -135,7 +150,10 @@ function lumaProxy(header: ImageHeader): 'band0' | 'green' | 'convert' {
  * Luma-proxy pixels (see lumaProxy) of the analysis region, decoded ONCE and shared by every
  * pixel analyzer and both perceptual hashes: the whole image up to 4096×4096, else a centred crop
  * whose corner sits on the 8-pixel JPEG grid. First page/frame only; no EXIF rotation, so the
- * compression grid stays where the encoder put it.
+ * compression grid stays where the encoder put it. An image over 4096 on a side but within
+ * WHOLE_DECODE_MAX_PIXELS is decoded whole (`whole`) and the crop copied out of it: the same
+ * pixels libvips's extract gives (a JPEG is entropy-decoded whole either way), plus a plane the
+ * hash can resize without a second decode.
  */
 export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<DecodedLuma> {
   const sharp = await loadSharp();
@@ -143,26 +161,41 @@ export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<De
   const h = Math.min(header.height, ANALYSIS_SIDE);
   const left = Math.floor((header.width - w) / 2 / 8) * 8;
   const top = Math.floor((header.height - h) / 2 / 8) * 8;
-  const run = async (failOn: 'warning' | 'none'): Promise<LumaPlane> => {
+  const crop = w !== header.width || h !== header.height;
+  const decodeWhole = crop && header.width * header.height <= WHOLE_DECODE_MAX_PIXELS;
+  const run = async (failOn: 'warning' | 'none'): Promise<{ plane: LumaPlane; whole?: LumaPlane }> => {
     let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn, page: 0, pages: 1 }).timeout({ seconds: VIPS_TIMEOUT_S });
-    if (w !== header.width || h !== header.height) img = img.extract({ left, top, width: w, height: h });
+    if (crop && !decodeWhole) img = img.extract({ left, top, width: w, height: h });
     const proxy = lumaProxy(header);
     img = proxy === 'convert' ? img.greyscale() : img.extractChannel(proxy === 'green' ? 1 : 0);
     const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected 1 channel, got ${info.channels}`);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, left, top };
+    const px = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (!decodeWhole) return { plane: { data: px, width: info.width, height: info.height, left, top } };
+    const whole: LumaPlane = { data: px, width: info.width, height: info.height, left: 0, top: 0 };
+    return { plane: cropPlane(whole, left, top, w, h), whole };
   };
   try {
-    return { plane: await run('warning'), partial: false, problem: null };
+    return { ...(await run('warning')), partial: false, problem: null };
   } catch (strict) {
     const strictErr = decodeError(strict, 'image');
     if (strictErr.code !== 'UNPROCESSABLE_CONTENT') throw strictErr;
     try {
-      return { plane: await run('none'), partial: true, problem: strictErr.message };
+      return { ...(await run('none')), partial: true, problem: strictErr.message };
     } catch (lenient) {
       throw decodeError(lenient, 'image');
     }
   }
+}
+
+/** A w×h region of `src` at (left, top), copied row by row into a plane of its own. */
+export function cropPlane(src: LumaPlane, left: number, top: number, w: number, h: number): LumaPlane {
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const from = (top + y) * src.width + left;
+    out.set(src.data.subarray(from, from + w), y * w);
+  }
+  return { data: out, width: w, height: h, left: src.left + left, top: src.top + top };
 }
 
 /** Whether `plane` holds the whole image (not a crop of a very large one). */

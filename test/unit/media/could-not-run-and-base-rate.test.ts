@@ -239,6 +239,13 @@ describe('AUTOMATIC1111 stealth PNG info', () => {
     // A tall image: the signature is read from the top of column 0 alone.
     const tall = await stealthPng(params, 'alpha', true, 120, 400);
     expect((await readStealthPngInfo(tall, { width: 120, height: 400, format: 'png', hasAlpha: true }))?.text).toBe(params);
+    // Without alpha only the RGB mode exists, whose signature and length fill 51 pixels of column
+    // 0: read from those rows alone when the image is that tall, from whole columns when not.
+    for (const [w, h] of [[120, 400], [300, 30]] as const) {
+      const rgb = await sharp(await stealthPng(params, 'rgb', true, w, h)).removeAlpha().png().toBuffer();
+      expect((await sharp(rgb).metadata()).channels).toBe(3);
+      expect((await readStealthPngInfo(rgb, { width: w, height: h, format: 'png', hasAlpha: false }))?.text, `${w}×${h}`).toBe(params);
+    }
     // 200×150 pixels hold 30 000 alpha bits: a payload larger than that cannot be read and is refused.
     const big = await stealthPng('y'.repeat(5000), 'alpha', false, 200, 150).catch(() => null);
     if (big) expect(await readStealthPngInfo(big, { width: 200, height: 150, format: 'png', hasAlpha: true })).toBeNull();
