@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { VerityError } from '../../api/errors.js';
 import { LIMITS } from '../../api/requests.js';
-import type { LumaPlane } from './forensics/types.js';
+import { strideOf, type LumaPlane } from './forensics/types.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 let sharpModule: Promise<Sharp> | undefined;
@@ -173,7 +173,7 @@ export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<De
     const px = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     if (!decodeWhole) return { plane: { data: px, width: info.width, height: info.height, left, top } };
     const whole: LumaPlane = { data: px, width: info.width, height: info.height, left: 0, top: 0 };
-    return { plane: cropPlane(whole, left, top, w, h), whole };
+    return { plane: cropView(whole, left, top, w, h), whole };
   };
   try {
     return { ...(await run('warning')), partial: false, problem: null };
@@ -188,14 +188,23 @@ export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<De
   }
 }
 
-/** A w×h region of `src` at (left, top), copied row by row into a plane of its own. */
-export function cropPlane(src: LumaPlane, left: number, top: number, w: number, h: number): LumaPlane {
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const from = (top + y) * src.width + left;
-    out.set(src.data.subarray(from, from + w), y * w);
-  }
-  return { data: out, width: w, height: h, left: src.left + left, top: src.top + top };
+/**
+ * A w×h region of `src` at (left, top) as a view of its pixels (`stride`), not a copy: copying
+ * the 4096×4000 crop of a 24 MP plane cost ~10 ms of CPU, mostly faulting in 16 MB of new pages.
+ */
+export function cropView(src: LumaPlane, left: number, top: number, w: number, h: number): LumaPlane {
+  const stride = strideOf(src);
+  const from = top * stride + left;
+  return { data: src.data.subarray(from, from + (h - 1) * stride + w), width: w, height: h, left: src.left + left, top: src.top + top, stride };
+}
+
+/** The plane's pixels as width × height contiguous bytes (a copy only when it is a view with a wider stride). */
+export function contiguousPixels(plane: LumaPlane): Uint8Array {
+  const stride = strideOf(plane);
+  if (stride === plane.width) return plane.data.subarray(0, plane.width * plane.height);
+  const out = new Uint8Array(plane.width * plane.height);
+  for (let y = 0; y < plane.height; y++) out.set(plane.data.subarray(y * stride, y * stride + plane.width), y * plane.width);
+  return out;
 }
 
 /** Whether `plane` holds the whole image (not a crop of a very large one). */
@@ -213,7 +222,7 @@ export async function lumaThumbnail(source: { plane: LumaPlane } | { bytes: Buff
   if ('plane' in source) {
     const p = source.plane;
     // A one-band raw input is written back as sRGB (three equal bands) unless one band is asked for.
-    img = sharp(p.data, { raw: { width: p.width, height: p.height, channels: 1 } }).extractChannel(0);
+    img = sharp(contiguousPixels(p), { raw: { width: p.width, height: p.height, channels: 1 } }).extractChannel(0);
   } else {
     img = sharp(source.bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none', page: 0, pages: 1 }).timeout({ seconds: VIPS_TIMEOUT_S });
     const proxy = lumaProxy(source.header);

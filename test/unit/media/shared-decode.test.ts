@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { analyzeImage } from '../../../src/engine/media/analyze-image.js';
-import { cropPlane, decodeLuma, readHeader } from '../../../src/engine/media/decode.js';
+import { contiguousPixels, cropView, decodeLuma, readHeader } from '../../../src/engine/media/decode.js';
 import { sampledRows } from '../../../src/engine/media/forensics/tiles.js';
 import { hamming, orientSquare, pHash } from '../../../src/engine/media/perceptual-hash.js';
 import { cameraJpeg, CAMERA_EXIF, makePorts, scene } from './helpers.js';
@@ -28,10 +28,11 @@ describe('shared decode and sampling', () => {
     const decoded = await decodeLuma(img, header);
     expect(decoded.whole).toMatchObject({ width: W, height: H, left: 0, top: 0 });
     const left = Math.floor((W - 4096) / 2 / 8) * 8;
-    expect(decoded.plane).toMatchObject({ width: 4096, height: H, left, top: 0 });
+    expect(decoded.plane).toMatchObject({ width: 4096, height: H, left, top: 0, stride: W });
+    expect(decoded.plane.data.buffer).toBe(decoded.whole!.data.buffer); // a view, not a copy
     // What the crop-only decode (images over 2 × 4096² pixels) reads: libvips's extract of the green band.
     const extracted = await sharp(img).extract({ left, top: 0, width: 4096, height: H }).extractChannel(1).raw().toBuffer();
-    expect(Buffer.from(decoded.plane.data).equals(extracted)).toBe(true);
+    expect(Buffer.from(contiguousPixels(decoded.plane)).equals(extracted)).toBe(true);
     // The hash of the whole plane agrees with the index path, which reads only the file.
     const fromPlane = await pHash(img, { plane: decoded.whole!, header });
     expect(hamming(fromPlane, await pHash(img))).toBeLessThanOrEqual(2);
@@ -39,11 +40,14 @@ describe('shared decode and sampling', () => {
     expect(await pHash(img, { plane: decoded.plane, header })).toBe(await pHash(img));
   }, 30_000);
 
-  it('cropPlane copies a region row by row and keeps its offset in the image', () => {
+  it('cropView: a region as a view at the stride of the plane it is cut from, its offset in the image kept; contiguousPixels copies it out', () => {
     const src = { data: Uint8Array.from({ length: 6 * 4 }, (_, i) => i), width: 6, height: 4, left: 8, top: 16 };
-    const c = cropPlane(src, 2, 1, 3, 2);
-    expect(c).toMatchObject({ width: 3, height: 2, left: 10, top: 17 });
-    expect(Array.from(c.data)).toEqual([8, 9, 10, 14, 15, 16]);
+    const c = cropView(src, 2, 1, 3, 2);
+    expect(c).toMatchObject({ width: 3, height: 2, left: 10, top: 17, stride: 6 });
+    expect(Array.from(contiguousPixels(c))).toEqual([8, 9, 10, 14, 15, 16]);
+    // A view of a view keeps the first plane's stride.
+    expect(Array.from(contiguousPixels(cropView(c, 1, 1, 2, 1)))).toEqual([15, 16]);
+    expect(contiguousPixels(src)).toEqual(src.data);
   });
 
   it('EXIF orientation is applied to the hash: a file stored sideways with orientation 6 hashes like the upright one', async () => {
