@@ -72,7 +72,9 @@ class BitStream {
 
 async function region(bytes: Buffer, width: number, height: number): Promise<Uint8Array> {
   const sharp = await loadSharp();
-  const data = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' })
+  // The stored values (ignoreIcc): an embedded colour profile would otherwise be applied first,
+  // and converting from one that is not sRGB rewrites the low bits the payload lives in.
+  const data = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none', ignoreIcc: true })
     .timeout({ seconds: 10 })
     .extract({ left: 0, top: 0, width, height })
     .ensureAlpha(1)

@@ -40,6 +40,27 @@ describe('shared decode and sampling', () => {
     expect(await pHash(img, { plane: decoded.plane, header })).toBe(await pHash(img));
   }, 30_000);
 
+  it('the analysis reads the stored pixels: an embedded ICC profile (Display P3 here) changes nothing in the plane or the hash', async () => {
+    const tagged = await sharp(scene(320, 256, 4), { raw: { width: 320, height: 256, channels: 3 } }).withIccProfile('p3').jpeg({ quality: 90 }).toBuffer();
+    expect((await sharp(tagged).metadata()).icc).toBeDefined();
+    // The same file without its APP2 ICC_PROFILE segments: the same coded pixels, no profile.
+    const parts: Buffer[] = [tagged.subarray(0, 2)];
+    let at = 2;
+    while (tagged[at + 1] !== 0xda) {
+      const end = at + 2 + tagged.readUInt16BE(at + 2);
+      if (!(tagged[at + 1] === 0xe2 && tagged.toString('latin1', at + 4, at + 15) === 'ICC_PROFILE')) parts.push(tagged.subarray(at, end));
+      at = end;
+    }
+    const bare = Buffer.concat([...parts, tagged.subarray(at)]);
+    expect((await sharp(bare).metadata()).icc).toBeUndefined();
+    const [a, b] = await Promise.all([tagged, bare].map(async (f) => (await decodeLuma(f, await readHeader(f))).plane.data));
+    expect(Buffer.from(a!).equals(Buffer.from(b!))).toBe(true);
+    // sharp's default read converts P3 to sRGB: other values, which the analyzers no longer see.
+    const converted = await sharp(tagged).extractChannel(1).raw().toBuffer();
+    expect(converted.equals(Buffer.from(a!))).toBe(false);
+    expect(await pHash(tagged)).toBe(await pHash(bare));
+  });
+
   it('cropView: a region as a view at the stride of the plane it is cut from, its offset in the image kept; contiguousPixels copies it out', () => {
     const src = { data: Uint8Array.from({ length: 6 * 4 }, (_, i) => i), width: 6, height: 4, left: 8, top: 16 };
     const c = cropView(src, 2, 1, 3, 2);
