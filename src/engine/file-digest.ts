@@ -9,4 +9,7 @@ export interface FileDigest {
   bytes: number;
 }
 
-export const fileDigest = (bytes: Buffer): FileDigest => ({ sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length });
+/** `sha256`: the hex digest when the caller already has it (media verification hashes once for the index look-up and this). */
+export const fileDigest = (bytes: Buffer, sha256?: string): FileDigest => ({ sha256: sha256 ?? sha256Hex(bytes), bytes: bytes.length });
+
+export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');

@@ -43,7 +43,7 @@ import { noiseSignal } from './forensics/noise.js';
 import { quantizationSignal } from './forensics/quantization.js';
 import { spectrumSignal } from './forensics/spectrum.js';
 import { TILE, tileGrid } from './forensics/tiles.js';
-import type { LumaPlane, Signal } from './forensics/types.js';
+import { strideOf, type LumaPlane, type Signal } from './forensics/types.js';
 import { readMetadataDetails, type MetadataDetails } from './metadata.js';
 import { saveMediaModuleCaches } from './cached-modules.js';
 import { readStealthPngInfo } from './stealth-pnginfo.js';
@@ -231,10 +231,10 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
       throw new VerityError('UNPROCESSABLE_CONTENT', why);
     }
     pixels = decoded.partial ? 'partial' : 'full';
-    const shared = { plane, header };
-    // The hashes resize the shared plane in libvips's threads while the tile analyzers run here.
-    // A partly decoded image gets no hash: its missing rows would match nothing or the wrong thing.
-    const hashP = decoded.partial ? Promise.resolve(null) : pHash(bytes, shared);
+    // The hashes resize the shared plane (the whole image's, when the analyzers read a crop of
+    // it) in libvips's threads while the tile analyzers run here. A partly decoded image gets no
+    // hash: its missing rows would match nothing or the wrong thing.
+    const hashP = decoded.partial ? Promise.resolve(null) : pHash(bytes, { plane: decoded.whole ?? plane, header });
     const thumbP = jpeg && !decoded.partial ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
     hashP.catch(() => undefined);
     thumbP.catch(() => undefined);
@@ -324,9 +324,10 @@ function tileMaps(plane: LumaPlane, grid: Signal, noise: Signal | null): MediaFo
  */
 export function decodedRows(plane: LumaPlane): LumaPlane {
   const { data, width, height } = plane;
+  const stride = strideOf(plane);
   const constantRow = (y: number): number | null => {
-    const v = data[y * width]!;
-    for (let x = 1; x < width; x++) if (data[y * width + x] !== v) return null;
+    const v = data[y * stride]!;
+    for (let x = 1; x < width; x++) if (data[y * stride + x] !== v) return null;
     return v;
   };
   const fill = constantRow(height - 1);
@@ -334,7 +335,7 @@ export function decodedRows(plane: LumaPlane): LumaPlane {
   let y = height - 1;
   while (y >= 0 && constantRow(y) === fill) y--;
   const keep = Math.max(0, Math.floor((y + 1) / 16) * 16 - 16);
-  return { ...plane, data: data.subarray(0, keep * width), height: keep };
+  return { ...plane, data: data.subarray(0, keep && (keep - 1) * stride + width), height: keep };
 }
 
 /** Scores the signals and packages an analysis; images and videos (verify.ts) both end here. */

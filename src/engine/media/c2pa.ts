@@ -336,15 +336,89 @@ const C2PA_MARKERS = ['jumb', 'c2pa', 'C2PA', 'caBX', 'provenance'];
  * segment counts, a damaged JUMBF box may lack its `jumb`), PNG (compressed iTXt/zTXt text may hide
  * an XMP packet: those count), WebP and TIFF. Every other type (PDF: pdf/c2pa-scan.ts decides
  * before calling; GIF splits data into sub-blocks; BMFF, audio, SVG) is always read.
+ *
+ * The compressed pixels are left out of the scan (metadataRanges): they are most of the file (a
+ * 4K PNG's 15 MB: seven scans of it cost ~20 ms) and no manifest or XMP packet can be inside them.
  */
 export function mayCarryC2pa(bytes: Buffer, format: string): boolean {
   const scanned = ['image/jpeg', 'image/png', 'image/webp', 'image/tiff'];
   if (!scanned.includes(format)) return true;
-  if (C2PA_MARKERS.some((m) => bytes.includes(m, 0, 'latin1'))) return true;
-  if (format === 'image/jpeg') return bytes.includes(APP11);
-  if (format === 'image/png') return bytes.includes('iTXt', 0, 'latin1') || bytes.includes('zTXt', 0, 'latin1');
-  return false;
+  return metadataRanges(bytes, format).some(([from, to]) => {
+    const part = bytes.subarray(from, to);
+    if (C2PA_MARKERS.some((m) => part.includes(m, 0, 'latin1'))) return true;
+    if (format === 'image/jpeg') return part.includes(APP11);
+    if (format === 'image/png') return part.includes('iTXt', 0, 'latin1') || part.includes('zTXt', 0, 'latin1');
+    return false;
+  });
 }
+
+/**
+ * The byte ranges of a file that can hold a manifest, a remote-manifest reference or the text
+ * chunks that may hide one: the whole file except its compressed pixels, where those can be told
+ * apart by structure alone.
+ * - PNG: every chunk but IDAT (whose type and length are read, never its data), and whatever
+ *   follows IEND or a chunk that does not parse (scanned as it is).
+ * - JPEG: everything before the first SOS and from the first EOI after it. The entropy-coded data
+ *   between can hold no marker but RSTn (every FF in it is stuffed, ITU T.81 F.1.2.3), so an FF E1
+ *   (APP1: XMP) or FF EB (APP11: JUMBF) there means segments between scans (progressive, or a
+ *   file that breaks the rule): it is then scanned too.
+ * Anything else (other types, a structure that does not parse): the whole file.
+ */
+function metadataRanges(bytes: Buffer, format: string): Array<[number, number]> {
+  const all: Array<[number, number]> = [[0, bytes.length]];
+  if (format === 'image/png') {
+    if (bytes.length < 8 || bytes.readUInt32BE(0) !== 0x89504e47) return all;
+    const ranges: Array<[number, number]> = [];
+    let from = 0;
+    let at = 8;
+    while (at + 8 <= bytes.length) {
+      const len = bytes.readUInt32BE(at);
+      const end = at + 12 + len;
+      if (len > 0x7fffffff || end > bytes.length) break;
+      const type = bytes.readUInt32BE(at + 4);
+      if (type === IDAT) {
+        if (at > from) ranges.push([from, at]);
+        from = end;
+      }
+      at = end;
+      if (type === IEND) break;
+    }
+    ranges.push([from, bytes.length]);
+    return ranges;
+  }
+  if (format === 'image/jpeg') {
+    const sos = firstScan(bytes);
+    if (sos < 0) return all;
+    const eoiAt = bytes.indexOf(EOI, sos);
+    const entropyEnd = eoiAt < 0 ? bytes.length : eoiAt;
+    const entropy = bytes.subarray(sos, entropyEnd);
+    if (entropy.includes(APP1) || entropy.includes(APP11)) return all;
+    return [[0, sos], [entropyEnd, bytes.length]];
+  }
+  return all;
+}
+
+/** Offset of a JPEG's first SOS marker, by its segment lengths; −1 when the walk fails first. */
+function firstScan(bytes: Buffer): number {
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return -1;
+  let i = 2;
+  while (i + 4 <= bytes.length) {
+    if (bytes[i] !== 0xff) return -1;
+    const marker = bytes[i + 1]!;
+    if (marker === 0xff) {
+      i++; // fill byte
+      continue;
+    }
+    if (marker === 0xda) return i;
+    if (marker === 0xd9 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) return -1;
+    i += 2 + bytes.readUInt16BE(i + 2);
+  }
+  return -1;
+}
+const IDAT = 0x49444154;
+const IEND = 0x49454e44;
+const EOI = Buffer.from([0xff, 0xd9]);
+const APP1 = Buffer.from([0xff, 0xe1]);
 const APP11 = Buffer.from([0xff, 0xeb]);
 
 export interface ReadC2paOptions {

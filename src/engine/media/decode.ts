@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { VerityError } from '../../api/errors.js';
 import { LIMITS } from '../../api/requests.js';
-import type { LumaPlane } from './forensics/types.js';
+import { strideOf, type LumaPlane } from './forensics/types.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 let sharpModule: Promise<Sharp> | undefined;
@@ -31,6 +31,14 @@ export async function loadSharp(codeCacheDir?: string): Promise<Sharp> {
 export const MAX_PIXELS = LIMITS.megapixels * 1_000_000;
 /** Longest side of the region the pixel analyzers read: 4096² covers 12–16 MP cameras entirely. */
 const ANALYSIS_SIDE = 4096;
+/**
+ * Largest image decoded whole when the analyzers read a crop of it (2 × 4096², 33.5 MP: 24 MP
+ * cameras). The whole plane then feeds the perceptual hash too, which otherwise decoded the file a
+ * second time (JPEG shrink-on-load still entropy-decodes every block: ~50 ms of CPU for 24 MP, half
+ * the first decode). Above it the crop is decoded alone and the hash reads the file, so a 100 MP
+ * image never holds a 100 MB plane.
+ */
+const WHOLE_DECODE_MAX_PIXELS = 2 * ANALYSIS_SIDE * ANALYSIS_SIDE;
 const VIPS_TIMEOUT_S = 15;
 
 export interface ImageHeader {
@@ -113,7 +121,14 @@ export async function readHeader(bytes: Buffer): Promise<ImageHeader> {
 }
 
 export interface DecodedLuma {
+  /** The region the pixel analyzers read (see decodeLuma). */
   plane: LumaPlane;
+  /**
+   * The whole image's plane when it was decoded whole although `plane` is a crop of it (up to
+   * WHOLE_DECODE_MAX_PIXELS), for the hashes; absent when `plane` is the whole image or when
+   * only the crop was decoded.
+   */
+  whole?: LumaPlane;
   /** True when the strict decode failed and a lenient one recovered part of the image. */
   partial: boolean;
   /** The libvips message of the strict failure, when `partial`. */
@@ -131,11 +146,25 @@ function lumaProxy(header: ImageHeader): 'band0' | 'green' | 'convert' {
   return header.channels >= 3 ? 'green' : 'band0';
 }
 
+/** Whether the pixels are read as stored, without the embedded ICC profile's conversion (see decodeLuma). */
+const storedValues = (header: ImageHeader): boolean => header.space !== 'cmyk';
+
 /**
+ * The pixels are read as stored (`ignoreIcc`): sharp otherwise converts an image with an embedded
+ * ICC profile to sRGB through lcms before anything else, which doubled the decode of a 12 MP JPEG
+ * (58 → 115 ms of CPU) even for an embedded sRGB profile, where it changes no value, and for a
+ * Display P3 one (every iPhone JPEG) moved values by up to 2 levels, away from what the encoder
+ * wrote: the compression grid and the sensor noise the analyzers measure are in the stored values.
+ * CMYK keeps its conversion to sRGB through the embedded profile (lumaProxy 'convert'; ignoring
+ * it would make sharp use a generic CMYK profile instead).
+ *
  * Luma-proxy pixels (see lumaProxy) of the analysis region, decoded ONCE and shared by every
  * pixel analyzer and both perceptual hashes: the whole image up to 4096×4096, else a centred crop
  * whose corner sits on the 8-pixel JPEG grid. First page/frame only; no EXIF rotation, so the
- * compression grid stays where the encoder put it.
+ * compression grid stays where the encoder put it. An image over 4096 on a side but within
+ * WHOLE_DECODE_MAX_PIXELS is decoded whole (`whole`) and the crop copied out of it: the same
+ * pixels libvips's extract gives (a JPEG is entropy-decoded whole either way), plus a plane the
+ * hash can resize without a second decode.
  */
 export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<DecodedLuma> {
   const sharp = await loadSharp();
@@ -143,26 +172,50 @@ export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<De
   const h = Math.min(header.height, ANALYSIS_SIDE);
   const left = Math.floor((header.width - w) / 2 / 8) * 8;
   const top = Math.floor((header.height - h) / 2 / 8) * 8;
-  const run = async (failOn: 'warning' | 'none'): Promise<LumaPlane> => {
-    let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn, page: 0, pages: 1 }).timeout({ seconds: VIPS_TIMEOUT_S });
-    if (w !== header.width || h !== header.height) img = img.extract({ left, top, width: w, height: h });
+  const crop = w !== header.width || h !== header.height;
+  const decodeWhole = crop && header.width * header.height <= WHOLE_DECODE_MAX_PIXELS;
+  const run = async (failOn: 'warning' | 'none'): Promise<{ plane: LumaPlane; whole?: LumaPlane }> => {
+    let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn, page: 0, pages: 1, ignoreIcc: storedValues(header) }).timeout({ seconds: VIPS_TIMEOUT_S });
+    if (crop && !decodeWhole) img = img.extract({ left, top, width: w, height: h });
     const proxy = lumaProxy(header);
     img = proxy === 'convert' ? img.greyscale() : img.extractChannel(proxy === 'green' ? 1 : 0);
     const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected 1 channel, got ${info.channels}`);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, left, top };
+    const px = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (!decodeWhole) return { plane: { data: px, width: info.width, height: info.height, left, top } };
+    const whole: LumaPlane = { data: px, width: info.width, height: info.height, left: 0, top: 0 };
+    return { plane: cropView(whole, left, top, w, h), whole };
   };
   try {
-    return { plane: await run('warning'), partial: false, problem: null };
+    return { ...(await run('warning')), partial: false, problem: null };
   } catch (strict) {
     const strictErr = decodeError(strict, 'image');
     if (strictErr.code !== 'UNPROCESSABLE_CONTENT') throw strictErr;
     try {
-      return { plane: await run('none'), partial: true, problem: strictErr.message };
+      return { ...(await run('none')), partial: true, problem: strictErr.message };
     } catch (lenient) {
       throw decodeError(lenient, 'image');
     }
   }
+}
+
+/**
+ * A w×h region of `src` at (left, top) as a view of its pixels (`stride`), not a copy: copying
+ * the 4096×4000 crop of a 24 MP plane cost ~10 ms of CPU, mostly faulting in 16 MB of new pages.
+ */
+export function cropView(src: LumaPlane, left: number, top: number, w: number, h: number): LumaPlane {
+  const stride = strideOf(src);
+  const from = top * stride + left;
+  return { data: src.data.subarray(from, from + (h - 1) * stride + w), width: w, height: h, left: src.left + left, top: src.top + top, stride };
+}
+
+/** The plane's pixels as width × height contiguous bytes (a copy only when it is a view with a wider stride). */
+export function contiguousPixels(plane: LumaPlane): Uint8Array {
+  const stride = strideOf(plane);
+  if (stride === plane.width) return plane.data.subarray(0, plane.width * plane.height);
+  const out = new Uint8Array(plane.width * plane.height);
+  for (let y = 0; y < plane.height; y++) out.set(plane.data.subarray(y * stride, y * stride + plane.width), y * plane.width);
+  return out;
 }
 
 /** Whether `plane` holds the whole image (not a crop of a very large one). */
@@ -180,9 +233,9 @@ export async function lumaThumbnail(source: { plane: LumaPlane } | { bytes: Buff
   if ('plane' in source) {
     const p = source.plane;
     // A one-band raw input is written back as sRGB (three equal bands) unless one band is asked for.
-    img = sharp(p.data, { raw: { width: p.width, height: p.height, channels: 1 } }).extractChannel(0);
+    img = sharp(contiguousPixels(p), { raw: { width: p.width, height: p.height, channels: 1 } }).extractChannel(0);
   } else {
-    img = sharp(source.bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none', page: 0, pages: 1 }).timeout({ seconds: VIPS_TIMEOUT_S });
+    img = sharp(source.bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none', page: 0, pages: 1, ignoreIcc: storedValues(source.header) }).timeout({ seconds: VIPS_TIMEOUT_S });
     const proxy = lumaProxy(source.header);
     img = proxy === 'convert' ? img.greyscale() : img.extractChannel(proxy === 'green' ? 1 : 0);
   }

@@ -72,7 +72,9 @@ class BitStream {
 
 async function region(bytes: Buffer, width: number, height: number): Promise<Uint8Array> {
   const sharp = await loadSharp();
-  const data = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' })
+  // The stored values (ignoreIcc): an embedded colour profile would otherwise be applied first,
+  // and converting from one that is not sRGB rewrites the low bits the payload lives in.
+  const data = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none', ignoreIcc: true })
     .timeout({ seconds: 10 })
     .extract({ left: 0, top: 0, width, height })
     .ensureAlpha(1)
@@ -90,14 +92,17 @@ export async function readStealthPngInfo(bytes: Buffer, header: { width: number;
   const { width, height } = header;
   if (header.format !== 'png' || width * height > 64_000_000 || width * height < 50) return null;
   try {
-    // The signature and length (152 bits) come first, down column 0. When the image is at least
-    // 152 rows tall, only the top of that column is decoded, and PNG decoding, being sequential,
-    // stops there: an ordinary PNG costs a few rows, not a second full decode.
+    // The signature and length (152 bits) come first, down column 0: 152 pixels in alpha mode,
+    // 51 in RGB mode (three bits a pixel), the only mode without alpha. When the image is that
+    // tall, only the top of that column is decoded, and PNG decoding, being sequential, stops
+    // there: an ordinary PNG costs a few rows (each a whole row of the file), not a second full
+    // decode.
     const HEAD = SIG_BITS + LEN_BITS;
-    const headCols = height >= HEAD ? 1 : Math.min(width, Math.ceil(HEAD / height) + 1);
-    const headRows = height >= HEAD ? HEAD : height;
-    const head = await region(bytes, headCols, headRows);
     const modes: Array<'alpha' | 'rgb'> = header.hasAlpha ? ['alpha', 'rgb'] : ['rgb'];
+    const headPixels = header.hasAlpha ? HEAD : Math.ceil(HEAD / 3);
+    const headCols = height >= headPixels ? 1 : Math.min(width, Math.ceil(headPixels / height) + 1);
+    const headRows = height >= headPixels ? headPixels : height;
+    const head = await region(bytes, headCols, headRows);
     for (const mode of modes) {
       const h = new BitStream(head, headCols, headRows, mode);
       if (h.available < HEAD) continue;

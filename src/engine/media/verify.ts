@@ -3,9 +3,8 @@
  * from the known-media index and C2PA ingredients, and the documented score combination
  * (docs/media.md "Scores").
  */
-import { createHash } from 'node:crypto';
 import { notMeasuredWarning } from '../../api/not-measured.js';
-import { fileDigest } from '../file-digest.js';
+import { fileDigest, sha256Hex } from '../file-digest.js';
 import { VerityError } from '../../api/errors.js';
 import type { MediaRequest } from '../../api/requests.js';
 import type { Store } from '../../store/local/database.js';
@@ -316,11 +315,11 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
  * (`whileDecoding`), when the JavaScript thread would otherwise wait. Started once; a failure is
  * kept for the caller, which reports it where the look-up happens.
  */
-function indexInputs(bytes: Buffer, store: () => Promise<Store>): () => Promise<{ sha: string; store: Store }> {
+function indexInputs(sha256: () => string, store: () => Promise<Store>): () => Promise<{ sha: string; store: Store }> {
   let started: Promise<{ sha: string; store: Store }> | undefined;
   return () => {
     if (!started) {
-      started = (async () => ({ sha: createHash('sha256').update(bytes).digest('hex'), store: await store() }))();
+      started = (async () => ({ sha: sha256(), store: await store() }))();
       started.catch(() => undefined); // awaited by the look-up; this only stops an early failure being "unhandled"
     }
     return started;
@@ -330,7 +329,11 @@ function indexInputs(bytes: Buffer, store: () => Promise<Store>): () => Promise<
 export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: VerifyOptions): Promise<Computed<MediaResult>> {
   const input = await loadBinary(req, ports, opts.signal, 'file', opts);
   const type = await detectMediaType(input.bytes);
-  const lookup = req.check_provenance && ports.store ? indexInputs(input.bytes, ports.store) : null;
+  // The file's SHA-256, computed once: the index look-up and the result's `file` both need it
+  // (each hashed the whole file: ~1 ms per MB, 15 MB for a 4K PNG).
+  let sha: string | undefined;
+  const sha256 = (): string => (sha ??= sha256Hex(input.bytes));
+  const lookup = req.check_provenance && ports.store ? indexInputs(sha256, ports.store) : null;
   const analysis =
     type.kind === 'image'
       ? await analyzeImage(input.bytes, {
@@ -397,7 +400,7 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
     evidence,
   };
   if (analysis.forensics) result.forensics = analysis.forensics;
-  result.file = fileDigest(input.bytes);
+  result.file = fileDigest(input.bytes, sha256());
   if (analysis.video) result.video = analysis.video;
   if (!req.check_deepfakes) warnings.push('Deepfake detection was switched off (check_deepfakes: false): deepfake_score is not measured');
   // Numbers with nothing behind them: SPEC's value stays, and the warnings say so (api/not-measured.ts).

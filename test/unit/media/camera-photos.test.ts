@@ -69,6 +69,19 @@ async function withThumbnail(main: Buffer, thumb: Buffer, name: string): Promise
     expect(r.authenticity).toBe('likely_authentic');
   });
 
+  it('the same at 24 MP (the photo\'s centre read shrunk on load, not decoded whole): an in-camera crop, and a corner crop still differs', async () => {
+    // A 6000×4500 "sensor" (a small scene enlarged: cheap to make), the photo its 6000×4000 band.
+    const big = await sharp(sensor, { raw: { width: W, height: H, channels: 3 } }).resize(6000, 4500).raw().toBuffer();
+    const cut = (left: number, top: number, width: number, height: number) =>
+      sharp(big, { raw: { width: 6000, height: 4500, channels: 3 } }).extract({ left, top, width, height }).raw().toBuffer();
+    const photo = await cameraJpeg(await cut(0, 250, 6000, 4000), 6000, 4000);
+    const r = await verify(await withThumbnail(photo, await preview(), 'incamera24'));
+    expect(r.evidence.find((e) => e.source === 'forensics.exif_thumbnail')!.finding).toMatch(/aspect-ratio mode \(an in-camera crop\), not an edit/);
+    const corner = await cameraJpeg(await cut(0, 0, 3600, 2400), 3600, 2400);
+    const c = await verify(await withThumbnail(corner, await preview(), 'corner24'));
+    expect(c.evidence.find((e) => e.source === 'forensics.exif_thumbnail')!.finding).not.toMatch(/in-camera crop/);
+  }, 60_000);
+
   it('a 3:2 photo whose thumbnail is the whole photo squeezed to 160×120 (DCF size): not an edit', async () => {
     const raw = await crop(0, 50, 1200, 800);
     const photo = await cameraJpeg(raw, 1200, 800);

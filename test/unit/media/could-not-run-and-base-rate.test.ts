@@ -3,7 +3,7 @@
  * image's own base rate; AUTOMATIC1111 stealth PNG info. Every input is built here with sharp.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
+import { crc32, deflateSync, gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
@@ -239,6 +239,26 @@ describe('AUTOMATIC1111 stealth PNG info', () => {
     // A tall image: the signature is read from the top of column 0 alone.
     const tall = await stealthPng(params, 'alpha', true, 120, 400);
     expect((await readStealthPngInfo(tall, { width: 120, height: 400, format: 'png', hasAlpha: true }))?.text).toBe(params);
+    // Without alpha only the RGB mode exists, whose signature and length fill 51 pixels of column
+    // 0: read from those rows alone when the image is that tall, from whole columns when not.
+    for (const [w, h] of [[120, 400], [300, 30]] as const) {
+      const rgb = await sharp(await stealthPng(params, 'rgb', true, w, h)).removeAlpha().png().toBuffer();
+      expect((await sharp(rgb).metadata()).channels).toBe(3);
+      expect((await readStealthPngInfo(rgb, { width: w, height: h, format: 'png', hasAlpha: false }))?.text, `${w}×${h}`).toBe(params);
+    }
+    // An embedded colour profile that is not sRGB (an iCCP chunk with Display P3) is not applied:
+    // the bits are read from the stored values.
+    const p3 = (await sharp({ create: { width: 8, height: 8, channels: 3, background: '#468' } }).withIccProfile('p3').png().toBuffer().then((b) => sharp(b).metadata())).icc!;
+    const plainStealth = await stealthPng(params, 'rgb', false, 120, 400);
+    const iccp = Buffer.concat([Buffer.from('P3\0\0', 'latin1'), deflateSync(p3)]);
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(iccp.length);
+    head.write('iCCP', 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), iccp])));
+    const tagged = Buffer.concat([plainStealth.subarray(0, 33), head, iccp, crc, plainStealth.subarray(33)]); // after IHDR
+    expect((await sharp(tagged).metadata()).icc).toBeDefined();
+    expect((await readStealthPngInfo(tagged, { width: 120, height: 400, format: 'png', hasAlpha: true }))?.text).toBe(params);
     // 200×150 pixels hold 30 000 alpha bits: a payload larger than that cannot be read and is refused.
     const big = await stealthPng('y'.repeat(5000), 'alpha', false, 200, 150).catch(() => null);
     if (big) expect(await readStealthPngInfo(big, { width: 200, height: 150, format: 'png', hasAlpha: true })).toBeNull();

@@ -11,6 +11,9 @@ import { addTileRows, byWebAssembly, emptyTileSums, GRID_EDGE, lumaTileSums, lum
 import { wasmModuleSource } from '../../../scripts/build-wasm.mjs';
 import { gridStats } from '../../../src/engine/media/forensics/jpeg-grid.js';
 import { noiseStats } from '../../../src/engine/media/forensics/noise.js';
+import { spectrumPower } from '../../../src/engine/media/forensics/spectrum.js';
+import { decodedRows } from '../../../src/engine/media/analyze-image.js';
+import { contiguousPixels, cropView } from '../../../src/engine/media/decode.js';
 import { sampledRows, TILE, tileGrid } from '../../../src/engine/media/forensics/tiles.js';
 import type { LumaPlane } from '../../../src/engine/media/forensics/types.js';
 
@@ -126,6 +129,27 @@ describe('shared luma pass', () => {
       }
       expect(noiseStats(p, wasm)).toEqual(noiseStats(p, js));
     }
+  });
+
+  it('a crop that is a view into a wider plane (decode.ts cropView) gives the sums, spectrum and decoded rows of the same crop copied out', () => {
+    const big = plane(1100, 700, 21);
+    const view = cropView(big, 40, 24, 1000, 640);
+    const copy = { ...view, data: contiguousPixels(view), stride: undefined };
+    expect(view.stride).toBe(1100);
+    const viaView = lumaTileSums(view);
+    const viaCopy = lumaTileSums(copy);
+    expect(byWebAssembly(viaView)).toBe(true);
+    for (const sums of [viaView, lumaTileSumsJs(view)])
+      for (const k of ['gridH', 'gridV', 'noiseSum', 'noiseCount', 'bright', 'seen'] as const) expect(Array.from(sums[k])).toEqual(Array.from(viaCopy[k]));
+    expect(noiseStats(view, viaView)).toEqual(noiseStats(copy, viaCopy));
+    expect(Array.from(spectrumPower(view)!)).toEqual(Array.from(spectrumPower(copy)!));
+    expect(Array.from(spectrumPower(view, true)!)).toEqual(Array.from(spectrumPower(copy)!));
+    // A truncated decode's constant fill below row 300 is cut the same way from a view.
+    for (let y = 24 + 300; y < 700; y++) big.data.fill(128, y * 1100, (y + 1) * 1100);
+    const cut = decodedRows(view);
+    expect(cut.height).toBe(decodedRows({ ...view, data: contiguousPixels(view), stride: undefined }).height);
+    expect(cut.height).toBe(Math.floor(300 / 16) * 16 - 16);
+    expect(Array.from(contiguousPixels(cut))).toEqual(Array.from(contiguousPixels(view).subarray(0, cut.height * 1000)));
   });
 
   it('the analyzers read the same numbers whether they share the pass or run it themselves', () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MediaRequest } from '../../../src/api/requests.js';
 import { MediaResult, type PixelRegion } from '../../../src/api/results.js';
 import { verifyMedia } from '../../../src/engine/media/verify.js';
+import { largestClusterBox } from '../../../src/engine/media/forensics/tiles.js';
 import { cameraJpeg, makePorts, scene, splicedJpeg } from './helpers.js';
 
 const W = 768;
@@ -21,6 +22,19 @@ function overlap(a: PixelRegion, b: PixelRegion): number {
 }
 
 describe('media: regions and tile maps', () => {
+  it('largestClusterBox: the largest 4-connected group (diagonals do not join), its box and the marked tiles in it; the first of equal groups wins', () => {
+    // 6×4 grid:        . X X . . X
+    //                  . X . . X X
+    //                  X . . . . X
+    //                  X X . X . .
+    const grid = { cols: 6, rows: 4 };
+    const marked = Uint8Array.from([0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0]);
+    expect(largestClusterBox(marked, grid)).toEqual({ size: 4, boxTiles: 6, boxMarked: 4, c0: 4, c1: 5, r0: 0, r1: 2 });
+    marked[17] = 0; // now three groups of three: the first found (top left) is kept
+    expect(largestClusterBox(marked, grid)).toEqual({ size: 3, boxTiles: 4, boxMarked: 3, c0: 1, c1: 2, r0: 0, r1: 1 });
+    expect(largestClusterBox(new Uint8Array(24), grid)).toEqual({ size: 0, boxTiles: 0, boxMarked: 0, c0: 0, c1: -1, r0: 0, r1: -1 });
+  });
+
   it('the grid finding of a spliced JPEG names a box that lies on the pasted patch, and the tile map marks it', async () => {
     const { bytes, pasted } = await splicedJpeg();
     const r = await verify(bytes);

@@ -112,31 +112,39 @@ export function gridStats(plane: LumaPlane, aligned = false, sums: LumaTileSums 
   const hp = wasm ? wasm.peaks('h', H.phase) : tilePeaksJs(hs, n, H.phase);
   const vp = wasm ? wasm.peaks('v', V.phase) : tilePeaksJs(vs, n, V.phase);
   const marked = new Uint8Array(n);
-  const pairs = new Map<string, number>();
-  const pairOf: string[] = new Array(n).fill('');
+  // Phase pairs as numbers h × 8 + v (not "h,v" strings: one allocation per foreign tile), counted
+  // in a typed array; the modal pair is the most frequent, ties to the one seen first in tile order.
+  const pairCount = new Int32Array(64);
+  const pairFirst = new Int32Array(64).fill(n);
+  const pairOf = new Int8Array(n).fill(-1);
   let foreign = 0;
   const scores: number[] = new Array(n);
   const hRatio = hp.ratio;
   const vRatio = vp.ratio;
+  const hPhase = hp.phase;
+  const vPhase = vp.phase;
   for (let t = 0; t < n; t++) {
     const hr = hRatio[t]!;
     const vr = vRatio[t]!;
     scores[t] = roundScore(Math.min(hr, vr) - 1);
     if (hr > FOREIGN_RATIO && vr > FOREIGN_RATIO) {
       foreign++;
-      const key = `${hp.phase[t]!},${vp.phase[t]!}`;
+      const key = hPhase[t]! * 8 + vPhase[t]!;
       pairOf[t] = key;
-      pairs.set(key, (pairs.get(key) ?? 0) + 1);
+      const seen = pairCount[key]!;
+      pairCount[key] = seen + 1;
+      if (seen === 0) pairFirst[key] = t;
     }
   }
-  let modal: string | null = null;
-  for (const [k, c] of pairs) if (!modal || c > pairs.get(modal)!) modal = k;
+  let modal = -1;
+  for (let k = 0; k < 64; k++)
+    if (pairCount[k]! > 0 && (modal < 0 || pairCount[k]! > pairCount[modal]! || (pairCount[k] === pairCount[modal] && pairFirst[k]! < pairFirst[modal]!))) modal = k;
   const markedList: number[] = [];
-  if (modal) for (let t = 0; t < n; t++) if (pairOf[t] === modal) {
+  if (modal >= 0) for (let t = 0; t < n; t++) if (pairOf[t] === modal) {
     marked[t] = 1;
     markedList.push(t);
   }
-  const box = modal ? largestClusterBox(marked, grid) : null;
+  const box = modal >= 0 ? largestClusterBox(marked, grid) : null;
   const cluster = box?.size ?? 0;
   return {
     baseRate: box ? clusterStandsOut(box, n, foreign) : null,
@@ -145,7 +153,7 @@ export function gridStats(plane: LumaPlane, aligned = false, sums: LumaTileSums 
     tiles: n,
     foreignTiles: foreign,
     cluster,
-    clusterPhase: modal ? (modal.split(',').map(Number) as [number, number]) : null,
+    clusterPhase: modal >= 0 ? [modal >> 3, modal & 7] : null,
     region: box ? clusterPixelBox(box, plane) : null,
     map: { scores, marked: markedList },
   };

@@ -11,7 +11,7 @@
  */
 import { WASM_BASE64 } from './luma-pass-wasm.js';
 import { sampledRows, TILE, tileGrid } from './tiles.js';
-import type { LumaPlane } from './types.js';
+import { strideOf, type LumaPlane } from './types.js';
 
 /** Neighbour differences above this are scene edges, not compression seams (jpeg-grid.ts). */
 export const GRID_EDGE = 24;
@@ -57,8 +57,8 @@ const N_SUM = 9;
 const N_COUNT = 10;
 const B_SUM = 11;
 
-function gridSegment(data: Uint8Array, r1: number, width: number, x: number, xb: number): void {
-  const r2 = r1 + width;
+function gridSegment(data: Uint8Array, r1: number, stride: number, x: number, xb: number): void {
+  const r2 = r1 + stride;
   let vSum = 0;
   for (; x < xb; x++) {
     const v = data[r1 + x]!;
@@ -68,9 +68,9 @@ function gridSegment(data: Uint8Array, r1: number, width: number, x: number, xb:
   ACC[V_SUM]! += vSum;
 }
 
-function fusedSegment(data: Uint8Array, r1: number, width: number, x: number, xb: number): void {
-  const r0 = r1 - width;
-  const r2 = r1 + width;
+function fusedSegment(data: Uint8Array, r1: number, stride: number, x: number, xb: number): void {
+  const r0 = r1 - stride;
+  const r2 = r1 + stride;
   let vSum = 0;
   let nSum = 0;
   let nCount = 0;
@@ -107,7 +107,7 @@ function fusedSegment(data: Uint8Array, r1: number, width: number, x: number, xb
  * optimised whole after a few calls, where the same loop inline in lumaTileSums ran ~68,000 tile
  * segments through the interpreter until on-stack replacement caught up.
  */
-function tileRowSums(data: Uint8Array, width: number, y: number, ty: number, cols: number, xEnd: number, s: LumaTileSums): void {
+function tileRowSums(data: Uint8Array, stride: number, y: number, ty: number, cols: number, xEnd: number, s: LumaTileSums): void {
   const vPhase = y & 7;
   for (let tc = 0; tc < cols; tc++) {
     const xa = tc * TILE;
@@ -117,8 +117,8 @@ function tileRowSums(data: Uint8Array, width: number, y: number, ty: number, col
     ACC.fill(0);
     // Grid only where the noise window has no upper row (y = 0) or left column (x = 0).
     const x = y === 0 ? xb : xa === 0 ? 1 : xa;
-    if (x > xa) gridSegment(data, y * width, width, xa, x);
-    if (x < xb) fusedSegment(data, y * width, width, x, xb);
+    if (x > xa) gridSegment(data, y * stride, stride, xa, x);
+    if (x < xb) fusedSegment(data, y * stride, stride, x, xb);
     const g = t * 8;
     for (let k = 0; k < 8; k++) s.gridH[g + k]! += ACC[k]!;
     s.gridV[g + vPhase]! += ACC[V_SUM]!;
@@ -155,6 +155,7 @@ function emptyTileSumsJs(plane: LumaPlane): LumaTileSums {
  */
 export function addTileRowsJs(plane: LumaPlane, sums: LumaTileSums, ty0: number, ty1: number): void {
   const { data, width, height } = plane;
+  const stride = strideOf(plane);
   const { cols, rows } = sums;
   const xEnd = Math.min(cols * TILE, width - 1);
   const yEnd = Math.min(rows * TILE, height - 1);
@@ -162,7 +163,7 @@ export function addTileRowsJs(plane: LumaPlane, sums: LumaTileSums, ty0: number,
   for (let ty = ty0; ty < ty1; ty++)
     for (let s = 0; s < sample.length; s++) {
       const y = ty * TILE + sample[s]!;
-      if (y < yEnd) tileRowSums(data, width, y, ty, cols, xEnd, sums);
+      if (y < yEnd) tileRowSums(data, stride, y, ty, cols, xEnd, sums);
     }
 }
 
@@ -221,6 +222,7 @@ function runsOf(sample: Uint8Array): [number, number][] {
 
 function emptyTileSumsWasm(plane: LumaPlane, mod: WebAssembly.Module): LumaTileSums | null {
   const { data, width, height } = plane;
+  const stride = strideOf(plane);
   const { cols, rows } = tileGrid(width, height);
   const n = cols * rows;
   const sample = sampledRows(width * height);
@@ -279,7 +281,8 @@ function emptyTileSumsWasm(plane: LumaPlane, mod: WebAssembly.Module): LumaTileS
           const lo = Math.max(0, ty * TILE + sample[first]! - 1);
           const hi = Math.min(height - 1, ty * TILE + sample[first + count - 1]! + 1);
           if (lo >= yEnd) continue;
-          heap.set(data.subarray(lo * width, (hi + 1) * width), band);
+          if (stride === width) heap.set(data.subarray(lo * width, (hi + 1) * width), band);
+          else for (let r = lo; r <= hi; r++) heap.set(data.subarray(r * stride, r * stride + width), band + (r - lo) * width);
           exports.addTileRows(band - lo * width, width, cols, xEnd, yEnd, ty, ty + 1, SAMPLE_AT + first, count, gh, gv, ns, nc, br, seen);
         }
     },

@@ -8,7 +8,7 @@
  * therefore counted only when they exceed the grid's own fundamental (period 8).
  */
 import { WASM_BASE64 } from './spectrum-wasm.js';
-import type { LumaPlane, Signal } from './types.js';
+import { strideOf, type LumaPlane, type Signal } from './types.js';
 
 const N = 256;
 
@@ -160,7 +160,9 @@ export function spectrumPower(plane: LumaPlane, js = false): Float64Array | null
   if (width < N + 2 || height < N + 2) return null;
   const x0 = Math.floor((width - N) / 2 / 8) * 8;
   const y0 = Math.floor((height - N) / 2 / 8) * 8;
-  return (js ? null : spectrumPowerWasm(data, width, x0, y0)) ?? spectrumPowerJs(data, width, x0, y0);
+  // The window's rows are read at the plane's row stride (a crop may be a view into a wider plane).
+  const stride = strideOf(plane);
+  return (js ? null : spectrumPowerWasm(data, stride, x0, y0)) ?? spectrumPowerJs(data, stride, x0, y0);
 }
 
 /** Mean power spectrum of the second-difference residual along rows and along columns. */

@@ -34,32 +34,34 @@ export function largestClusterBox(marked: Uint8Array, grid: TileGrid): ClusterBo
   const seen = new Uint8Array(marked.length);
   let best = 0;
   let box = { c0: 0, c1: -1, r0: 0, r1: -1 };
-  const stack: number[] = [];
+  // Depth-first fill with an explicit stack in a typed array (each tile is pushed at most once)
+  // and the four neighbours tested in line: no array allocated per visited tile.
+  const stack = new Int32Array(marked.length);
+  const { cols, rows } = grid;
   for (let i = 0; i < marked.length; i++) {
     if (!marked[i] || seen[i]) continue;
     let size = 0;
-    const b = { c0: Infinity, c1: -1, r0: Infinity, r1: -1 };
-    stack.push(i);
+    let c0 = Infinity, c1 = -1, r0 = Infinity, r1 = -1;
+    let top = 0;
+    stack[top++] = i;
     seen[i] = 1;
-    while (stack.length) {
-      const t = stack.pop()!;
+    while (top > 0) {
+      const t = stack[--top]!;
       size++;
-      const c = t % grid.cols;
-      const r = (t - c) / grid.cols;
-      b.c0 = Math.min(b.c0, c);
-      b.c1 = Math.max(b.c1, c);
-      b.r0 = Math.min(b.r0, r);
-      b.r1 = Math.max(b.r1, r);
-      const next = [c > 0 ? t - 1 : -1, c < grid.cols - 1 ? t + 1 : -1, r > 0 ? t - grid.cols : -1, r < grid.rows - 1 ? t + grid.cols : -1];
-      for (const n of next)
-        if (n >= 0 && marked[n] && !seen[n]) {
-          seen[n] = 1;
-          stack.push(n);
-        }
+      const c = t % cols;
+      const r = (t - c) / cols;
+      if (c < c0) c0 = c;
+      if (c > c1) c1 = c;
+      if (r < r0) r0 = r;
+      if (r > r1) r1 = r;
+      if (c > 0 && marked[t - 1] && !seen[t - 1]) { seen[t - 1] = 1; stack[top++] = t - 1; }
+      if (c < cols - 1 && marked[t + 1] && !seen[t + 1]) { seen[t + 1] = 1; stack[top++] = t + 1; }
+      if (r > 0 && marked[t - cols] && !seen[t - cols]) { seen[t - cols] = 1; stack[top++] = t - cols; }
+      if (r < rows - 1 && marked[t + cols] && !seen[t + cols]) { seen[t + cols] = 1; stack[top++] = t + cols; }
     }
     if (size > best) {
       best = size;
-      box = b;
+      box = { c0, c1, r0, r1 };
     }
   }
   let boxMarked = 0;

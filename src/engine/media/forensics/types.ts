@@ -52,4 +52,13 @@ export interface LumaPlane {
   /** Offset of the plane in the full image; multiples of 8 so the JPEG grid stays aligned. */
   left: number;
   top: number;
+  /**
+   * Bytes from one row's start to the next's, when not `width`: a crop that is a view into a
+   * larger decoded plane (decode.ts cropView) rather than a copy of it. Row y starts at
+   * y × stride; the last row ends at (height − 1) × stride + width.
+   */
+  stride?: number;
 }
+
+/** A plane's row stride (its width unless it is a view into a wider one). */
+export const strideOf = (plane: LumaPlane): number => plane.stride ?? plane.width;
