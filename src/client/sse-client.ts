@@ -90,13 +90,19 @@ function retryAfterMs(value: string | string[] | undefined): number | undefined 
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+/** Drops a body we stop reading; undici reports the early end as an 'error' that nobody needs. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {});
+  if (!body.destroyed) body.destroy();
+}
+
 async function boundedText(body: Dispatcher.ResponseData['body']): Promise<string> {
   let text = '';
   for await (const chunk of body) {
     text += Buffer.from(chunk as Uint8Array).toString('utf8');
     if (text.length > MAX_ERROR_BODY) break;
   }
-  if (!body.destroyed) body.destroy();
+  discard(body);
   return text.slice(0, MAX_ERROR_BODY);
 }
 
@@ -148,7 +154,7 @@ export async function runSse(o: SseClientOptions): Promise<void> {
     }
     const type = String(res.headers['content-type'] ?? '');
     if (!/^text\/event-stream\b/i.test(type)) {
-      res.body.destroy();
+      discard(res.body);
       throw new VerityError('UNAVAILABLE', `${host} answered ${type || 'no content type'} where an event stream was expected: is ${o.url} a verity service?`, {
         origin: 'transport',
       });
@@ -205,7 +211,7 @@ export async function runSse(o: SseClientOptions): Promise<void> {
       return { reason: `the connection broke (${code ?? (err as Error).message})`, received };
     } finally {
       clearTimeout(idle);
-      if (!res.body.destroyed) res.body.destroy();
+      discard(res.body);
     }
   };
 
