@@ -168,7 +168,7 @@ function nextStartAt(lane: Lane, l: { minGapMs: number; ratePerSecond: number; r
 }
 
 /** The signed request's headers (SPEC 6.3): signature over the exact body, ids, attempt, replay mark. */
-function deliveryHeaders(claim: Claim): Record<string, string> {
+export function deliveryHeaders(claim: Claim): Record<string, string> {
   return {
     'content-type': 'application/json',
     [SIGNATURE_HEADER]: sign(claim.secret, claim.body),

@@ -68,7 +68,21 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
       targetPolicy: { allowPrivate },
       ...(leaseMs !== undefined ? { leaseMs } : {}),
     });
-    const app = await buildServer({ store: serverStore, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, ...webhooks });
+    // The event stream (issue 29): its routes beside the webhooks', on the same store and outbox.
+    const stream = (await import('../../server/event-stream-routes.js')).eventStreamPlugin({
+      store: serverStore,
+      clock: rt.ctx.clock,
+      onError: (err) => void rt.ctx.stderr.write(`serve: event stream: ${err instanceof Error ? err.message : String(err)}\n`),
+    });
+    const app = await buildServer({
+      store: serverStore,
+      engines,
+      clock: rt.ctx.clock,
+      logLevel: o.logLevel,
+      logStream: rt.ctx.stderr,
+      ...webhooks,
+      plugins: [...webhooks.plugins, stream.plugin],
+    });
     if (allowPrivate)
       app.log.warn(
         { allow_private_webhooks: true },

@@ -15,6 +15,8 @@ import type { EventEnvelope, EventType, Webhook } from '../../api/webhooks.js';
 import type { TransactionSql } from 'postgres';
 import type { Database } from '../local/database.js';
 import type { BatchStore } from './batches.js';
+import type { EventStreamStore } from './event-stream.js';
+export type { EventStreamStore, LoggedEvent, StreamResultInput, StreamSession } from './event-stream.js';
 
 import type { KeyEnvironment } from '../../domain/keys.js';
 export type { KeyEnvironment };
@@ -260,6 +262,8 @@ export interface ServerStore {
   readonly admin: AdminStore;
   readonly webhooks: WebhookStore;
   readonly outbox: OutboxStore;
+  /** The event stream's log and sessions (issue 29); undefined where a store has none. */
+  readonly eventStream?: EventStreamStore;
   readonly sync?: SyncHotPath;
 
   findKey(hash: string): Promise<KeyRecord | undefined>;

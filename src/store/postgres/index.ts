@@ -37,6 +37,8 @@ import { idempotencyAbandon, idempotencyBegin } from './idempotency.js';
 import { findKey, postgresAdmin } from './keys.js';
 import { migratePostgres } from './migrations.js';
 import { postgresOutbox } from './outbox.js';
+import { postgresEventStream } from './event-log.js';
+import type { EventStreamStore } from '../ports/event-stream.js';
 import { Purger } from './purge.js';
 import { holdQuota, releaseHold } from './quota.js';
 import { runAdmits, takeRate, type PendingAdmit } from './rate.js';
@@ -121,8 +123,11 @@ export class PostgresServerStore implements ServerStore {
   readonly admin: AdminStore;
   readonly webhooks: WebhookStore;
   readonly outbox: OutboxStore;
+  readonly eventStream: EventStreamStore;
   private readonly listeners = new Set<() => void>();
+  private readonly eventListeners = new Set<(scope: string) => void>();
   private unlisten: (() => Promise<void>) | undefined;
+  private unlistenEvents: (() => Promise<void>) | undefined;
   private degraded: string | undefined;
   private closed = false;
   private readonly pending = new Set<Promise<unknown>>();
@@ -158,6 +163,7 @@ export class PostgresServerStore implements ServerStore {
     this.admin = postgresAdmin(sql);
     this.webhooks = postgresWebhooks(sql);
     this.outbox = postgresOutbox(sql, this.listeners);
+    this.eventStream = postgresEventStream(sql, this.eventListeners);
     this.usage = new UsageCommits(sql, commits, (err) => this.report(err));
     this.purger = new Purger(sql, () => this.closed, (p) => this.background(p), (err) => this.report(err));
   }
@@ -176,6 +182,28 @@ export class PostgresServerStore implements ServerStore {
       },
     );
     this.unlisten = r.unlisten;
+    // The event streams of this process: a scope's events were logged by some process. After a
+    // reconnection every scope is told (''), as notifications made meanwhile are lost.
+    let firstEvents = true;
+    const e = await this.sql.listen(
+      'verity_events',
+      (scope) => this.announceEvents(scope),
+      () => {
+        if (!firstEvents) this.announceEvents('');
+        firstEvents = false;
+      },
+    );
+    this.unlistenEvents = e.unlisten;
+  }
+
+  private announceEvents(scope: string): void {
+    for (const l of this.eventListeners) {
+      try {
+        l(scope);
+      } catch (err) {
+        this.report(err);
+      }
+    }
   }
 
   private announce(): void {
@@ -451,6 +479,7 @@ export class PostgresServerStore implements ServerStore {
     this.admitTimer = undefined;
     await this.flush();
     await this.unlisten?.().catch(() => undefined);
+    await this.unlistenEvents?.().catch(() => undefined);
     await this.sql.end({ timeout: 5 });
     if (this.guard !== this.sql) await this.guard.end({ timeout: 5 });
     if (this.commits !== this.sql) await this.commits.end({ timeout: 5 });

@@ -8,6 +8,7 @@
  * integers (delivery schedule, leases), so both stores map rows the same way.
  */
 import type { Sql } from 'postgres';
+import { EVENT_STREAM } from './event-log.js';
 
 /** The server component: accounts, keys, usage, idempotency, rate windows, quota holds. */
 const SERVER: readonly string[] = [
@@ -381,6 +382,8 @@ export const PG_MIGRATIONS: ReadonlyArray<readonly [component: string, steps: re
   ['server', SERVER],
   ['webhooks', WEBHOOKS],
   ['batches', BATCHES],
+  // The event stream's log, sessions and results (issue 29).
+  ['event_stream', EVENT_STREAM],
 ];
 
 /** Applies what is missing; returns the steps applied (component@version). */

@@ -13,7 +13,8 @@ type Tx = Sql | TransactionSql;
 
 /**
  * One outbox entry in one statement: the event and one pending delivery per subscribed endpoint of
- * the scope (or only `onlyWebhook`); nothing when no endpoint subscribes, or when its `once`
+ * the scope (or only `onlyWebhook`), and the event in the stream log when the scope is streamed
+ * (not for a test event to one endpoint); nothing when neither, or when its `once`
  * threshold already fired this period. Returns the delivery ids.
  */
 export async function enqueue(tx: Tx, e: OutboxEntry, nowMs: number, onlyWebhook?: string): Promise<number[]> {
@@ -32,6 +33,11 @@ export async function enqueue(tx: Tx, e: OutboxEntry, nowMs: number, onlyWebhook
       INSERT INTO webhook_events (id, account_id, type, created_at, body)
       SELECT ${ev.id}, ${e.scope}, ${ev.type}, ${ev.created_at}, ${body} WHERE EXISTS (SELECT 1 FROM targets)
       RETURNING id
+    ), logged AS (
+      -- The event stream's log (event-log.ts), beside the deliveries: a stream changes nothing they receive.
+      INSERT INTO event_log (scope, id, type, created_at, body, logged_at)
+      SELECT ${e.scope}, ${ev.id}, ${ev.type}, ${ev.created_at}, ${body}, ${nowMs}
+      WHERE EXISTS (SELECT 1 FROM event_stream_scopes WHERE scope = ${e.scope} AND until_ms > ${nowMs})
     )
     INSERT INTO webhook_deliveries (event_id, webhook_id, status, next_attempt_at, updated_at)
     SELECT event.id, targets.id, 'pending', ${nowMs}, ${nowMs} FROM event, targets

@@ -37,6 +37,14 @@ export const UP_TOTAL = `up.credits + (SELECT coalesce(sum(o.credits), 0) FROM u
       WHERE o.account_id = up.account_id AND o.period = up.period AND o.environment = up.environment AND o.shard <> up.shard)`;
 
 /**
+ * The scopes among `param` (a text[] parameter) whose events are written: those with a webhook
+ * endpoint, and those with an event stream (event-log.ts; the outbox write checks its time).
+ */
+const SCOPES_WITH_EVENTS = (param: string): string => `
+    SELECT w.account_id AS scope FROM webhook_endpoints w WHERE w.account_id = ANY (${param}::text[]) AND w.deleted_at IS NULL
+    UNION ALL SELECT x.scope FROM event_stream_scopes x WHERE x.scope = ANY (${param}::text[])`;
+
+/**
  * The usage part of a group commit in one statement ($1–$5 the usage rows, $6 the shard, $7 the
  * holds turned into usage, $8–$13 the idempotency records, $14 the likely event scopes): usage
  * upserted into the batch's shard row (rows in key order: one lock order for every batch), holds
@@ -60,7 +68,7 @@ export const COMMIT_BATCH = `
     RETURNING 1
   )
   SELECT up.account_id, up.period, up.environment, ${UP_TOTAL} AS total,
-    (SELECT array_agg(DISTINCT w.account_id) FROM webhook_endpoints w WHERE w.account_id = ANY ($14::text[]) AND w.deleted_at IS NULL) AS scopes
+    (SELECT array_agg(DISTINCT s.scope) FROM (${SCOPES_WITH_EVENTS('$14')}) s) AS scopes
   FROM up`;
 
 /**
@@ -77,7 +85,7 @@ export const COMMIT_BATCH = `
  */
 export const COMMIT_ONE = `
   WITH ep AS MATERIALIZED (
-    SELECT array_agg(DISTINCT w.account_id) AS scopes FROM webhook_endpoints w WHERE w.account_id = ANY ($7::text[]) AND w.deleted_at IS NULL
+    SELECT array_agg(DISTINCT s.scope) AS scopes FROM (${SCOPES_WITH_EVENTS('$7')}) s
   ), up AS (
     INSERT INTO usage AS u (account_id, period, environment, shard, credits, requests)
     SELECT t.a, t.p, t.e, $6::smallint, t.c, t.r FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[]) AS t(a, p, e, c, r)

@@ -58,6 +58,8 @@ import type {
 import { IDEMPOTENCY_TTL_MS, idempotencyMismatch } from '../../domain/idempotency.js';
 import { createSqliteBatchStore } from './batches.js';
 import { sqliteOutbox, writeOutbox } from './outbox.js';
+import { sqliteEventStream } from './event-log.js';
+import type { EventStreamStore } from '../ports/event-stream.js';
 
 export { sqliteOutbox };
 
@@ -127,6 +129,7 @@ export class SqliteServerStore implements ServerStore {
   readonly admin: AdminStore;
   readonly webhooks: WebhookStore;
   readonly outbox: OutboxStore;
+  readonly eventStream: EventStreamStore;
   readonly sync: SyncHotPath;
   closed = false;
   readonly writes: GroupCommit;
@@ -191,6 +194,7 @@ export class SqliteServerStore implements ServerStore {
     this.admin = this.makeAdmin();
     this.webhooks = this.makeWebhooks();
     this.outbox = this.makeOutbox();
+    this.eventStream = sqliteEventStream(db);
     this.sync = { findKey: (h) => this.findKeySync(h), takeRate: (k, p, n) => this.takeRateSync(k, p, n) };
   }
 

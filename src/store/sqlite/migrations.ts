@@ -17,8 +17,8 @@ export function migrateSqliteServer(db: Database): string[] {
   return (
     db
       .prepare(
-        `SELECT component || '@' || version FROM schema_migrations WHERE component IN ('server', 'webhooks', 'batches')
-         ORDER BY CASE component WHEN 'server' THEN 0 WHEN 'webhooks' THEN 1 ELSE 2 END, version`,
+        `SELECT component || '@' || version FROM schema_migrations WHERE component IN ('server', 'webhooks', 'event_stream', 'batches')
+         ORDER BY CASE component WHEN 'server' THEN 0 WHEN 'webhooks' THEN 1 WHEN 'event_stream' THEN 2 ELSE 3 END, version`,
       )
       .pluck()
       .all() as string[]

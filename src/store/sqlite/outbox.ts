@@ -8,6 +8,7 @@ import type { Database } from '../local/database.js';
 import { MAX_ATTEMPTS } from '../../domain/delivery-schedule.js';
 import type { AttemptOutcome, Claim, OutboxEntry, OutboxStore } from '../ports/index.js';
 import { enqueueEvent, markThreshold } from './webhooks.js';
+import { logForStreams } from './event-log.js';
 
 /** Writes the outbox entries on `db` (inside the caller's transaction); returns how many deliveries were queued. */
 export function writeOutbox(db: Database, entries: readonly OutboxEntry[], nowMs: number): number {
@@ -15,6 +16,8 @@ export function writeOutbox(db: Database, entries: readonly OutboxEntry[], nowMs
   for (const e of entries) {
     if (e.once && !markThreshold(db, e.scope, e.once.period, e.once.threshold)) continue;
     queued += enqueueEvent(db, e.scope, e.event, nowMs).length;
+    // Beside the endpoints' deliveries, never instead of them: a stream changes nothing they receive.
+    logForStreams(db, e.scope, e.event, nowMs);
   }
   return queued;
 }

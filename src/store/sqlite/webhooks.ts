@@ -13,6 +13,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { migrate, type Database } from '../local/database.js';
 import type { AttemptRecord, DeliveryState } from '../ports/index.js';
 import { toWebhook, type EndpointRow } from '../ports/rows.js';
+import { migrateEventStream } from './event-log.js';
 
 export type { AttemptRecord, DeliveryState };
 import { generateSecretValue } from '../../domain/webhook-secret.js';
@@ -79,6 +80,8 @@ const MIGRATIONS = [
 
 export function ensureWebhookSchema(db: Database): void {
   migrate(db, 'webhooks', MIGRATIONS);
+  // The event stream's log is written by the same outbox writes (event-log.ts).
+  migrateEventStream(db);
 }
 
 export const generateSecret = generateSecretValue;

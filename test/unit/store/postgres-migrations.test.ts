@@ -24,7 +24,7 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
     const { default: postgres } = await import('postgres');
     const { PG_MIGRATIONS } = await import('../../../src/store/postgres/migrations.js');
     const { openPostgresStore } = await import('../../../src/store/postgres/index.js');
-    const before = { server: 2, webhooks: 1, batches: 1 } as Record<string, number>;
+    const before = { server: 2, webhooks: 1, batches: 1, event_stream: 0 } as Record<string, number>;
     const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
     try {
       await sql.unsafe(`CREATE TABLE verity_schema_migrations (component text NOT NULL, version integer NOT NULL,
@@ -46,7 +46,7 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
     const store = await openPostgresStore({ url: db.url, poolSize: 2, listen: false });
     try {
       const [applied] = await store.sql<{ v: string[] }[]>`SELECT array_agg(component || '@' || version ORDER BY component, version) AS v FROM verity_schema_migrations`;
-      expect(applied!.v).toEqual(['batches@1', 'batches@2', 'server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1']);
+      expect(applied!.v).toEqual(['batches@1', 'batches@2', 'event_stream@1', 'server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1']);
       expect((await store.admin.listUsage('2026-03')).find((u) => u.account_name === 'old')).toMatchObject({ credits: 40, requests: 12 });
       const policies = { test: { limit: 5, windowMs: 60_000 }, live: { starter: { limit: 2, windowMs: 60_000 } } } as never;
       const a = await store.admit(hashKey('vty_live_old'), policies);

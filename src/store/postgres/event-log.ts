@@ -1,0 +1,156 @@
+/**
+ * The event stream's log on PostgreSQL (src/store/ports/event-stream.ts), shared by every serve
+ * process: rows written by the outbox in the commit of the event (outbox.ts `enqueue`), announced
+ * by NOTIFY `verity_events` (payload: the scope) on commit, read by the streams of any process.
+ *
+ * Order. A sequence value is taken when a row is inserted, not when it commits: with concurrent
+ * writers, seq 8 can commit after a reader has already read seq 9, and a reader that continued
+ * "after 9" would skip 8 for good. So every row also records its transaction id (xid8, DEFAULT
+ * pg_current_xact_id()), and a reader reads only rows whose transaction id is below the xmin of
+ * its own snapshot, ordered by (xid, seq). Every transaction below xmin has ended, so no row can
+ * later appear in that range: a position (xid, seq) is final once passed, and a resume from it
+ * loses nothing — without a time window to guess. Rows of transactions at or above xmin that have
+ * already committed (a newer commit while an older transaction still runs) are reported as
+ * `pending`: the stream reads again shortly, and gets them once the older transaction ends.
+ * The cost: a transaction left open anywhere on the cluster (idle in transaction) holds streams
+ * back until it ends (docs/webhooks.md "Event stream").
+ */
+import type { Sql } from 'postgres';
+import type { EventStreamStore, LoggedEvent, StreamSession } from '../ports/event-stream.js';
+
+/** The event_stream component's steps (appended to PG_MIGRATIONS in migrations.ts). */
+export const EVENT_STREAM: readonly string[] = [
+  `CREATE TABLE event_log (
+     seq bigserial NOT NULL,
+     xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+     scope text NOT NULL,
+     id text NOT NULL,
+     type text NOT NULL,
+     created_at text NOT NULL,
+     body text NOT NULL,
+     logged_at bigint NOT NULL,
+     PRIMARY KEY (scope, xid, seq)
+   );
+   CREATE INDEX event_log_id ON event_log (scope, id);
+   CREATE INDEX event_log_logged ON event_log (logged_at);
+   CREATE TABLE event_stream_scopes (
+     scope text PRIMARY KEY,
+     until_ms bigint NOT NULL
+   );
+   CREATE TABLE event_stream_sessions (
+     id text PRIMARY KEY,
+     scope text NOT NULL,
+     events jsonb NOT NULL,
+     opened_ms bigint NOT NULL,
+     closed_ms bigint
+   );
+   CREATE INDEX event_stream_sessions_scope ON event_stream_sessions (scope, opened_ms);
+   CREATE TABLE event_stream_results (
+     id bigserial PRIMARY KEY,
+     session_id text NOT NULL,
+     event_id text NOT NULL,
+     route text,
+     status integer,
+     latency_ms bigint,
+     error text,
+     at_ms bigint NOT NULL
+   );
+   CREATE INDEX event_stream_results_session ON event_stream_results (session_id, id);
+   -- Streams in every process hear of a scope's new events when their transaction commits
+   -- (identical notifications of one transaction are folded into one).
+   CREATE FUNCTION verity_event_log_notify() RETURNS trigger AS $$
+   BEGIN
+     PERFORM pg_notify('verity_events', NEW.scope);
+     RETURN NULL;
+   END $$ LANGUAGE plpgsql;
+   CREATE TRIGGER event_log_notify AFTER INSERT ON event_log FOR EACH ROW EXECUTE FUNCTION verity_event_log_notify();`,
+];
+
+/** A position: `<xid>:<seq>` (the reader continues after it). */
+const parse = (cursor: string): [string, number] => {
+  const [x, s] = cursor.split(':');
+  return [x ?? '0', Number(s ?? 0)];
+};
+
+type Row = { seq: number; xid: string; id: string; type: string; created_at: string; body: string };
+
+export function postgresEventStream(sql: Sql, listeners: Set<(scope: string) => void>): EventStreamStore {
+  return {
+    keepScope: async (scope, untilMs) => {
+      await sql`INSERT INTO event_stream_scopes (scope, until_ms) VALUES (${scope}, ${untilMs})
+        ON CONFLICT (scope) DO UPDATE SET until_ms = GREATEST(event_stream_scopes.until_ms, excluded.until_ms)`;
+    },
+    // Everything below xmin has ended: a new stream starts there, so a transaction still running
+    // when the stream opened is read once it commits.
+    tail: async () => {
+      const [r] = await sql<{ x: string }[]>`SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::numeric - 1)::text AS x`;
+      return `${r!.x}:${Number.MAX_SAFE_INTEGER}`;
+    },
+    head: () => '0:0',
+    locate: async (scope, id) => {
+      const [r] = await sql<{ xid: string; seq: number }[]>`SELECT xid::text AS xid, seq FROM event_log WHERE scope = ${scope} AND id = ${id}`;
+      return r ? `${r.xid}:${r.seq}` : undefined;
+    },
+    oldest: async (scope) => {
+      const [r] = await sql<{ id: string }[]>`SELECT id FROM event_log WHERE scope = ${scope} ORDER BY xid, seq LIMIT 1`;
+      return r?.id;
+    },
+    after: async (scope, cursor, limit) => {
+      const [x, s] = parse(cursor);
+      const rows = await sql<Row[]>`
+        SELECT seq, xid::text AS xid, id, type, created_at, body FROM event_log
+        WHERE scope = ${scope} AND (xid, seq) > (${x}::xid8, ${s}::bigint) AND xid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY xid, seq LIMIT ${limit}`;
+      const events = rows.map((r): LoggedEvent => ({ id: r.id, type: r.type, created_at: r.created_at, body: r.body, cursor: `${r.xid}:${r.seq}` }));
+      const next = events.length ? events[events.length - 1]!.cursor : cursor;
+      if (events.length === limit) return { events, cursor: next, pending: true };
+      const [p] = await sql<{ p: boolean }[]>`SELECT EXISTS (SELECT 1 FROM event_log WHERE scope = ${scope}
+        AND xid >= pg_snapshot_xmin(pg_current_snapshot())) AS p`;
+      return { events, cursor: next, pending: p!.p };
+    },
+    purge: async (beforeMs) => {
+      await sql`DELETE FROM event_log WHERE logged_at < ${beforeMs}`;
+      await sql`DELETE FROM event_stream_scopes WHERE until_ms < ${beforeMs}`;
+      await sql`DELETE FROM event_stream_results WHERE session_id IN (SELECT id FROM event_stream_sessions WHERE closed_ms < ${beforeMs})`;
+      await sql`DELETE FROM event_stream_sessions WHERE closed_ms < ${beforeMs}`;
+    },
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    openSession: async (o) => {
+      await sql`INSERT INTO event_stream_sessions (id, scope, events, opened_ms)
+        VALUES (${o.id}, ${o.scope}, ${JSON.stringify(o.events)}::text::jsonb, ${o.openedMs})`;
+    },
+    closeSession: async (id, closedMs) => {
+      await sql`UPDATE event_stream_sessions SET closed_ms = ${closedMs} WHERE id = ${id} AND closed_ms IS NULL`;
+    },
+    addResult: (scope, sessionId, r, atMs, keep) =>
+      sql.begin(async (tx) => {
+        const [known] = await tx`SELECT 1 FROM event_stream_sessions WHERE id = ${sessionId} AND scope = ${scope} FOR UPDATE`;
+        if (!known) return false;
+        await tx`INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms)
+          VALUES (${sessionId}, ${r.event_id}, ${r.route}, ${r.status}, ${r.latency_ms}, ${r.error}, ${atMs})`;
+        await tx`DELETE FROM event_stream_results WHERE session_id = ${sessionId} AND id <= (
+          SELECT id FROM event_stream_results WHERE session_id = ${sessionId} ORDER BY id DESC LIMIT 1 OFFSET ${keep})`;
+        return true;
+      }) as Promise<boolean>,
+    listSessions: async (scope, limit, results) => {
+      const rows = await sql<Array<{ id: string; events: string; opened_ms: number; closed_ms: number | null }>>`
+        SELECT id, events::text AS events, opened_ms, closed_ms FROM event_stream_sessions WHERE scope = ${scope}
+        ORDER BY opened_ms DESC, id DESC LIMIT ${limit}`;
+      const res = await sql<Array<{ session_id: string; event_id: string; route: string | null; status: number | null; latency_ms: number | null; error: string | null; at_ms: number }>>`
+        SELECT r.session_id, r.event_id, r.route, r.status, r.latency_ms, r.error, r.at_ms FROM unnest(${rows.map((r) => r.id)}::text[]) AS s(id)
+        CROSS JOIN LATERAL (SELECT * FROM event_stream_results x WHERE x.session_id = s.id ORDER BY x.id DESC LIMIT ${results}) r
+        ORDER BY r.id DESC`;
+      return rows.map((r): StreamSession => ({
+        session_id: r.id,
+        opened_at: new Date(Number(r.opened_ms)).toISOString(),
+        closed_at: r.closed_ms === null ? null : new Date(Number(r.closed_ms)).toISOString(),
+        events: JSON.parse(r.events) as string[],
+        environment: scope.slice(scope.lastIndexOf('/') + 1),
+        results: res.filter((x) => x.session_id === r.id).map(({ session_id: _s, at_ms, ...x }) => ({ ...x, at: new Date(Number(at_ms)).toISOString() })),
+      }));
+    },
+  };
+}
