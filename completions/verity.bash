@@ -17,6 +17,7 @@ _verity_next() {
     '|admin') REPLY='admin' ;;
     '|webhooks') REPLY='webhooks' ;;
     '|listen') REPLY='listen' ;;
+    '|trigger') REPLY='trigger' ;;
     '|models') REPLY='models' ;;
     '|report') REPLY='report' ;;
     '|batches') REPLY='batches' ;;
@@ -67,6 +68,7 @@ _verity_next() {
     'webhooks|deliver') REPLY='webhooks deliver' ;;
     'webhooks|trigger') REPLY='webhooks trigger' ;;
     'webhooks|help') REPLY='webhooks help' ;;
+    'listen|sessions') REPLY='listen sessions' ;;
     'models|pull') REPLY='models pull' ;;
     'models|list'|'models|ls') REPLY='models list' ;;
     'models|help') REPLY='models help' ;;
@@ -81,7 +83,7 @@ _verity_next() {
 _verity_data() {
   case "$1" in
     '')
-      subs='verify corpus data media keys config completion serve worker admin webhooks listen models report batches help'
+      subs='verify corpus data media keys config completion serve worker admin webhooks listen trigger models report batches help'
       opts='--version -V --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color --help -h'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
@@ -371,10 +373,20 @@ _verity_data() {
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'listen')
-      subs=''
+      subs='sessions'
       opts='--port --secret --secret-file --events --forward-to --log --max-age --tls-cert --tls-key --print-secret --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
       vals='--port=@any --secret=@any --secret-file=@file --events=@any --forward-to=@any --log=@file --max-age=@any --tls-cert=@file --tls-key=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
+    'listen sessions')
+      subs=''
+      opts='--limit --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--limit=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@none' ;;
+    'trigger')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
     'models')
       subs='pull list ls help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
