@@ -52,6 +52,8 @@ export interface SseClientOptions {
   random?: () => number;
   /** Injectable for tests; must reject when `signal` aborts. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Injectable for tests: the idle timer (runs `fn` after `ms`; the result cancels it). */
+  setTimer?: (fn: () => void, ms: number) => () => void;
   dispatcher?: Dispatcher;
 }
 
@@ -130,6 +132,13 @@ export async function runSse(o: SseClientOptions): Promise<void> {
   const maxDelay = o.maxDelayMs ?? 30_000;
   const random = o.random ?? Math.random;
   const sleep = o.sleep ?? defaultSleep;
+  const setTimer =
+    o.setTimer ??
+    ((fn: () => void, ms: number) => {
+      const t = setTimeout(fn, ms);
+      t.unref();
+      return () => clearTimeout(t);
+    });
   let baseDelay = o.initialDelayMs ?? 1000;
   let lastId = o.lastEventId;
 
@@ -175,15 +184,14 @@ export async function runSse(o: SseClientOptions): Promise<void> {
     });
     const decoder = new TextDecoder();
     let received = false;
-    let idle: NodeJS.Timeout | undefined;
+    let cancelIdle = (): void => {};
     let idleCut = false;
     const arm = (): void => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
+      cancelIdle();
+      cancelIdle = setTimer(() => {
         idleCut = true;
         cut.abort();
       }, idleMs);
-      idle.unref();
     };
     try {
       arm();
@@ -192,7 +200,7 @@ export async function runSse(o: SseClientOptions): Promise<void> {
         parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
         if (overflow) return { reason: `an event or line longer than ${maxChars} characters: connection cut`, received };
         // Handling a message may take the app's time: the idle clock does not run meanwhile.
-        if (queue.length) clearTimeout(idle);
+        if (queue.length) cancelIdle();
         while (queue.length) {
           const m = queue.shift()!;
           if (m.id) lastId = m.id;
@@ -210,7 +218,7 @@ export async function runSse(o: SseClientOptions): Promise<void> {
       const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
       return { reason: `the connection broke (${code ?? (err as Error).message})`, received };
     } finally {
-      clearTimeout(idle);
+      cancelIdle();
       discard(res.body);
     }
   };

@@ -190,7 +190,7 @@ describe('verity listen --remote against verity serve (SQLite)', () => {
     expect(end.stdout.match(/verification\.completed {2}wh_/g)?.length).toBe(5);
   }, 180_000);
 
-  it('refuses a bad key at once with the service error and exit 4, and a missing URL with a clear message', async () => {
+  it('refuses a bad key at once with the service error and exit 4, and a missing URL with a clear message; --remote alone takes the profile\'s base_url', async () => {
     const s = served.find((x) => x.proc.exitCode === null) ?? (await serve());
     const bad = await cli(['listen', '--remote', s.url, '--key', `vty_test_${'Z'.repeat(32)}`]);
     expect(bad.exitCode).toBe(4);
@@ -201,5 +201,14 @@ describe('verity listen --remote against verity serve (SQLite)', () => {
     const port = await cli(['listen', '--remote', s.url, '--key', key, '--port', '5000']);
     expect(port.exitCode).toBe(2);
     expect(port.stderr).toMatch(/--port is for the local listener/);
+    // --remote alone: the profile's base_url.
+    expect((await cli(['config', 'set', 'profiles.default.base_url', s.url])).exitCode).toBe(0);
+    const { VERITY_BASE_URL: _unset, ...noBaseUrl } = env; // an empty VERITY_BASE_URL would win over the profile
+    const viaProfile = await execa('node', [BIN, 'listen', 'sessions', '--remote', '--key', key, '--json'], { env: noBaseUrl, reject: false });
+    expect(viaProfile.exitCode, viaProfile.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(viaProfile.stdout).data)).toBe(true);
+    const noService = await cli(['trigger', 'verification.completed', '--local', '--key', key]);
+    expect(noService.exitCode).toBe(2);
+    expect(noService.stderr).toMatch(/verity trigger talks to a verity service/);
   }, 60_000);
 });

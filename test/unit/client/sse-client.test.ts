@@ -182,6 +182,46 @@ describe('runSse', () => {
     expect(c.messages.every((m) => m.data.length < 1000)).toBe(true);
   });
 
+  it('treats a connection that goes quiet past the idle bound as broken, and resumes', async () => {
+    const { url, requests } = await sseServer([
+      (_req, res) => {
+        streamHead(res);
+        res.write(session('lss_1') + event('evt_1')); // then silence, no ping: a dead link
+      },
+      (_req, res) => {
+        streamHead(res);
+        trickle(res, session('lss_2'), false);
+      },
+    ]);
+    // The idle timer is the test's: it fires when the first connection has delivered evt_1.
+    const timers: Array<{ fn: () => void; ms: number }> = [];
+    const messages: SseMessage[] = [];
+    const waits: SseReconnect[] = [];
+    const stop = new AbortController();
+    await runSse({
+      url,
+      headers: {},
+      signal: stop.signal,
+      idleMs: 45_000,
+      random: () => 0.5,
+      sleep: async () => {},
+      setTimer: (fn, ms) => {
+        const t = { fn, ms };
+        timers.push(t);
+        return () => void timers.splice(timers.indexOf(t), 1);
+      },
+      onReconnect: (r) => void waits.push(r),
+      onMessage: (m) => {
+        messages.push(m);
+        if (m.id === 'evt_1') setImmediate(() => timers.at(-1)!.fn()); // after the client re-armed it
+        if (messages.length === 3) stop.abort();
+      },
+    });
+    expect(waits[0]!.reason).toBe('nothing received for 45 s');
+    expect(requests[1]!.headers['last-event-id']).toBe('evt_1');
+    expect(timers.every((t) => t.ms === 45_000)).toBe(true);
+  });
+
   it('gives up after maxFailures connections in a row fail', async () => {
     const { url, requests } = await sseServer([(req) => req.socket.destroy()]);
     await expect(client(url, { until: () => false, maxFailures: 3 }).done).rejects.toMatchObject({ code: 'UNAVAILABLE' });
