@@ -374,8 +374,8 @@ _verity_data() {
       arg='@any' ;;
     'listen')
       subs='sessions'
-      opts='--port --secret --secret-file --events --forward-to --log --max-age --tls-cert --tls-key --print-secret --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--port=@any --secret=@any --secret-file=@file --events=@any --forward-to=@any --log=@file --max-age=@any --tls-cert=@file --tls-key=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      opts='--port --secret --secret-file --events --forward-to --log --max-age --tls-cert --tls-key --print-secret --resume-after --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--port=@any --secret=@any --secret-file=@file --events=@any --forward-to=@any --log=@file --max-age=@any --tls-cert=@file --tls-key=@file --resume-after=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
     'listen sessions')
       subs=''
@@ -453,7 +453,7 @@ _verity_data() {
 _verity() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valued=' --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o '
+  local valued=' --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --resume-after --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o '
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi

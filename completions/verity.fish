@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o
+set -g __verity_valued --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --resume-after --secret --secret-file --seen --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -502,6 +502,7 @@ complete -c verity -n '__verity_at \'listen\'' -l max-age -x -d 'refuse events c
 complete -c verity -n '__verity_at \'listen\'' -l tls-cert -r -F -d 'serve HTTPS with this PEM certificate (with --tls-key)'
 complete -c verity -n '__verity_at \'listen\'' -l tls-key -r -F -d 'PEM private key for --tls-cert'
 complete -c verity -n '__verity_at \'listen\'' -l print-secret -d 'print the local listener secret and exit'
+complete -c verity -n '__verity_at \'listen\'' -l resume-after -x -d 'with --remote: start after this event (a wh_… id from an earlier run or --log) while the service keeps it'
 complete -c verity -n '__verity_at \'listen\'' -l help -s h -d 'display help for command'
 # verity listen sessions
 complete -c verity -n '__verity_at \'listen sessions\'' -l limit -x -d 'results shown per session (1 to 50)'

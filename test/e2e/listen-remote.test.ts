@@ -201,6 +201,19 @@ describe('verity listen --remote against verity serve (SQLite)', () => {
     const port = await cli(['listen', '--remote', s.url, '--key', key, '--port', '5000']);
     expect(port.exitCode).toBe(2);
     expect(port.stderr).toMatch(/--port is for the local listener/);
+    // A resume from an event the service does not keep: said, with the replay command; it goes on.
+    const resumed = execa('node', [BIN, 'listen', '--remote', s.url, '--key', key, '--resume-after', 'wh_NotKeptAnywhere0000000001'], { env, reject: false });
+    children.push(resumed);
+    const rerr = lines(resumed);
+    expect(await until(() => rerr.count(/no longer kept by the service \(expired/) === 1, 20_000), rerr.all.join('\n')).toBe(true);
+    expect(rerr.all.find((l) => /no longer kept/.test(l))).toMatch(/events after wh_NotKeptAnywhere0000000001 .*send them again with: verity webhooks replay/);
+    expect(rerr.all.some((l) => /^Connected to .*resuming after wh_NotKeptAnywhere0000000001/.test(l))).toBe(true);
+    resumed.kill('SIGINT');
+    expect((await resumed).exitCode).toBe(0);
+    const local = await cli(['listen', '--port', '0', '--resume-after', 'wh_x']);
+    expect(local.exitCode).toBe(2);
+    expect(local.stderr).toMatch(/--resume-after goes with --remote/);
+
     // --remote alone: the profile's base_url.
     expect((await cli(['config', 'set', 'profiles.default.base_url', s.url])).exitCode).toBe(0);
     const { VERITY_BASE_URL: _unset, ...noBaseUrl } = env; // an empty VERITY_BASE_URL would win over the profile

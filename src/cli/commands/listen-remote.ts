@@ -39,6 +39,11 @@ export default async function listenRemote(rt: CliRuntime, cmd: Command, s: Remo
       throw new VerityError('VALIDATION_FAILED', `${name} is for the local listener; listen --remote opens no port`, {
         details: [{ field: name.slice(2), issue: 'not with --remote' }],
       });
+  const resumeAfter = cmd.opts<{ resumeAfter?: string }>().resumeAfter;
+  if (resumeAfter !== undefined && !/^wh_[0-9A-Za-z]{1,64}$/.test(resumeAfter))
+    throw new VerityError('VALIDATION_FAILED', `--resume-after must be an event id (wh_…), got "${resumeAfter}"`, {
+      details: [{ field: 'resume-after', issue: 'an event id, wh_…' }],
+    });
   const connection = await rt.connection();
   if (connection.mode !== 'remote') throw new VerityError('VALIDATION_FAILED', 'listen --remote and --local cannot be used together');
   const [{ runSse }, { callRemote, endpoint }, { createStreamHandler, parseMissed, parseSession, parseStreamEvent, resultsOf }, { secretHint }, { userAgent }] =
@@ -130,6 +135,7 @@ export default async function listenRemote(rt: CliRuntime, cmd: Command, s: Remo
     await runSse({
       url: url.toString(),
       headers,
+      lastEventId: resumeAfter,
       signal: stop.signal,
       onMessage,
       onReconnect: (r) => out.warn(`event stream: ${r.reason}; reconnecting in ${(r.waitMs / 1000).toFixed(1)} s${session ? ` (resuming after the last event received)` : ''}`),

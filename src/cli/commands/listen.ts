@@ -73,6 +73,8 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
   // --remote: the service's event stream instead of a port (issue 29); the first secret signs the forwards.
   if (rt.opts.remote !== undefined)
     return (await import('./listen-remote.js')).default(rt, cmd, { events, maxAgeMs, forward, forwardSecret: secrets[0]!, secretOrigin: origin });
+  if (cmd.getOptionValue('resumeAfter') !== undefined)
+    throw new VerityError('VALIDATION_FAILED', '--resume-after goes with --remote (the service keeps the events; a local listener has nothing to resume)');
 
   const out = rt.out;
   const onRecord = recordPrinter(out, { log: o.log });

@@ -19,6 +19,7 @@ export function registerListen(program: Command, ctx: CliContext): void {
     .option('--tls-cert <path>', 'serve HTTPS with this PEM certificate (with --tls-key)')
     .option('--tls-key <path>', 'PEM private key for --tls-cert')
     .option('--print-secret', 'print the local listener secret and exit')
+    .option('--resume-after <event-id>', 'with --remote: start after this event (a wh_… id from an earlier run or --log) while the service keeps it')
     .addHelpText(
       'after',
       `
@@ -45,6 +46,7 @@ Examples:
   $ verity listen --ndjson --events verification.completed | jq .verdict
   $ verity listen --remote --forward-to http://localhost:3000/webhooks
   $ verity listen --remote https://verity.example.com --events verification.completed,batch.completed
+  $ verity listen --remote --resume-after wh_2Y9jiIsvSl9UWgyrqI7Dyajy --log events.ndjson
   $ verity listen sessions --remote`,
     )
     .action(lazyAction(ctx, () => import('../commands/listen.js')));
