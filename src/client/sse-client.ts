@@ -186,6 +186,7 @@ export async function runSse(o: SseClientOptions): Promise<void> {
     let received = false;
     let cancelIdle = (): void => {};
     let idleCut = false;
+    let handlerFailed = false;
     const arm = (): void => {
       cancelIdle();
       cancelIdle = setTimer(() => {
@@ -205,7 +206,12 @@ export async function runSse(o: SseClientOptions): Promise<void> {
           const m = queue.shift()!;
           if (m.id) lastId = m.id;
           received = true;
-          await o.onMessage(m);
+          try {
+            await o.onMessage(m);
+          } catch (err) {
+            handlerFailed = true; // the caller's own failure: never mistaken for a broken connection
+            throw err;
+          }
           if (o.signal.aborted) return undefined;
         }
         arm();
@@ -213,7 +219,7 @@ export async function runSse(o: SseClientOptions): Promise<void> {
       return { reason: 'the service closed the stream', received };
     } catch (err) {
       if (o.signal.aborted) return undefined;
-      if (err instanceof VerityError) throw err;
+      if (handlerFailed || err instanceof VerityError) throw err;
       if (idleCut) return { reason: `nothing received for ${Math.round(idleMs / 1000)} s`, received };
       const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
       return { reason: `the connection broke (${code ?? (err as Error).message})`, received };

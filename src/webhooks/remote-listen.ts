@@ -114,12 +114,13 @@ export function parseStreamEvent(data: string): StreamEvent | undefined {
   }
 }
 
-/** The lines the service stores for one handled event (one per route the app was sent to). */
+/** The lines the service stores for one handled event: one per route the app was sent to, or the refusal. */
 export function resultsOf(r: ListenRecord): StreamResult[] {
   const id = r.event_id;
   if (!id || !EVENT_ID.test(id) || r.outcome === 'duplicate' || r.outcome === 'ignored') return [];
   if (r.outcome === 'refused') return [{ event_id: id, route: null, status: null, latency_ms: 0, error: `refused by listen: ${r.reason ?? 'refused'}` }];
-  if (!r.forwards?.length) return [{ event_id: id, route: null, status: null, latency_ms: 0, error: null }];
+  // Nothing was sent to an app (no --forward-to): nothing to report, and no request spent on it.
+  if (!r.forwards?.length) return [];
   return r.forwards.map((f) => ({ event_id: id, route: routeName(f.url), status: f.status, latency_ms: f.latency_ms, error: f.error ?? null }));
 }
 

@@ -222,6 +222,18 @@ describe('runSse', () => {
     expect(timers.every((t) => t.ms === 45_000)).toBe(true);
   });
 
+  it('passes the handler\'s own failure to the caller instead of reconnecting', async () => {
+    const { url, requests } = await sseServer([
+      (_req, res) => {
+        streamHead(res);
+        trickle(res, session('lss_1'), false);
+      },
+    ]);
+    const done = runSse({ url, headers: {}, signal: new AbortController().signal, sleep: async () => {}, onMessage: () => Promise.reject(new TypeError('a bug')) });
+    await expect(done).rejects.toThrow('a bug');
+    expect(requests).toHaveLength(1);
+  });
+
   it('gives up after maxFailures connections in a row fail', async () => {
     const { url, requests } = await sseServer([(req) => req.socket.destroy()]);
     await expect(client(url, { until: () => false, maxFailures: 3 }).done).rejects.toMatchObject({ code: 'UNAVAILABLE' });
