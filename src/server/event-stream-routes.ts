@@ -58,7 +58,7 @@ export interface EventStreamOptions {
 const StreamQuery = z.object({ events: z.string().max(1000).optional(), last_event_id: z.string().max(200).optional() }).strict();
 const SessionParams = z.object({ id: z.string().min(1).max(100) });
 const SessionsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).optional() }).strict();
-const ResultBody = z
+export const ResultBody = z
   .object({
     event_id: z.string().min(1).max(100),
     route: z.string().max(500).nullable().default(null),
@@ -67,7 +67,7 @@ const ResultBody = z
     error: z.string().max(1000).nullable().default(null),
   })
   .strict();
-const TriggerBody = z.object({ type: z.string().max(100) }).strict();
+export const TriggerBody = z.object({ type: z.string().max(100) }).strict();
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value ?? {});

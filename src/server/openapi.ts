@@ -9,6 +9,7 @@ import { BusinessRequest, ClaimRequest, DocumentRequest, MediaRequest } from '..
 import { BusinessResult, ClaimResult, DocumentResult, MediaResult } from '../api/results.js';
 import { VERSION } from '../version.js';
 import { batchOpenApi } from './batches/openapi.js';
+import { eventStreamOpenApi } from './event-stream-openapi.js';
 
 type Schema = Record<string, unknown>;
 function json(s: z.ZodType, io: 'input' | 'output'): Schema {
@@ -59,6 +60,10 @@ export function buildOpenApi(): Schema {
   const batches = batchOpenApi(errorRef);
   Object.assign(schemas, batches.schemas);
   Object.assign(paths, batches.paths);
+  // The event stream (issue 29): its own module.
+  const stream = eventStreamOpenApi(errorRef);
+  Object.assign(schemas, stream.schemas);
+  Object.assign(paths, stream.paths);
   paths['/healthz'] = {
     get: { operationId: 'health', summary: 'Liveness and store check', responses: { '200': { description: 'ok' }, '503': { description: 'store unavailable' } } },
   };

@@ -20,6 +20,8 @@ export interface SseStream {
   comments: string[];
   /** Resolves with the first message (already received or coming) matching `pred`. */
   next(pred: (m: SseMessage) => boolean): Promise<SseMessage>;
+  /** Resolves with the first comment line (`: text`) received from now on. */
+  nextComment(): Promise<string>;
   /** Resolves when the server ended or cut the stream. */
   ended: Promise<void>;
   /** The error body when the answer was not 200. */
@@ -34,6 +36,7 @@ export function openStream(url: string, key: string, headers: Record<string, str
       const messages: SseMessage[] = [];
       const comments: string[] = [];
       const waiters: Array<{ pred: (m: SseMessage) => boolean; resolve: (m: SseMessage) => void; reject: (e: Error) => void }> = [];
+      const commentWaiters: Array<(c: string) => void> = [];
       let endedResolve!: () => void;
       const ended = new Promise<void>((r) => (endedResolve = r));
       let buf = '';
@@ -51,6 +54,7 @@ export function openStream(url: string, key: string, headers: Record<string, str
             if (seen) return ok(seen);
             waiters.push({ pred, resolve: ok, reject: fail });
           }),
+        nextComment: () => new Promise((ok) => commentWaiters.push(ok)),
         pause: () => {
           res.pause();
           res.socket.pause();
@@ -74,7 +78,11 @@ export function openStream(url: string, key: string, headers: Record<string, str
           cur = { data: [] };
           return;
         }
-        if (l.startsWith(':')) return void comments.push(l.slice(1).trim());
+        if (l.startsWith(':')) {
+          comments.push(l.slice(1).trim());
+          for (const w of commentWaiters.splice(0)) w(l.slice(1).trim());
+          return;
+        }
         const i = l.indexOf(':');
         const field = i < 0 ? l : l.slice(0, i);
         const value = i < 0 ? '' : l.slice(i + 1).replace(/^ /, '');

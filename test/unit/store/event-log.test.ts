@@ -1,0 +1,151 @@
+/**
+ * The event stream's log (src/store/ports/event-stream.ts), one contract on both stores: a real
+ * SQLite file, and a real PostgreSQL server when reachable (skipped with a message otherwise).
+ * - events are logged only for scopes kept for streams, beside the outbox (which is unchanged);
+ * - positions: tail, locate, after in order, oldest; purge by age; sessions and their results;
+ * - PostgreSQL: an event whose transaction commits after a later one's is not skipped — the reader
+ *   waits (`pending`) and then gets both, in order — and a stream opened while a transaction runs
+ *   gets its event once it commits.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { envelope, sampleData } from '../../../src/domain/events.js';
+import { openStore } from '../../../src/store/local/database.js';
+import type { EventStreamStore, OutboxEntry, ServerStore } from '../../../src/store/ports/index.js';
+import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
+import { freshDatabase, reachablePostgres } from '../../helpers/postgres.js';
+
+const NOW = Date.now();
+const pgAdmin = await reachablePostgres();
+const closers: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const c of closers.reverse()) await c();
+});
+
+async function sqlite(): Promise<ServerStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-log-'));
+  const file = await openStore(join(dir, 'verity.db'));
+  const store = sqliteServerStore(file.db);
+  closers.push(async () => {
+    await store.close();
+    file.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return store;
+}
+
+async function postgres() {
+  const { openPostgresStore } = await import('../../../src/store/postgres/index.js');
+  const db = await freshDatabase(pgAdmin!);
+  const store = await openPostgresStore({ url: db.url, poolSize: 4 });
+  closers.push(async () => {
+    await store.close();
+    await db.drop();
+  });
+  return store;
+}
+
+const entry = (scope: string, type: 'verification.completed' | 'batch.completed' = 'verification.completed'): OutboxEntry => ({
+  scope,
+  event: envelope(type, sampleData(type, new Date(NOW)), new Date(NOW)),
+});
+
+async function readAll(log: EventStreamStore, scope: string, from: string) {
+  const r = await log.after(scope, from, 100);
+  return { ids: r.events.map((e) => e.id), cursor: r.cursor, pending: r.pending, events: r.events };
+}
+
+const subjects: Array<[string, () => Promise<ServerStore>]> = [['sqlite', sqlite]];
+if (pgAdmin) subjects.push(['postgres', postgres]);
+
+describe.each(subjects)('event log contract (%s)', (_name, make) => {
+  it('logs events of kept scopes only, beside the outbox; positions, order and purge', async () => {
+    const store = await make();
+    const log = store.eventStream!;
+    const start = await log.tail();
+    const before = entry('a/test');
+    await store.commitFailure({ outbox: [before] });
+    await log.keepScope('a/test', NOW + 60_000);
+    const heard: string[] = [];
+    const unsubscribe = log.subscribe((s) => heard.push(s));
+    const made = [entry('a/test'), entry('a/test', 'batch.completed'), entry('b/test'), entry('a/test')];
+    await store.commitFailure({ outbox: made });
+    const r = await readAll(log, 'a/test', start);
+    expect(r.ids).toEqual([made[0]!, made[1]!, made[3]!].map((e) => e.event.id));
+    expect(r.events[1]!.body).toBe(JSON.stringify(made[1]!.event));
+    expect(r.events[1]!.type).toBe('batch.completed');
+    expect(r.pending).toBe(false);
+    expect((await readAll(log, 'b/test', start)).ids).toEqual([]);
+    // Positions: after an event's position come exactly the later ones.
+    const at = await log.locate('a/test', made[1]!.event.id);
+    expect((await readAll(log, 'a/test', at!)).ids).toEqual([made[3]!.event.id]);
+    expect(await log.locate('b/test', made[1]!.event.id)).toBeUndefined();
+    expect(await log.locate('a/test', before.event.id)).toBeUndefined();
+    expect(await log.oldest('a/test')).toBe(made[0]!.event.id);
+    expect((await readAll(log, 'a/test', r.cursor)).ids).toEqual([]);
+    expect((await readAll(log, 'a/test', log.head())).ids).toEqual(r.ids);
+    // The listeners heard of the scope (this process's commit, or the NOTIFY on PostgreSQL).
+    await expect.poll(() => heard.includes('a/test'), { timeout: 5_000 }).toBe(true);
+    unsubscribe();
+    // (Logged at the store's clock, the real one here: a cutoff past now purges them all.)
+    await log.purge(Date.now() + 1);
+    expect(await log.oldest('a/test')).toBeUndefined();
+  });
+
+  it('sessions: results kept per session (latest N), listed newest first; unknown session refused', async () => {
+    const store = await make();
+    const log = store.eventStream!;
+    await log.openSession({ id: 'lss_one', scope: 'a/test', events: ['verification.completed'], openedMs: NOW });
+    await log.openSession({ id: 'lss_two', scope: 'a/test', events: ['batch.completed'], openedMs: NOW + 1 });
+    for (let i = 0; i < 5; i++)
+      expect(await log.addResult('a/test', 'lss_one', { event_id: `wh_${i}`, route: '/h', status: 200 + i, latency_ms: i, error: null }, NOW + i, 3)).toBe(true);
+    expect(await log.addResult('a/live', 'lss_one', { event_id: 'wh_x', route: null, status: null, latency_ms: null, error: 'x' }, NOW, 3)).toBe(false);
+    expect(await log.addResult('a/test', 'lss_none', { event_id: 'wh_x', route: null, status: null, latency_ms: null, error: 'x' }, NOW, 3)).toBe(false);
+    await log.closeSession('lss_one', NOW + 10);
+    const list = await log.listSessions('a/test', 10, 2);
+    expect(list.map((s) => s.session_id)).toEqual(['lss_two', 'lss_one']);
+    expect(list[1]).toMatchObject({ closed_at: new Date(NOW + 10).toISOString(), environment: 'test', events: ['verification.completed'] });
+    expect(list[1]!.results.map((x) => x.event_id)).toEqual(['wh_4', 'wh_3']);
+    expect((await log.listSessions('a/test', 10, 10))[1]!.results.map((x) => x.event_id)).toEqual(['wh_4', 'wh_3', 'wh_2']);
+    expect(await log.listSessions('a/live', 10, 10)).toEqual([]);
+    await log.purge(NOW + 11);
+    expect((await log.listSessions('a/test', 10, 10)).map((s) => s.session_id)).toEqual(['lss_two']);
+  });
+});
+
+describe.skipIf(!pgAdmin)('event log on PostgreSQL: commit order', () => {
+  it('an event whose transaction commits late is not skipped: the reader waits, then gets both in order', async () => {
+    const store = await postgres();
+    const { enqueue } = await import('../../../src/store/postgres/outbox.js');
+    const log = store.eventStream;
+    await log.keepScope('c/test', NOW + 60_000);
+    const start = await log.tail();
+    const early = entry('c/test');
+    const late = entry('c/test');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let written!: () => void;
+    const inserted = new Promise<void>((r) => (written = r));
+    // Transaction 1 writes first (its id and sequence value are the lower ones) and commits last.
+    const t1 = store.sql.begin(async (tx) => {
+      await enqueue(tx, early, NOW);
+      written();
+      await gate;
+    });
+    await inserted;
+    const opened = await log.tail();
+    await store.commitFailure({ outbox: [late] });
+    const held = await readAll(log, 'c/test', start);
+    expect(held.ids).toEqual([]);
+    expect(held.pending).toBe(true);
+    release();
+    await t1;
+    const got = await readAll(log, 'c/test', held.cursor);
+    expect(got.ids).toEqual([early.event.id, late.event.id]);
+    expect(got.pending).toBe(false);
+    // A stream that opened while transaction 1 ran gets its event too.
+    expect((await readAll(log, 'c/test', opened)).ids).toEqual([early.event.id, late.event.id]);
+  });
+});
