@@ -22,6 +22,8 @@ export interface SseReconnect {
   failures: number;
   /** What the service said when it refused the open, if it did. */
   error?: VerityError;
+  /** The Last-Event-ID the next connection sends. */
+  resumeFrom?: string;
 }
 
 export interface SseClientOptions {
@@ -240,7 +242,7 @@ export async function runSse(o: SseClientOptions): Promise<void> {
     // listeners cut by one restart does not come back at once, and never a hot loop.
     const step = Math.min(maxDelay, baseDelay * 2 ** (failures - 1));
     const waitMs = ended.retryAfterMs ?? Math.round(step / 2 + (step / 2) * random());
-    o.onReconnect?.({ reason: ended.reason, waitMs, failures, error: ended.error });
+    o.onReconnect?.({ reason: ended.reason, waitMs, failures, error: ended.error, resumeFrom: lastId });
     try {
       await sleep(waitMs, o.signal);
     } catch {

@@ -138,7 +138,7 @@ export default async function listenRemote(rt: CliRuntime, cmd: Command, s: Remo
       lastEventId: resumeAfter,
       signal: stop.signal,
       onMessage,
-      onReconnect: (r) => out.warn(`event stream: ${r.reason}; reconnecting in ${(r.waitMs / 1000).toFixed(1)} s${session ? ` (resuming after the last event received)` : ''}`),
+      onReconnect: (r) => out.warn(`event stream: ${r.reason}; reconnecting in ${(r.waitMs / 1000).toFixed(1)} s${r.resumeFrom ? `, resuming after ${r.resumeFrom}` : ''}`),
     });
   } finally {
     stop.abort();

@@ -108,6 +108,7 @@ describe('runSse', () => {
       [3, 600],
     ]);
     expect(c.waits[0]!.reason).toBe('the service closed the stream');
+    expect(c.waits.map((w) => w.resumeFrom)).toEqual(['evt_2', 'evt_2', 'evt_2']);
     expect(c.waits[1]!.reason).toMatch(/connection|reach/);
     expect(c.waits[2]!.reason).toBe('HTTP 503: starting up');
     expect(c.messages.filter((m) => m.event === 'session').map((m) => JSON.parse(m.data).session_id)).toEqual(['lss_1', 'lss_2']);
