@@ -50,6 +50,8 @@ export interface SseClientOptions {
   maxDelayMs?: number;
   /** Failed connections in a row after which runSse throws the last error; default: never gives up. */
   maxFailures?: number;
+  /** The same bound until a first connection has delivered (a wrong URL or a service that is not up fails fast). */
+  maxFailuresBeforeFirst?: number;
   /** Injectable for tests: jitter in [0, 1). */
   random?: () => number;
   /** Injectable for tests; must reject when `signal` aborts. */
@@ -232,11 +234,14 @@ export async function runSse(o: SseClientOptions): Promise<void> {
   };
 
   let failures = 0;
+  let delivered = false;
   while (!o.signal.aborted) {
     const ended = await connectOnce();
     if (!ended) return;
+    delivered ||= ended.received;
     failures = ended.received ? 1 : failures + 1;
-    if (o.maxFailures && failures >= o.maxFailures)
+    const bound = delivered ? o.maxFailures : (o.maxFailuresBeforeFirst ?? o.maxFailures);
+    if (bound && failures >= bound)
       throw ended.error ?? new VerityError('UNAVAILABLE', `The event stream of ${host} failed ${failures} times in a row: ${ended.reason}`, { origin: 'transport' });
     // Exponential steps with "equal jitter": never less than half the step, so a fleet of
     // listeners cut by one restart does not come back at once, and never a hot loop.

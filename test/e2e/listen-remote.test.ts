@@ -195,6 +195,9 @@ describe('verity listen --remote against verity serve (SQLite)', () => {
     const bad = await cli(['listen', '--remote', s.url, '--key', `vty_test_${'Z'.repeat(32)}`]);
     expect(bad.exitCode).toBe(4);
     expect(bad.stderr).toMatch(/UNAUTHORIZED|API key/);
+    const unreachable = await cli(['listen', '--remote', 'http://127.0.0.1:9', '--key', key]);
+    expect(unreachable.exitCode).toBe(6);
+    expect(unreachable.stderr).toMatch(/failed 3 times in a row: cannot reach 127\.0\.0\.1:9 \(ECONNREFUSED\)/);
     const none = await cli(['listen', '--remote', '--key', key]);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toMatch(/--remote without a URL uses the profile's base_url/);

@@ -136,6 +136,9 @@ export default async function listenRemote(rt: CliRuntime, cmd: Command, s: Remo
       url: url.toString(),
       headers,
       lastEventId: resumeAfter,
+      // A service that cannot be reached at the start is most often a wrong URL: said in seconds.
+      // Once connected, listen waits for it as long as it takes (a restart, a deploy).
+      maxFailuresBeforeFirst: 3,
       signal: stop.signal,
       onMessage,
       onReconnect: (r) => out.warn(`event stream: ${r.reason}; reconnecting in ${(r.waitMs / 1000).toFixed(1)} s${r.resumeFrom ? `, resuming after ${r.resumeFrom}` : ''}`),

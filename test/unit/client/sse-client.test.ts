@@ -235,6 +235,21 @@ describe('runSse', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('gives up early only before a first connection delivered', async () => {
+    const { url, requests } = await sseServer([
+      (_req, res) => {
+        streamHead(res);
+        trickle(res, session('lss_1'));
+      },
+      (req) => req.socket.destroy(),
+    ]);
+    const done = runSse({ url, headers: {}, signal: new AbortController().signal, sleep: async () => {}, maxFailuresBeforeFirst: 1, maxFailures: 4, onMessage: () => {} });
+    await expect(done).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(requests).toHaveLength(4); // 1 that delivered, then 3 more failures to reach maxFailures 4 (the first counts)
+    const refused = await runSse({ url: 'http://127.0.0.1:9/v1/events/stream', headers: {}, signal: new AbortController().signal, sleep: async () => {}, maxFailuresBeforeFirst: 2, onMessage: () => {} }).catch((e: unknown) => e);
+    expect((refused as VerityError).message).toMatch(/failed 2 times in a row: cannot reach 127\.0\.0\.1:9/);
+  });
+
   it('gives up after maxFailures connections in a row fail', async () => {
     const { url, requests } = await sseServer([(req) => req.socket.destroy()]);
     await expect(client(url, { until: () => false, maxFailures: 3 }).done).rejects.toMatchObject({ code: 'UNAVAILABLE' });
