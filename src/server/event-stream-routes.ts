@@ -130,6 +130,8 @@ export function eventStreamPlugin(o: EventStreamOptions): { plugin: ServerPlugin
     const types = parseEventsFilter(query.events);
     const after = lastEventId(request, query);
     const log = events();
+    // HEAD (fastify answers it with the GET route): the head of a stream, no stream held open.
+    if (request.method === 'HEAD') return void reply.code(200).header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').send();
     hub ??= new StreamHub({
       store: log,
       nowMs: () => clock.now().getTime(),

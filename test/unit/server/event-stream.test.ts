@@ -119,6 +119,10 @@ describe('event stream bounds', () => {
     expect(third.status).toBe(429);
     expect(JSON.parse(third.body).error).toMatchObject({ code: 'RATE_LIMITED' });
     expect(JSON.parse(third.body).error.message).toContain('2 open event streams');
+    // A HEAD answers the head and holds no stream.
+    const head = await fetch(`${t.url}/v1/events/stream`, { method: 'HEAD', headers: { authorization: `Bearer ${a}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     // Another account is not affected.
     const other = await t.open(t.key('o', 'test', 'other'));
     expect(other.status).toBe(200);
