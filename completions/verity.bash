@@ -17,6 +17,7 @@ _verity_next() {
     '|admin') REPLY='admin' ;;
     '|webhooks') REPLY='webhooks' ;;
     '|listen') REPLY='listen' ;;
+    '|trigger') REPLY='trigger' ;;
     '|models') REPLY='models' ;;
     '|report') REPLY='report' ;;
     '|batches') REPLY='batches' ;;
@@ -67,6 +68,7 @@ _verity_next() {
     'webhooks|deliver') REPLY='webhooks deliver' ;;
     'webhooks|trigger') REPLY='webhooks trigger' ;;
     'webhooks|help') REPLY='webhooks help' ;;
+    'listen|sessions') REPLY='listen sessions' ;;
     'models|pull') REPLY='models pull' ;;
     'models|list'|'models|ls') REPLY='models list' ;;
     'models|help') REPLY='models help' ;;
@@ -81,7 +83,7 @@ _verity_next() {
 _verity_data() {
   case "$1" in
     '')
-      subs='verify corpus data media keys config completion serve worker admin webhooks listen models report batches help'
+      subs='verify corpus data media keys config completion serve worker admin webhooks listen trigger models report batches help'
       opts='--version -V --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color --help -h'
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
@@ -371,10 +373,20 @@ _verity_data() {
       vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@any' ;;
     'listen')
-      subs=''
-      opts='--port --secret --secret-file --events --forward-to --log --max-age --tls-cert --tls-key --print-secret --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
-      vals='--port=@any --secret=@any --secret-file=@file --events=@any --forward-to=@any --log=@file --max-age=@any --tls-cert=@file --tls-key=@file --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      subs='sessions'
+      opts='--port --secret --secret-file --events --forward-to --log --max-age --tls-cert --tls-key --print-secret --resume-after --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--port=@any --secret=@any --secret-file=@file --events=@any --forward-to=@any --log=@file --max-age=@any --tls-cert=@file --tls-key=@file --resume-after=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
       arg='@none' ;;
+    'listen sessions')
+      subs=''
+      opts='--limit --help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--limit=@any --remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@none' ;;
+    'trigger')
+      subs=''
+      opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
+      vals='--remote=@any --key=@dyn:keys --key-file=@file --profile=@dyn:profiles'
+      arg='@any' ;;
     'models')
       subs='pull list ls help'
       opts='--help -h --json --remote --local --key --key-file --test --live --profile --quiet -q --verbose -v --no-color'
@@ -441,7 +453,7 @@ _verity_data() {
 _verity() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev= cmdpath= w i skip=0 subs= opts= vals= arg= spec kind=
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
-  local valued=' --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --signature-scheme --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o '
+  local valued=' --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --resume-after --secret --secret-file --seen --signature-scheme --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o '
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     if ((skip)); then skip=0; continue; fi

@@ -1,7 +1,7 @@
 # fish completion for verity. Generated from the command tree by `verity completion fish`; do not edit.
 # Install: verity completion fish > ~/.config/fish/completions/verity.fish
 
-set -g __verity_valued --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --secret --secret-file --seen --signature-scheme --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o
+set -g __verity_valued --account --after --analysis-budget-ms --analysis-memory-mb --analysis-workers --claim --company-name --concurrency --content --db --db-answer-timeout-ms --env --events --fail-on --file --forward-to --from --heatmap --host --input --input-format --jurisdiction --key --key-file --language --limit --log --log-level --max-age --max-evidence --mime-type --min-trust --model --name --onnx-file --out --output --period --plan --pool --port --profile --registration-number --remote --report --resume-after --secret --secret-file --seen --signature-scheme --source --sources --status --tls-cert --tls-key --to --type --url --webhook -o
 
 function __verity_next
     switch "$argv[1]|$argv[2]"
@@ -29,6 +29,8 @@ function __verity_next
             echo 'webhooks'
         case '|listen'
             echo 'listen'
+        case '|trigger'
+            echo 'trigger'
         case '|models'
             echo 'models'
         case '|report'
@@ -129,6 +131,8 @@ function __verity_next
             echo 'webhooks trigger'
         case 'webhooks|help'
             echo 'webhooks help'
+        case 'listen|sessions'
+            echo 'listen sessions'
         case 'models|pull'
             echo 'models pull'
         case 'models|list' 'models|ls'
@@ -183,7 +187,7 @@ end
 complete -c verity -f
 # global options
 complete -c verity -l json -d 'print one JSON document (the result, or the error body) on stdout'
-complete -c verity -l remote -x -d 'use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)'
+complete -c verity -l remote -x -d 'use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL; no URL: the profile\'s base_url)'
 complete -c verity -l local -d 'force the embedded engine even when a profile or VERITY_BASE_URL names a service'
 complete -c verity -l key -x -a '(__verity_dyn keys)' -d 'API key: a stored key name, "-" to read it from stdin, or the key itself'
 complete -c verity -l key-file -r -F -d 'read the API key from a file'
@@ -205,7 +209,8 @@ complete -c verity -n '__verity_at \'\'' -a 'serve' -d 'run the verification ser
 complete -c verity -n '__verity_at \'\'' -a 'worker' -d 'deliver webhooks from a PostgreSQL outbox shared with `verity serve` processes (no HTTP)'
 complete -c verity -n '__verity_at \'\'' -a 'admin' -d 'manage the service\'s accounts and API keys (what a hosted dashboard would do), on the server\'s database'
 complete -c verity -n '__verity_at \'\'' -a 'webhooks' -d 'register webhooks and inspect, test, replay and deliver their events (remote service, or local in embedded mode)'
-complete -c verity -n '__verity_at \'\'' -a 'listen' -d 'receive webhook events on loopback: check signatures, print each event, optionally forward to your app'
+complete -c verity -n '__verity_at \'\'' -a 'listen' -d 'receive webhook events (on loopback, or from a service\'s event stream with --remote): check signatures, print, forward to your app'
+complete -c verity -n '__verity_at \'\'' -a 'trigger' -d 'make the service emit a sample event of a type to your account (streams and registered webhooks get it)'
 complete -c verity -n '__verity_at \'\'' -a 'models' -d 'local models verity runs in-process (the claim NLI stance model)'
 complete -c verity -n '__verity_at \'\'' -a 'report' -d 'write a self-contained HTML report from a saved --json result (offline, printable)'
 complete -c verity -n '__verity_at \'\'' -a 'batches' -d 'server batches: list, inspect, download results of, and cancel batches (needs --remote)'
@@ -488,8 +493,9 @@ complete -c verity -n '__verity_at \'webhooks trigger\'' -l signature-scheme -x 
 complete -c verity -n '__verity_at \'webhooks trigger\'' -l help -s h -d 'display help for command'
 # verity webhooks help
 # verity listen
+complete -c verity -n '__verity_at \'listen\'' -a 'sessions' -d 'the service\'s event-stream sessions (listen --remote) and what the local app answered to each event'
 complete -c verity -n '__verity_at \'listen\'' -l port -x -d 'port on 127.0.0.1 (0 = any free port)'
-complete -c verity -n '__verity_at \'listen\'' -l secret -x -d 'secret to check signatures with; repeat during a rotation (env VERITY_WEBHOOK_SECRET)'
+complete -c verity -n '__verity_at \'listen\'' -l secret -x -d 'secret to check signatures with; repeat during a rotation (env VERITY_WEBHOOK_SECRET); with --remote: the one forwards are signed with'
 complete -c verity -n '__verity_at \'listen\'' -l secret-file -r -F -d 'read a secret from a file; repeatable'
 complete -c verity -n '__verity_at \'listen\'' -l events -x -d 'only handle these event types (comma-separated); others are acknowledged and skipped'
 complete -c verity -n '__verity_at \'listen\'' -l forward-to -x -d 'forward raw bytes and headers to your app; repeatable, type=url routes one type'
@@ -498,7 +504,13 @@ complete -c verity -n '__verity_at \'listen\'' -l max-age -x -d 'refuse events c
 complete -c verity -n '__verity_at \'listen\'' -l tls-cert -r -F -d 'serve HTTPS with this PEM certificate (with --tls-key)'
 complete -c verity -n '__verity_at \'listen\'' -l tls-key -r -F -d 'PEM private key for --tls-cert'
 complete -c verity -n '__verity_at \'listen\'' -l print-secret -d 'print the local listener secret and exit'
+complete -c verity -n '__verity_at \'listen\'' -l resume-after -x -d 'with --remote: start after this event (a wh_… id from an earlier run or --log) while the service keeps it'
 complete -c verity -n '__verity_at \'listen\'' -l help -s h -d 'display help for command'
+# verity listen sessions
+complete -c verity -n '__verity_at \'listen sessions\'' -l limit -x -d 'results shown per session (1 to 50)'
+complete -c verity -n '__verity_at \'listen sessions\'' -l help -s h -d 'display help for command'
+# verity trigger
+complete -c verity -n '__verity_at \'trigger\'' -l help -s h -d 'display help for command'
 # verity models
 complete -c verity -n '__verity_at \'models\'' -a 'pull' -d 'download a model once into the data folder, checking sizes and SHA-256 digests'
 complete -c verity -n '__verity_at \'models\'' -a 'list' -d 'the models in the data folder: name, size, path, and whether their files still match their digests'

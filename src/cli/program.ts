@@ -14,7 +14,7 @@ export function buildProgram(ctx: CliContext): Command {
     .description('Verify claims, companies, images/videos and documents: a trust score with an evidence chain.')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--json', 'print one JSON document (the result, or the error body) on stdout')
-    .option('--remote <url>', 'use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL)')
+    .option('--remote [url]', 'use the verity service at URL instead of the embedded engine (env VERITY_BASE_URL; no URL: the profile\'s base_url)')
     .option('--local', 'force the embedded engine even when a profile or VERITY_BASE_URL names a service')
     .option('--key <name|key|->', 'API key: a stored key name, "-" to read it from stdin, or the key itself')
     .option('--key-file <path>', 'read the API key from a file')

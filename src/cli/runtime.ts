@@ -14,7 +14,8 @@ import { readStdin, type CliContext } from './context.js';
 export interface GlobalOptions {
   json?: boolean;
   ndjson?: boolean;
-  remote?: string;
+  /** `true`: --remote without a URL (the environment's or the profile's base_url). */
+  remote?: string | true;
   local?: boolean;
   key?: string;
   keyFile?: string;
@@ -136,9 +137,12 @@ export class CliRuntime {
   /** Mode (DESIGN.md): --remote > VERITY_BASE_URL > profile base_url > embedded; --local forces embedded. */
   async connection(): Promise<Connection> {
     if (this.opts.test && this.opts.live) throw new VerityError('VALIDATION_FAILED', '--test and --live cannot be used together');
-    const baseUrl = this.opts.local
-      ? undefined
-      : (this.opts.remote ?? this.ctx.env.VERITY_BASE_URL ?? this.config().profiles[this.profileName()]?.base_url);
+    const named = this.opts.remote === true ? undefined : this.opts.remote;
+    const baseUrl = this.opts.local ? undefined : (named ?? this.ctx.env.VERITY_BASE_URL ?? this.config().profiles[this.profileName()]?.base_url);
+    if (this.opts.remote === true && !baseUrl && !this.opts.local)
+      throw new VerityError('VALIDATION_FAILED', `--remote without a URL uses the profile's base_url, and profile "${this.profileName()}" has none`, {
+        details: [{ field: 'remote', issue: 'give the service URL, or set it once: verity config set profiles.NAME.base_url URL (or VERITY_BASE_URL)' }],
+      });
     const key = await this.key();
     if (baseUrl) {
       try {

@@ -6,7 +6,7 @@
  *
  * Plain node:http (not fastify): the listener is a hot loop of HMACs and must stay cheap.
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VerityError } from '../api/errors.js';
 import { EVENT_ID } from '../api/ids.js';
@@ -166,17 +166,24 @@ export class SeenIds {
 
 const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
 
-async function forwardOne(route: ForwardRoute, req: IncomingMessage, body: Buffer, now: () => number): Promise<ForwardResult> {
+/** One forward of the raw bytes and the sender's headers (less hop-by-hop ones) to one route; shared with `listen --remote`. */
+export async function forwardOne(
+  route: ForwardRoute,
+  sent: IncomingHttpHeaders,
+  body: Buffer,
+  now: () => number,
+  stop?: AbortSignal,
+): Promise<ForwardResult> {
   const { request } = await import('undici');
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(sent)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   const started = now();
   try {
     const res = await request(route.url, {
       method: 'POST',
       headers,
       body,
-      signal: AbortSignal.timeout(RESPONSE_DEADLINE_MS),
+      signal: stop ? AbortSignal.any([stop, AbortSignal.timeout(RESPONSE_DEADLINE_MS)]) : AbortSignal.timeout(RESPONSE_DEADLINE_MS),
       headersTimeout: RESPONSE_DEADLINE_MS,
       bodyTimeout: RESPONSE_DEADLINE_MS,
     });
@@ -214,9 +221,9 @@ const RECEIVED = JSON.stringify({ received: true });
 const headerValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** The event a refused delivery says it carries (headers, not the unverified body), when well-formed. */
-function claimedEvent(req: IncomingMessage): Partial<ListenRecord> {
-  const id = headerValue(req.headers[EVENT_ID_HEADER]);
-  const type = headerValue(req.headers[EVENT_TYPE_HEADER]);
+export function claimedEvent(headers: IncomingHttpHeaders): Partial<ListenRecord> {
+  const id = headerValue(headers[EVENT_ID_HEADER]);
+  const type = headerValue(headers[EVENT_TYPE_HEADER]);
   const out: Partial<ListenRecord> = {};
   if (id && EVENT_ID.test(id)) out.event_id = id;
   if (type && (EVENT_TYPES as readonly string[]).includes(type)) out.type = type;
@@ -231,12 +238,67 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** Why a signed body is not handled: the refusal's status, reason and explanation. */
+export interface EventRefusal {
+  ok: false;
+  status: 400 | 401;
+  reason: 'not_json' | 'not_an_event' | 'stale_event' | 'future_event';
+  explanation: string;
+}
+
+const EVENT_TYPE_SET = new Set<string>(EVENT_TYPES);
+
+/**
+ * The checks after the signature, shared by `listen` and `listen --remote`: parse the body, check
+ * the envelope (SPEC 6.2) and its age. Fills `base` (type, event id, request id, verdict, score,
+ * detail) as soon as they are known, so that a refusal for age still names the event.
+ */
+export function readEvent(body: Buffer, base: ListenRecord, nowMs: number, maxAge: number): { ok: true; id: string; type: string } | EventRefusal {
+  const refuse = (status: 400 | 401, reason: EventRefusal['reason'], explanation: string): EventRefusal => ({ ok: false, status, reason, explanation });
+  let ev: { id?: unknown; type?: unknown; created_at?: unknown; data?: unknown };
+  try {
+    ev = JSON.parse(body.toString('utf8')) as typeof ev;
+  } catch {
+    return refuse(400, 'not_json', 'the body is signed correctly but is not JSON');
+  }
+  const created = typeof ev?.created_at === 'string' ? Date.parse(ev.created_at) : NaN;
+  if (
+    !ev ||
+    typeof ev.id !== 'string' ||
+    !EVENT_ID.test(ev.id) ||
+    typeof ev.type !== 'string' ||
+    !EVENT_TYPE_SET.has(ev.type) ||
+    Number.isNaN(created) ||
+    typeof ev.data !== 'object' ||
+    ev.data === null
+  )
+    return refuse(400, 'not_an_event', 'the body is not an event envelope (id wh_…, type, created_at, data)');
+  const data = ev.data as Record<string, unknown>;
+  base.type = ev.type;
+  base.event_id = ev.id;
+  base.request_id = typeof data.request_id === 'string' ? data.request_id : null;
+  base.verdict = typeof data.verdict === 'string' ? data.verdict : null;
+  base.trust_score = typeof data.trust_score === 'number' ? data.trust_score : null;
+  const detail = detailOf(ev.type, data);
+  if (detail) base.detail = detail;
+
+  // Freshness: the signed created_at bounds how old a genuine delivery can be.
+  const age = nowMs - created;
+  if (age > maxAge)
+    return refuse(
+      401,
+      'stale_event',
+      `the event was created ${Math.round(age / 60_000)} min ago, beyond the ${Math.round(maxAge / 60_000)} min retry horizon: refused as a replay (raise --max-age for manual replays)`,
+    );
+  if (-age > FUTURE_SKEW_MS) return refuse(401, 'future_event', 'the event is dated more than 5 minutes in the future (clock skew or forgery)');
+  return { ok: true, id: ev.id, type: ev.type };
+}
+
 export async function startListener(o: ListenerOptions): Promise<RunningListener> {
   const now = o.now ?? Date.now;
   const maxAge = o.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
   const only = o.events?.length ? new Set<string>(o.events) : undefined;
   const seen = new SeenIds();
-  const types = new Set<string>(EVENT_TYPES);
   // Per event, the routes that already answered 2xx while another did not: the sender's retry
   // (caused by the other app) is not sent again to an app that took it (bounded, oldest first out).
   const delivered = new Map<string, Set<string>>();
@@ -264,7 +326,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     const refuse = (status: number, reason: NonNullable<ListenRecord['reason']>, explanation: string): void => {
       reply(res, status, { error: { code: status === 401 ? 'UNAUTHORIZED' : 'INVALID_REQUEST', message: explanation, reason } });
       // Name the event even when the body cannot be trusted: from the sender's headers, marked so.
-      const named = base.event_id ? {} : claimedEvent(req);
+      const named = base.event_id ? {} : claimedEvent(req.headers);
       o.onRecord({ ...base, ...named, outcome: 'refused', status, reason, explanation });
     };
 
@@ -274,43 +336,9 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     if (!check.ok) return refuse(401, check.problem, check.explanation);
     base.secret_index = check.secretIndex;
 
-    // 2. Only now parse, and check the envelope (SPEC 6.2).
-    let ev: { id?: unknown; type?: unknown; created_at?: unknown; data?: unknown };
-    try {
-      ev = JSON.parse(body.toString('utf8')) as typeof ev;
-    } catch {
-      return refuse(400, 'not_json', 'the body is signed correctly but is not JSON');
-    }
-    const created = typeof ev?.created_at === 'string' ? Date.parse(ev.created_at) : NaN;
-    if (
-      !ev ||
-      typeof ev.id !== 'string' ||
-      !EVENT_ID.test(ev.id) ||
-      typeof ev.type !== 'string' ||
-      !types.has(ev.type) ||
-      Number.isNaN(created) ||
-      typeof ev.data !== 'object' ||
-      ev.data === null
-    )
-      return refuse(400, 'not_an_event', 'the body is not an event envelope (id wh_…, type, created_at, data)');
-    const data = ev.data as Record<string, unknown>;
-    base.type = ev.type;
-    base.event_id = ev.id;
-    base.request_id = typeof data.request_id === 'string' ? data.request_id : null;
-    base.verdict = typeof data.verdict === 'string' ? data.verdict : null;
-    base.trust_score = typeof data.trust_score === 'number' ? data.trust_score : null;
-    const detail = detailOf(ev.type, data);
-    if (detail) base.detail = detail;
-
-    // 3. Freshness: the signed created_at bounds how old a genuine delivery can be.
-    const age = now() - created;
-    if (age > maxAge)
-      return refuse(
-        401,
-        'stale_event',
-        `the event was created ${Math.round(age / 60_000)} min ago, beyond the ${Math.round(maxAge / 60_000)} min retry horizon: refused as a replay (raise --max-age for manual replays)`,
-      );
-    if (-age > FUTURE_SKEW_MS) return refuse(401, 'future_event', 'the event is dated more than 5 minutes in the future (clock skew or forgery)');
+    // 2. Only now parse, and check the envelope (SPEC 6.2); 3. its freshness.
+    const ev = readEvent(body, base, now(), maxAge);
+    if (!ev.ok) return refuse(ev.status, ev.reason, ev.explanation);
 
     // 4. Dedupe, filter, forward. A replay is a deliberate resend: it goes to the app again.
     const replay = req.headers[REPLAY_HEADER] === '1';
@@ -336,7 +364,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       .filter((r) => done.has(r.url))
       .map((r) => ({ url: r.url, status: 200, latency_ms: 0, body_start: '', already_delivered: true }));
     const pending = routes.filter((r) => !done.has(r.url));
-    void Promise.all(pending.map((r) => forwardOne(r, req, body, now))).then((sent) => {
+    void Promise.all(pending.map((r) => forwardOne(r, req.headers, body, now))).then((sent) => {
       const forwards = [...skipped, ...sent];
       for (const f of sent) if (f.status !== null && f.status >= 200 && f.status <= 299) done.add(f.url);
       const down = forwards.find((f) => f.status === null);

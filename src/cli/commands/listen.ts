@@ -6,6 +6,7 @@ import { wrapLines } from '../../output/wrap.js';
 import type { ListenRecord } from '../../webhooks/listener.js';
 import { untilStopped } from '../context.js';
 import type { CliRuntime } from '../runtime.js';
+import type { Output } from '../../output/output.js';
 import { splitList } from './verify-common.js';
 
 interface ListenOptions {
@@ -69,54 +70,14 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
     secrets.push(local.secret);
     origin = local.created ? 'local listener secret, created now' : 'local listener secret';
   }
+  // --remote: the service's event stream instead of a port (issue 29); the first secret signs the forwards.
+  if (rt.opts.remote !== undefined)
+    return (await import('./listen-remote.js')).default(rt, cmd, { events, maxAgeMs, forward, forwardSecret: secrets[0]!, secretOrigin: origin });
+  if (cmd.getOptionValue('resumeAfter') !== undefined)
+    throw new VerityError('VALIDATION_FAILED', '--resume-after goes with --remote (the service keeps the events; a local listener has nothing to resume)');
 
   const out = rt.out;
-  const s = out.style;
-  const log = (r: ListenRecord): void => {
-    if (!o.log) return;
-    try {
-      appendFileSync(o.log, `${JSON.stringify(r)}\n`, { mode: 0o600 });
-    } catch (err) {
-      out.warn(`cannot write to --log ${o.log}: ${(err as Error).message}`);
-    }
-  };
-  // The secret hint is said once per listener (the first wrong-secret refusal), not on every line.
-  let secretHintShown = false;
-  const refusedLine = (r: ListenRecord): string => {
-    const time = r.time.slice(11, 23);
-    const event = [r.type, r.event_id].filter(Boolean).join(' ');
-    const what = `${event || 'a delivery'}${r.from_headers ? ' (as its headers say)' : ''}${r.webhook_id ? ` for webhook ${r.webhook_id}` : ''}`;
-    let text = `${time}  ${s.red(`refused ${r.status}`)}  ${what}: ${r.explanation} ${s.dim(`(${r.reason})`)}`;
-    if (r.reason === 'no_secret_matched' && !secretHintShown) {
-      secretHintShown = true;
-      text += `\n    ${s.dim('hint:')} pass the webhook's signing secret: \`verity webhooks add\` printed it once (signing secret, shown once); give it with --secret or --secret-file${
-        r.webhook_id ? `, or make a new one with \`verity webhooks rotate-secret ${r.webhook_id}\`` : ', or make a new one with `verity webhooks rotate-secret WEBHOOK_ID`'
-      }`;
-    }
-    return text;
-  };
-  const line = (r: ListenRecord): string => {
-    if (r.outcome === 'refused') return refusedLine(r);
-    const time = r.time.slice(11, 23);
-    const score = r.trust_score === null ? '' : r.trust_score.toFixed(3);
-    const what = r.request_id || r.verdict ? [r.request_id ?? '—', r.verdict ?? '—', score] : [];
-    const parts = [time, r.type, r.event_id, ...what, r.detail ?? '', `attempt ${r.attempt ?? '?'}`].filter((x) => x !== '');
-    let text = parts.join('  ');
-    if (r.replay) text += `  ${s.cyan('replay')}`;
-    if (r.outcome === 'duplicate') text += `  ${s.yellow('duplicate (already received; acknowledged)')}`;
-    for (const f of r.forwards ?? [])
-      if (f.already_delivered) text += `\n    → ${f.url}  ${s.dim('not sent again: it answered 2xx to an earlier attempt')}`;
-      else text += `\n    → ${f.url}  ${f.status === null ? s.red(f.error ?? 'failed') : f.status < 300 ? s.green(String(f.status)) : s.red(String(f.status))}  ${f.latency_ms} ms${f.body_start ? `  ${s.dim(JSON.stringify(f.body_start.slice(0, 60)))}` : ''}`;
-    if (r.outcome === 'forward_failed') text += `\n    ${s.red(`answered the sender ${r.status} so it retries`)}`;
-    return text;
-  };
-  const onRecord = (r: ListenRecord): void => {
-    log(r);
-    if (r.outcome === 'ignored' && !out.opts.verbose) return;
-    if (out.opts.ndjson || out.opts.json) out.ndjson(r);
-    // Wrapped between words on a terminal (forward lines hang under their arrow), whole when piped.
-    else out.print(wrapLines(line(r), out.width, 4));
-  };
+  const onRecord = recordPrinter(out, { log: o.log });
 
   // Listening for SIGTERM before the ready line: a stop right after it must be graceful.
   const stopped = untilStopped(rt.ctx);
@@ -151,4 +112,60 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
   await stopped;
   await listener.close();
   out.info('listener stopped');
+}
+
+/**
+ * How each event and refusal shows: a line (wrapped on a terminal), or NDJSON with --json/--ndjson;
+ * every record also goes to --log. Shared by `listen` and `listen --remote`.
+ */
+export function recordPrinter(out: Output, o: { log?: string; remote?: boolean }): (r: ListenRecord) => void {
+  const s = out.style;
+  const log = (r: ListenRecord): void => {
+    if (!o.log) return;
+    try {
+      appendFileSync(o.log, `${JSON.stringify(r)}\n`, { mode: 0o600 });
+    } catch (err) {
+      out.warn(`cannot write to --log ${o.log}: ${(err as Error).message}`);
+    }
+  };
+  // The secret hint is said once per listener (the first wrong-secret refusal), not on every line.
+  let secretHintShown = false;
+  const refusedLine = (r: ListenRecord): string => {
+    const time = r.time.slice(11, 23);
+    const event = [r.type, r.event_id].filter(Boolean).join(' ');
+    const what = `${event || 'a delivery'}${r.from_headers ? ' (as its headers say)' : ''}${r.webhook_id ? ` for webhook ${r.webhook_id}` : ''}`;
+    let text = `${time}  ${s.red(`refused ${r.status}`)}  ${what}: ${r.explanation} ${s.dim(`(${r.reason})`)}`;
+    if (r.reason === 'no_secret_matched' && !secretHintShown && !o.remote) {
+      secretHintShown = true;
+      text += `\n    ${s.dim('hint:')} pass the webhook's signing secret: \`verity webhooks add\` printed it once (signing secret, shown once); give it with --secret or --secret-file${
+        r.webhook_id ? `, or make a new one with \`verity webhooks rotate-secret ${r.webhook_id}\`` : ', or make a new one with `verity webhooks rotate-secret WEBHOOK_ID`'
+      }`;
+    }
+    return text;
+  };
+  const line = (r: ListenRecord): string => {
+    if (r.outcome === 'refused') return refusedLine(r);
+    const time = r.time.slice(11, 23);
+    const score = r.trust_score === null ? '' : r.trust_score.toFixed(3);
+    const what = r.request_id || r.verdict ? [r.request_id ?? '—', r.verdict ?? '—', score] : [];
+    const parts = [time, r.type, r.event_id, ...what, r.detail ?? '', `attempt ${r.attempt ?? '?'}`].filter((x) => x !== '');
+    let text = parts.join('  ');
+    if (r.replay) text += `  ${s.cyan('replay')}`;
+    if (r.outcome === 'duplicate') text += `  ${s.yellow('duplicate (already received; acknowledged)')}`;
+    for (const f of r.forwards ?? [])
+      if (f.already_delivered) text += `\n    → ${f.url}  ${s.dim('not sent again: it answered 2xx to an earlier attempt')}`;
+      else text += `\n    → ${f.url}  ${f.status === null ? s.red(f.error ?? 'failed') : f.status < 300 ? s.green(String(f.status)) : s.red(String(f.status))}  ${f.latency_ms} ms${f.body_start ? `  ${s.dim(JSON.stringify(f.body_start.slice(0, 60)))}` : ''}`;
+    if (r.outcome === 'forward_failed')
+      text += `\n    ${s.red(o.remote ? 'not sent again by the stream; the answer is reported to the service (verity listen sessions)' : `answered the sender ${r.status} so it retries`)}`;
+    return text;
+  };
+  const onRecord = (r: ListenRecord): void => {
+    log(r);
+    if (r.outcome === 'ignored' && !out.opts.verbose) return;
+    if (out.opts.ndjson || out.opts.json) out.ndjson(r);
+    // Wrapped between words on a terminal (forward lines hang under their arrow), whole when piped.
+    else out.print(wrapLines(line(r), out.width, 4));
+  };
+
+  return onRecord;
 }

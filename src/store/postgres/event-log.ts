@@ -97,15 +97,19 @@ export function postgresEventStream(sql: Sql, listeners: Set<(scope: string) => 
     },
     after: async (scope, cursor, limit) => {
       const [x, s] = parse(cursor);
+      const [snap] = await sql<{ xmin: string }[]>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`;
+      // One xmin for both statements: an older transaction ending between them would otherwise
+      // leave an event neither read nor reported pending (found by bench/listen-remote.mjs).
+      const xmin = snap!.xmin;
       const rows = await sql<Row[]>`
         SELECT seq, xid::text AS xid, id, type, created_at, body FROM event_log
-        WHERE scope = ${scope} AND (xid, seq) > (${x}::xid8, ${s}::bigint) AND xid < pg_snapshot_xmin(pg_current_snapshot())
+        WHERE scope = ${scope} AND (xid, seq) > (${x}::xid8, ${s}::bigint) AND xid < ${xmin}::xid8
         ORDER BY xid, seq LIMIT ${limit}`;
       const events = rows.map((r): LoggedEvent => ({ id: r.id, type: r.type, created_at: r.created_at, body: r.body, cursor: `${r.xid}:${r.seq}` }));
       const next = events.length ? events[events.length - 1]!.cursor : cursor;
       if (events.length === limit) return { events, cursor: next, pending: true };
       const [p] = await sql<{ p: boolean }[]>`SELECT EXISTS (SELECT 1 FROM event_log WHERE scope = ${scope}
-        AND xid >= pg_snapshot_xmin(pg_current_snapshot())) AS p`;
+        AND xid >= ${xmin}::xid8) AS p`;
       return { events, cursor: next, pending: p!.p };
     },
     purge: async (beforeMs) => {

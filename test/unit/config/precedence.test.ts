@@ -97,6 +97,20 @@ describe('mode precedence: --remote > VERITY_BASE_URL > profile base_url > embed
     });
   });
 
+  it('--remote without a URL: the environment\'s or the profile\'s base_url, and a clear error with neither', async () => {
+    const h = await home();
+    expect(await runtime(h, { remote: true, profile: 'staging' }).connection()).toMatchObject({ mode: 'remote', baseUrl: 'https://staging.example.com' });
+    expect(await runtime(h, { remote: true }, { env: { VERITY_BASE_URL: 'http://env.example.com' } }).connection()).toMatchObject({
+      mode: 'remote',
+      baseUrl: 'http://env.example.com',
+    });
+    await expect(runtime(h, { remote: true }).connection()).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('--remote without a URL uses the profile\'s base_url, and profile "default" has none'),
+    });
+    expect(await runtime(h, { remote: true, local: true }).connection()).toMatchObject({ mode: 'embedded' });
+  });
+
   it('embedded: --test or a test key selects the sandbox; a live key or none the real sources', async () => {
     const h = await home();
     expect(await runtime(h, { test: true }).connection()).toMatchObject({ mode: 'embedded', sandbox: true });
