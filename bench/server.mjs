@@ -1,5 +1,5 @@
 // --process: the figure the README quotes — the SHIPPED `verity serve` as a process against a bare
-// fastify PROCESS doing the same work (bench/server-process.mjs says what that is and how it is
+// fastify PROCESS doing the same work (bench/lib/serve-whole-process.mjs says what that is and how it is
 // measured); the in-process mode below shares one process between both servers and never starts
 // the CLI, so it flatters verity (its ratio ran ~0.2 above the whole-process one).
 // Benchmark: the sandbox claim route of `verity serve` (auth, rate limit, validation, sandbox
@@ -91,8 +91,8 @@ if (process.argv[2] === '--load') {
     });
   });
 } else if (process.argv.includes('--process')) {
-  // Whole processes: the shipped `verity serve` against a bare fastify process (bench/server-process.mjs).
-  const { main } = await import('./server-process.mjs');
+  // Whole processes: the shipped `verity serve` against a bare fastify process (bench/lib/serve-whole-process.mjs).
+  const { main } = await import('./lib/serve-whole-process.mjs');
   await main();
 } else {
   // ---- parent: the servers -----------------------------------------------------------------

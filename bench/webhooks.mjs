@@ -19,7 +19,7 @@
  *
  * Options: --events <n> (default 1,000,000), --worker-seconds <s> (default 12).
  * --process: instead of the above, the whole-process comparison of `verity listen` with a bare
- * node:http receiver (bench/webhooks-process.mjs; its options are listed there).
+ * node:http receiver (bench/lib/listen-whole-process.mjs; its options are listed there).
  */
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -29,10 +29,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-// --process: the figure the README quotes (bench/webhooks-process.mjs): the shipped `verity
+// --process: the figure the README quotes (bench/lib/listen-whole-process.mjs): the shipped `verity
 // listen` as a process against a bare node:http receiver process doing the same work.
 if (process.argv.includes('--process')) {
-  const { main } = await import('./webhooks-process.mjs');
+  const { main } = await import('./lib/listen-whole-process.mjs');
   await main();
   process.exit(0);
 }

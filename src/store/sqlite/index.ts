@@ -101,6 +101,31 @@ function onKeyWrites(db: Database, listener: () => void): () => void {
   return () => set.delete(listener);
 }
 
+/**
+ * Calls `listener` on every write this connection makes to webhook_endpoints (TEMP triggers, so
+ * only this connection's writes; other connections' commits show in PRAGMA data_version).
+ * One set of triggers per connection; returns the unsubscribe function.
+ */
+const endpointWriteListeners = new WeakMap<Database, Set<() => void>>();
+function onEndpointWrites(db: Database, listener: () => void): () => void {
+  let set = endpointWriteListeners.get(db);
+  if (!set) {
+    const listeners = new Set<() => void>();
+    set = listeners;
+    endpointWriteListeners.set(db, set);
+    db.function('verity_endpoints_changed', { deterministic: false }, () => {
+      for (const l of listeners) l();
+      return null;
+    });
+    db.exec(`
+      CREATE TEMP TRIGGER IF NOT EXISTS verity_endpoints_ins AFTER INSERT ON main.webhook_endpoints BEGIN SELECT verity_endpoints_changed(); END;
+      CREATE TEMP TRIGGER IF NOT EXISTS verity_endpoints_upd AFTER UPDATE ON main.webhook_endpoints BEGIN SELECT verity_endpoints_changed(); END;
+      CREATE TEMP TRIGGER IF NOT EXISTS verity_endpoints_del AFTER DELETE ON main.webhook_endpoints BEGIN SELECT verity_endpoints_changed(); END;`);
+  }
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
 export interface SqliteServerStoreOptions {
   /** The worker's clock in ms (due times of queued deliveries). */
   nowMs?: () => number;
@@ -140,6 +165,17 @@ export class SqliteServerStore implements ServerStore {
   private readonly purgeIdem;
   private lastPurge = 0;
   private seenVersion: unknown;
+  /**
+   * Whether any webhook endpoint is registered (undefined: not known). While none is, a charge's
+   * events have no recipient: the outbox is skipped (no savepoint, no endpoint query per
+   * request). Forgotten on this connection's endpoint writes (TEMP triggers) and on any other
+   * connection's commit (data_version, read once per batch inside its transaction).
+   */
+  private endpointsExist: boolean | undefined;
+  private batchVersionChecked = false;
+  private readonly anyEndpoint;
+  private readonly unsubscribeEndpoints: () => void;
+  private readonly inSavepoint: (fn: () => number) => number;
   private readonly cache = new Map<string, KeyRecord>();
   /** Usage charged in the batch being committed, per account/period/environment (see commitCharge). */
   private readonly batchUsage = new Map<string, BatchUsage>();
@@ -163,8 +199,15 @@ export class SqliteServerStore implements ServerStore {
     ensureWebhookSchema(db);
     this.writes = createGroupCommit(db, o.onBackgroundError, {
       beforeCommit: () => this.writeBatchedUsage(),
-      afterBatch: () => this.batchUsage.clear(),
+      afterBatch: () => {
+        this.batchUsage.clear();
+        this.batchVersionChecked = false;
+      },
     });
+    this.anyEndpoint = db.prepare('SELECT 1 FROM webhook_endpoints WHERE deleted_at IS NULL LIMIT 1').pluck();
+    this.unsubscribeEndpoints = onEndpointWrites(db, () => (this.endpointsExist = undefined));
+    // Inside a batch's transaction this runs `fn` in a SAVEPOINT (rolled back alone on a throw).
+    this.inSavepoint = db.transaction((fn: () => number) => fn());
     this.find = db.prepare(
       `SELECT k.id, k.account_id, k.prefix, k.environment, k.revoked_at, a.plan
        FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
@@ -205,6 +248,7 @@ export class SqliteServerStore implements ServerStore {
     if (version !== this.seenVersion) {
       this.seenVersion = version;
       this.cache.clear();
+      this.endpointsExist = undefined;
     }
     let row = this.cache.get(hash);
     if (row) return row;
@@ -301,12 +345,37 @@ export class SqliteServerStore implements ServerStore {
    * A charge with an `afterVerification` hook (which may read the usage table) writes the sums
    * so far and its own upsert first, inside its savepoint, so the table is current for the hook.
    */
+  /** Inside a batch's transaction: whether any webhook endpoint is registered now. */
+  private anyEndpoints(): boolean {
+    if (!this.batchVersionChecked) {
+      // Another connection may have registered one since this connection last looked.
+      this.batchVersionChecked = true;
+      const version = this.dataVersion.get();
+      if (version !== this.seenVersion) {
+        this.seenVersion = version;
+        this.cache.clear();
+        this.endpointsExist = undefined;
+      }
+    }
+    return (this.endpointsExist ??= this.anyEndpoint.get() !== undefined);
+  }
+
   commitCharge(c: ChargeCommit): Promise<UsageTotals> {
     let queued = 0;
     const key = `${c.accountId}\0${c.period}\0${c.environment}`;
+    // Events need their own savepoint only when they may write rows: with no endpoint registered
+    // (as far as this connection knows now) a charge without an idempotency record is one
+    // in-memory change, and the check inside the transaction below decides for certain.
+    const savepointed = c.sqliteHook !== undefined || Boolean(c.idempotency) || (c.outbox !== undefined && this.endpointsExist !== false);
     const apply = (usage: UsageTotals): void => {
       if (c.idempotency) this.saveIdempotency(c.idempotency.accountId, c.idempotency.key, c.idempotency.hash, c.idempotency.response, c.nowMs);
-      if (c.outbox) queued += writeOutbox(this.db, c.outbox(usage), this.nowMs());
+      if (!c.outbox) return;
+      // No endpoint: the events have no recipient, so only their once-per-period marks (a live
+      // charge crossing a credit threshold) are written, as writeOutbox would.
+      const entries = this.anyEndpoints() ? c.outbox(usage) : c.outbox(usage).filter((e) => e.once);
+      if (!entries.length) return;
+      const write = (): number => writeOutbox(this.db, entries, this.nowMs());
+      queued += savepointed ? write() : this.inSavepoint(write);
     };
     const committed = c.sqliteHook
       ? this.writes.run((): UsageTotals => {
@@ -338,7 +407,7 @@ export class SqliteServerStore implements ServerStore {
             return usage;
           },
           // A charge without an idempotency record or events changes only memory until beforeCommit.
-          { savepoint: Boolean(c.idempotency || c.outbox) },
+          { savepoint: savepointed },
         );
     // Nothing follows the commit of a charge without a hold or events (test keys): its promise as
     // it is, rather than one more async step per request.
@@ -397,6 +466,7 @@ export class SqliteServerStore implements ServerStore {
     this.writes.flush();
     this.closed = true;
     this.unsubscribe();
+    this.unsubscribeEndpoints();
     this.cache.clear();
   }
 

@@ -4,7 +4,7 @@
 // process, loaded in turn by autocannon from a third process (bench/lib/whole-process.mjs).
 // This is the figure the README quotes for the service.
 //   node bench/server.mjs --process [--rounds 5] [--duration 6] [--slices 2] [--connections 50]
-//     [--log-level info|silent] [--warmup 3] [--cpu-prof DIR] [--anchor same-work|minimal]
+//     [--log-level info|silent] [--warmup 3] [--cpu-prof DIR] [--anchor same-work|minimal] [--commit group|each]
 // Each round gives each server --duration seconds in --slices alternating slices (A B B A …, the
 // first swapped every round); req/s and CPU per request (the server's utime + stime from
 // /proc/<pid>/stat around each slice, divided by the requests answered) are summed per round and
@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { interleavedRounds, loadRun, report, startServerProcess } from './lib/whole-process.mjs';
+import { interleavedRounds, loadRun, report, startServerProcess } from './whole-process.mjs';
 
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
 
@@ -36,12 +36,15 @@ export async function main() {
   // --anchor minimal: the bare process only logs, parses and answers (no key, limit, schema or
   // SQLite): the floor of a fastify process, the anchor issue 31's 0.55× was measured against.
   const minimal = arg('anchor', 'same-work') === 'minimal';
+  // --commit each: the same-work anchor commits each request's usage in its own transaction
+  // (default: a group commit per event-loop turn, as verity).
+  const commit = arg('commit', 'group');
 
-  const { openStore } = await import('../dist/store/local/database.js');
-  const { createKey, migrateServer } = await import('../dist/store/sqlite/accounts.js');
-  const { hashKey } = await import('../dist/domain/keys.js');
-  const bin = fileURLToPath(new URL('../bin/verity.js', import.meta.url));
-  const bare = fileURLToPath(new URL('./bare/claim-server.mjs', import.meta.url));
+  const { openStore } = await import('../../dist/store/local/database.js');
+  const { createKey, migrateServer } = await import('../../dist/store/sqlite/accounts.js');
+  const { hashKey } = await import('../../dist/domain/keys.js');
+  const bin = fileURLToPath(new URL('../../bin/verity.js', import.meta.url));
+  const bare = fileURLToPath(new URL('../bare/claim-server.mjs', import.meta.url));
   const home = mkdtempSync(join(tmpdir(), 'verity-bench-proc-'));
   const servers = [];
   const stopAll = () => Promise.all(servers.map((s) => s.stop()));
@@ -83,7 +86,7 @@ export async function main() {
     const sampleText = await res.text();
     if (res.status !== 200) throw new Error(`verity answered ${res.status}: ${sampleText}`);
     writeFileSync(join(home, 'sample.json'), sampleText);
-    const anchor = await startServerProcess([bare, '--db', bareDb, '--sample', join(home, 'sample.json'), '--log-level', logLevel, ...(minimal ? ['--minimal'] : [])], {
+    const anchor = await startServerProcess([bare, '--db', bareDb, '--sample', join(home, 'sample.json'), '--log-level', logLevel, '--commit', commit, ...(minimal ? ['--minimal'] : [])], {
       stdoutFile: join(home, 'bare.out'),
       stderrFile: join(home, 'bare.err'),
     });
@@ -107,7 +110,7 @@ export async function main() {
     console.log(
       `whole processes, autocannon in a third process: ${connections} connections, ${duration} s per server and round in ${slices} alternating slices, ${rounds} rounds, log level ${logLevel}, node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`,
     );
-    console.log(`verity: \`node bin/verity.js serve --db FILE --log-level ${logLevel}\` (SQLite); bare: bench/bare/claim-server.mjs ${minimal ? '--minimal (fastify: log line, JSON parse, same-size answer; nothing else)' : '(fastify: log line, key hash + SQLite look-up, rate limit, JSON schema, same-size answer, SQLite usage upsert committed per request)'}`);
+    console.log(`verity: \`node bin/verity.js serve --db FILE --log-level ${logLevel}\` (SQLite); bare: bench/bare/claim-server.mjs ${minimal ? '--minimal (fastify: log line, JSON parse, same-size answer; nothing else)' : `(fastify: log line, key hash + SQLite look-up, rate limit, JSON schema, same-size answer, SQLite usage upsert committed before the answer, ${commit === 'each' ? 'one transaction per request' : 'group commit per event-loop turn'})`}`);
     const ratios = report({ results, names: { a: 'verity serve', b: minimal ? 'minimal fastify' : 'bare fastify' }, goal: 0.75 });
     if (results.some((x) => x.a.non2xx + x.b.non2xx > 0)) console.log('warning: non-2xx answers (a key over its hourly limit?): req/s then includes cheap refusals');
     await stopAll();

@@ -7,7 +7,7 @@
 // sent), so every one is fully checked and the seen-id memory fills and evicts. This is the
 // figure the README quotes for the listener.
 //   node bench/webhooks.mjs --process [--rounds 5] [--duration 6] [--slices 2] [--connections 50] [--warmup 3] [--cpu-prof DIR]
-// Rounds as in bench/server-process.mjs: --duration seconds per receiver and round in --slices
+// Rounds as in bench/lib/serve-whole-process.mjs: --duration seconds per receiver and round in --slices
 // alternating slices, the first swapped every round; req/s and CPU per event (utime + stime from
 // /proc/<pid>/stat around each slice) summed per round, ratios within the round, median and range.
 import { randomBytes } from 'node:crypto';
@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { interleavedRounds, loadRun, report, startServerProcess } from './lib/whole-process.mjs';
+import { interleavedRounds, loadRun, report, startServerProcess } from './whole-process.mjs';
 
 const SECRET = 'bench-secret-0123456789-0123456789-abcdef';
 
@@ -30,8 +30,8 @@ export async function main() {
   const connections = Number(arg('connections', 50));
   const warmup = Number(arg('warmup', 3));
   const cpuProf = arg('cpu-prof', undefined);
-  const bin = fileURLToPath(new URL('../bin/verity.js', import.meta.url));
-  const bare = fileURLToPath(new URL('./bare/webhook-receiver.mjs', import.meta.url));
+  const bin = fileURLToPath(new URL('../../bin/verity.js', import.meta.url));
+  const bare = fileURLToPath(new URL('../bare/webhook-receiver.mjs', import.meta.url));
   const home = mkdtempSync(join(tmpdir(), 'verity-bench-listen-'));
   const servers = [];
   const stopAll = () => Promise.all(servers.map((s) => s.stop()));
