@@ -173,6 +173,8 @@ export class SqliteServerStore implements ServerStore {
    */
   private endpointsExist: boolean | undefined;
   private batchVersionChecked = false;
+  /** A charge of the batch being committed queued webhook deliveries (see afterBatch). */
+  private deliveriesQueued = false;
   private readonly anyEndpoint;
   private readonly unsubscribeEndpoints: () => void;
   private readonly inSavepoint: (fn: () => number) => number;
@@ -202,6 +204,12 @@ export class SqliteServerStore implements ServerStore {
       afterBatch: () => {
         this.batchUsage.clear();
         this.batchVersionChecked = false;
+        // Deliveries were queued: wake the delivery worker once per batch, after its commit (were
+        // the batch rolled back, the worker finds nothing new: harmless).
+        if (this.deliveriesQueued) {
+          this.deliveriesQueued = false;
+          this.announce();
+        }
       },
     });
     this.anyEndpoint = db.prepare('SELECT 1 FROM webhook_endpoints WHERE deleted_at IS NULL LIMIT 1').pluck();
@@ -361,7 +369,6 @@ export class SqliteServerStore implements ServerStore {
   }
 
   commitCharge(c: ChargeCommit): Promise<UsageTotals> {
-    let queued = 0;
     const key = `${c.accountId}\0${c.period}\0${c.environment}`;
     // Events need their own savepoint only when they may write rows: with no endpoint registered
     // (as far as this connection knows now) a charge without an idempotency record is one
@@ -375,7 +382,7 @@ export class SqliteServerStore implements ServerStore {
       const entries = this.anyEndpoints() ? c.outbox(usage) : c.outbox(usage).filter((e) => e.once);
       if (!entries.length) return;
       const write = (): number => writeOutbox(this.db, entries, this.nowMs());
-      queued += savepointed ? write() : this.inSavepoint(write);
+      if ((savepointed ? write() : this.inSavepoint(write)) > 0) this.deliveriesQueued = true;
     };
     const committed = c.sqliteHook
       ? this.writes.run((): UsageTotals => {
@@ -409,12 +416,12 @@ export class SqliteServerStore implements ServerStore {
           // A charge without an idempotency record or events changes only memory until beforeCommit.
           { savepoint: savepointed },
         );
-    // Nothing follows the commit of a charge without a hold or events (test keys): its promise as
-    // it is, rather than one more async step per request.
-    if (!c.hold && !c.outbox) return committed;
+    // Nothing follows the commit of a charge without a hold (the delivery worker is woken by the
+    // batch, after its commit: afterBatch): its promise as it is, rather than one more async step
+    // per request.
+    if (!c.hold) return committed;
     return committed.then((totals) => {
-      if (c.hold) this.releaseHoldSync(c.hold);
-      if (queued) this.announce();
+      this.releaseHoldSync(c.hold!);
       return totals;
     });
   }

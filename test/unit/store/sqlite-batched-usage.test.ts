@@ -143,6 +143,18 @@ describe('SQLite store: a charge\'s events while no webhook endpoint is register
     expect(stored(acct)).toEqual({ credits: 2, requests: 2 });
   });
 
+  it('wakes the delivery worker once per batch that queued deliveries, after the commit, and not for a batch that queued none', async () => {
+    const seen: string[][] = [];
+    const unsubscribe = store.outbox.subscribe(() => seen.push(queuedEvents()));
+    await Promise.all([charge(acct, 1, withEvent(1)), charge(acct, 1)]);
+    expect(seen).toEqual([]);
+    createWebhook(other.db, acct, { url: 'https://example.test/hook', events: ['verification.completed'] }, new Date(NOW));
+    await Promise.all([charge(acct, 1, withEvent(2)), charge(acct, 1, withEvent(3))]);
+    // Called once, when another connection could already read both events (committed).
+    expect(seen).toEqual([['wh_evt2', 'wh_evt3']]);
+    unsubscribe();
+  });
+
   it('sees an endpoint registered on its own connection in the same batch, and forgets it once removed', async () => {
     await charge(acct, 1, withEvent(1));
     const hook = createWebhook(file.db, acct, { url: 'https://example.test/hook', events: ['verification.completed'] }, new Date(NOW));
