@@ -5,6 +5,7 @@
 // This is the figure the README quotes for the service.
 //   node bench/server.mjs --process [--rounds 5] [--duration 6] [--slices 2] [--connections 50]
 //     [--log-level info|silent] [--warmup 3] [--cpu-prof DIR] [--anchor same-work|minimal] [--commit group|each]
+//     [--anchor-tree DIR]
 // Each round gives each server --duration seconds in --slices alternating slices (A B B A …, the
 // first swapped every round); req/s and CPU per request (the server's utime + stime from
 // /proc/<pid>/stat around each slice, divided by the requests answered) are summed per round and
@@ -13,7 +14,7 @@
 // file). Every slice uses keys no earlier slice used (test keys allow 100 requests per hour), the
 // same keys for both servers, so neither answers cheap 429s (non2xx must stay 0).
 // --cpu-prof DIR: `verity serve` writes a V8 CPU profile there when it stops.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,10 @@ export async function main() {
   // --commit each: the same-work anchor commits each request's usage in its own transaction
   // (default: a group commit per event-loop turn, as verity).
   const commit = arg('commit', 'group');
+  // --anchor-tree DIR: the anchor is `verity serve` of another build (DIR/bin/verity.js, with its
+  // dist/ beside it) on a copy of the same database: a before/after of the shipped process,
+  // interleaved like the rest.
+  const anchorTree = arg('anchor-tree', undefined);
 
   const { openStore } = await import('../../dist/store/local/database.js');
   const { createKey, migrateServer } = await import('../../dist/store/sqlite/accounts.js');
@@ -63,6 +68,8 @@ export async function main() {
       Array.from({ length: count }, (_, i) => createKey(store.db, { name: `bench-${i}`, environment: 'test', account: 'bench', plan: 'enterprise', now: new Date() })),
     )();
     store.close();
+    const anchorDb = join(home, 'anchor.db');
+    if (anchorTree) copyFileSync(verityDb, anchorDb);
     const keys = created.map((k) => k.key);
     {
       const { default: Database } = await import('better-sqlite3');
@@ -86,10 +93,16 @@ export async function main() {
     const sampleText = await res.text();
     if (res.status !== 200) throw new Error(`verity answered ${res.status}: ${sampleText}`);
     writeFileSync(join(home, 'sample.json'), sampleText);
-    const anchor = await startServerProcess([bare, '--db', bareDb, '--sample', join(home, 'sample.json'), '--log-level', logLevel, '--commit', commit, ...(minimal ? ['--minimal'] : [])], {
-      stdoutFile: join(home, 'bare.out'),
-      stderrFile: join(home, 'bare.err'),
-    });
+    const anchor = anchorTree
+      ? await startServerProcess([join(anchorTree, 'bin/verity.js'), 'serve', '--port', '0', '--db', anchorDb, '--log-level', logLevel], {
+          env: { ...process.env, VERITY_HOME: join(home, 'anchor-home'), VERITY_DATABASE_URL: '' },
+          stdoutFile: join(home, 'anchor.out'),
+          stderrFile: join(home, 'anchor.err'),
+        })
+      : await startServerProcess([bare, '--db', bareDb, '--sample', join(home, 'sample.json'), '--log-level', logLevel, '--commit', commit, ...(minimal ? ['--minimal'] : [])], {
+          stdoutFile: join(home, 'bare.out'),
+          stderrFile: join(home, 'bare.err'),
+        });
     servers.push(anchor);
     const url = (s) => `${s.url}/v1/verify/claim`;
     // Warm-up of each alike (JIT, page cache): the same connections, its own keys.
@@ -105,13 +118,15 @@ export async function main() {
         const k = (sliceKeys[r * slices + i] ??= take(perSlice));
         return { kind: 'claim', url: url(name === 'a' ? verity : anchor), keys: k, body, connections, duration: duration / slices };
       },
-      onSlice: (name, r, p) => process.stderr.write(`bench: round ${r + 1} ${name === 'a' ? 'verity serve' : 'bare fastify'}: ${Math.round(p.total / p.duration)} req/s, ${Math.round(p.cpuPerReq)} µs CPU/req\n`),
+      onSlice: (name, r, p) => process.stderr.write(`bench: round ${r + 1} ${name === 'a' ? 'verity serve' : anchorTree ? 'anchor build' : 'bare fastify'}: ${Math.round(p.total / p.duration)} req/s, ${Math.round(p.cpuPerReq)} µs CPU/req\n`),
     });
     console.log(
       `whole processes, autocannon in a third process: ${connections} connections, ${duration} s per server and round in ${slices} alternating slices, ${rounds} rounds, log level ${logLevel}, node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`,
     );
-    console.log(`verity: \`node bin/verity.js serve --db FILE --log-level ${logLevel}\` (SQLite); bare: bench/bare/claim-server.mjs ${minimal ? '--minimal (fastify: log line, JSON parse, same-size answer; nothing else)' : `(fastify: log line, key hash + SQLite look-up, rate limit, JSON schema, same-size answer, SQLite usage upsert committed before the answer, ${commit === 'each' ? 'one transaction per request' : 'group commit per event-loop turn'})`}`);
-    const ratios = report({ results, names: { a: 'verity serve', b: minimal ? 'minimal fastify' : 'bare fastify' }, goal: 0.75 });
+    if (anchorTree) console.log(`verity: \`node bin/verity.js serve --db FILE --log-level ${logLevel}\` (SQLite) of this tree and of ${anchorTree}, each on its copy of the same database`);
+    else console.log(`verity: \`node bin/verity.js serve --db FILE --log-level ${logLevel}\` (SQLite); bare: bench/bare/claim-server.mjs ${minimal ? '--minimal (fastify: log line, JSON parse, same-size answer; nothing else)' : `(fastify: log line, key hash + SQLite look-up, rate limit, JSON schema, same-size answer, SQLite usage upsert committed before the answer, ${commit === 'each' ? 'one transaction per request' : 'group commit per event-loop turn'})`}`);
+    const anchorName = anchorTree ? `verity serve (${anchorTree})` : minimal ? 'minimal fastify' : 'bare fastify';
+    const ratios = report({ results, names: { a: 'verity serve', b: anchorName }, goal: anchorTree ? undefined : 0.75 });
     if (results.some((x) => x.a.non2xx + x.b.non2xx > 0)) console.log('warning: non-2xx answers (a key over its hourly limit?): req/s then includes cheap refusals');
     await stopAll();
     // Every answered request was charged and committed: the usage the stopped server left.
