@@ -15,21 +15,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { interleavedRounds, loadRun, report, startServerProcess } from './whole-process.mjs';
+import { interleavedRounds, loadRun, options, report, startServerProcess } from './whole-process.mjs';
 
 const SECRET = 'bench-secret-0123456789-0123456789-abcdef';
 
 export async function main() {
-  const arg = (name, def) => {
-    const i = process.argv.indexOf(`--${name}`);
-    return i > 0 ? process.argv[i + 1] : def;
-  };
-  const rounds = Math.max(1, Number(arg('rounds', 5)));
-  const duration = Number(arg('duration', 6));
-  const slices = Math.max(1, Number(arg('slices', 2)));
-  const connections = Number(arg('connections', 50));
-  const warmup = Number(arg('warmup', 3));
-  const cpuProf = arg('cpu-prof', undefined);
+  const { rounds, duration, slices, connections, warmup, cpuProf } = options();
   const bin = fileURLToPath(new URL('../../bin/verity.js', import.meta.url));
   const bare = fileURLToPath(new URL('../bare/webhook-receiver.mjs', import.meta.url));
   const home = mkdtempSync(join(tmpdir(), 'verity-bench-listen-'));

@@ -18,22 +18,13 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { interleavedRounds, loadRun, report, startServerProcess } from './whole-process.mjs';
+import { interleavedRounds, loadRun, options, report, startServerProcess } from './whole-process.mjs';
 
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
 
 export async function main() {
-  const arg = (name, def) => {
-    const i = process.argv.indexOf(`--${name}`);
-    return i > 0 ? process.argv[i + 1] : def;
-  };
-  const rounds = Math.max(1, Number(arg('rounds', 5)));
-  const duration = Number(arg('duration', 6));
-  const slices = Math.max(1, Number(arg('slices', 2)));
-  const connections = Number(arg('connections', 50));
+  const { arg, rounds, duration, slices, connections, warmup, cpuProf } = options();
   const logLevel = arg('log-level', 'info');
-  const warmup = Number(arg('warmup', 3));
-  const cpuProf = arg('cpu-prof', undefined);
   // --anchor minimal: the bare process only logs, parses and answers (no key, limit, schema or
   // SQLite): the floor of a fastify process, the anchor issue 31's 0.55× was measured against.
   const minimal = arg('anchor', 'same-work') === 'minimal';

@@ -10,6 +10,27 @@ import { fork, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The command line's options shared by both whole-process benchmarks, with their defaults:
+ * `{ arg, rounds, duration, slices, connections, warmup, cpuProf }` (`arg(name, default)` reads
+ * any other `--name value`).
+ */
+export function options() {
+  const arg = (name, def) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : def;
+  };
+  return {
+    arg,
+    rounds: Math.max(1, Number(arg('rounds', 5))),
+    duration: Number(arg('duration', 6)),
+    slices: Math.max(1, Number(arg('slices', 2))),
+    connections: Number(arg('connections', 50)),
+    warmup: Number(arg('warmup', 3)),
+    cpuProf: arg('cpu-prof', undefined),
+  };
+}
+
 /** CPU seconds (user + system) of one process so far, from /proc/<pid>/stat (USER_HZ 100). */
 export function cpuSeconds(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -19,6 +19,8 @@ import {
   revokeKey,
 } from './accounts.js';
 import { createGroupCommit, type GroupCommit } from './group-commit.js';
+import { endpointPresence, type EndpointPresence } from './endpoint-presence.js';
+import { onWrites } from './write-listeners.js';
 import { RateLimiter } from '../../domain/rate-limit.js';
 import { createStorageHealth, storageFaultCause } from './storage-health.js';
 import {
@@ -74,57 +76,20 @@ interface BatchUsage {
 /** Beyond this many cached keys the cache starts over (bounds memory, not correctness). */
 const CACHE_MAX = 10_000;
 
-/** Listeners per connection for writes this connection makes to keys or accounts. */
-const keyWriteListeners = new WeakMap<Database, Set<() => void>>();
-
-/** Subscribes to this connection's key/account writes; returns the unsubscribe function. */
-function onKeyWrites(db: Database, listener: () => void): () => void {
-  let set = keyWriteListeners.get(db);
-  if (!set) {
-    const listeners = new Set<() => void>();
-    set = listeners;
-    keyWriteListeners.set(db, set);
-    db.function('verity_keys_changed', { deterministic: false }, () => {
-      for (const l of listeners) l();
-      return null;
-    });
+/** Calls `listener` on this connection's writes to keys or accounts; returns the unsubscribe function. */
+const onKeyWrites = (db: Database, listener: () => void): (() => void) =>
+  onWrites(
+    db,
+    'verity_keys_changed',
     // Only the columns a lookup returns: last_used_at updates must not empty the cache.
-    db.exec(`
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_keys_upd AFTER UPDATE OF id, account_id, environment, prefix, key_hash, revoked_at
-        ON main.api_keys BEGIN SELECT verity_keys_changed(); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_keys_del AFTER DELETE ON main.api_keys BEGIN SELECT verity_keys_changed(); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_accounts_upd AFTER UPDATE OF id, plan
-        ON main.accounts BEGIN SELECT verity_keys_changed(); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_accounts_del AFTER DELETE ON main.accounts BEGIN SELECT verity_keys_changed(); END;`);
-  }
-  set.add(listener);
-  return () => set.delete(listener);
-}
-
-/**
- * Calls `listener` on every write this connection makes to webhook_endpoints (TEMP triggers, so
- * only this connection's writes; other connections' commits show in PRAGMA data_version).
- * One set of triggers per connection; returns the unsubscribe function.
- */
-const endpointWriteListeners = new WeakMap<Database, Set<() => void>>();
-function onEndpointWrites(db: Database, listener: () => void): () => void {
-  let set = endpointWriteListeners.get(db);
-  if (!set) {
-    const listeners = new Set<() => void>();
-    set = listeners;
-    endpointWriteListeners.set(db, set);
-    db.function('verity_endpoints_changed', { deterministic: false }, () => {
-      for (const l of listeners) l();
-      return null;
-    });
-    db.exec(`
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_endpoints_ins AFTER INSERT ON main.webhook_endpoints BEGIN SELECT verity_endpoints_changed(); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_endpoints_upd AFTER UPDATE ON main.webhook_endpoints BEGIN SELECT verity_endpoints_changed(); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_endpoints_del AFTER DELETE ON main.webhook_endpoints BEGIN SELECT verity_endpoints_changed(); END;`);
-  }
-  set.add(listener);
-  return () => set.delete(listener);
-}
+    `CREATE TEMP TRIGGER IF NOT EXISTS verity_keys_upd AFTER UPDATE OF id, account_id, environment, prefix, key_hash, revoked_at
+       ON main.api_keys BEGIN SELECT verity_keys_changed(); END;
+     CREATE TEMP TRIGGER IF NOT EXISTS verity_keys_del AFTER DELETE ON main.api_keys BEGIN SELECT verity_keys_changed(); END;
+     CREATE TEMP TRIGGER IF NOT EXISTS verity_accounts_upd AFTER UPDATE OF id, plan
+       ON main.accounts BEGIN SELECT verity_keys_changed(); END;
+     CREATE TEMP TRIGGER IF NOT EXISTS verity_accounts_del AFTER DELETE ON main.accounts BEGIN SELECT verity_keys_changed(); END;`,
+    listener,
+  );
 
 export interface SqliteServerStoreOptions {
   /** The worker's clock in ms (due times of queued deliveries). */
@@ -165,18 +130,11 @@ export class SqliteServerStore implements ServerStore {
   private readonly purgeIdem;
   private lastPurge = 0;
   private seenVersion: unknown;
-  /**
-   * Whether any webhook endpoint is registered (undefined: not known). While none is, a charge's
-   * events have no recipient: the outbox is skipped (no savepoint, no endpoint query per
-   * request). Forgotten on this connection's endpoint writes (TEMP triggers) and on any other
-   * connection's commit (data_version, read once per batch inside its transaction).
-   */
-  private endpointsExist: boolean | undefined;
+  /** Whether any webhook endpoint is registered (endpoint-presence.ts); data_version checked once per batch. */
+  private readonly endpoints: EndpointPresence;
   private batchVersionChecked = false;
   /** A charge of the batch being committed queued webhook deliveries (see afterBatch). */
   private deliveriesQueued = false;
-  private readonly anyEndpoint;
-  private readonly unsubscribeEndpoints: () => void;
   private readonly inSavepoint: (fn: () => number) => number;
   private readonly cache = new Map<string, KeyRecord>();
   /** Usage charged in the batch being committed, per account/period/environment (see commitCharge). */
@@ -212,8 +170,7 @@ export class SqliteServerStore implements ServerStore {
         }
       },
     });
-    this.anyEndpoint = db.prepare('SELECT 1 FROM webhook_endpoints WHERE deleted_at IS NULL LIMIT 1').pluck();
-    this.unsubscribeEndpoints = onEndpointWrites(db, () => (this.endpointsExist = undefined));
+    this.endpoints = endpointPresence(db);
     // Inside a batch's transaction this runs `fn` in a SAVEPOINT (rolled back alone on a throw).
     this.inSavepoint = db.transaction((fn: () => number) => fn());
     this.find = db.prepare(
@@ -256,7 +213,7 @@ export class SqliteServerStore implements ServerStore {
     if (version !== this.seenVersion) {
       this.seenVersion = version;
       this.cache.clear();
-      this.endpointsExist = undefined;
+      this.endpoints.forget();
     }
     let row = this.cache.get(hash);
     if (row) return row;
@@ -355,30 +312,28 @@ export class SqliteServerStore implements ServerStore {
    */
   /** Inside a batch's transaction: whether any webhook endpoint is registered now. */
   private anyEndpoints(): boolean {
+    // Another connection may have registered one since this connection last looked.
     if (!this.batchVersionChecked) {
-      // Another connection may have registered one since this connection last looked.
       this.batchVersionChecked = true;
       const version = this.dataVersion.get();
       if (version !== this.seenVersion) {
         this.seenVersion = version;
         this.cache.clear();
-        this.endpointsExist = undefined;
+        this.endpoints.forget();
       }
     }
-    return (this.endpointsExist ??= this.anyEndpoint.get() !== undefined);
+    return this.endpoints.any();
   }
 
   commitCharge(c: ChargeCommit): Promise<UsageTotals> {
     const key = `${c.accountId}\0${c.period}\0${c.environment}`;
-    // Events need their own savepoint only when they may write rows: with no endpoint registered
-    // (as far as this connection knows now) a charge without an idempotency record is one
-    // in-memory change, and the check inside the transaction below decides for certain.
-    const savepointed = c.sqliteHook !== undefined || Boolean(c.idempotency) || (c.outbox !== undefined && this.endpointsExist !== false);
+    // Events need a savepoint only when they may write rows; with no endpoint known, the check in
+    // the transaction decides (and takes one itself if an endpoint appeared meanwhile).
+    const savepointed = c.sqliteHook !== undefined || Boolean(c.idempotency) || (c.outbox !== undefined && this.endpoints.known() !== false);
     const apply = (usage: UsageTotals): void => {
       if (c.idempotency) this.saveIdempotency(c.idempotency.accountId, c.idempotency.key, c.idempotency.hash, c.idempotency.response, c.nowMs);
       if (!c.outbox) return;
-      // No endpoint: the events have no recipient, so only their once-per-period marks (a live
-      // charge crossing a credit threshold) are written, as writeOutbox would.
+      // No endpoint: no recipient; only once-per-period marks (credit thresholds) are written.
       const entries = this.anyEndpoints() ? c.outbox(usage) : c.outbox(usage).filter((e) => e.once);
       if (!entries.length) return;
       const write = (): number => writeOutbox(this.db, entries, this.nowMs());
@@ -473,7 +428,7 @@ export class SqliteServerStore implements ServerStore {
     this.writes.flush();
     this.closed = true;
     this.unsubscribe();
-    this.unsubscribeEndpoints();
+    this.endpoints.close();
     this.cache.clear();
   }
 
