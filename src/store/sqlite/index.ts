@@ -334,7 +334,7 @@ export class SqliteServerStore implements ServerStore {
       if (c.idempotency) this.saveIdempotency(c.idempotency.accountId, c.idempotency.key, c.idempotency.hash, c.idempotency.response, c.nowMs);
       if (!c.outbox) return;
       // No endpoint: no recipient; only once-per-period marks (credit thresholds) are written.
-      const entries = this.anyEndpoints() ? c.outbox(usage) : c.outbox(usage).filter((e) => e.once);
+      const entries = this.anyEndpoints() ? c.outbox(usage) : c.outbox(usage, { onceOnly: true }).filter((e) => e.once);
       if (!entries.length) return;
       const write = (): number => writeOutbox(this.db, entries, this.nowMs());
       if ((savepointed ? write() : this.inSavepoint(write)) > 0) this.deliveriesQueued = true;

@@ -165,6 +165,16 @@ describe('SQLite store: a charge\'s events while no webhook endpoint is register
     expect(queuedEvents()).toEqual(['wh_evt2']);
   });
 
+  it('asks the events for the once-per-period ones only while no endpoint exists, for all of them once one does', async () => {
+    const asked: unknown[] = [];
+    const outbox = (_usage: UsageTotals, o?: { onceOnly?: boolean }) => (asked.push(o), [{ scope: acct, event: event(asked.length) }]);
+    await charge(acct, 1, { outbox });
+    createWebhook(other.db, acct, { url: 'https://example.test/hook', events: ['verification.completed'] }, new Date(NOW));
+    await charge(acct, 1, { outbox });
+    expect(asked).toEqual([{ onceOnly: true }, undefined]);
+    expect(queuedEvents()).toEqual(['wh_evt2']);
+  });
+
   it('still marks a crossed credit threshold with no endpoint (it fires once per period, recipients or not)', async () => {
     await charge(acct, 1, { outbox: () => [{ scope: acct, event: event(1), once: { period: PERIOD, threshold: 80 } }] });
     expect(other.db.prepare('SELECT threshold FROM webhook_credit_thresholds WHERE account_id = ?').pluck().all(acct)).toEqual([80]);
