@@ -45,7 +45,9 @@ export interface OutboxEntry {
   once?: { period: string; threshold: number };
 }
 
+/** What a store tells a charge's `outbox` function (ChargeCommit.outbox). */
 export interface OutboxOptions {
+  /** No webhook endpoint exists: only the entries with `once` are needed. */
   onceOnly?: boolean;
 }
 
