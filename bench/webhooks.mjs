@@ -18,6 +18,8 @@
  *    10 in any 1 s window.
  *
  * Options: --events <n> (default 1,000,000), --worker-seconds <s> (default 12).
+ * --process: instead of the above, the whole-process comparison of `verity listen` with a bare
+ * node:http receiver (bench/lib/listen-whole-process.mjs; its options are listed there).
  */
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -26,6 +28,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+
+// --process: the figure the README quotes (bench/lib/listen-whole-process.mjs): the shipped `verity
+// listen` as a process against a bare node:http receiver process doing the same work.
+if (process.argv.includes('--process')) {
+  const { main } = await import('./lib/listen-whole-process.mjs');
+  await main();
+  process.exit(0);
+}
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -9,7 +9,7 @@ import type { VerificationKind } from '../api/ids.js';
 import type { VerificationResult } from '../api/results.js';
 import type { Clock, Engine } from '../engine/types.js';
 import type { Database } from '../store/local/database.js';
-import type { OutboxEntry, ServerStore } from '../store/ports/index.js';
+import type { OutboxEntry, OutboxOptions, ServerStore } from '../store/ports/index.js';
 import type { Idempotency } from './idempotency.js';
 
 export type { KeyEnvironment } from '../domain/keys.js';
@@ -107,7 +107,7 @@ export interface ServerDeps {
    * Store-neutral form (any store): the events to queue in the outbox, computed inside the commit
    * transaction from the usage totals (pure and synchronous; throwing rolls the charge back).
    */
-  eventsAfterVerification?: (info: VerificationRecordedInfo) => OutboxEntry[];
+  eventsAfterVerification?: (info: VerificationRecordedInfo, o?: OutboxOptions) => OutboxEntry[];
   /** Likewise for a verification that failed with a 5xx error. */
   eventsAfterFailure?: (info: VerificationFailedInfo) => OutboxEntry[];
   /** Likewise (legacy SQLite form), in the transaction that ends a batch. */

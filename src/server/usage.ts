@@ -77,7 +77,7 @@ export function createLedger(store: ServerStore, clock: Clock, hooks: Hooks) {
         nowMs: now.getTime(),
         hold,
         idempotency: replay && { accountId: auth.accountId, key: replay.key, hash: replay.hash, response: replay.response },
-        outbox: hooks.eventsAfterVerification && ((usage) => hooks.eventsAfterVerification!(info(usage))),
+        outbox: hooks.eventsAfterVerification && ((usage, o) => hooks.eventsAfterVerification!(info(usage), o)),
         sqliteHook: hooks.afterVerification && ((db, usage) => hooks.afterVerification!(db, info(usage))),
       });
     },

@@ -20,7 +20,7 @@ import type {
   VerificationRecordedInfo,
 } from './types.js';
 import type { Database } from '../store/local/database.js';
-import type { OutboxEntry, ServerStore } from '../store/ports/index.js';
+import type { OutboxEntry, OutboxOptions, ServerStore } from '../store/ports/index.js';
 import { createDeliveryWorker, systemWorkerClock, type AttemptReport, type WorkerClock } from '../webhooks/delivery.js';
 import { completedData, crossedThresholds, envelope } from '../domain/events.js';
 import { AttemptWaiter, parseEventType, toTestResult } from '../webhooks/service.js';
@@ -52,7 +52,7 @@ export interface WebhookServerOptions {
 
 export interface WebhookServerHooks {
   plugins: ServerPlugin[];
-  eventsAfterVerification: (info: VerificationRecordedInfo) => OutboxEntry[];
+  eventsAfterVerification: (info: VerificationRecordedInfo, o?: OutboxOptions) => OutboxEntry[];
   eventsAfterFailure: (info: VerificationFailedInfo) => OutboxEntry[];
   eventsAfterBatch: (info: BatchFinishedInfo) => OutboxEntry[];
   background: BackgroundTask;
@@ -225,9 +225,10 @@ export function webhookServerHooks(o: WebhookServerOptions): WebhookServerHooks 
 
   return {
     plugins: [plugin],
-    eventsAfterVerification(info) {
+    eventsAfterVerification(info, o) {
       const scope = scopeOf(info);
-      const out: OutboxEntry[] = [{ scope, event: envelope('verification.completed', { ...completedData(info.result), ...info.batch }, info.now) }];
+      // With no endpoint anywhere (onceOnly) the completed event would have no recipient: not built.
+      const out: OutboxEntry[] = o?.onceOnly ? [] : [{ scope, event: envelope('verification.completed', { ...completedData(info.result), ...info.batch }, info.now) }];
       const period = info.now.toISOString().slice(0, 7);
       // Only live usage counts against the quota (src/server/types.ts), so only it can cross one.
       const crossed = info.environment === 'live' ? crossedThresholds(info.usageBefore, info.usageAfter, info.monthlyQuota) : [];

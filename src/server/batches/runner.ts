@@ -240,7 +240,7 @@ export function createBatchRunner(d: BatchRunnerDeps) {
           period: periodOf(now),
           credits: r.credits_used,
           nowMs: now.getTime(),
-          outbox: d.hooks.eventsAfterVerification && ((usage) => d.hooks.eventsAfterVerification!(info(usage))),
+          outbox: d.hooks.eventsAfterVerification && ((usage, o) => d.hooks.eventsAfterVerification!(info(usage), o)),
           sqliteHook: (db, usage) => {
             if (step.sqlite) after = step.sqlite(db);
             d.hooks.afterVerification?.(db, info(usage));

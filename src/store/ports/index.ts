@@ -47,6 +47,12 @@ export interface OutboxEntry {
   once?: { period: string; threshold: number };
 }
 
+/** What a store tells a charge's `outbox` function (ChargeCommit.outbox). */
+export interface OutboxOptions {
+  /** No webhook endpoint exists: only the entries with `once` are needed. */
+  onceOnly?: boolean;
+}
+
 export interface UsageTotals {
   /**
    * The account's credits this period in this environment before and after the charge. Live totals
@@ -84,8 +90,12 @@ export interface ChargeCommit {
   /** The quota hold this charge turns into usage (deleted in the same transaction). */
   hold?: QuotaHold;
   idempotency?: IdempotencyRecordInput;
-  /** Computes the events from the usage totals, inside the transaction (pure, synchronous). */
-  outbox?: (usage: UsageTotals) => OutboxEntry[];
+  /**
+   * Computes the events from the usage totals, inside the transaction (pure, synchronous).
+   * `o.onceOnly`: no webhook endpoint exists, so only the once-per-period entries (credit
+   * thresholds, marked whether or not anyone receives them) are needed; others may be left out.
+   */
+  outbox?: (usage: UsageTotals, o?: OutboxOptions) => OutboxEntry[];
   /** SQLite only: a synchronous hook on the raw handle inside the same savepoint (legacy extension point). */
   sqliteHook?: (db: Database, usage: UsageTotals) => void;
   /**

@@ -19,6 +19,8 @@ import {
   revokeKey,
 } from './accounts.js';
 import { createGroupCommit, type GroupCommit } from './group-commit.js';
+import { endpointPresence, type EndpointPresence } from './endpoint-presence.js';
+import { onWrites } from './write-listeners.js';
 import { RateLimiter } from '../../domain/rate-limit.js';
 import { createStorageHealth, storageFaultCause } from './storage-health.js';
 import {
@@ -76,32 +78,20 @@ interface BatchUsage {
 /** Beyond this many cached keys the cache starts over (bounds memory, not correctness). */
 const CACHE_MAX = 10_000;
 
-/** Listeners per connection for writes this connection makes to keys or accounts. */
-const keyWriteListeners = new WeakMap<Database, Set<() => void>>();
-
-/** Subscribes to this connection's key/account writes; returns the unsubscribe function. */
-function onKeyWrites(db: Database, listener: () => void): () => void {
-  let set = keyWriteListeners.get(db);
-  if (!set) {
-    const listeners = new Set<() => void>();
-    set = listeners;
-    keyWriteListeners.set(db, set);
-    db.function('verity_keys_changed', { deterministic: false }, () => {
-      for (const l of listeners) l();
-      return null;
-    });
+/** Calls `listener` on this connection's writes to keys or accounts; returns the unsubscribe function. */
+const onKeyWrites = (db: Database, listener: () => void): (() => void) =>
+  onWrites(
+    db,
+    'verity_keys_changed',
     // Only the columns a lookup returns: last_used_at updates must not empty the cache.
-    db.exec(`
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_keys_upd AFTER UPDATE OF id, account_id, environment, prefix, key_hash, revoked_at
-        ON main.api_keys BEGIN SELECT verity_keys_changed(); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_keys_del AFTER DELETE ON main.api_keys BEGIN SELECT verity_keys_changed(); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_accounts_upd AFTER UPDATE OF id, plan
-        ON main.accounts BEGIN SELECT verity_keys_changed(); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS verity_accounts_del AFTER DELETE ON main.accounts BEGIN SELECT verity_keys_changed(); END;`);
-  }
-  set.add(listener);
-  return () => set.delete(listener);
-}
+    `CREATE TEMP TRIGGER IF NOT EXISTS verity_keys_upd AFTER UPDATE OF id, account_id, environment, prefix, key_hash, revoked_at
+       ON main.api_keys BEGIN SELECT verity_keys_changed(); END;
+     CREATE TEMP TRIGGER IF NOT EXISTS verity_keys_del AFTER DELETE ON main.api_keys BEGIN SELECT verity_keys_changed(); END;
+     CREATE TEMP TRIGGER IF NOT EXISTS verity_accounts_upd AFTER UPDATE OF id, plan
+       ON main.accounts BEGIN SELECT verity_keys_changed(); END;
+     CREATE TEMP TRIGGER IF NOT EXISTS verity_accounts_del AFTER DELETE ON main.accounts BEGIN SELECT verity_keys_changed(); END;`,
+    listener,
+  );
 
 export interface SqliteServerStoreOptions {
   /** The worker's clock in ms (due times of queued deliveries). */
@@ -143,6 +133,12 @@ export class SqliteServerStore implements ServerStore {
   private readonly purgeIdem;
   private lastPurge = 0;
   private seenVersion: unknown;
+  /** Whether any webhook endpoint is registered (endpoint-presence.ts); data_version checked once per batch. */
+  private readonly endpoints: EndpointPresence;
+  private batchVersionChecked = false;
+  /** A charge of the batch being committed queued webhook deliveries (see afterBatch). */
+  private deliveriesQueued = false;
+  private readonly inSavepoint: (fn: () => number) => number;
   private readonly cache = new Map<string, KeyRecord>();
   /** Usage charged in the batch being committed, per account/period/environment (see commitCharge). */
   private readonly batchUsage = new Map<string, BatchUsage>();
@@ -166,8 +162,20 @@ export class SqliteServerStore implements ServerStore {
     ensureWebhookSchema(db);
     this.writes = createGroupCommit(db, o.onBackgroundError, {
       beforeCommit: () => this.writeBatchedUsage(),
-      afterBatch: () => this.batchUsage.clear(),
+      afterBatch: () => {
+        this.batchUsage.clear();
+        this.batchVersionChecked = false;
+        // Deliveries were queued: wake the delivery worker once per batch, after its commit (were
+        // the batch rolled back, the worker finds nothing new: harmless).
+        if (this.deliveriesQueued) {
+          this.deliveriesQueued = false;
+          this.announce();
+        }
+      },
     });
+    this.endpoints = endpointPresence(db);
+    // Inside a batch's transaction this runs `fn` in a SAVEPOINT (rolled back alone on a throw).
+    this.inSavepoint = db.transaction((fn: () => number) => fn());
     this.find = db.prepare(
       `SELECT k.id, k.account_id, k.prefix, k.environment, k.revoked_at, a.plan
        FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
@@ -209,6 +217,7 @@ export class SqliteServerStore implements ServerStore {
     if (version !== this.seenVersion) {
       this.seenVersion = version;
       this.cache.clear();
+      this.endpoints.forget();
     }
     let row = this.cache.get(hash);
     if (row) return row;
@@ -305,12 +314,34 @@ export class SqliteServerStore implements ServerStore {
    * A charge with an `afterVerification` hook (which may read the usage table) writes the sums
    * so far and its own upsert first, inside its savepoint, so the table is current for the hook.
    */
+  /** Inside a batch's transaction: whether any webhook endpoint is registered now. */
+  private anyEndpoints(): boolean {
+    // Another connection may have registered one since this connection last looked.
+    if (!this.batchVersionChecked) {
+      this.batchVersionChecked = true;
+      const version = this.dataVersion.get();
+      if (version !== this.seenVersion) {
+        this.seenVersion = version;
+        this.cache.clear();
+        this.endpoints.forget();
+      }
+    }
+    return this.endpoints.any();
+  }
+
   commitCharge(c: ChargeCommit): Promise<UsageTotals> {
-    let queued = 0;
     const key = `${c.accountId}\0${c.period}\0${c.environment}`;
+    // Events need a savepoint only when they may write rows; with no endpoint known, the check in
+    // the transaction decides (and takes one itself if an endpoint appeared meanwhile).
+    const savepointed = c.sqliteHook !== undefined || Boolean(c.idempotency) || (c.outbox !== undefined && this.endpoints.known() !== false);
     const apply = (usage: UsageTotals): void => {
       if (c.idempotency) this.saveIdempotency(c.idempotency.accountId, c.idempotency.key, c.idempotency.hash, c.idempotency.response, c.nowMs);
-      if (c.outbox) queued += writeOutbox(this.db, c.outbox(usage), this.nowMs());
+      if (!c.outbox) return;
+      // No endpoint: no recipient; only once-per-period marks (credit thresholds) are written.
+      const entries = this.anyEndpoints() ? c.outbox(usage) : c.outbox(usage, { onceOnly: true }).filter((e) => e.once);
+      if (!entries.length) return;
+      const write = (): number => writeOutbox(this.db, entries, this.nowMs());
+      if ((savepointed ? write() : this.inSavepoint(write)) > 0) this.deliveriesQueued = true;
     };
     const committed = c.sqliteHook
       ? this.writes.run((): UsageTotals => {
@@ -342,14 +373,14 @@ export class SqliteServerStore implements ServerStore {
             return usage;
           },
           // A charge without an idempotency record or events changes only memory until beforeCommit.
-          { savepoint: Boolean(c.idempotency || c.outbox) },
+          { savepoint: savepointed },
         );
-    // Nothing follows the commit of a charge without a hold or events (test keys): its promise as
-    // it is, rather than one more async step per request.
-    if (!c.hold && !c.outbox) return committed;
+    // Nothing follows the commit of a charge without a hold (the delivery worker is woken by the
+    // batch, after its commit: afterBatch): its promise as it is, rather than one more async step
+    // per request.
+    if (!c.hold) return committed;
     return committed.then((totals) => {
-      if (c.hold) this.releaseHoldSync(c.hold);
-      if (queued) this.announce();
+      this.releaseHoldSync(c.hold!);
       return totals;
     });
   }
@@ -401,6 +432,7 @@ export class SqliteServerStore implements ServerStore {
     this.writes.flush();
     this.closed = true;
     this.unsubscribe();
+    this.endpoints.close();
     this.cache.clear();
   }
 

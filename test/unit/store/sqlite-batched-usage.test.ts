@@ -11,6 +11,7 @@ import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js'
 import { openStore, type Store } from '../../../src/store/local/database.js';
 import type { UsageTotals } from '../../../src/store/ports/index.js';
 import { sqliteServerStore, type SqliteServerStore } from '../../../src/store/sqlite/index.js';
+import { createWebhook, deleteWebhook } from '../../../src/store/sqlite/webhooks.js';
 
 const NOW = Date.UTC(2026, 2, 10, 12, 0, 0);
 const PERIOD = '2026-03';
@@ -124,5 +125,75 @@ describe('SQLite store: charges summed per batch', () => {
     file.db.exec('DROP TRIGGER temp.no_usage');
     expect(await charge(acct, 3)).toEqual({ before: 0, after: 3 });
     expect(stored(acct)).toEqual({ credits: 3, requests: 1 });
+  });
+});
+
+describe('SQLite store: a charge\'s events while no webhook endpoint is registered', () => {
+  const event = (n: number) => ({ id: `wh_evt${n}`, type: 'verification.completed' as const, created_at: new Date(NOW).toISOString(), data: { n } });
+  const queuedEvents = () => (other.db.prepare('SELECT id FROM webhook_events ORDER BY id').pluck().all() as string[]);
+  const withEvent = (n: number, extra: object = {}) => ({ outbox: () => [{ scope: acct, event: event(n) }], ...extra });
+
+  it('queues nothing without an endpoint, then the next charge\'s event once another connection registers one', async () => {
+    await charge(acct, 1, withEvent(1));
+    expect(queuedEvents()).toEqual([]);
+    // Another connection (an admin command on the same file): seen through data_version.
+    createWebhook(other.db, acct, { url: 'https://example.test/hook', events: ['verification.completed'] }, new Date(NOW));
+    await charge(acct, 1, withEvent(2));
+    expect(queuedEvents()).toEqual(['wh_evt2']);
+    expect(stored(acct)).toEqual({ credits: 2, requests: 2 });
+  });
+
+  it('wakes the delivery worker once per batch that queued deliveries, after the commit, and not for a batch that queued none', async () => {
+    const seen: string[][] = [];
+    const unsubscribe = store.outbox.subscribe(() => seen.push(queuedEvents()));
+    await Promise.all([charge(acct, 1, withEvent(1)), charge(acct, 1)]);
+    expect(seen).toEqual([]);
+    createWebhook(other.db, acct, { url: 'https://example.test/hook', events: ['verification.completed'] }, new Date(NOW));
+    await Promise.all([charge(acct, 1, withEvent(2)), charge(acct, 1, withEvent(3))]);
+    // Called once, when another connection could already read both events (committed).
+    expect(seen).toEqual([['wh_evt2', 'wh_evt3']]);
+    unsubscribe();
+  });
+
+  it('sees an endpoint registered on its own connection in the same batch, and forgets it once removed', async () => {
+    await charge(acct, 1, withEvent(1));
+    const hook = createWebhook(file.db, acct, { url: 'https://example.test/hook', events: ['verification.completed'] }, new Date(NOW));
+    await charge(acct, 1, withEvent(2));
+    expect(queuedEvents()).toEqual(['wh_evt2']);
+    deleteWebhook(file.db, acct, hook.id, new Date(NOW));
+    await charge(acct, 1, withEvent(3));
+    expect(queuedEvents()).toEqual(['wh_evt2']);
+  });
+
+  it('asks the events for the once-per-period ones only while no endpoint exists, for all of them once one does', async () => {
+    const asked: unknown[] = [];
+    const outbox = (_usage: UsageTotals, o?: { onceOnly?: boolean }) => (asked.push(o), [{ scope: acct, event: event(asked.length) }]);
+    await charge(acct, 1, { outbox });
+    createWebhook(other.db, acct, { url: 'https://example.test/hook', events: ['verification.completed'] }, new Date(NOW));
+    await charge(acct, 1, { outbox });
+    expect(asked).toEqual([{ onceOnly: true }, undefined]);
+    expect(queuedEvents()).toEqual(['wh_evt2']);
+  });
+
+  it('still marks a crossed credit threshold with no endpoint (it fires once per period, recipients or not)', async () => {
+    await charge(acct, 1, { outbox: () => [{ scope: acct, event: event(1), once: { period: PERIOD, threshold: 80 } }] });
+    expect(other.db.prepare('SELECT threshold FROM webhook_credit_thresholds WHERE account_id = ?').pluck().all(acct)).toEqual([80]);
+    expect(queuedEvents()).toEqual([]);
+  });
+
+  it('an event write that fails takes back only its own charge, when the endpoint appeared after the charge was queued', async () => {
+    // No endpoint yet: the next charges are queued without a savepoint of their own …
+    await charge(acct, 1, withEvent(0));
+    // … and one appears before their batch runs: their events get a savepoint there.
+    createWebhook(other.db, acct, { url: 'https://example.test/hook', events: ['verification.completed'] }, new Date(NOW));
+    const results = await Promise.allSettled([
+      charge(acct, 1),
+      // The same event id twice: the second insert fails (primary key).
+      charge(acct, 2, withEvent(7)),
+      charge(acct, 4, withEvent(7)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect(stored(acct)).toEqual({ credits: 4, requests: 3 });
+    expect(queuedEvents()).toEqual(['wh_evt7']);
   });
 });

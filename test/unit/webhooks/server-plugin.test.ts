@@ -194,6 +194,17 @@ describe('webhooks in verity serve', () => {
     expect((await call(h, 'POST', '/v1/events/wh_nope/replay', key, {})).status).toBe(404);
   });
 
+  it('builds only the credit thresholds when the store says no endpoint exists (onceOnly)', async () => {
+    const { h, hooks } = await harness();
+    const info = {
+      accountId: 'acct_x', environment: 'live' as const, kind: 'claim' as const, creditsUsed: 10, usageBefore: 740, usageAfter: 750, monthlyQuota: 1000, now: h.clock.now(),
+      result: { id: 'vrf_clm_abc', trust_score: 0.5, verdict: 'true', evidence: [], latency_ms: 3, credits_used: 10, dimensions: {} } as never,
+    };
+    expect(hooks.eventsAfterVerification(info).map((e) => e.event.type)).toEqual(['verification.completed', 'credit.threshold']);
+    expect(hooks.eventsAfterVerification(info, { onceOnly: true }).map((e) => [e.event.type, e.once?.threshold])).toEqual([['credit.threshold', 75]]);
+    expect(hooks.eventsAfterVerification({ ...info, usageBefore: 100, usageAfter: 110 }, { onceOnly: true })).toEqual([]);
+  });
+
   it('emits credit.threshold once per period at 75, 90 and 100 %, for live usage only', async () => {
     const { h, hooks } = await harness();
     const key = h.key('live1', 'live', 'starter');
