@@ -74,6 +74,27 @@ const parse = (cursor: string): [string, number] => {
 
 type Row = { seq: number; xid: string; id: string; type: string; created_at: string; body: string };
 
+/**
+ * Events of `scope` after `cursor`, in commit-safe order: only transactions below the oldest
+ * running one (xmin), so nothing can later commit behind the returned position.
+ */
+async function readAfter(sql: Sql, scope: string, cursor: string, limit: number): Promise<{ events: LoggedEvent[]; cursor: string; pending: boolean }> {
+  const [x, s] = parse(cursor);
+  const [snap] = await sql<{ xmin: string }[]>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`;
+  // One xmin for both statements: an older transaction ending between them would otherwise
+  // leave an event neither read nor reported pending (found by bench/listen-remote.mjs).
+  const xmin = snap!.xmin;
+  const rows = await sql<Row[]>`
+    SELECT seq, xid::text AS xid, id, type, created_at, body FROM event_log
+    WHERE scope = ${scope} AND (xid, seq) > (${x}::xid8, ${s}::bigint) AND xid < ${xmin}::xid8
+    ORDER BY xid, seq LIMIT ${limit}`;
+  const events = rows.map((r): LoggedEvent => ({ id: r.id, type: r.type, created_at: r.created_at, body: r.body, cursor: `${r.xid}:${r.seq}` }));
+  const next = events.length ? events[events.length - 1]!.cursor : cursor;
+  if (events.length === limit) return { events, cursor: next, pending: true };
+  const [p] = await sql<{ p: boolean }[]>`SELECT EXISTS (SELECT 1 FROM event_log WHERE scope = ${scope} AND xid >= ${xmin}::xid8) AS p`;
+  return { events, cursor: next, pending: p!.p };
+}
+
 export function postgresEventStream(sql: Sql, listeners: Set<(scope: string) => void>): EventStreamStore {
   return {
     keepScope: async (scope, untilMs) => {
@@ -95,23 +116,7 @@ export function postgresEventStream(sql: Sql, listeners: Set<(scope: string) => 
       const [r] = await sql<{ id: string }[]>`SELECT id FROM event_log WHERE scope = ${scope} ORDER BY xid, seq LIMIT 1`;
       return r?.id;
     },
-    after: async (scope, cursor, limit) => {
-      const [x, s] = parse(cursor);
-      const [snap] = await sql<{ xmin: string }[]>`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`;
-      // One xmin for both statements: an older transaction ending between them would otherwise
-      // leave an event neither read nor reported pending (found by bench/listen-remote.mjs).
-      const xmin = snap!.xmin;
-      const rows = await sql<Row[]>`
-        SELECT seq, xid::text AS xid, id, type, created_at, body FROM event_log
-        WHERE scope = ${scope} AND (xid, seq) > (${x}::xid8, ${s}::bigint) AND xid < ${xmin}::xid8
-        ORDER BY xid, seq LIMIT ${limit}`;
-      const events = rows.map((r): LoggedEvent => ({ id: r.id, type: r.type, created_at: r.created_at, body: r.body, cursor: `${r.xid}:${r.seq}` }));
-      const next = events.length ? events[events.length - 1]!.cursor : cursor;
-      if (events.length === limit) return { events, cursor: next, pending: true };
-      const [p] = await sql<{ p: boolean }[]>`SELECT EXISTS (SELECT 1 FROM event_log WHERE scope = ${scope}
-        AND xid >= ${xmin}::xid8) AS p`;
-      return { events, cursor: next, pending: p!.p };
-    },
+    after: (scope, cursor, limit) => readAfter(sql, scope, cursor, limit),
     purge: async (beforeMs) => {
       await sql`DELETE FROM event_log WHERE logged_at < ${beforeMs}`;
       await sql`DELETE FROM event_stream_scopes WHERE until_ms < ${beforeMs}`;

@@ -79,6 +79,11 @@ function streamed(db: Database, s: LogState, scope: string, nowMs: number): bool
   return (s.scopes.get(scope) ?? 0) > nowMs;
 }
 
+/** Whether events of `scope` are logged for streams now (a map look-up on the request path). */
+export function streamedScope(db: Database, scope: string, nowMs: number): boolean {
+  return streamed(db, stateOf(db), scope, nowMs);
+}
+
 /**
  * Logs an event for the scope's streams, inside the caller's transaction (the outbox write), when
  * the scope is streamed; listeners hear of it on the next loop turn, after the commit (the group

@@ -60,7 +60,7 @@ import type {
 import { IDEMPOTENCY_TTL_MS, idempotencyMismatch } from '../../domain/idempotency.js';
 import { createSqliteBatchStore } from './batches.js';
 import { sqliteOutbox, writeOutbox } from './outbox.js';
-import { sqliteEventStream } from './event-log.js';
+import { sqliteEventStream, streamedScope } from './event-log.js';
 import type { EventStreamStore } from '../ports/event-stream.js';
 
 export { sqliteOutbox };
@@ -337,8 +337,10 @@ export class SqliteServerStore implements ServerStore {
     const apply = (usage: UsageTotals): void => {
       if (c.idempotency) this.saveIdempotency(c.idempotency.accountId, c.idempotency.key, c.idempotency.hash, c.idempotency.response, c.nowMs);
       if (!c.outbox) return;
-      // No endpoint: no recipient; only once-per-period marks (credit thresholds) are written.
-      const entries = this.anyEndpoints() ? c.outbox(usage) : c.outbox(usage, { onceOnly: true }).filter((e) => e.once);
+      // No endpoint and no stream of this scope: no recipient; only once-per-period marks (credit
+      // thresholds) are written. A streamed scope's events are logged even with no endpoint.
+      const recipients = this.anyEndpoints() || streamedScope(this.db, `${c.accountId}/${c.environment}`, this.nowMs());
+      const entries = recipients ? c.outbox(usage) : c.outbox(usage, { onceOnly: true }).filter((e) => e.once);
       if (!entries.length) return;
       const write = (): number => writeOutbox(this.db, entries, this.nowMs());
       if ((savepointed ? write() : this.inSavepoint(write)) > 0) this.deliveriesQueued = true;
