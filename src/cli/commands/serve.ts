@@ -68,7 +68,9 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
       targetPolicy: { allowPrivate },
       ...(leaseMs !== undefined ? { leaseMs } : {}),
     });
-    const app = await buildServer({ store: serverStore, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, ...webhooks });
+    // Streamed batches' files wait in the data folder until their items run.
+    const batchSpoolDir = (await import('node:path')).join(rt.ctx.paths.dataDir, 'batch-spool');
+    const app = await buildServer({ store: serverStore, engines, clock: rt.ctx.clock, logLevel: o.logLevel, logStream: rt.ctx.stderr, batchSpoolDir, ...webhooks });
     if (allowPrivate)
       app.log.warn(
         { allow_private_webhooks: true },
