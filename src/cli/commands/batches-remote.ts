@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Batch, BatchResultLine } from '../../api/batches.js';
 import { VerityError } from '../../api/errors.js';
-import { materialize, materializeBytes, type BatchItem } from '../../batch/items.js';
+import { base64Pieces, materializeBytes, type BatchItem } from '../../batch/items.js';
 import type { ResultLine } from '../../batch/journal.js';
 import type { BatchClient } from '../../client/batches.js';
 import type { CliRuntime } from '../runtime.js';
@@ -72,9 +72,21 @@ export async function* chunksOf(items: readonly BatchItem[]): AsyncGenerator<Chu
   }
 }
 
-/** The chunk's lines, each file read as its line is sent. */
+/**
+ * The chunk's lines, each file read as its line is sent, its base64 written piece by piece (the
+ * same JSON as lineOf(), with the file field last): no string the size of the file is made.
+ */
 async function* linesOf(c: Chunk): AsyncGenerator<string> {
-  for (const item of c.items) yield lineOf((await materialize(item)).request, item.custom_id);
+  for (const item of c.items) {
+    const m = await materializeBytes(item);
+    if (!m.bytes) {
+      yield lineOf(m.request, item.custom_id);
+      continue;
+    }
+    yield `${JSON.stringify({ ...m.request, custom_id: item.custom_id }).slice(0, -1)},${JSON.stringify(item.file!.into)}:"`;
+    yield* base64Pieces(m.bytes);
+    yield '"}\n';
+  }
 }
 
 /** The same items always give the same key: a re-run finds the batch the first run created. */
