@@ -21,7 +21,7 @@ const arg = (name, def) => {
 const bin = fileURLToPath(new URL('../bin/verity.js', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'verity-bench-remote-'));
 // glibc's allocator settings (MALLOC_ARENA_MAX …), when given, reach both processes.
-const malloc = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_')));
+const malloc = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_') || k === 'NODE_OPTIONS'));
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, VERITY_HOME: home, NO_COLOR: '1', ...malloc };
 let dir = arg('dir');
 const made = !dir;
@@ -47,7 +47,7 @@ function timed(args) {
   return { wall, rss: Number(m[1]) / 1024, summary: JSON.parse(r.stdout) };
 }
 
-const key = spawnSync(process.execPath, [bin, 'admin', 'keys', 'create', '--name', 'bench', '--env', 'live', '--plan', 'business'], { env, encoding: 'utf8' }).stdout.trim();
+const key = spawnSync(process.execPath, [bin, 'admin', 'keys', 'create', '--name', 'bench', '--env', arg('env', 'live'), '--plan', 'business'], { env, encoding: 'utf8' }).stdout.trim();
 const serve = spawn(process.execPath, [bin, 'serve', '--port', '0', '--log-level', 'silent'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
 try {
   const url = await new Promise((resolve, reject) => {

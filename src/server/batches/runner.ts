@@ -13,6 +13,7 @@
  * Live batches keep their unfinished items' credits reserved in the ledger, so single requests
  * and other batches cannot spend credits a running batch was promised.
  */
+import { availableParallelism } from 'node:os';
 import { toVerityError, VerityError } from '../../api/errors.js';
 import { randomBase62, verificationId, type VerificationKind } from '../../api/ids.js';
 import type { VerificationResult } from '../../api/results.js';
@@ -49,6 +50,44 @@ export interface BatchRunnerDeps {
   timers?: PollTimers;
   /** Streamed batches' files (spool.ts): read when their item runs, removed when it is finished. */
   spool?: BatchSpool;
+  /**
+   * Spooled files held in memory at once (default: twice the cores, what the analysis pool can
+   * use): items past it wait before reading theirs, so the plan's item concurrency (up to 32 a
+   * batch, 64 a server) does not become 64 files of up to 20 MB waiting for two workers.
+   */
+  filesInFlight?: number;
+}
+
+/** A counting semaphore: `take()` resolves when one of `n` places is free; `give()` frees one. */
+function places(n: number): { take(signal: AbortSignal): Promise<void>; give(): void } {
+  let free = n;
+  const waiting: Array<() => void> = [];
+  return {
+    take(signal) {
+      if (free > 0) {
+        free--;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve, reject) => {
+        const go = (): void => {
+          signal.removeEventListener('abort', stop);
+          resolve();
+        };
+        const stop = (): void => {
+          const i = waiting.indexOf(go);
+          if (i >= 0) waiting.splice(i, 1);
+          reject(signal.reason);
+        };
+        waiting.push(go);
+        signal.addEventListener('abort', stop, { once: true });
+      });
+    },
+    give() {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    },
+  };
 }
 
 /** What the runner's poll needs of the timers. */
@@ -124,6 +163,7 @@ export function createBatchRunner(d: BatchRunnerDeps) {
   const timers = d.timers ?? realTimers;
 
   const nowMs = (): number => d.clock.now().getTime();
+  const files = places(d.filesInFlight ?? 2 * availableParallelism());
   const spoolOf = (): BatchSpool => {
     if (!d.spool) throw new VerityError('UNAVAILABLE', 'This server has no batch spool for the file of this item');
     return d.spool;
@@ -212,11 +252,22 @@ export function createBatchRunner(d: BatchRunnerDeps) {
     // A streamed batch's file waits in the spool; it goes to the engine as bytes (VerifyOptions.inputBytes).
     const spooled = request[SPOOLED] === true;
     delete request[SPOOLED];
+    let holding = false;
     try {
+      if (spooled) {
+        await files.take(ac.signal);
+        holding = true;
+      }
       const inputBytes = spooled ? await spoolOf().read(b.id, item.index) : undefined;
-      result = await call(d.engines[b.environment], kind, request as never, { plan: auth.plan, signal: ac.signal, ...(inputBytes ? { inputBytes } : {}) });
+      try {
+        result = await call(d.engines[b.environment], kind, request as never, { plan: auth.plan, signal: ac.signal, ...(inputBytes ? { inputBytes } : {}) });
+      } finally {
+        if (holding) files.give();
+        holding = false;
+      }
       outcome = { status: 'succeeded', result: JSON.stringify(result), credits: result.credits_used };
     } catch (err) {
+      if (holding) files.give();
       if (ac.signal.aborted && ac.signal.reason === STOPPING) {
         await d.store.release(owner, [item]);
         return;
