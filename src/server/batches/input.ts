@@ -1,8 +1,10 @@
 /**
- * Reading and validating a batch request (POST /v1/batches): a JSON object
- * `{type, items:[{custom_id, …request}], metadata}` or NDJSON lines (one item per line; `type` in
- * the query, or a first line `{"type": …, "metadata": …}` without a custom_id). Every item is
- * checked with the same schema as the single endpoint before anything is stored or charged, and
+ * Validating a batch request (POST /v1/batches): a JSON object
+ * `{type, items:[{custom_id, …request}], metadata}`, or NDJSON lines read as they arrive
+ * (stream.ts: one item per line; `type` in the query, or a first line `{"type": …, "metadata": …}`
+ * without a custom_id), each line checked here as it comes (itemChecker). Every item is
+ * checked with the same schema as the single endpoint before anything is stored or charged (a
+ * streamed batch's files wait in a staging folder until then), and
  * every problem is named by position: `items[12].claim`.
  */
 import type { z } from 'zod';
@@ -29,42 +31,6 @@ export interface ParsedBatch {
 }
 
 const fail = (message: string, details: ErrorDetail[]): VerityError => new VerityError('VALIDATION_FAILED', message, { details });
-
-/** NDJSON text → the same shape as the JSON form; a line that is not a JSON object is named. */
-export function fromNdjson(text: string, queryType: unknown): { type: unknown; metadata: unknown; items: unknown[] } {
-  const lines = text.split('\n');
-  const items: unknown[] = [];
-  let type = queryType;
-  let metadata: unknown;
-  const details: ErrorDetail[] = [];
-  lines.forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      if (details.length < MAX_DETAILS) details.push({ field: `line ${i + 1}`, issue: 'is not valid JSON' });
-      return;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      if (details.length < MAX_DETAILS) details.push({ field: `line ${i + 1}`, issue: 'must be a JSON object' });
-      return;
-    }
-    // A header line (first non-empty line, no custom_id, has type) sets the batch's type and metadata.
-    if (items.length === 0 && details.length === 0 && !('custom_id' in value) && 'type' in value) {
-      const h = value as { type?: unknown; metadata?: unknown };
-      if (queryType !== undefined && h.type !== queryType)
-        details.push({ field: `line ${i + 1}.type`, issue: `differs from the query's type "${String(queryType)}"` });
-      type = h.type;
-      metadata = h.metadata;
-      return;
-    }
-    items.push(value);
-  });
-  if (details.length) throw fail(`Invalid NDJSON batch: ${details[0]!.field} ${details[0]!.issue}`, details);
-  return { type, metadata, items };
-}
 
 function checkMetadata(value: unknown): Record<string, string> | null {
   if (value === undefined || value === null) return null;
