@@ -7,12 +7,13 @@
 // Photos: --dir DIR (kept), or --photos N [--mp 12] generated in a temp folder (removed after).
 // Anchor, same run: the same folder as an embedded batch (`verify batch DIR --type media --live`).
 //   npm run build && node bench/batch-remote.mjs --dir /tmp/photos   [--no-anchor]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writePhotos } from './lib/photos.mjs';
+import { createKey, startServe } from './lib/serve.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -47,18 +48,9 @@ function timed(args) {
   return { wall, rss: Number(m[1]) / 1024, summary: JSON.parse(r.stdout) };
 }
 
-const key = spawnSync(process.execPath, [bin, 'admin', 'keys', 'create', '--name', 'bench', '--env', arg('env', 'live'), '--plan', 'business'], { env, encoding: 'utf8' }).stdout.trim();
-const serve = spawn(process.execPath, [bin, 'serve', '--port', '0', '--log-level', 'silent'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+const key = createKey(bin, env, { environment: arg('env', 'live'), plan: 'business' });
+const { proc: serve, url } = await startServe(bin, env);
 try {
-  const url = await new Promise((resolve, reject) => {
-    let buf = '';
-    serve.stderr.on('data', (c) => {
-      buf += c;
-      const m = /Listening on (\S+)/.exec(buf);
-      if (m) resolve(m[1]);
-    });
-    serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${buf}`)));
-  });
   const idle = vm(serve.pid, 'VmRSS');
   const remote = timed(['--remote', url, '--key', key, 'verify', 'batch', dir, '--type', 'media', '--json']);
   const servePeak = vm(serve.pid, 'VmHWM');
