@@ -61,5 +61,7 @@ export function batchesPlugin(o: BatchesOptions) {
     // claiming new items while open requests are served to their end, and a stopping process
     // may run a whole batch that another process could have taken over.
     app.addHook('preClose', async () => runner.stop());
+    // After the runner and the requests: nothing reads or writes the spool any more.
+    app.addHook('onClose', async () => spool.close());
   };
 }

@@ -43,11 +43,16 @@ export interface BatchSpool {
   dropBatch(batchId: string): Promise<void>;
   /** Removes folders of batches not in `live` (ended while this server was down) and stale staging folders. */
   sweep(live: ReadonlySet<string>, nowMs: number): Promise<number>;
+  /** The server closes: a private temp folder (no `dir` given) goes with it; a given folder stays. */
+  close(): Promise<void>;
 }
 
 const BATCH_DIR = /^bat_[0-9A-Za-z]{1,96}$/;
 
-/** The spool in `dir` (made on first use, 0700), or in a private folder under the OS temp dir. */
+/**
+ * The spool in `dir` (made on first use, 0700), or in a private folder under the OS temp dir,
+ * made on the first upload and removed by close().
+ */
 export function createBatchSpool(dir?: string): BatchSpool {
   let root: Promise<string> | undefined;
   const base = (): Promise<string> =>
@@ -98,6 +103,8 @@ export function createBatchSpool(dir?: string): BatchSpool {
       await rm(join(await base(), batchId), { recursive: true, force: true });
     },
     async sweep(live, nowMs) {
+      // A private folder made by this process holds nothing from before it.
+      if (!dir) return 0;
       const at = await base();
       let removed = 0;
       for (const name of await readdir(at).catch(() => [] as string[])) {
@@ -108,6 +115,11 @@ export function createBatchSpool(dir?: string): BatchSpool {
         removed++;
       }
       return removed;
+    },
+    async close() {
+      if (dir || !root) return;
+      const at = await root.catch(() => undefined);
+      if (at) await rm(at, { recursive: true, force: true });
     },
   };
 }
