@@ -8,11 +8,11 @@
 // claims, one SQLite commit per event-loop turn for results, charges and outbox rows).
 // Needs the build (`npm run build`).
 //   node bench/batch-server.mjs [--items 10000]
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createKey, startServe } from './lib/serve.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,19 +44,8 @@ for (let i = 0; i < N; i += 4) await Promise.all(claims.slice(i, i + 4).map(({ c
 const anchorMs = performance.now() - a0;
 
 // ---- the server ---------------------------------------------------------------------------
-const made = spawnSync(process.execPath, [bin, 'admin', 'keys', 'create', '--name', 'bench', '--env', 'test', '--plan', 'pro'], { env, encoding: 'utf8' });
-if (made.status !== 0) throw new Error(made.stderr);
-const key = made.stdout.trim();
-const serve = spawn(process.execPath, [bin, 'serve', '--port', '0', '--log-level', 'silent'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-const url = await new Promise((resolve, reject) => {
-  let buf = '';
-  serve.stderr.on('data', (c) => {
-    buf += c;
-    const m = /Listening on (\S+)/.exec(buf);
-    if (m) resolve(m[1]);
-  });
-  serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${buf}`)));
-});
+const key = createKey(bin, env, { environment: 'test', plan: 'pro' });
+const { proc: serve, url } = await startServe(bin, env);
 const idleRss = rssNow(serve.pid);
 const headers = { authorization: `Bearer ${key}` };
 

@@ -5,7 +5,7 @@
  */
 import { toVerityError, type VerityError } from '../api/errors.js';
 import type { Engine, VerifyOptions } from '../engine/types.js';
-import { materialize, type BatchItem } from './items.js';
+import { materialize, materializeBytes, type BatchItem } from './items.js';
 import type { ResultLine } from './journal.js';
 
 export interface RunOptions {
@@ -13,6 +13,12 @@ export interface RunOptions {
   /** Ctrl-C: no new item starts, running ones are aborted and not reported. */
   signal: AbortSignal;
   onResult(line: ResultLine): void;
+  /**
+   * Files that go as base64 are handed to the engine as bytes (VerifyOptions.inputBytes) instead:
+   * for an engine that posts them to a worker thread (the CLI's batch pool), where a base64 string
+   * would be copied and decoded again.
+   */
+  fileBytes?: boolean;
 }
 
 export interface RunOutcome {
@@ -53,9 +59,11 @@ export async function runBatch(engine: Engine, items: readonly BatchItem[], o: R
       const item = items[next++]!;
       let key: string | undefined;
       try {
-        const m = await materialize(item);
+        // Read when the item starts, not before: at most `concurrency` files are held at once.
+        const m: { request: Record<string, unknown>; key: string; bytes?: Buffer } = o.fileBytes ? await materializeBytes(item) : await materialize(item);
         key = m.key;
-        const result = (await callEngine(engine, item, m.request, { signal: o.signal, idempotencyKey: key })) as Record<string, unknown>;
+        const opts: VerifyOptions = { signal: o.signal, idempotencyKey: key, ...(m.bytes ? { inputBytes: m.bytes } : {}) };
+        const result = (await callEngine(engine, item, m.request, opts)) as Record<string, unknown>;
         o.onResult({ ...base(item), status: 'succeeded', result, idempotency_key: key });
       } catch (err) {
         // Interrupted: the item did not finish, so it is not reported; --resume runs it again.

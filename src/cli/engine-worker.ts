@@ -6,8 +6,9 @@
  * `worker.terminate()` at once.
  *
  * Two modes: the CLI's one job (in workerData, or the first message of a worker started early),
- * and serve's pool (server/analysis-pool.ts): `workerData.pool` set, jobs arrive as messages with
- * an id, one at a time, on one set of ports kept for the worker's life.
+ * and a pool (server/analysis-pool.ts, used by serve and by the CLI's embedded batches):
+ * `workerData.pool` set, jobs arrive as messages with an id, one at a time, on one set of ports
+ * kept for the worker's life.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { toVerityError } from '../api/errors.js';
@@ -39,6 +40,11 @@ export interface PoolWorkerData {
   storeFile: string;
   cacheDir: string;
   codeCacheDir?: string;
+  /**
+   * The URL guard (private addresses refused) for URLs the engine fetches: serve's pool keeps it
+   * on (the default); the CLI's batch pool (cli/batch-pool.ts) turns it off, as its own engine does.
+   */
+  ssrfGuard?: boolean;
 }
 
 /** One pool job, as a message; answered `{ id, ...WorkerReply }`. */
@@ -75,10 +81,10 @@ async function run(job: WorkerJob): Promise<WorkerReply> {
   }
 }
 
-/** serve's pool: one engine and one set of ports (the URL guard on) for every job of this worker. */
+/** A pool (serve's, or the CLI's batch pool): one engine and one set of ports for every job of this worker. */
 function servePool(data: PoolWorkerData): void {
   const ready = engineModules().then(([{ createEngine, createSandboxEngine }, { createDefaultPorts }]) => {
-    const ports = createDefaultPorts({ config: data.config, storeFile: data.storeFile, cacheDir: data.cacheDir, ssrfGuard: true });
+    const ports = createDefaultPorts({ config: data.config, storeFile: data.storeFile, cacheDir: data.cacheDir, ssrfGuard: data.ssrfGuard ?? true });
     if (data.codeCacheDir) ports.codeCacheDir = data.codeCacheDir;
     return { live: createEngine(ports), sandbox: createSandboxEngine(ports) };
   });

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { BATCH_TERMINAL, type Batch, type BatchList, type BatchResultLine } from '../api/batches.js';
 import { ErrorBody, VerityError } from '../api/errors.js';
-import { callRemote, endpoint, type RemoteEngineOptions } from './remote-engine.js';
+import { callRemote, endpoint, type RemoteEngineOptions, type StreamedBody } from './remote-engine.js';
 
 export interface BatchCreateBody {
   type: 'claim' | 'business' | 'media' | 'document';
@@ -25,6 +25,9 @@ export interface ResultsQuery {
 export const isTerminal = (b: Pick<Batch, 'status'>): boolean => (BATCH_TERMINAL as readonly string[]).includes(b.status);
 
 const enc = encodeURIComponent;
+
+/** How long a streamed create (the upload of a whole server batch) may take. */
+const STREAMED_CREATE_TIMEOUT_MS = 60 * 60_000;
 
 export function createBatchClient(o: RemoteEngineOptions & { signal?: AbortSignal }) {
   const signal = o.signal;
@@ -83,6 +86,21 @@ export function createBatchClient(o: RemoteEngineOptions & { signal?: AbortSigna
     /** One batch; the Idempotency-Key (default: random) makes a retried create return the same batch. */
     create: (body: BatchCreateBody, idempotencyKey: string = randomUUID()): Promise<Batch> =>
       callRemote<Batch>({ ...o, idempotencyKey: () => idempotencyKey }, 'POST', '/batches', body, signal),
+    /**
+     * One batch sent as NDJSON while it is made (`lines`: the items, one JSON line each, produced
+     * as the upload needs them), so a folder of any size is never held whole (issue 31). The
+     * upload may take long: its deadline is an hour rather than the usual two minutes.
+     */
+    createStreamed: (head: { type: BatchCreateBody['type']; metadata?: Record<string, string> }, lines: () => AsyncIterable<string>, idempotencyKey: string = randomUUID()): Promise<Batch> => {
+      const body: StreamedBody = {
+        contentType: 'application/x-ndjson',
+        async *open() {
+          yield `${JSON.stringify(head)}\n`;
+          for await (const line of lines()) yield line;
+        },
+      };
+      return callRemote<Batch>({ ...o, idempotencyKey: () => idempotencyKey, timeoutMs: Math.max(o.timeoutMs ?? 0, STREAMED_CREATE_TIMEOUT_MS) }, 'POST', '/batches', body, signal);
+    },
     get: (id: string): Promise<Batch> => callRemote<Batch>(o, 'GET', `/batches/${enc(id)}`, undefined, signal),
     list: (q: { limit?: number; before?: string } = {}): Promise<BatchList> => {
       const p = new URLSearchParams();

@@ -108,6 +108,16 @@ interface Attempt<T> {
   status?: number;
 }
 
+/**
+ * A request body sent as it is made rather than held whole (a streamed batch, issue 31): `open()`
+ * is called for each attempt, so a retry sends it again from the start.
+ */
+export interface StreamedBody {
+  contentType: string;
+  open(): AsyncIterable<string | Uint8Array>;
+}
+const isStreamed = (b: unknown): b is StreamedBody => typeof (b as StreamedBody | undefined)?.open === 'function';
+
 export async function callRemote<T>(
   o: RemoteEngineOptions,
   method: 'GET' | 'POST' | 'DELETE',
@@ -128,15 +138,17 @@ export async function callRemote<T>(
   const maxWait = o.maxRetryWaitMs ?? 20_000;
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': o.userAgent };
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  const streamed = isStreamed(body);
+  if (body !== undefined) headers['content-type'] = streamed ? body.contentType : 'application/json';
   // Same key on every attempt: the service answers a retry with the first response, charged once.
   if (method === 'POST') headers['idempotency-key'] = idempotencyKey ?? (o.idempotencyKey ?? randomUUID)();
-  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const payload = body === undefined || streamed ? undefined : JSON.stringify(body);
+  const { Readable } = streamed ? await import('node:stream') : { Readable: undefined };
 
   const once = async (): Promise<Attempt<T>> => {
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, { method, headers, body: payload, signal: both, dispatcher });
+      res = await request(url, { method, headers, body: streamed ? Readable!.from(body.open()) : payload, signal: both, dispatcher });
     } catch (err) {
       if (signal?.aborted) throw err;
       if (deadline.aborted)

@@ -43,6 +43,8 @@ interface Job {
   opts: VerifyOptions;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
+  /** Removes the listener that takes the job out of the queue on abort (it left the queue). */
+  unqueue?: () => void;
 }
 
 interface Slot {
@@ -73,19 +75,21 @@ export class AnalysisPool {
     opts.signal?.throwIfAborted();
     return new Promise((resolve, reject) => {
       const job: Job = { id: this.nextId++, kind, engine, req, opts, resolve, reject };
-      if (opts.signal) {
+      const signal = opts.signal;
+      if (signal) {
         // Aborted while waiting: leave the queue (a running job is ended by its slot's listener).
-        opts.signal.addEventListener(
-          'abort',
-          () => {
-            const i = this.queue.indexOf(job);
-            if (i >= 0) {
-              this.queue.splice(i, 1);
-              reject(opts.signal!.reason);
-            }
-          },
-          { once: true },
-        );
+        const onAbort = (): void => {
+          const i = this.queue.indexOf(job);
+          if (i >= 0) {
+            this.queue.splice(i, 1);
+            reject(signal.reason);
+          }
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        // Removed when the job leaves the queue: a signal shared by many jobs (the CLI's batch
+        // pool runs a whole batch under one) would otherwise keep every job, its file's bytes
+        // included, until the signal fires or is collected.
+        job.unqueue = () => signal.removeEventListener('abort', onAbort);
       }
       this.queue.push(job);
       this.dispatch();
@@ -96,7 +100,10 @@ export class AnalysisPool {
   async close(): Promise<void> {
     this.closed = true;
     const shuttingDown = (): VerityError => new VerityError('UNAVAILABLE', 'the server is shutting down');
-    for (const j of this.queue.splice(0)) j.reject(shuttingDown());
+    for (const j of this.queue.splice(0)) {
+      j.unqueue?.();
+      j.reject(shuttingDown());
+    }
     const all = [...this.idle.splice(0), ...this.busy];
     for (const slot of all) {
       this.release(slot)?.reject(shuttingDown());
@@ -138,7 +145,9 @@ export class AnalysisPool {
       (err: unknown) => {
         this.starting--;
         // Nothing can run: the waiting job is told so (a bug or a broken install, not the file's fault).
-        this.queue.shift()?.reject(new VerityError('INTERNAL_ERROR', 'the analysis worker could not be started', { cause: err }));
+        const job = this.queue.shift();
+        job?.unqueue?.();
+        job?.reject(new VerityError('INTERNAL_ERROR', 'the analysis worker could not be started', { cause: err }));
         // Jobs still waiting get a start of their own (each failure answers one job: no loop).
         if (!this.closed) this.dispatch();
       },
@@ -146,6 +155,7 @@ export class AnalysisPool {
   }
 
   private assign(slot: Slot, job: Job): void {
+    job.unqueue?.();
     slot.job = job;
     this.busy.add(slot);
     slot.worker.ref();

@@ -264,7 +264,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
           },
   });
 
-  await app.register(batchesPlugin({ store, engines: deps.engines, ledger, idempotency, clock, hooks: deps }));
+  await app.register(batchesPlugin({ store, engines: deps.engines, ledger, idempotency, clock, hooks: deps, ...(deps.batchSpoolDir ? { spoolDir: deps.batchSpoolDir } : {}) }));
   for (const plugin of deps.plugins ?? []) await app.register(async (child) => plugin(child));
   return app;
 }

@@ -93,6 +93,8 @@ export interface ServerDeps {
   logLevel?: string;
   /** Where request logs go (default: stderr). */
   logStream?: NodeJS.WritableStream;
+  /** Where streamed batches' files wait for their items (server/batches/spool.ts); default: a private temp folder. */
+  batchSpoolDir?: string;
   /** Registered after authentication is set up, so their routes can use `requireAuth`. */
   plugins?: ServerPlugin[];
   /**

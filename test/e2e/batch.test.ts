@@ -103,6 +103,20 @@ describe('verify batch (built CLI)', () => {
     }
   });
 
+  it('a live folder batch runs in the analysis pool: results equal the single live command for each photo', async () => {
+    const home = newHome();
+    const r = await verity(['verify', 'batch', 'photos', '--type', 'media', '--live', '--concurrency', '3', '--out', 'pool.ndjson', '--verbose'], { cwd: dir, home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/analysis workers/);
+    const out = lines(r.stdout).sort((a, b) => a.index - b.index);
+    expect(out.map((l) => l.custom_id)).toEqual(Array.from({ length: JPEGS }, (_, i) => `p${String(i).padStart(2, '0')}.jpg`));
+    for (const i of [0, 7]) {
+      const s = await verity(['verify', 'media', join(dir, 'photos', out[i]!.custom_id), '--live', '--json'], { home });
+      expect(s.code, s.stderr).toBe(0);
+      expect(stable(out[i]!.result)).toEqual(stable(JSON.parse(s.stdout)));
+    }
+  });
+
   /** A live (local files only) batch slow enough to interrupt: photos analysed one at a time. */
   const N_SLOW = 80;
   function slowBatch(name: string): string {

@@ -4,8 +4,10 @@
  * --resume, progress, gates and exit codes are the embedded mode's (src/cli/commands/batch-verify.ts).
  *
  * Items are grouped by type (a server batch has one type) and cut into batches of at most
- * CHUNK_ITEMS items and CHUNK_BYTES of JSON (under the service's 30 MB body limit), run one after
- * another. Each batch's Idempotency-Key is derived from its items' keys — from the whole input,
+ * CHUNK_ITEMS items and CHUNK_BYTES of NDJSON, run one after another. Each batch is uploaded as
+ * NDJSON made while it is sent (issue 31): a file is read when its line goes out, so the command
+ * holds one file at a time whatever the folder's size, and the service spools the files to disk
+ * as they arrive (src/server/batches/stream.ts). Each batch's Idempotency-Key is derived from its items' keys — from the whole input,
  * not only what --resume leaves — so re-running the command within 24 h (after a crash, Ctrl-C or
  * kill -9) follows the SAME server batch instead of creating and charging a second one; result
  * lines for items the journal already has as succeeded are skipped. `--no-wait` creates the
@@ -15,7 +17,7 @@ import { createHash } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Batch, BatchResultLine } from '../../api/batches.js';
 import { VerityError } from '../../api/errors.js';
-import { materialize, type BatchItem } from '../../batch/items.js';
+import { base64Pieces, materializeBytes, type BatchItem } from '../../batch/items.js';
 import type { ResultLine } from '../../batch/journal.js';
 import type { BatchClient } from '../../client/batches.js';
 import type { CliRuntime } from '../runtime.js';
@@ -24,38 +26,66 @@ import { batchClient } from './batches-common.js';
 
 /** The smallest plan's item limit (src/server/batches/limits.ts): every account can take such a batch. */
 export const CHUNK_ITEMS = 1_000;
-/** JSON per server batch, well under the service's 30 MB body limit. */
-export const CHUNK_BYTES = 20 * 1024 * 1024;
+/**
+ * NDJSON per server batch: the spool a batch takes on the service's disk (its body may be up to
+ * 2 GB, src/server/batches/stream.ts), and how much one upload repeats if it must be retried.
+ */
+export const CHUNK_BYTES = 512 * 1024 * 1024;
 
 interface Chunk {
   type: BatchItem['type'];
   items: BatchItem[];
-  body: Array<Record<string, unknown> & { custom_id: string }>;
   keys: string[];
 }
 
-/** The items in server batches: by type in input order, cut by count and size. Files are read here. */
+/** One item's NDJSON line as the service takes it: its request with the file as base64, and its custom_id. */
+const lineOf = (request: Record<string, unknown>, customId: string): string => `${JSON.stringify({ ...request, custom_id: customId })}\n`;
+
+/**
+ * The items in server batches: by type in input order, cut by count and size. Each file is read
+ * here for its key and size only (one at a time); its bytes are read again when its line is sent.
+ */
 export async function* chunksOf(items: readonly BatchItem[]): AsyncGenerator<Chunk> {
   const byType = new Map<BatchItem['type'], BatchItem[]>();
-  for (const item of items) byType.set(item.type, [...(byType.get(item.type) ?? []), item]);
+  for (const item of items) {
+    const list = byType.get(item.type);
+    if (list) list.push(item);
+    else byType.set(item.type, [item]);
+  }
   for (const [type, list] of byType) {
-    let chunk: Chunk = { type, items: [], body: [], keys: [] };
+    let chunk: Chunk = { type, items: [], keys: [] };
     let bytes = 0;
     for (const item of list) {
-      const m = await materialize(item);
-      const entry = { ...m.request, custom_id: item.custom_id };
-      const size = Buffer.byteLength(JSON.stringify(entry)) + 1;
+      const m = await materializeBytes(item);
+      // The line's size: the request's JSON, plus the file as base64 where it is bytes here.
+      const size = Buffer.byteLength(lineOf(m.request, item.custom_id)) + (m.bytes ? Math.ceil(m.bytes.length / 3) * 4 + item.file!.into.length + 4 : 0);
       if (chunk.items.length && (chunk.items.length >= CHUNK_ITEMS || bytes + size > CHUNK_BYTES)) {
         yield chunk;
-        chunk = { type, items: [], body: [], keys: [] };
+        chunk = { type, items: [], keys: [] };
         bytes = 0;
       }
       chunk.items.push(item);
-      chunk.body.push(entry);
       chunk.keys.push(`${item.custom_id}\n${m.key}`);
       bytes += size;
     }
     if (chunk.items.length) yield chunk;
+  }
+}
+
+/**
+ * The chunk's lines, each file read as its line is sent, its base64 written piece by piece (the
+ * same JSON as lineOf(), with the file field last): no string the size of the file is made.
+ */
+async function* linesOf(c: Chunk): AsyncGenerator<string> {
+  for (const item of c.items) {
+    const m = await materializeBytes(item);
+    if (!m.bytes) {
+      yield lineOf(m.request, item.custom_id);
+      continue;
+    }
+    yield `${JSON.stringify({ ...m.request, custom_id: item.custom_id }).slice(0, -1)},${JSON.stringify(item.file!.into)}:"`;
+    yield* base64Pieces(m.bytes);
+    yield '"}\n';
   }
 }
 
@@ -71,7 +101,7 @@ function toResultLine(line: BatchResultLine, item: BatchItem, key: string | unde
 }
 
 async function createChunk(client: BatchClient, c: Chunk): Promise<Batch> {
-  return client.create({ type: c.type, items: c.body, metadata: { created_by: 'verity verify batch' } }, chunkKey(c));
+  return client.createStreamed({ type: c.type, metadata: { created_by: 'verity verify batch' } }, () => linesOf(c), chunkKey(c));
 }
 
 export default async function verifyBatchRemote(rt: CliRuntime, cmd: Command): Promise<void> {

@@ -74,12 +74,15 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
       clock: rt.ctx.clock,
       onError: (err) => void rt.ctx.stderr.write(`serve: event stream: ${err instanceof Error ? err.message : String(err)}\n`),
     });
+    // Streamed batches' files wait in the data folder until their items run.
+    const batchSpoolDir = (await import('node:path')).join(rt.ctx.paths.dataDir, 'batch-spool');
     const app = await buildServer({
       store: serverStore,
       engines,
       clock: rt.ctx.clock,
       logLevel: o.logLevel,
       logStream: rt.ctx.stderr,
+      batchSpoolDir,
       ...webhooks,
       plugins: [...webhooks.plugins, stream.plugin],
     });

@@ -17,6 +17,7 @@ import type { Idempotency } from '../idempotency.js';
 import type { Ledger } from '../usage.js';
 import { registerBatchRoutes } from './routes.js';
 import { createBatchRunner, type BatchHooks } from './runner.js';
+import { createBatchSpool } from './spool.js';
 
 export interface BatchesOptions {
   store: ServerStore;
@@ -27,6 +28,8 @@ export interface BatchesOptions {
   hooks: BatchHooks;
   /** A BatchStore for a server store other than SQLite. */
   batchStore?: BatchStore;
+  /** Where streamed batches' files wait for their items (spool.ts); default: a private temp folder. */
+  spoolDir?: string;
 }
 
 export function batchesPlugin(o: BatchesOptions) {
@@ -41,10 +44,12 @@ export function batchesPlugin(o: BatchesOptions) {
         app.route({ method: path.endsWith('cancel') || path === '/v1/batches' ? ['GET', 'POST'] : ['GET'], url: path, handler: unavailable });
       return;
     }
-    const runner = createBatchRunner({ server: o.store, store, engines: o.engines, ledger: o.ledger, clock: o.clock, hooks: o.hooks, log: app.log });
+    const spool = createBatchSpool(o.spoolDir);
+    const runner = createBatchRunner({ server: o.store, store, engines: o.engines, ledger: o.ledger, clock: o.clock, hooks: o.hooks, log: app.log, spool });
     registerBatchRoutes(app, {
       store,
       runner,
+      spool,
       ledger: o.ledger,
       idempotency: o.idempotency,
       // The idempotency record commits with the stored batch (SQLite: the same transaction).
@@ -56,5 +61,7 @@ export function batchesPlugin(o: BatchesOptions) {
     // claiming new items while open requests are served to their end, and a stopping process
     // may run a whole batch that another process could have taken over.
     app.addHook('preClose', async () => runner.stop());
+    // After the runner and the requests: nothing reads or writes the spool any more.
+    app.addHook('onClose', async () => spool.close());
   };
 }

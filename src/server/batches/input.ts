@@ -1,8 +1,10 @@
 /**
- * Reading and validating a batch request (POST /v1/batches): a JSON object
- * `{type, items:[{custom_id, …request}], metadata}` or NDJSON lines (one item per line; `type` in
- * the query, or a first line `{"type": …, "metadata": …}` without a custom_id). Every item is
- * checked with the same schema as the single endpoint before anything is stored or charged, and
+ * Validating a batch request (POST /v1/batches): a JSON object
+ * `{type, items:[{custom_id, …request}], metadata}`, or NDJSON lines read as they arrive
+ * (stream.ts: one item per line; `type` in the query, or a first line `{"type": …, "metadata": …}`
+ * without a custom_id), each line checked here as it comes (itemChecker). Every item is
+ * checked with the same schema as the single endpoint before anything is stored or charged (a
+ * streamed batch's files wait in a staging folder until then), and
  * every problem is named by position: `items[12].claim`.
  */
 import type { z } from 'zod';
@@ -30,42 +32,6 @@ export interface ParsedBatch {
 
 const fail = (message: string, details: ErrorDetail[]): VerityError => new VerityError('VALIDATION_FAILED', message, { details });
 
-/** NDJSON text → the same shape as the JSON form; a line that is not a JSON object is named. */
-export function fromNdjson(text: string, queryType: unknown): { type: unknown; metadata: unknown; items: unknown[] } {
-  const lines = text.split('\n');
-  const items: unknown[] = [];
-  let type = queryType;
-  let metadata: unknown;
-  const details: ErrorDetail[] = [];
-  lines.forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      if (details.length < MAX_DETAILS) details.push({ field: `line ${i + 1}`, issue: 'is not valid JSON' });
-      return;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      if (details.length < MAX_DETAILS) details.push({ field: `line ${i + 1}`, issue: 'must be a JSON object' });
-      return;
-    }
-    // A header line (first non-empty line, no custom_id, has type) sets the batch's type and metadata.
-    if (items.length === 0 && details.length === 0 && !('custom_id' in value) && 'type' in value) {
-      const h = value as { type?: unknown; metadata?: unknown };
-      if (queryType !== undefined && h.type !== queryType)
-        details.push({ field: `line ${i + 1}.type`, issue: `differs from the query's type "${String(queryType)}"` });
-      type = h.type;
-      metadata = h.metadata;
-      return;
-    }
-    items.push(value);
-  });
-  if (details.length) throw fail(`Invalid NDJSON batch: ${details[0]!.field} ${details[0]!.issue}`, details);
-  return { type, metadata, items };
-}
-
 function checkMetadata(value: unknown): Record<string, string> | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'object' || Array.isArray(value))
@@ -82,6 +48,77 @@ function checkMetadata(value: unknown): Record<string, string> | null {
   return Object.fromEntries(entries) as Record<string, string>;
 }
 
+/** The batch's type for this key (403 below its plan) and its metadata: what every form checks first. */
+export function checkHead(typeValue: unknown, metadataValue: unknown, auth: Pick<AuthInfo, 'plan'>): { type: VerificationKind; metadata: Record<string, string> | null } {
+  if (typeof typeValue !== 'string' || !(BATCH_TYPES as readonly string[]).includes(typeValue))
+    throw fail(`Invalid type: must be one of ${BATCH_TYPES.join(', ')}`, [{ field: 'type', issue: `one of ${BATCH_TYPES.join(', ')}` }]);
+  const type = typeValue as VerificationKind;
+  const needed = REQUIRED_PLAN[type];
+  if (!planAtLeast(auth.plan, needed))
+    throw new VerityError('FORBIDDEN', `${type} verification needs the ${needed} plan or higher; this key's account is on ${auth.plan}`, {
+      requiredPlan: needed,
+    });
+  return { type, metadata: checkMetadata(metadataValue) };
+}
+
+/**
+ * Checks items one at a time, as they arrive (the streamed NDJSON form reads them so): custom_id
+ * present and unique, the request valid for the type, the plan's item limit. Problems collect in
+ * `details` (the first MAX_DETAILS); `throwIfAny()` turns them into one error naming each.
+ */
+export function itemChecker(type: VerificationKind, auth: Pick<AuthInfo, 'plan'>) {
+  const limits = limitsFor(auth.plan);
+  const details: ErrorDetail[] = [];
+  const add = (d: ErrorDetail): void => void (details.length < MAX_DETAILS && details.push(d));
+  const seen = new Map<string, number>();
+  let count = 0;
+  const tooMany = (n: number): VerityError =>
+    fail(`A batch holds at most ${limits.maxItems} items on the ${auth.plan} plan; this one has ${n}`, [
+      { field: 'items', issue: `at most ${limits.maxItems} items on the ${auth.plan} plan` },
+    ]);
+  return {
+    details,
+    tooMany,
+    /** The item's checked request and price; undefined when it has problems (now in `details`). `at` names it. */
+    check(raw: unknown, i: number, at = `items[${i}]`): ParsedBatch['items'][number] | undefined {
+      if (++count > limits.maxItems) throw tooMany(count);
+      const before = details.length;
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+        add({ field: at, issue: 'must be an object' });
+        return undefined;
+      }
+      const { custom_id, ...request } = raw as Record<string, unknown>;
+      if (typeof custom_id !== 'string' || !CUSTOM_ID.test(custom_id)) add({ field: `${at}.custom_id`, issue: 'required: 1 to 64 visible ASCII characters' });
+      else if (seen.has(custom_id)) add({ field: `${at}.custom_id`, issue: `duplicate of items[${seen.get(custom_id)}].custom_id` });
+      else seen.set(custom_id, i);
+      const parsed = SCHEMAS[type].safeParse(request);
+      if (!parsed.success) {
+        const issues = issueDetails(parsed.error.issues);
+        // An item of another kind is one problem naming the kind, not one per field it has.
+        const other = otherKind(type, issues);
+        if (other) add({ field: at, issue: `${other.text}: send it in a batch of type ${other.kind}` });
+        else for (const d of issues) add({ field: `${at}.${d.field === '(body)' ? '(item)' : d.field}`, issue: d.issue });
+      } else if (type === 'business') {
+        const sources = (request as { sources?: unknown }).sources;
+        if (Array.isArray(sources) && sources.includes('opencorporates') && !planAtLeast(auth.plan, OPENCORPORATES_PLAN))
+          throw new VerityError('FORBIDDEN', `${at}: the opencorporates source needs the ${OPENCORPORATES_PLAN} plan; this key's account is on ${auth.plan}`, {
+            requiredPlan: OPENCORPORATES_PLAN,
+          });
+      }
+      if (details.length > before || details.length >= MAX_DETAILS) return undefined;
+      return { custom_id: custom_id as string, request, credits: creditsFor(type, request as { officers?: boolean; filings?: boolean }) };
+    },
+    get count(): number {
+      return count;
+    },
+    throwIfAny(): void {
+      if (!details.length) return;
+      const more = details.length >= MAX_DETAILS ? ` (the first ${MAX_DETAILS} problems are listed)` : '';
+      throw fail(`Invalid ${details[0]!.field}: ${details[0]!.issue}${more}`, details);
+    },
+  };
+}
+
 /**
  * Validates the whole batch for this key: type and plan (403), size (per plan), every item
  * (custom_id present, unique, and the request valid for the type). Throws one error naming every
@@ -93,54 +130,16 @@ export function validateBatch(body: unknown, auth: Pick<AuthInfo, 'plan'>): Pars
   const b = body as { type?: unknown; items?: unknown; metadata?: unknown };
   const unknownKeys = Object.keys(b).filter((k) => k !== 'type' && k !== 'items' && k !== 'metadata');
   if (unknownKeys.length) throw fail(`Unknown field ${unknownKeys[0]}`, unknownKeys.map((k) => ({ field: k, issue: 'is not a batch field' })));
-  if (typeof b.type !== 'string' || !(BATCH_TYPES as readonly string[]).includes(b.type))
-    throw fail(`Invalid type: must be one of ${BATCH_TYPES.join(', ')}`, [{ field: 'type', issue: `one of ${BATCH_TYPES.join(', ')}` }]);
-  const type = b.type as VerificationKind;
-  const needed = REQUIRED_PLAN[type];
-  if (!planAtLeast(auth.plan, needed))
-    throw new VerityError('FORBIDDEN', `${type} verification needs the ${needed} plan or higher; this key's account is on ${auth.plan}`, {
-      requiredPlan: needed,
-    });
-  const metadata = checkMetadata(b.metadata);
+  const { type, metadata } = checkHead(b.type, b.metadata, auth);
   if (!Array.isArray(b.items)) throw fail('Invalid items: must be an array of requests', [{ field: 'items', issue: 'must be an array' }]);
-  const limits = limitsFor(auth.plan);
   if (b.items.length === 0) throw fail('Invalid items: the batch has no items', [{ field: 'items', issue: 'must hold at least one item' }]);
-  if (b.items.length > limits.maxItems)
-    throw fail(`A batch holds at most ${limits.maxItems} items on the ${auth.plan} plan; this one has ${b.items.length}`, [
-      { field: 'items', issue: `at most ${limits.maxItems} items on the ${auth.plan} plan` },
-    ]);
-
-  const details: ErrorDetail[] = [];
-  const add = (d: ErrorDetail): void => void (details.length < MAX_DETAILS && details.push(d));
-  const seen = new Map<string, number>();
+  const checker = itemChecker(type, auth);
+  if (b.items.length > limitsFor(auth.plan).maxItems) throw checker.tooMany(b.items.length);
   const items: ParsedBatch['items'] = [];
   b.items.forEach((raw, i) => {
-    const at = `items[${i}]`;
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return add({ field: at, issue: 'must be an object' });
-    const { custom_id, ...request } = raw as Record<string, unknown>;
-    if (typeof custom_id !== 'string' || !CUSTOM_ID.test(custom_id)) add({ field: `${at}.custom_id`, issue: 'required: 1 to 64 visible ASCII characters' });
-    else if (seen.has(custom_id)) add({ field: `${at}.custom_id`, issue: `duplicate of items[${seen.get(custom_id)}].custom_id` });
-    else seen.set(custom_id, i);
-    const parsed = SCHEMAS[type].safeParse(request);
-    if (!parsed.success) {
-      const details = issueDetails(parsed.error.issues);
-      // An item of another kind is one problem naming the kind, not one per field it has.
-      const other = otherKind(type, details);
-      if (other) add({ field: at, issue: `${other.text}: send it in a batch of type ${other.kind}` });
-      else for (const d of details) add({ field: `${at}.${d.field === '(body)' ? '(item)' : d.field}`, issue: d.issue });
-    }
-    else if (type === 'business') {
-      const sources = (request as { sources?: unknown }).sources;
-      if (Array.isArray(sources) && sources.includes('opencorporates') && !planAtLeast(auth.plan, OPENCORPORATES_PLAN))
-        throw new VerityError('FORBIDDEN', `${at}: the opencorporates source needs the ${OPENCORPORATES_PLAN} plan; this key's account is on ${auth.plan}`, {
-          requiredPlan: OPENCORPORATES_PLAN,
-        });
-    }
-    items.push({ custom_id: custom_id as string, request, credits: creditsFor(type, request as { officers?: boolean; filings?: boolean }) });
+    const item = checker.check(raw, i);
+    if (item) items.push(item);
   });
-  if (details.length) {
-    const more = details.length >= MAX_DETAILS ? ` (the first ${MAX_DETAILS} problems are listed)` : '';
-    throw fail(`Invalid ${details[0]!.field}: ${details[0]!.issue}${more}`, details);
-  }
+  checker.throwIfAny();
   return { type, metadata, items };
 }

@@ -74,7 +74,8 @@ export function batchOpenApi(errorRef: Schema): { schemas: Record<string, Schema
             'Every item is validated before anything is stored (400 names each bad field as `items[N].field`); the credits of all items are reserved ' +
             'at once (402 when the batch does not fit in the month). Items then run in the background with the plan\'s item concurrency, not under the ' +
             `per-minute limit. Limits per plan — ${limitsTable}. ` +
-            'NDJSON: send `Content-Type: application/x-ndjson`, one item per line, with `?type=` or a first line `{"type": …, "metadata": …}`. ' +
+            'NDJSON: send `Content-Type: application/x-ndjson`, one item per line, with `?type=` or a first line `{"type": …, "metadata": …}`; ' +
+            'it is read as it arrives (a line at most 28 MB, the body at most 2 GB) and files are kept on the server\'s disk until their item runs, so a batch of files may exceed the 30 MB JSON limit. ' +
             'Optional `Idempotency-Key`: a retry returns the first answer (24 h) and creates nothing.',
           parameters: [
             { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } },
@@ -127,7 +128,7 @@ export function batchOpenApi(errorRef: Schema): { schemas: Record<string, Schema
             },
             '402': err('QUOTA_EXCEEDED: the batch\'s credits do not fit in the month (nothing stored)'),
             '403': err('FORBIDDEN: the plan lacks this type or a source (see `required_plan`)'),
-            '413': err('PAYLOAD_TOO_LARGE: the body is over 30 MB'),
+            '413': err('PAYLOAD_TOO_LARGE: a JSON body over 30 MB; an NDJSON line over 28 MB or body over 2 GB'),
             '415': err('UNSUPPORTED_MEDIA_TYPE'),
             ...common,
             '429': err('RATE_LIMITED: the key\'s request limit, or the plan\'s number of unfinished batches'),

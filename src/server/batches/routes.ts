@@ -15,9 +15,11 @@ import type { BatchRow, BatchScope, BatchStore, ResultRow } from '../../store/po
 import { checkIdempotencyKey, requestHash, type Idempotency, type StoredResponse } from '../idempotency.js';
 import type { Ledger } from '../usage.js';
 import type { AuthInfo } from '../types.js';
-import { fromNdjson, validateBatch } from './input.js';
+import { validateBatch, type ParsedBatch } from './input.js';
 import { limitsFor } from './limits.js';
 import type { BatchRunner } from './runner.js';
+import type { BatchSpool, Staging } from './spool.js';
+import { readStreamedBatch } from './stream.js';
 import { batchObject } from './view.js';
 
 export interface BatchRouteDeps {
@@ -25,6 +27,8 @@ export interface BatchRouteDeps {
   runner: BatchRunner;
   ledger: Ledger;
   idempotency: Idempotency;
+  /** Where streamed batches' files are kept until their items run (spool.ts). */
+  spool: BatchSpool;
   /** Writes the idempotency record inside the batch's create transaction. */
   saveIdempotency?: (accountId: string, key: string, hash: string, response: StoredResponse) => void;
   now: () => Date;
@@ -72,11 +76,12 @@ export function resultLine(r: ResultRow): string {
 
 export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): void {
   const guard = { onRequest: [app.verity.requireAuth, app.verity.rateLimit] };
-  // NDJSON bodies arrive as text and are split by the route (same body limit as JSON).
-  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], { parseAs: 'string' }, (request, body, done) => {
+  // NDJSON bodies are handed to the route as the request stream and read line by line as they
+  // arrive (stream.ts: its own bounds, since fastify's body limit applies to bodies it reads).
+  app.addContentTypeParser(['application/x-ndjson', 'application/jsonl'], (request, payload, done) => {
     const encoded = contentEncodingError(request.headers);
     if (encoded) return done(encoded, undefined);
-    done(null, body);
+    done(null, payload);
   });
   // Follow streams end when the server shuts down, so a graceful stop is not held open by them.
   const closing = new AbortController();
@@ -88,9 +93,7 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
     return row;
   }
 
-  async function create(auth: AuthInfo, body: unknown, query: { type?: string }, replay?: { key: string; hash: string }) {
-    const input = typeof body === 'string' ? fromNdjson(body, query.type) : body;
-    const parsed = validateBatch(input, auth);
+  async function checkActive(auth: AuthInfo): Promise<void> {
     const limits = limitsFor(auth.plan);
     if ((await d.store.countActive(auth.accountId)) >= limits.concurrentBatches)
       throw new VerityError(
@@ -98,9 +101,16 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
         `The account already has ${limits.concurrentBatches} unfinished batches (the ${auth.plan} plan's limit); retry when one finishes`,
         { retryAfter: 30 },
       );
+  }
+
+  /** Stores a checked batch (its spooled files, if any, in `staging`) and hands it to the runner. */
+  async function create(auth: AuthInfo, parsed: ParsedBatch, replay?: { key: string; hash: string }, staging?: Staging) {
+    await checkActive(auth);
     // 402 before anything is stored: the whole batch must fit in the month's remaining credits.
     const id = batchId();
     const hold = await d.ledger.reserve(auth, parsed.items.reduce((n, i) => n + i.credits, 0), id);
+    // The files are in place before the items can be claimed (a poll may claim them at once).
+    if (staging?.bytes) await staging.commit(id);
     try {
       let text = '';
       await d.store.create(
@@ -115,6 +125,7 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
       return { status: 202, body: text, id };
     } catch (err) {
       await d.ledger.release(hold);
+      if (staging?.bytes) await d.spool.dropBatch(id);
       throw err;
     }
   }
@@ -123,12 +134,31 @@ export function registerBatchRoutes(app: FastifyInstance, d: BatchRouteDeps): vo
     const auth = request.auth!;
     const query = parse(CreateQuery, request.query);
     const header = request.headers['idempotency-key'];
+    if (typeof header === 'string') checkIdempotencyKey(header);
     let out: { status: number; body: string; id?: string; replayed: boolean };
-    if (typeof header === 'string') {
-      checkIdempotencyKey(header);
-      const hash = requestHash('POST', '/v1/batches', typeof request.body === 'string' ? { ndjson: request.body, type: query.type ?? null } : request.body);
-      out = await d.idempotency.run(auth.accountId, header, hash, () => create(auth, request.body, query, { key: header, hash }));
-    } else out = { ...(await create(auth, request.body, query)), replayed: false };
+    if (request.body instanceof Readable) {
+      // NDJSON, read as it arrives; its files go to the spool (stream.ts). Refused before the
+      // body is read when the account cannot start another batch anyway.
+      await checkActive(auth);
+      const staging = await d.spool.staging();
+      try {
+        const { parsed, hash: bodyHash } = await readStreamedBatch(request.body, query.type, auth, staging);
+        const hash = requestHash('POST', '/v1/batches', { ndjson_sha256: bodyHash, type: query.type ?? null });
+        out =
+          typeof header === 'string'
+            ? await d.idempotency.run(auth.accountId, header, hash, () => create(auth, parsed, { key: header, hash }, staging))
+            : { ...(await create(auth, parsed, undefined, staging)), replayed: false };
+      } catch (err) {
+        // The rest of a refused body is not read: the connection closes after the answer.
+        if (!request.body.readableEnded) reply.header('connection', 'close');
+        throw err;
+      } finally {
+        await staging.discard();
+      }
+    } else if (typeof header === 'string') {
+      const hash = requestHash('POST', '/v1/batches', request.body);
+      out = await d.idempotency.run(auth.accountId, header, hash, () => create(auth, validateBatch(request.body, auth), { key: header, hash }));
+    } else out = { ...(await create(auth, validateBatch(request.body, auth))), replayed: false };
     if (out.replayed) reply.header('idempotent-replayed', 'true');
     const id = out.id ?? (JSON.parse(out.body) as { id?: string }).id;
     if (out.status === 202 && id) reply.header('location', `/v1/batches/${id}`);

@@ -13,7 +13,8 @@
  * Live batches keep their unfinished items' credits reserved in the ledger, so single requests
  * and other batches cannot spend credits a running batch was promised.
  */
-import { toVerityError, type VerityError } from '../../api/errors.js';
+import { availableParallelism } from 'node:os';
+import { toVerityError, VerityError } from '../../api/errors.js';
 import { randomBase62, verificationId, type VerificationKind } from '../../api/ids.js';
 import type { VerificationResult } from '../../api/results.js';
 import type { Clock, Engine } from '../../engine/types.js';
@@ -24,6 +25,7 @@ import { periodOf } from '../../domain/keys.js';
 import type { Ledger } from '../usage.js';
 import type { AuthInfo, BatchFinishedInfo, ServerDeps, VerificationFailedInfo, VerificationRecordedInfo } from '../types.js';
 import { ITEM_LEASE_MS, limitsFor, SERVER_MAX_CONCURRENCY } from './limits.js';
+import { SPOOLED, type BatchSpool } from './spool.js';
 import { batchEventData } from './view.js';
 
 export type BatchHooks = Pick<
@@ -46,6 +48,46 @@ export interface BatchRunnerDeps {
   pollMs?: number;
   /** The poll's timers (a fake clock in tests). */
   timers?: PollTimers;
+  /** Streamed batches' files (spool.ts): read when their item runs, removed when it is finished. */
+  spool?: BatchSpool;
+  /**
+   * Spooled files held in memory at once (default: twice the cores, what the analysis pool can
+   * use): items past it wait before reading theirs, so the plan's item concurrency (up to 32 a
+   * batch, 64 a server) does not become 64 files of up to 20 MB waiting for two workers.
+   */
+  filesInFlight?: number;
+}
+
+/** A counting semaphore: `take()` resolves when one of `n` places is free; `give()` frees one. */
+function places(n: number): { take(signal: AbortSignal): Promise<void>; give(): void } {
+  let free = n;
+  const waiting: Array<() => void> = [];
+  return {
+    take(signal) {
+      if (free > 0) {
+        free--;
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve, reject) => {
+        const go = (): void => {
+          signal.removeEventListener('abort', stop);
+          resolve();
+        };
+        const stop = (): void => {
+          const i = waiting.indexOf(go);
+          if (i >= 0) waiting.splice(i, 1);
+          reject(signal.reason);
+        };
+        waiting.push(go);
+        signal.addEventListener('abort', stop, { once: true });
+      });
+    },
+    give() {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    },
+  };
 }
 
 /** What the runner's poll needs of the timers. */
@@ -74,7 +116,7 @@ export function nextPollMs(failures: number, pollMs: number): number {
   return Math.min(POLL_BACKOFF_CAP_MS, 1_000 * 2 ** (failures - 1));
 }
 
-const call = (engine: Engine, kind: VerificationKind, body: never, opts: { plan: AuthInfo['plan']; signal: AbortSignal }): Promise<VerificationResult> => {
+const call = (engine: Engine, kind: VerificationKind, body: never, opts: { plan: AuthInfo['plan']; signal: AbortSignal; inputBytes?: Buffer }): Promise<VerificationResult> => {
   switch (kind) {
     case 'claim':
       return engine.verifyClaim(body, opts);
@@ -121,6 +163,11 @@ export function createBatchRunner(d: BatchRunnerDeps) {
   const timers = d.timers ?? realTimers;
 
   const nowMs = (): number => d.clock.now().getTime();
+  const files = places(d.filesInFlight ?? 2 * availableParallelism());
+  const spoolOf = (): BatchSpool => {
+    if (!d.spool) throw new VerityError('UNAVAILABLE', 'This server has no batch spool for the file of this item');
+    return d.spool;
+  };
 
   function notify(batchId: string): void {
     for (const f of listeners.get(batchId) ?? []) f();
@@ -190,6 +237,8 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       throw err;
     }
     await dropHold(b.id);
+    // Files of items that never ran (cancelled) go with the batch.
+    await d.spool?.dropBatch(b.id).catch((err: unknown) => d.log.error({ err, batch_id: b.id }, 'batch spool folder could not be removed'));
     notify(b.id);
   }
 
@@ -199,10 +248,26 @@ export function createBatchRunner(d: BatchRunnerDeps) {
     let outcome: ItemOutcome;
     let result: VerificationResult | undefined;
     let error: VerityError | undefined;
+    const request = JSON.parse(item.request) as Record<string, unknown>;
+    // A streamed batch's file waits in the spool; it goes to the engine as bytes (VerifyOptions.inputBytes).
+    const spooled = request[SPOOLED] === true;
+    delete request[SPOOLED];
+    let holding = false;
     try {
-      result = await call(d.engines[b.environment], kind, JSON.parse(item.request) as never, { plan: auth.plan, signal: ac.signal });
+      if (spooled) {
+        await files.take(ac.signal);
+        holding = true;
+      }
+      const inputBytes = spooled ? await spoolOf().read(b.id, item.index) : undefined;
+      try {
+        result = await call(d.engines[b.environment], kind, request as never, { plan: auth.plan, signal: ac.signal, ...(inputBytes ? { inputBytes } : {}) });
+      } finally {
+        if (holding) files.give();
+        holding = false;
+      }
       outcome = { status: 'succeeded', result: JSON.stringify(result), credits: result.credits_used };
     } catch (err) {
+      if (holding) files.give();
       if (ac.signal.aborted && ac.signal.reason === STOPPING) {
         await d.store.release(owner, [item]);
         return;
@@ -263,6 +328,7 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       if (err instanceof StaleBatchWrite) return; // another worker finished it: nothing charged or sent twice
       throw err;
     }
+    if (spooled) await spoolOf().dropItem(b.id, item.index);
     if (after) {
       if (reservations.has(b.id)) void hold(after, plan);
       notify(b.id);
@@ -348,6 +414,11 @@ export function createBatchRunner(d: BatchRunnerDeps) {
       if (state !== 'idle') return;
       state = 'running';
       await d.store.recover(owner);
+      // Folders of batches that ended while no server ran them, and uploads a crash cut off.
+      if (d.spool) {
+        const live = new Set((await d.store.active()).map((b) => b.id));
+        await d.spool.sweep(live, nowMs()).catch((err: unknown) => d.log.error({ err }, 'batch spool sweep failed'));
+      }
       renewTimer = setInterval(() => {
         if (total > 0) d.store.renew(owner, nowMs() + leaseMs).catch((err: unknown) => d.log.error({ err }, 'batch lease renewal failed'));
       }, Math.max(1_000, Math.floor(leaseMs / 3)));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
 import { MAX_INPUT_BYTES, parseCsv, parseJsonl, readBatchSource, type BatchSource } from '../../../src/batch/input.js';
-import { canonicalJson, checkItems, idempotencyKey, materialize } from '../../../src/batch/items.js';
+import { bytesKey, canonicalJson, checkItems, idempotencyKey, materialize, materializeBytes } from '../../../src/batch/items.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'verity-batch-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,6 +72,27 @@ describe('JSONL', () => {
     expect(m.request).toEqual({ check_deepfakes: false, file: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]).toString('base64') });
     expect((await materialize(doc!)).request).toEqual({ source: 'upload', content: Buffer.from('plain words').toString('base64') });
     expect((await materialize(raw!)).request).toEqual({ source: 'raw', content: 'plain words' });
+  });
+
+  it('materializeBytes (the batch pool) keeps a file as bytes with the same idempotency key as the base64 request', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 250, 251]);
+    writeFileSync(join(dir, 'b.jpg'), jpeg);
+    writeFileSync(join(dir, 'memo.txt'), 'plain words "quoted"');
+    const [media, doc, raw] = checkItems(
+      src('{"type":"media","file":"b.jpg","check_deepfakes":false}\n{"type":"document","file":"memo.txt"}\n{"type":"document","file":"memo.txt","source":"raw","custom_id":"r"}\n'),
+      { filePaths: true },
+    );
+    const m = await materializeBytes(media!);
+    expect(m.request).toEqual({ check_deepfakes: false });
+    expect(m.bytes).toEqual(jpeg);
+    expect(m.key).toBe((await materialize(media!)).key);
+    const d = await materializeBytes(doc!);
+    expect(d.request).toEqual({ source: 'upload' });
+    expect(d.key).toBe((await materialize(doc!)).key);
+    // Text read as text stays in the request, as materialize() puts it.
+    expect(await materializeBytes(raw!)).toEqual(await materialize(raw!));
+    // Another file under the same request: another key.
+    expect(bytesKey('media', { check_deepfakes: false }, 'file', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1]))).not.toBe(m.key);
   });
 
   it('without filePaths (a service checking what it was sent) a `file` is never opened as a path; names can be the service\'s', async () => {

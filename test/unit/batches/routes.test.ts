@@ -3,7 +3,7 @@
  * anything is stored, 402 for a batch that does not fit, Idempotency-Key, the results cursor,
  * cancel. Live items wait on a fake Wikipedia on loopback (the only outside service here).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,6 +25,8 @@ afterEach(async () => {
 
 interface H {
   url: string;
+  /** The batch spool (streamed batches' files). */
+  spool: string;
   close(): Promise<void>;
   store: Store;
   clock: FakeClock;
@@ -41,11 +43,13 @@ async function harness(o: { wiki?: FakeServer } = {}): Promise<H> {
   const config = o.wiki ? { contact: 'test@example.com', sources: { wikipedia: { base_url: `${o.wiki.url}/w/api.php` } } } : {};
   const engines = createServerEngines({ config, store, cacheDir: join(dir, 'cache'), clock });
   const events: H['events'] = { completed: [], failed: [], batches: [] };
+  const spool = join(dir, 'spool');
   const app = await buildServer({
     logLevel: 'silent',
     store: sqliteServerStore(store.db),
     engines,
     clock,
+    batchSpoolDir: spool,
     afterVerification: (_db, info) => void events.completed.push(info),
     afterFailure: (_db, info) => void events.failed.push(info),
     afterBatch: (_db, info) => void events.batches.push(info),
@@ -58,6 +62,7 @@ async function harness(o: { wiki?: FakeServer } = {}): Promise<H> {
   });
   return {
     url,
+    spool,
     close: () => app.close(),
     store,
     clock,
@@ -279,15 +284,55 @@ describe('graceful stop and bounds', () => {
     expect(h.store.db.prepare('SELECT count(*) AS n FROM usage').get()).toEqual({ n: 0 });
   });
 
-  it('a batch body over 30 MB (JSON or NDJSON) is refused with 413 and nothing is stored', async () => {
+  it('a JSON batch body over 30 MB, or an NDJSON line over 28 MB, is refused with 413; nothing is stored or spooled', async () => {
     const h = await harness();
     const key = h.key('big', 'test', 'enterprise');
-    const line = JSON.stringify({ custom_id: 'x', claim: 'y'.repeat(1000) });
-    const body = Array.from({ length: 31 * 1024 }, (_, i) => line.replace('"x"', `"x${i}"`)).join('\n');
-    const r = await h.req('POST', '/v1/batches?type=claim', key, body, { 'content-type': 'application/x-ndjson' });
+    const items = Array.from({ length: 31 * 1024 }, (_, i) => ({ custom_id: `x${i}`, claim: 'y'.repeat(1000) }));
+    const r = await h.req('POST', '/v1/batches', key, { type: 'claim', items });
     expect(r.status).toBe(413);
     expect(r.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+    // NDJSON is read as it arrives (no whole-body limit), but one line is bounded.
+    const photo = Buffer.alloc(21 * 1024 * 1024, 7).toString('base64');
+    const body = `{"type":"media"}\n{"custom_id":"a","file":"${Buffer.from('small').toString('base64')}"}\n{"custom_id":"big","file":"${photo}"}\n`;
+    const n = await h.req('POST', '/v1/batches', key, body, { 'content-type': 'application/x-ndjson' });
+    expect(n.status).toBe(413);
+    expect(n.json.error.details).toEqual([{ field: 'line', issue: 'at most 28 MB' }]);
     expect((await h.req('GET', '/v1/batches', key)).json.data).toHaveLength(0);
+    expect(readdirSync(h.spool)).toEqual([]);
+  });
+
+  it('a streamed NDJSON media batch: files wait in the spool (not in the database) and are removed as items finish', async () => {
+    const h = await harness();
+    const key = h.key('s', 'test', 'business');
+    const { default: sharp } = await import('sharp');
+    const photos = await Promise.all(
+      [0, 1, 2].map((i) => sharp({ create: { width: 64 + i, height: 48, channels: 3, background: { r: 40 * i, g: 90, b: 160 } } }).jpeg().toBuffer()),
+    );
+    const lines = [JSON.stringify({ type: 'media', metadata: { run: 'stream' } }), ...photos.map((p, i) => JSON.stringify({ custom_id: `p${i}`, file: p.toString('base64'), check_deepfakes: i !== 1 }))];
+    const r = await h.req('POST', '/v1/batches', key, `${lines.join('\n')}\n`, { 'content-type': 'application/x-ndjson', 'idempotency-key': 'stream-1' });
+    expect(r.status, r.text).toBe(202);
+    expect(r.json.metadata).toEqual({ run: 'stream' });
+    // The rows hold the request without the file; the bytes were on disk until each item ran.
+    const stored = h.store.db.prepare('SELECT request FROM batch_items ORDER BY idx').all() as Array<{ request: string }>;
+    expect(stored.map((x) => JSON.parse(x.request))).toEqual([
+      { $spooled: true, check_deepfakes: true },
+      { $spooled: true, check_deepfakes: false },
+      { $spooled: true, check_deepfakes: true },
+    ]);
+    const results = await follow(h, key, r.json.id);
+    expect(results.map((l) => [l.custom_id, l.status])).toEqual(expect.arrayContaining([['p0', 'succeeded'], ['p1', 'succeeded'], ['p2', 'succeeded']]));
+    // Each result is the single request's (the sandbox's answer for the same bytes).
+    const single = await h.req('POST', '/v1/verify/media', key, { file: photos[1]!.toString('base64'), check_deepfakes: false });
+    const { id: _a, latency_ms: _b, ...want } = single.json;
+    const { id: _c, latency_ms: _d, ...got } = results.find((l) => l.custom_id === 'p1').result;
+    expect(got).toEqual(want);
+    while ((await h.req('GET', `/v1/batches/${r.json.id}`, key)).json.status !== 'completed') await new Promise<void>((res) => setImmediate(res));
+    expect(readdirSync(h.spool)).toEqual([]);
+    // The same key and body again: the same batch, and nothing left spooled by the replay.
+    const again = await h.req('POST', '/v1/batches', key, `${lines.join('\n')}\n`, { 'content-type': 'application/x-ndjson', 'idempotency-key': 'stream-1' });
+    expect(again.json.id).toBe(r.json.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(readdirSync(h.spool)).toEqual([]);
   });
 });
 

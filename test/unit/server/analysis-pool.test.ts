@@ -5,6 +5,7 @@
  * test/e2e/serve-analysis-pool.test.ts; here, what the pool decides: one job per worker, order,
  * the budget, hang-ups, a dying worker, and that a worker ended is replaced.
  */
+import { getEventListeners } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
@@ -52,6 +53,15 @@ describe('AnalysisPool', () => {
     expect(new Set(out.map((o) => o.thread)).size).toBeLessThanOrEqual(2);
     expect(started).toBe(2);
     expect(p.workers).toBe(2);
+  });
+
+  it('jobs under one shared signal (the CLI batch pool) leave no listener behind once they are done', async () => {
+    const p = pool(2);
+    const batch = new AbortController();
+    const out = (await Promise.all(Array.from({ length: 12 }, (_, i) => p.run('media', { value: i }, { signal: batch.signal })))) as Echo[];
+    expect(out.map((o) => o.echo)).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    // A listener left per job would keep each job (its file's bytes too) for the whole batch.
+    expect(getEventListeners(batch.signal, 'abort')).toHaveLength(0);
   });
 
   it('answers the engine error as the VerityError it was', async () => {
