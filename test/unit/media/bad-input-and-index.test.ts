@@ -92,7 +92,7 @@ describe('known-media index and provenance', () => {
     const req = MediaRequest.parse({ file: photo.toString('base64') });
     const fresh = createDefaultPorts({ config: {}, storeFile: file, ssrfGuard: false });
     const none = await verifyMedia(req, fresh, {});
-    expect(none.dimension_producers.cross_reference).toBe('known-media index (no match)');
+    expect(none.dimension_producers?.cross_reference).toBe('known-media index (no match)');
     expect(none.evidence.map((e) => e.finding)).toContain('No identical or near-duplicate file in the local known-media index (the web is not searched offline)');
     expect(existsSync(file)).toBe(false);
     fresh.closeStore();
@@ -102,7 +102,7 @@ describe('known-media index and provenance', () => {
     store.close();
     const ports = createDefaultPorts({ config: {}, storeFile: file, ssrfGuard: false });
     const found = await verifyMedia(req, ports, {});
-    expect(found.dimension_producers.cross_reference).toBe('known-media index match');
+    expect(found.dimension_producers?.cross_reference).toBe('known-media index match');
     expect(found.provenance_source).toBe('archive');
     ports.closeStore();
   });
