@@ -1,12 +1,14 @@
 // The CLI proper, for bin/verity.js: runs the bundled CLI (dist/verity.cjs) through a V8 code
 // cache, because Node 20 has no module compile cache (module.enableCompileCache arrived in Node
 // 22.1). A separate file so that `--version` and the top-level help load none of this.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+// Built-in modules as in bin/verity.js: no ESM facades to build (node:fs's loads the streams).
+const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const Module = process.getBuiltinModule('node:module');
+const { createRequire } = Module;
+const { homedir } = process.getBuiltinModule('node:os');
+const { dirname, join, resolve } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
+const vm = process.getBuiltinModule('node:vm');
 
 export async function runBundle() {
   const file = fileURLToPath(new URL('../dist/verity.cjs', import.meta.url));
@@ -224,7 +226,7 @@ async function earlyStart(args, cacheDir) {
       // and its code caches then live in a folder of their own (see cliCacheDir).
       const tiering = pdfRunTiering();
       // node:v8 only here: every other command would pay for loading it.
-      if (tiering) (await import('node:v8')).setFlagsFromString(tiering.flag);
+      if (tiering) process.getBuiltinModule('node:v8').setFlagsFromString(tiering.flag);
       // From here on this process's code caches live in the flags' folder, whether or not the
       // thread starts.
       const codeCacheDir = tiering ? join(cacheDir, tiering.folder) : undefined;

@@ -4,7 +4,9 @@
 // printed at build time (dist/help.txt, scripts/build.mjs), shown only when it is still the text
 // the CLI would print (same bundle, an 80-column or non-terminal output). Everything else runs the
 // bundled CLI through bin/run-bundle.js (imported only then: these answers load nothing else).
-import { readFileSync, statSync } from 'node:fs';
+// Built-in modules through process.getBuiltinModule, not `import`: an ESM import of node:fs builds
+// its ESM facade, which reads every export and so loads the stream modules behind fs.ReadStream.
+const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
 
 /** The build's help text when it is what the CLI would print now; undefined otherwise. */
 function prebuiltHelp(args) {

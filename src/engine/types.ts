@@ -31,6 +31,12 @@ export interface EnginePorts {
   fetchInput: InputFetcher;
   /** The embedded store, opened on first use; absent when the caller has none. */
   store?: () => Promise<Store>;
+  /**
+   * The embedded store only when it already exists (null when there is none yet), for a look-up
+   * that finds nothing in an absent store: it neither creates the store nor loads SQLite to learn
+   * that. Absent → `store`.
+   */
+  existingStore?: () => Promise<Store | null>;
   /** A natural-language-inference model for claim stance (`claim.stance = nli`); absent → local stance model. */
   nli?: NliClassifier;
   /** A private folder for V8 code caches of large modules (pdf.js); absent → compiled from source each time. */

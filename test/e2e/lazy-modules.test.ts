@@ -3,7 +3,8 @@
  * uses (issue 31): commander's child_process (with dgram and the DNS resolver), the URL fetcher's
  * dns and ipaddr.js, the XMP reader's saxes, the video modules and sharp's colour parser are
  * loaded on first use (scripts/build.mjs, engine/default-ports.ts, pdf/analyze.ts,
- * media/verify.ts). A probe preloaded into the CLI's thread lists, at exit, the built-in and
+ * media/verify.ts; the known-media look-up opens no store that does not exist, engine/default-ports.ts).
+ * A probe preloaded into the CLI's thread lists, at exit, the built-in and
  * package modules it loaded (sharp's own modules come from its bundle, dist/sharp-*.cjs, so only
  * the built-in ones they would load are seen).
  */
@@ -78,5 +79,8 @@ describe('a local file\'s verification loads what its analysis uses', () => {
     // The probe saw the run: the file's digest loads crypto.
     expect(photo.builtins).toContain('NativeModule crypto');
     for (const m of ['NativeModule child_process', 'NativeModule dgram']) expect(photo.builtins).not.toContain(m);
+    // A fresh home has no store: the known-media look-up finds nothing without loading SQLite.
+    expect(photo.result.evidence.map((e) => e.source)).toContain('provenance.media_index');
+    expect(photo.packages.filter((f) => f.includes('/node_modules/better-sqlite3/'))).toEqual([]);
   });
 });

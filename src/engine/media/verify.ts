@@ -315,8 +315,8 @@ export function judge(a: ImageAnalysis, matches: MediaIndexMatch[], searched = f
  * (`whileDecoding`), when the JavaScript thread would otherwise wait. Started once; a failure is
  * kept for the caller, which reports it where the look-up happens.
  */
-function indexInputs(sha256: () => string, store: () => Promise<Store>): () => Promise<{ sha: string; store: Store }> {
-  let started: Promise<{ sha: string; store: Store }> | undefined;
+function indexInputs(sha256: () => string, store: () => Promise<Store | null>): () => Promise<{ sha: string; store: Store | null }> {
+  let started: Promise<{ sha: string; store: Store | null }> | undefined;
   return () => {
     if (!started) {
       started = (async () => ({ sha: sha256(), store: await store() }))();
@@ -333,7 +333,8 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
   // (each hashed the whole file: ~1 ms per MB, 15 MB for a 4K PNG).
   let sha: string | undefined;
   const sha256 = (): string => (sha ??= sha256Hex(input.bytes));
-  const lookup = req.check_provenance && ports.store ? indexInputs(sha256, ports.store) : null;
+  // A store that does not exist yet holds no known media: it is not created (nor SQLite loaded) to find that out.
+  const lookup = req.check_provenance && ports.store ? indexInputs(sha256, ports.existingStore ?? ports.store) : null;
   const analysis =
     type.kind === 'image'
       ? await analyzeImage(input.bytes, {
@@ -352,7 +353,7 @@ export async function verifyMedia(req: MediaRequest, ports: EnginePorts, opts: V
     if (lookup) {
       try {
         const { sha, store } = await lookup();
-        matches = findInMediaIndex(store, sha, analysis.perceptualHash);
+        matches = store ? findInMediaIndex(store, sha, analysis.perceptualHash) : [];
       } catch (err) {
         if (err instanceof VerityError) throw err;
         warnings.push(`Known-media index not searched: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,9 +1,14 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
 import { MediaRequest } from '../../../src/api/requests.js';
 import { addToMediaIndex, listMediaIndex } from '../../../src/engine/media/media-index.js';
 import { verifyMedia } from '../../../src/engine/media/verify.js';
+import { createDefaultPorts } from '../../../src/engine/default-ports.js';
+import { openStore } from '../../../src/store/local/database.js';
 import { cameraJpeg, codeOf, makePorts, memoryStore, scene } from './helpers.js';
 
 const run = (bytes: Buffer, ports = makePorts()) => verifyMedia(MediaRequest.parse({ file: bytes.toString('base64') }), ports, {});
@@ -80,6 +85,26 @@ describe('known-media index and provenance', () => {
     expect(r.provenance).toEqual([]);
     expect(r.provenance_source).toBeNull();
     store.close();
+  });
+  it('a store file that does not exist is searched without being created; once written, it is read', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'verity-media-index-')), 'data', 'verity.db');
+    const photo = await cameraJpeg(scene(320, 240, 5), 320, 240);
+    const req = MediaRequest.parse({ file: photo.toString('base64') });
+    const fresh = createDefaultPorts({ config: {}, storeFile: file, ssrfGuard: false });
+    const none = await verifyMedia(req, fresh, {});
+    expect(none.dimension_producers?.cross_reference).toBe('known-media index (no match)');
+    expect(none.evidence.map((e) => e.finding)).toContain('No identical or near-duplicate file in the local known-media index (the web is not searched offline)');
+    expect(existsSync(file)).toBe(false);
+    fresh.closeStore();
+
+    const store = await openStore(file);
+    await addToMediaIndex(store, [{ name: 'photo.jpg', bytes: photo }], { source: 'archive', url: 'https://example.org/a', seen: '2024-02-02' });
+    store.close();
+    const ports = createDefaultPorts({ config: {}, storeFile: file, ssrfGuard: false });
+    const found = await verifyMedia(req, ports, {});
+    expect(found.dimension_producers?.cross_reference).toBe('known-media index match');
+    expect(found.provenance_source).toBe('archive');
+    ports.closeStore();
   });
   it('rejects a bad --seen date and a non-http URL', async () => {
     const store = await memoryStore();
