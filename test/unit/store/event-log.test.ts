@@ -94,24 +94,54 @@ describe.each(subjects)('event log contract (%s)', (_name, make) => {
     expect(await log.oldest('a/test')).toBeUndefined();
   });
 
-  it('sessions: results kept per session (latest N), listed newest first; unknown session refused', async () => {
+  it('sessions: results only for logged events the session takes, once per (session, event, route), bounded routes; listed newest first', async () => {
     const store = await make();
     const log = store.eventStream!;
+    await log.keepScope('a/test', NOW + 60_000);
+    const made = [entry('a/test'), entry('a/test'), entry('a/test'), entry('a/test'), entry('a/test', 'batch.completed'), entry('a/live')];
+    await store.commitFailure({ outbox: made });
+    const ids = made.map((m) => m.event.id);
     await log.openSession({ id: 'lss_one', scope: 'a/test', events: ['verification.completed'], openedMs: NOW });
     await log.openSession({ id: 'lss_two', scope: 'a/test', events: ['batch.completed'], openedMs: NOW + 1 });
-    for (let i = 0; i < 5; i++)
-      expect(await log.addResult('a/test', 'lss_one', { event_id: `wh_${i}`, route: '/h', status: 200 + i, latency_ms: i, error: null }, NOW + i, 3)).toBe(true);
-    expect(await log.addResult('a/live', 'lss_one', { event_id: 'wh_x', route: null, status: null, latency_ms: null, error: 'x' }, NOW, 3)).toBe(false);
-    expect(await log.addResult('a/test', 'lss_none', { event_id: 'wh_x', route: null, status: null, latency_ms: null, error: 'x' }, NOW, 3)).toBe(false);
-    await log.closeSession('lss_one', NOW + 10);
+    const r = (event_id: string, route: string | null = '/h', status: number | null = 200) => ({ event_id, route, status, latency_ms: 5, error: null });
+    for (let i = 0; i < 4; i++) expect(await log.addResult('a/test', 'lss_one', r(ids[i]!), NOW + i, 3)).toBe('stored');
+    // The same event and route again: nothing written, the first answer stands.
+    expect(await log.addResult('a/test', 'lss_one', r(ids[0]!, '/h', 500), NOW + 5, 3)).toBe('repeat');
+    // Another route for the same event is another result; null is one route, once per event too.
+    expect(await log.addResult('a/test', 'lss_one', r(ids[0]!, '/other'), NOW + 6, 3)).toBe('stored');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[0]!, null, null), NOW + 7, 3)).toBe('stored');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[0]!, null, null), NOW + 8, 3)).toBe('repeat');
+    // A fourth route for the session is past the bound of 3; known routes still take new events.
+    expect(await log.addResult('a/test', 'lss_one', r(ids[1]!, '/fourth'), NOW + 9, 3)).toBe('too_many_routes');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[1]!, '/other'), NOW + 10, 3)).toBe('stored');
+    // Not events of this session: unknown, another scope's, a type it does not take.
+    expect(await log.addResult('a/test', 'lss_one', r('wh_notlogged'), NOW, 3)).toBe('no_event');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[5]!), NOW, 3)).toBe('no_event');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[4]!), NOW, 3)).toBe('no_event');
+    expect(await log.addResult('a/test', 'lss_two', r(ids[4]!), NOW + 11, 3)).toBe('stored');
+    // Not a session of the scope.
+    expect(await log.addResult('a/live', 'lss_one', r(ids[5]!), NOW, 3)).toBe('no_session');
+    expect(await log.addResult('a/test', 'lss_none', r(ids[0]!), NOW, 3)).toBe('no_session');
+
+    await log.touchSession('lss_two', NOW + 500);
+    await log.closeSession('lss_one', NOW + 20);
+    await log.touchSession('lss_one', NOW + 900); // closed: no longer renewed
     const list = await log.listSessions('a/test', 10, 2);
     expect(list.map((s) => s.session_id)).toEqual(['lss_two', 'lss_one']);
-    expect(list[1]).toMatchObject({ closed_at: new Date(NOW + 10).toISOString(), environment: 'test', events: ['verification.completed'] });
-    expect(list[1]!.results.map((x) => x.event_id)).toEqual(['wh_4', 'wh_3']);
-    expect((await log.listSessions('a/test', 10, 10))[1]!.results.map((x) => x.event_id)).toEqual(['wh_4', 'wh_3', 'wh_2']);
+    expect(list[0]).toMatchObject({ closed_at: null, last_seen_at: new Date(NOW + 500).toISOString() });
+    expect(list[1]).toMatchObject({ closed_at: new Date(NOW + 20).toISOString(), last_seen_at: new Date(NOW + 20).toISOString(), environment: 'test', events: ['verification.completed'] });
+    expect(list[1]!.results.map((x) => [x.event_id, x.route])).toEqual([[ids[1], '/other'], [ids[0], null]]);
+    const all = (await log.listSessions('a/test', 10, 100))[1]!.results;
+    expect(all).toHaveLength(7);
+    expect(all.find((x) => x.event_id === ids[0] && x.route === '/h')).toMatchObject({ status: 200, at: new Date(NOW).toISOString() });
     expect(await log.listSessions('a/live', 10, 10)).toEqual([]);
-    await log.purge(NOW + 11);
+    // Purge: the closed session goes with its results; an open one last seen before the cutoff
+    // (its process killed) goes too; one seen since stays.
+    await log.openSession({ id: 'lss_lost', scope: 'a/test', events: ['verification.completed'], openedMs: NOW + 2 });
+    await log.purge(NOW + 100);
     expect((await log.listSessions('a/test', 10, 10)).map((s) => s.session_id)).toEqual(['lss_two']);
+    // lss_two's result (stored at NOW + 11) is older than the cutoff: gone with its event's retention.
+    expect((await log.listSessions('a/test', 10, 10))[0]!.results).toEqual([]);
   });
 });
 

@@ -49,7 +49,7 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
     const store = await openPostgresStore({ url: db.url, poolSize: 2, listen: false });
     try {
       const [applied] = await store.sql<{ v: string[] }[]>`SELECT array_agg(component || '@' || version ORDER BY component, version) AS v FROM verity_schema_migrations`;
-      expect(applied!.v).toEqual(['batches@1', 'batches@2', 'event_stream@1', 'server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1', 'webhooks@2']);
+      expect(applied!.v).toEqual(['batches@1', 'batches@2', 'event_stream@1', 'event_stream@2', 'server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1', 'webhooks@2']);
       // It keeps signing as before: SPEC 6.3's scheme, with its secret.
       expect(await store.webhooks.get('acct_old/live', 'we_old')).toMatchObject({ signature_scheme: 'verity', secret_hint: 'ssssss…ssss' });
       expect((await store.admin.listUsage('2026-03')).find((u) => u.account_name === 'old')).toMatchObject({ credits: 40, requests: 12 });
