@@ -134,6 +134,15 @@ export function postgresEventStream(sql: Sql, listeners: Set<(scope: string) => 
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    ...streamSessions(sql),
+  };
+}
+
+type SessionPart = Pick<EventStreamStore, 'openSession' | 'touchSession' | 'closeSession' | 'addResult' | 'listSessions'>;
+
+/** The streams' sessions and what their apps answered (the report-back bounds: EventStreamStore.addResult). */
+function streamSessions(sql: Sql): SessionPart {
+  return {
     openSession: async (o) => {
       await sql`INSERT INTO event_stream_sessions (id, scope, events, opened_ms, last_seen_ms)
         VALUES (${o.id}, ${o.scope}, ${JSON.stringify(o.events)}::text::jsonb, ${o.openedMs}, ${o.openedMs})`;

@@ -149,6 +149,26 @@ export function sqliteEventStream(db: Database): EventStreamStore {
       s.listeners.add(listener);
       return () => s.listeners.delete(listener);
     },
+    ...streamSessions(db),
+  };
+}
+
+type StreamResultRow = { event_id: string; route: string | null; status: number | null; latency_ms: number | null; error: string | null; at_ms: number };
+
+type SessionPart = Pick<EventStreamStore, 'openSession' | 'touchSession' | 'closeSession' | 'addResult' | 'listSessions'>;
+
+/** The streams' sessions and what their apps answered (the report-back bounds: EventStreamStore.addResult). */
+function streamSessions(db: Database): SessionPart {
+  // Prepared once: the report-back route is not rate limited (its writes are bounded instead).
+  const q = {
+    session: db.prepare('SELECT events FROM event_stream_sessions WHERE id = ? AND scope = ?').pluck(),
+    eventType: db.prepare('SELECT type FROM event_log WHERE scope = ? AND id = ? LIMIT 1').pluck(),
+    repeat: db.prepare("SELECT 1 FROM event_stream_results WHERE session_id = ? AND event_id = ? AND COALESCE(route, '') = ?"),
+    knownRoute: db.prepare("SELECT 1 FROM event_stream_results WHERE session_id = ? AND COALESCE(route, '') = ? LIMIT 1"),
+    routes: db.prepare("SELECT COUNT(DISTINCT COALESCE(route, '')) FROM event_stream_results WHERE session_id = ?").pluck(),
+    insert: db.prepare('INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+  };
+  return {
     openSession: async (o) => {
       db.prepare('INSERT INTO event_stream_sessions (id, scope, events, opened_ms, last_seen_ms) VALUES (?, ?, ?, ?, ?)').run(
         o.id, o.scope, JSON.stringify(o.events), o.openedMs, o.openedMs,
@@ -162,21 +182,14 @@ export function sqliteEventStream(db: Database): EventStreamStore {
     },
     addResult: async (scope, sessionId, r, atMs, maxRoutes) =>
       db.transaction((): AddResultOutcome => {
-        const session = db.prepare('SELECT events FROM event_stream_sessions WHERE id = ? AND scope = ?').pluck().get(sessionId, scope) as string | undefined;
-        if (session === undefined) return 'no_session';
-        const type = db.prepare('SELECT type FROM event_log WHERE scope = ? AND id = ? LIMIT 1').pluck().get(scope, r.event_id) as string | undefined;
-        if (type === undefined || !(JSON.parse(session) as string[]).includes(type)) return 'no_event';
+        const events = q.session.get(sessionId, scope) as string | undefined;
+        if (events === undefined) return 'no_session';
+        const type = q.eventType.get(scope, r.event_id) as string | undefined;
+        if (type === undefined || !(JSON.parse(events) as string[]).includes(type)) return 'no_event';
         const route = r.route ?? '';
-        if (db.prepare("SELECT 1 FROM event_stream_results WHERE session_id = ? AND event_id = ? AND COALESCE(route, '') = ?").get(sessionId, r.event_id, route))
-          return 'repeat';
-        if (
-          !db.prepare("SELECT 1 FROM event_stream_results WHERE session_id = ? AND COALESCE(route, '') = ? LIMIT 1").get(sessionId, route) &&
-          (db.prepare("SELECT COUNT(DISTINCT COALESCE(route, '')) FROM event_stream_results WHERE session_id = ?").pluck().get(sessionId) as number) >= maxRoutes
-        )
-          return 'too_many_routes';
-        db.prepare('INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-          sessionId, r.event_id, r.route, r.status, r.latency_ms, r.error, atMs,
-        );
+        if (q.repeat.get(sessionId, r.event_id, route)) return 'repeat';
+        if (!q.knownRoute.get(sessionId, route) && (q.routes.get(sessionId) as number) >= maxRoutes) return 'too_many_routes';
+        q.insert.run(sessionId, r.event_id, r.route, r.status, r.latency_ms, r.error, atMs);
         return 'stored';
       })(),
     listSessions: async (scope, limit, results) => {
@@ -200,5 +213,3 @@ export function sqliteEventStream(db: Database): EventStreamStore {
     },
   };
 }
-
-type StreamResultRow = { event_id: string; route: string | null; status: number | null; latency_ms: number | null; error: string | null; at_ms: number };
