@@ -11,7 +11,8 @@ import { migrate, type Database } from '../local/database.js';
 import type { EventEnvelope } from '../../api/webhooks.js';
 import type { AddResultOutcome, EventStreamStore, LoggedEvent, StreamSession } from '../ports/event-stream.js';
 
-const MIGRATIONS = [
+/** The event_stream component's steps (exported for the upgrade test). */
+export const MIGRATIONS = [
   `CREATE TABLE event_log (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
      scope TEXT NOT NULL,

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { envelope, sampleData } from '../../../src/domain/events.js';
-import { openStore } from '../../../src/store/local/database.js';
+import { migrate, openStore } from '../../../src/store/local/database.js';
+import { MIGRATIONS as SQLITE_EVENT_STREAM } from '../../../src/store/sqlite/event-log.js';
 import type { EventStreamStore, OutboxEntry, ServerStore } from '../../../src/store/ports/index.js';
 import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 import { freshDatabase, reachablePostgres } from '../../helpers/postgres.js';
@@ -142,6 +143,34 @@ describe.each(subjects)('event log contract (%s)', (_name, make) => {
     expect((await log.listSessions('a/test', 10, 10)).map((s) => s.session_id)).toEqual(['lss_two']);
     // lss_two's result (stored at NOW + 11) is older than the cutoff: gone with its event's retention.
     expect((await log.listSessions('a/test', 10, 10))[0]!.results).toEqual([]);
+  });
+});
+
+describe('event log on SQLite: upgrade to event_stream@2', () => {
+  it('keeps one result per (session, event, route) — the latest — and dates old sessions by their open', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verity-log-up-'));
+    const file = await openStore(join(dir, 'verity.db'));
+    closers.push(async () => {
+      file.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    migrate(file.db, 'event_stream', SQLITE_EVENT_STREAM.slice(0, 1));
+    file.db.prepare("INSERT INTO event_stream_sessions (id, scope, events, opened_ms) VALUES ('lss_old', 'a/test', '[\"verification.completed\"]', ?)").run(NOW);
+    const add = file.db.prepare('INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms) VALUES (?, ?, ?, ?, 1, NULL, ?)');
+    add.run('lss_old', 'wh_1', '/h', 500, NOW);
+    add.run('lss_old', 'wh_1', '/h', 200, NOW + 1);
+    add.run('lss_old', 'wh_1', null, null, NOW + 2);
+    add.run('lss_old', 'wh_1', null, null, NOW + 3);
+    add.run('lss_old', 'wh_2', '/h', 201, NOW + 4);
+    const store = sqliteServerStore(file.db);
+    closers.push(() => store.close());
+    const [old] = await store.eventStream!.listSessions('a/test', 10, 10);
+    expect(old).toMatchObject({ session_id: 'lss_old', closed_at: null, last_seen_at: new Date(NOW).toISOString() });
+    expect(old!.results.map((r) => [r.event_id, r.route, r.status])).toEqual([
+      ['wh_2', '/h', 201],
+      ['wh_1', null, null],
+      ['wh_1', '/h', 200],
+    ]);
   });
 });
 
