@@ -273,5 +273,7 @@ describe('event stream bounds', () => {
     expect(doc.paths['/v1/events/stream/sessions/{id}/results'].post.responses).toHaveProperty('204');
     expect(doc.paths['/v1/events/trigger'].post.operationId).toBe('triggerEvent');
     expect(doc.components.schemas.StreamResult.required).toEqual(['event_id']);
+    expect(doc.components.schemas.StreamSessions.properties.data.items.properties.state.enum).toEqual(['open', 'closed', 'lost']);
+    expect(doc.paths['/v1/events/stream/sessions/{id}/results'].post.description).toMatch(/Not counted against the key’s rate limit/);
   });
 });
