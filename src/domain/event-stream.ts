@@ -18,8 +18,15 @@ export const STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
 export const STREAM_MAX_PER_ACCOUNT = 20;
 /** The reconnection delay the stream asks EventSource clients for. */
 export const STREAM_RETRY_MS = 1_000;
-/** Results kept per session, and sessions / results per session listed. */
-export const STREAM_RESULTS_KEPT = 100;
+/**
+ * Different `route`s one session may report results for (null counts as one). With one result per
+ * (session, event, route) and only for events of the account's log, a session's results are bounded
+ * by the events streamed × this — the report-back route is not counted against the key's rate limit.
+ */
+export const STREAM_ROUTES_PER_SESSION = 20;
+/** How often a process renews its open streams: the scope's logging, and the session's last_seen. */
+export const STREAM_RENEW_MS = 60_000;
+/** Sessions / results per session listed. */
 export const STREAM_SESSIONS_LISTED = 20;
 export const STREAM_RESULTS_LISTED = 20;
 
@@ -70,4 +77,22 @@ export function missedMessage(after: string, reason: MissedReason, oldestRetaine
 /** The body of one event message: the delivery's headers and exact body. */
 export function eventMessage(e: { id: string; type: string; created_at: string; body: string }, headers: Record<string, string>): string {
   return sseMessage({ id: e.id, event: e.type, data: { id: e.id, type: e.type, created_at: e.created_at, headers, body: e.body } });
+}
+
+export type SessionState = 'open' | 'closed' | 'lost';
+
+/**
+ * A session as `GET /v1/events/stream/sessions` shows it. Its process renews `last_seen` every
+ * `renewMs` (on a keep-alive tick, so up to `pingMs` late); a session not closed and not seen for
+ * twice that, plus a tick, belonged to a process that was killed (or lost its database): `lost`,
+ * with `closed_at` = its last sign of life.
+ */
+export function sessionState<S extends { closed_at: string | null; last_seen_at: string }>(
+  s: S,
+  nowMs: number,
+  lostAfterMs: number,
+): S & { state: SessionState } {
+  if (s.closed_at !== null) return { ...s, state: 'closed' };
+  if (nowMs - Date.parse(s.last_seen_at) > lostAfterMs) return { ...s, closed_at: s.last_seen_at, state: 'lost' };
+  return { ...s, state: 'open' };
 }

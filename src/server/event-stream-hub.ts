@@ -26,6 +26,8 @@ export interface HubOptions {
   nowMs: () => number;
   retentionMs: number;
   pingMs: number;
+  /** How often an open stream renews its scope and its session's last_seen (at a ping tick). */
+  renewMs: number;
   maxBufferedBytes: number;
   maxPerAccount: number;
   drainTimeoutMs: number;
@@ -132,9 +134,11 @@ export class StreamHub {
     // A ping only on an idle socket: pending bytes already keep the connection busy.
     if (s.res.writableLength === 0) s.res.write(SSE_PING);
     const now = this.o.nowMs();
-    if (now - s.renewedAt > Math.min(600_000, this.o.retentionMs / 4)) {
+    if (now - s.renewedAt >= Math.min(this.o.renewMs, this.o.retentionMs / 4)) {
       s.renewedAt = now;
       this.o.store.keepScope(s.scope, now + this.o.retentionMs).catch(this.o.onError);
+      // The session's sign of life: a killed process's sessions stop being renewed and show as lost.
+      this.o.store.touchSession(s.sessionId, now).catch(this.o.onError);
     }
   }
 

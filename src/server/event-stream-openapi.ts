@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EVENT_TYPES } from '../api/webhooks.js';
-import { STREAM_MAX_PER_ACCOUNT, STREAM_RETENTION_SECONDS } from '../domain/event-stream.js';
+import { STREAM_MAX_PER_ACCOUNT, STREAM_RENEW_MS, STREAM_RETENTION_SECONDS, STREAM_ROUTES_PER_SESSION } from '../domain/event-stream.js';
 import { ResultBody, TriggerBody } from './event-stream-routes.js';
 
 type Schema = Record<string, unknown>;
@@ -30,7 +30,18 @@ export function eventStreamOpenApi(errorRef: Schema): { schemas: Record<string, 
             properties: {
               session_id: { type: 'string' },
               opened_at: { type: 'string' },
-              closed_at: { type: ['string', 'null'] },
+              closed_at: {
+                type: ['string', 'null'],
+                description: 'When the stream ended; for a `lost` session, when it was last seen. Null while open.',
+              },
+              last_seen_at: { type: 'string', description: `Last renewal by the serve process holding the stream (every ${STREAM_RENEW_MS / 1000} s while open)` },
+              state: {
+                type: 'string',
+                enum: ['open', 'closed', 'lost'],
+                description:
+                  '`open`: held by a serve process that renewed it lately; `closed`: ended (client gone, server shut down, reader cut); ' +
+                  '`lost`: not closed but not renewed for over twice the renewal interval plus a keep-alive tick — its serve process was killed or lost its database.',
+              },
               events: { type: 'array', items: { type: 'string' } },
               environment: { type: 'string', enum: ['live', 'test'] },
               results: { type: 'array', items: result },
@@ -76,9 +87,17 @@ export function eventStreamOpenApi(errorRef: Schema): { schemas: Record<string, 
       post: {
         operationId: 'reportStreamResult',
         summary: 'Report what the local app answered to one streamed event',
+        description:
+          'Not counted against the key’s rate limit. Bounded by what was streamed instead: a result is taken only for an event of the account’s and ' +
+          'environment’s event log (within retention) of a type the session takes, once per (session, event, route) — a repeat answers 204 and ' +
+          `writes nothing, the first result stands — and for at most ${STREAM_ROUTES_PER_SESSION} different routes per session (null is one).`,
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/StreamResult' } } } },
-        responses: { '204': { description: 'Stored' }, '400': err('VALIDATION_FAILED'), '404': err('NOT_FOUND: no such session of this account and environment') },
+        responses: {
+          '204': { description: 'Stored, or already stored for that session, event and route (nothing written)' },
+          '400': err(`VALIDATION_FAILED: a bad field, or a route past the ${STREAM_ROUTES_PER_SESSION} different routes of a session (details[].field = route)`),
+          '404': err('NOT_FOUND: no such session of this account and environment, or (details[].field = event_id) an event this session does not stream'),
+        },
       },
     },
     '/v1/events/trigger': {

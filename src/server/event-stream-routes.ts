@@ -18,12 +18,14 @@ import {
   STREAM_MAX_BUFFERED_BYTES,
   STREAM_MAX_PER_ACCOUNT,
   STREAM_PING_MS,
-  STREAM_RESULTS_KEPT,
+  STREAM_RENEW_MS,
   STREAM_RESULTS_LISTED,
   STREAM_RETENTION_SECONDS,
   STREAM_RETRY_MS,
+  STREAM_ROUTES_PER_SESSION,
   STREAM_SESSIONS_LISTED,
   missedMessage,
+  sessionState,
   sseMessage,
   streamSessionId,
   type MissedReason,
@@ -46,6 +48,8 @@ export interface EventStreamOptions {
   /** Events stay resumable this long (default STREAM_RETENTION_SECONDS, 24 h). */
   retentionSeconds?: number;
   pingMs?: number;
+  /** Open streams renew their scope and session this often (default STREAM_RENEW_MS, 60 s). */
+  renewMs?: number;
   maxBufferedBytes?: number;
   maxPerAccount?: number;
   /** A stream with unsent bytes waits at most this long for its reader (default 30 s), then is cut. */
@@ -61,7 +65,8 @@ const SessionsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).
 export const ResultBody = z
   .object({
     event_id: z.string().min(1).max(100),
-    route: z.string().max(500).nullable().default(null),
+    // A path (or null: the event was refused before any forward); '' would be the same route as null.
+    route: z.string().min(1).max(500).nullable().default(null),
     status: z.number().int().min(100).max(599).nullable().default(null),
     latency_ms: z.number().int().min(0).max(86_400_000).nullable().default(null),
     error: z.string().max(1000).nullable().default(null),
@@ -100,6 +105,10 @@ function lastEventId(request: FastifyRequest, query: { last_event_id?: string })
 export function eventStreamPlugin(o: EventStreamOptions): { plugin: ServerPlugin; hub: () => StreamHub | undefined } {
   const clock = o.clock ?? { now: () => new Date() };
   const retentionMs = (o.retentionSeconds ?? STREAM_RETENTION_SECONDS) * 1000;
+  const pingMs = o.pingMs ?? STREAM_PING_MS;
+  const renewMs = o.renewMs ?? STREAM_RENEW_MS;
+  // Twice the renewal, plus the keep-alive tick it waits for: past that, its process is gone.
+  const lostAfterMs = 2 * Math.min(renewMs, retentionMs / 4) + pingMs;
   const onError = o.onError ?? ((err: unknown) => void process.stderr.write(`event stream: ${err instanceof Error ? err.message : String(err)}\n`));
   let hub: StreamHub | undefined;
   let lastPurge = -Infinity;
@@ -136,7 +145,8 @@ export function eventStreamPlugin(o: EventStreamOptions): { plugin: ServerPlugin
       store: log,
       nowMs: () => clock.now().getTime(),
       retentionMs,
-      pingMs: o.pingMs ?? STREAM_PING_MS,
+      pingMs,
+      renewMs,
       maxBufferedBytes: o.maxBufferedBytes ?? STREAM_MAX_BUFFERED_BYTES,
       maxPerAccount: o.maxPerAccount ?? STREAM_MAX_PER_ACCOUNT,
       drainTimeoutMs: o.drainTimeoutMs ?? 30_000,
@@ -192,15 +202,34 @@ export function eventStreamPlugin(o: EventStreamOptions): { plugin: ServerPlugin
 
     app.get('/v1/events/stream/sessions', guard, async (request) => {
       const { limit } = parse(SessionsQuery, request.query);
-      return { data: await events().listSessions(scopeOf(authOf(request)), limit ?? STREAM_SESSIONS_LISTED, STREAM_RESULTS_LISTED) };
+      const list = await events().listSessions(scopeOf(authOf(request)), limit ?? STREAM_SESSIONS_LISTED, STREAM_RESULTS_LISTED);
+      const nowMs = clock.now().getTime();
+      return { data: list.map((x) => sessionState(x, nowMs, lostAfterMs)) };
     });
 
-    app.post('/v1/events/stream/sessions/:id/results', { ...guard, bodyLimit: RESULT_BODY_LIMIT }, async (request, reply) => {
+    // Not counted against the key's rate limit (a test key's 100 requests an hour would go to
+    // reporting during one debugging session): instead a result is taken only for an event of the
+    // scope's log that the session takes, once per (session, event, route), for a bounded number of
+    // routes — its writes are bounded by the events, which are rate limited where they are made.
+    app.post('/v1/events/stream/sessions/:id/results', { onRequest: [app.verity.requireAuth], bodyLimit: RESULT_BODY_LIMIT }, async (request, reply) => {
       const { id } = parse(SessionParams, request.params);
       const body = parse(ResultBody, request.body);
-      const ok = await events().addResult(scopeOf(authOf(request)), id, body, clock.now().getTime(), STREAM_RESULTS_KEPT);
-      if (!ok) throw new VerityError('NOT_FOUND', `No event stream session ${id}`);
-      return reply.code(204).send();
+      const outcome = await events().addResult(scopeOf(authOf(request)), id, body, clock.now().getTime(), STREAM_ROUTES_PER_SESSION);
+      switch (outcome) {
+        case 'no_session':
+          throw new VerityError('NOT_FOUND', `No event stream session ${id}`);
+        case 'no_event':
+          throw new VerityError('NOT_FOUND', `Event ${body.event_id} was not streamed to this session: not an event of this account and environment in the last ${retentionMs % 3_600_000 === 0 ? `${retentionMs / 3_600_000} h` : `${retentionMs / 1000} s`}, or of a type the session does not take`, {
+            details: [{ field: 'event_id', issue: 'not an event this session streams' }],
+          });
+        case 'too_many_routes':
+          throw new VerityError('VALIDATION_FAILED', `A session reports results for at most ${STREAM_ROUTES_PER_SESSION} different routes`, {
+            details: [{ field: 'route', issue: `at most ${STREAM_ROUTES_PER_SESSION} different routes per session` }],
+          });
+        // 'repeat': the first result for that event and route stands; nothing is written.
+        default:
+          return reply.code(204).send();
+      }
     });
 
     app.post('/v1/events/trigger', { ...guard, bodyLimit: RESULT_BODY_LIMIT }, async (request, reply) => {

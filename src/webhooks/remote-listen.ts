@@ -13,7 +13,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { EVENT_ID } from '../api/ids.js';
 import type { EventType } from '../api/webhooks.js';
-import { ATTEMPT_HEADER, SIGNATURE_HEADER, sign, verifySignature } from '../domain/signature.js';
+import { ATTEMPT_HEADER, SIGNATURE_HEADER, sign } from '../domain/signature.js';
+import { STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, standardHeaders, standardSecretProblem } from '../domain/standard-webhooks.js';
 import {
   claimedEvent,
   DEFAULT_MAX_AGE_MS,
@@ -25,6 +26,7 @@ import {
   type ForwardResult,
   type ListenRecord,
 } from './listener.js';
+import { checkDelivery } from './verify-delivery.js';
 
 /** The `session` message that opens every stream. */
 export interface StreamSession {
@@ -164,8 +166,10 @@ export function createStreamHandler(o: StreamHandlerOptions): StreamHandler {
       };
       const body = Buffer.from(ev.body, 'utf8');
 
-      // 1. The signature, over the exact bytes, before anything is parsed.
-      const check = verifySignature([sessionSecret], body, headers[SIGNATURE_HEADER]);
+      // 1. The signature, over the exact bytes, before anything is parsed: either scheme, by the
+      // headers the event carries (as the local listener checks a delivery).
+      const check = checkDelivery([sessionSecret], body, headers, now());
+      if (check.scheme === 'standard') base.signature_scheme = 'standard';
       if (!check.ok) return refuse(401, check.problem, check.explanation);
 
       // 2. The envelope and 3. its age: the local listener's checks.
@@ -180,7 +184,7 @@ export function createStreamHandler(o: StreamHandlerOptions): StreamHandler {
         seen.add(read.id);
         return { ...base, outcome: 'accepted', status: 200 };
       }
-      const forwarded: IncomingHttpHeaders = { ...headers, [SIGNATURE_HEADER]: sign(o.forwardSecret, body) };
+      const forwarded = forwardHeaders(headers, body, o.forwardSecret, check.scheme === 'standard', now());
       const forwards: ForwardResult[] = await Promise.all(routes.map((r) => forwardOne(r, forwarded, body, now, o.signal)));
       const down = forwards.find((f) => f.status === null);
       const bad = forwards.find((f) => f.status !== null && (f.status < 200 || f.status > 299));
@@ -189,4 +193,21 @@ export function createStreamHandler(o: StreamHandlerOptions): StreamHandler {
       return { ...base, outcome: status === 200 ? 'accepted' : 'forward_failed', status, forwards };
     },
   };
+}
+
+/**
+ * The headers forwarded to the app: the event's, signed again with the forward secret (the session
+ * secret's signature would be useless to the app). A Standard Webhooks event is signed again in
+ * that scheme when the forward secret is a `whsec_` key; otherwise (a verity-style listener
+ * secret) its `webhook-signature` is dropped and the app verifies `X-Service-Signature`, which
+ * every forward carries.
+ */
+export function forwardHeaders(headers: IncomingHttpHeaders, body: Buffer, forwardSecret: string, standard: boolean, nowMs: number): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = { ...headers, [SIGNATURE_HEADER]: sign(forwardSecret, body) };
+  if (!standard) return out;
+  const id = headers[STANDARD_ID_HEADER];
+  if (typeof id === 'string' && standardSecretProblem(forwardSecret) === undefined) return { ...out, ...standardHeaders([forwardSecret], id, nowMs, body.toString('utf8')) };
+  delete out[STANDARD_SIGNATURE_HEADER];
+  delete out[STANDARD_TIMESTAMP_HEADER];
+  return out;
 }

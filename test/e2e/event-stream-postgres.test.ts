@@ -3,7 +3,8 @@
  * pg_virtualenv, skipped with a message without one): three `verity serve` processes on port 0;
  * an event made on process 2 (a claim request, a trigger) reaches a stream held by process 3 via
  * the log and NOTIFY verity_events; a resume on process 1 by Last-Event-ID gets the rest; writers
- * on two processes at once interleave without a stream skipping any event.
+ * on two processes at once interleave without a stream skipping any event; report-backs sent to
+ * all three at once store one result per (session, event, route).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,5 +79,25 @@ describe.skipIf(!pgAdmin)('event stream: three serve processes on one PostgreSQL
     const got = st.messages.filter((m) => m.id).map((m) => m.id!);
     expect([...got].sort()).toEqual(made);
     expect(new Set(got).size).toBe(got.length);
+  });
+
+  it('report-backs through any process: one result per (session, event, route) when sent to all three at once; an event not streamed is refused', async () => {
+    const [p1, p2, p3] = served as [Served, Served, Served];
+    const st = await openStream(`${p3.url}/v1/events/stream`, key);
+    streams.push(st);
+    const session = (await st.next((m) => m.event === 'session')).json.session_id as string;
+    const id = await trigger(p2, 'verification.completed');
+    await st.next((m) => m.id === id);
+    const report = (s: Served, body: unknown) => post(s, `/v1/events/stream/sessions/${session}/results`, body);
+    const answers = await Promise.all([p1, p2, p3, p1, p2, p3].map((s, i) => report(s, { event_id: id, route: '/webhooks', status: 200 + i })));
+    expect(answers.map((r) => r.status)).toEqual([204, 204, 204, 204, 204, 204]);
+    const unknown = await report(p1, { event_id: 'wh_0000000000000000000000', route: '/webhooks', status: 200 });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any).error.details).toEqual([expect.objectContaining({ field: 'event_id' })]);
+    const list = await fetch(`${p2.url}/v1/events/stream/sessions`, { headers: { authorization: `Bearer ${key}` } });
+    const mine = ((await list.json()) as { data: any[] }).data.find((x) => x.session_id === session);
+    expect(mine).toMatchObject({ state: 'open', closed_at: null });
+    expect(mine.results).toHaveLength(1);
+    expect(mine.results[0]).toMatchObject({ event_id: id, route: '/webhooks' });
   });
 });

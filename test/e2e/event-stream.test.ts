@@ -7,7 +7,8 @@
  * - a test stream never sees live events (and the other way round);
  * - `kill -9` of serve, events made after the restart, a resume by Last-Event-ID → nothing lost,
  *   nothing twice, in order; an unknown id → `missed`;
- * - the sessions' report-back round trip; POST /v1/events/trigger reaches the stream and a
+ * - the sessions' report-back round trip; a test key reports more results than its hourly rate
+ *   limit for events it was streamed, and a result for an event not streamed is refused; POST /v1/events/trigger reaches the stream and a
  *   registered loopback endpoint with the same event id and body;
  * - SIGTERM with a stream open → serve ends promptly, the stream ended.
  */
@@ -149,6 +150,44 @@ describe('GET /v1/events/stream against verity serve (SQLite)', () => {
     expect((await call(s, 'POST', '/v1/events/stream/sessions/lss_nope/results', testKey, { event_id: id })).status).toBe(404);
     const bad = await call(s, 'POST', `/v1/events/stream/sessions/${session.session_id}/results`, testKey, { event_id: id, status: 'x' });
     expect(bad.status).toBe(400);
+    st.close();
+    await st.ended;
+  });
+
+  it('a test key reports more results than its hourly limit for events it was streamed; a result for an event not streamed is refused', async () => {
+    const s = served[0]!;
+    const made = await cli(['admin', 'keys', 'create', '--name', 'stream-reports', '--env', 'test', '--plan', 'pro', '--db', dbFile]);
+    expect(made.exitCode, made.stderr).toBe(0);
+    const key = made.stdout.trim();
+    const st = await open(s, key);
+    const session = (await st.next((m) => m.event === 'session')).json.session_id as string;
+    expect(Number(st.headers['ratelimit-limit'])).toBe(100);
+    // 30 real events (30 requests) × 4 routes = 120 results, past the key's 100 requests an hour.
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await trigger(s, key, 'verification.completed'));
+    await st.next((m) => m.id === ids[29]);
+    const report = (body: unknown) => call(s, 'POST', `/v1/events/stream/sessions/${session}/results`, key, body);
+    let stored = 0;
+    for (const id of ids)
+      for (const route of ['/webhooks', '/audit', '/billing?v=2', null]) {
+        const r = await report({ event_id: id, route, status: route ? 200 : null, latency_ms: 4, error: route ? null : 'refused by listen: test' });
+        expect(r.status).toBe(204);
+        stored++;
+      }
+    expect(stored).toBeGreaterThan(100);
+    // An event of another environment (the live key's), and an id never made: refused, 404.
+    const liveEvent = await trigger(s, liveKey, 'verification.completed');
+    for (const event_id of [liveEvent, 'wh_0000000000000000000000']) {
+      const r = await report({ event_id, route: '/webhooks', status: 200 });
+      expect(r.status).toBe(404);
+      expect(((await r.json()) as any).error).toMatchObject({ code: 'NOT_FOUND', details: [{ field: 'event_id' }] });
+    }
+    // The key's window holds the stream's open, the 30 triggers and this listing — no report-back.
+    const list = await call(s, 'GET', '/v1/events/stream/sessions', key);
+    expect(list.headers.get('ratelimit-remaining')).toBe(String(100 - 32));
+    const mine = ((await list.json()) as { data: any[] }).data.find((x) => x.session_id === session);
+    expect(mine).toMatchObject({ state: 'open', closed_at: null });
+    expect(mine.results).toHaveLength(20);
     st.close();
     await st.ended;
   });

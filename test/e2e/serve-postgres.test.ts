@@ -77,7 +77,7 @@ describe.skipIf(!pgAdmin)('verity serve: three processes on one PostgreSQL datab
     db = await freshDatabase(pgAdmin!);
     const m = await cli(['admin', 'migrate', '--db', db.url, '--json']);
     expect(m.exitCode, m.stderr).toBe(0);
-    expect(JSON.parse(m.stdout).applied).toEqual(['server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1', 'webhooks@2', 'batches@1', 'batches@2', 'event_stream@1']);
+    expect(JSON.parse(m.stdout).applied).toEqual(['server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1', 'webhooks@2', 'batches@1', 'batches@2', 'event_stream@1', 'event_stream@2']);
     expect(JSON.parse(m.stdout).database).not.toContain(new URL(db.url).password || '\0');
     const again = await cli(['admin', 'migrate', '--db', db.url, '--json']);
     expect(JSON.parse(again.stdout).applied).toEqual([]);

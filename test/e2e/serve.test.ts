@@ -209,7 +209,7 @@ describe('verity admin migrate (SQLite)', () => {
     expect(m.exitCode, m.stderr).toBe(0);
     expect(JSON.parse(m.stdout)).toEqual({
       database: fresh,
-      applied: ['server@1', 'webhooks@1', 'webhooks@2', 'webhooks@3', 'webhooks@4', 'event_stream@1', 'batches@1'],
+      applied: ['server@1', 'webhooks@1', 'webhooks@2', 'webhooks@3', 'webhooks@4', 'event_stream@1', 'event_stream@2', 'batches@1'],
     });
     expect(JSON.parse((await cli(['admin', 'migrate', '--db', fresh, '--json'])).stdout).applied).toEqual([]);
     // The database `serve` already migrated (at start) has nothing left either.

@@ -19,6 +19,9 @@ export interface StreamSessionView {
   session_id: string;
   opened_at: string;
   closed_at: string | null;
+  /** open | closed | lost (its serve process stopped renewing it: killed); absent from older services. */
+  state?: string;
+  last_seen_at?: string;
   events?: string[];
   environment?: string;
   results?: SessionResult[];
@@ -32,17 +35,24 @@ function resultLine(out: Output, r: SessionResult): string {
     .join('  ');
 }
 
+/** A service before `state` existed: open while not closed. */
+function stateCell(out: Output, x: StreamSessionView): string {
+  const state = x.state ?? (x.closed_at ? 'closed' : 'open');
+  return state === 'open' ? out.style.green('open') : state === 'lost' ? out.style.yellow('lost') : state;
+}
+
 export function renderSessions(out: Output, sessions: StreamSessionView[], perSession: number): string {
   if (!sessions.length) return 'No event-stream sessions yet: start one with `verity listen --remote`';
   return columns(
     out,
-    [{ header: 'Session' }, { header: 'Env' }, { header: 'Opened' }, { header: 'Closed' }, { header: 'Results' }, { header: 'Events', flex: true }],
+    [{ header: 'Session' }, { header: 'Env' }, { header: 'Opened' }, { header: 'State' }, { header: 'Closed' }, { header: 'Results' }, { header: 'Events', flex: true }],
     sessions.map((x) => ({
       cells: [
         x.session_id,
         x.environment ?? '',
         x.opened_at.replace('T', ' ').slice(0, 19),
-        x.closed_at ? x.closed_at.replace('T', ' ').slice(0, 19) : out.style.green('open'),
+        stateCell(out, x),
+        x.closed_at ? x.closed_at.replace('T', ' ').slice(0, 19) : '',
         String(x.results?.length ?? 0),
         x.events?.length ? x.events.join(', ') : 'all',
       ],

@@ -35,10 +35,20 @@ export interface StreamSession {
   session_id: string;
   opened_at: string;
   closed_at: string | null;
+  /** When the serve process holding the stream last renewed it (or closed it). */
+  last_seen_at: string;
   events: string[];
   environment: string;
   results: StreamResult[];
 }
+
+/**
+ * What became of a result: `stored`; `repeat` (that session, event and route were already
+ * stored: nothing written); `no_session` (not a session of the scope); `no_event` (the event is not
+ * in the scope's log — unknown, another account's or environment's, past retention — or of a type
+ * the session does not take); `too_many_routes` (a new route past the session's bound).
+ */
+export type AddResultOutcome = 'stored' | 'repeat' | 'no_session' | 'no_event' | 'too_many_routes';
 
 export interface EventStreamStore {
   /**
@@ -59,15 +69,25 @@ export interface EventStreamStore {
    * read next. `pending`: events may still commit right behind (read again shortly).
    */
   after(scope: string, cursor: string, limit: number): Promise<{ events: LoggedEvent[]; cursor: string; pending: boolean }>;
-  /** Deletes what is older than `beforeMs`: logged events, scopes no stream renewed, closed sessions. */
+  /**
+   * Deletes what is older than `beforeMs`: logged events, scopes no stream renewed, sessions closed
+   * (or last seen) before it, and results stored before it (their events are past retention too).
+   */
   purge(beforeMs: number): Promise<void>;
   /** `listener(scope)` when events of a scope were logged (this process's commits, or another's NOTIFY). */
   subscribe(listener: (scope: string) => void): () => void;
 
   openSession(s: { id: string; scope: string; events: readonly string[]; openedMs: number }): Promise<void>;
+  /** The stream is still held (its process renews it with the scope): a session not seen for long was lost. */
+  touchSession(id: string, seenMs: number): Promise<void>;
   closeSession(id: string, closedMs: number): Promise<void>;
-  /** Stores one result (the session's latest `keep` are kept); false when the scope has no such session. */
-  addResult(scope: string, sessionId: string, r: StreamResultInput, atMs: number, keep: number): Promise<boolean>;
+  /**
+   * Stores one result, at most once per (session, event, route): only for an event of the scope's
+   * log that the session's filter takes, and for at most `maxRoutes` different routes per session
+   * (null is one route). So a session's results are bounded by the events streamed × its routes,
+   * and a repeat writes nothing. Results leave with their session, or when older than the purge.
+   */
+  addResult(scope: string, sessionId: string, r: StreamResultInput, atMs: number, maxRoutes: number): Promise<AddResultOutcome>;
   /** The scope's latest sessions, newest first, each with its latest `results` results. */
   listSessions(scope: string, limit: number, results: number): Promise<StreamSession[]>;
 }

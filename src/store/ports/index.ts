@@ -16,7 +16,7 @@ import type { TransactionSql } from 'postgres';
 import type { Database } from '../local/database.js';
 import type { BatchStore } from './batches.js';
 import type { EventStreamStore } from './event-stream.js';
-export type { EventStreamStore, LoggedEvent, StreamResultInput, StreamSession } from './event-stream.js';
+export type { AddResultOutcome, EventStreamStore, LoggedEvent, StreamResultInput, StreamSession } from './event-stream.js';
 
 import type { KeyEnvironment } from '../../domain/keys.js';
 export type { KeyEnvironment };

@@ -16,7 +16,7 @@
  * back until it ends (docs/webhooks.md "Event stream").
  */
 import type { Sql } from 'postgres';
-import type { EventStreamStore, LoggedEvent, StreamSession } from '../ports/event-stream.js';
+import type { AddResultOutcome, EventStreamStore, LoggedEvent, StreamSession } from '../ports/event-stream.js';
 
 /** The event_stream component's steps (appended to PG_MIGRATIONS in migrations.ts). */
 export const EVENT_STREAM: readonly string[] = [
@@ -64,6 +64,16 @@ export const EVENT_STREAM: readonly string[] = [
      RETURN NULL;
    END $$ LANGUAGE plpgsql;
    CREATE TRIGGER event_log_notify AFTER INSERT ON event_log FOR EACH ROW EXECUTE FUNCTION verity_event_log_notify();`,
+  // @2: a session's last sign of life (renewed by its process: a killed process's sessions show as
+  // lost), and one result per (session, event, route) — the report-back route is not rate limited,
+  // so its writes are bounded by what was streamed. Null last_seen: a session of before @2 (or one
+  // opened by a process of that version during a rolling upgrade).
+  `ALTER TABLE event_stream_sessions ADD COLUMN last_seen_ms bigint;
+   UPDATE event_stream_sessions SET last_seen_ms = COALESCE(closed_ms, opened_ms);
+   DELETE FROM event_stream_results r USING event_stream_results k
+     WHERE r.session_id = k.session_id AND r.event_id = k.event_id AND COALESCE(r.route, '') = COALESCE(k.route, '') AND r.id < k.id;
+   CREATE UNIQUE INDEX event_stream_results_once ON event_stream_results (session_id, event_id, (COALESCE(route, '')));
+   CREATE INDEX event_stream_results_at ON event_stream_results (at_ms);`,
 ];
 
 /** A position: `<xid>:<seq>` (the reader continues after it). */
@@ -120,33 +130,56 @@ export function postgresEventStream(sql: Sql, listeners: Set<(scope: string) => 
     purge: async (beforeMs) => {
       await sql`DELETE FROM event_log WHERE logged_at < ${beforeMs}`;
       await sql`DELETE FROM event_stream_scopes WHERE until_ms < ${beforeMs}`;
-      await sql`DELETE FROM event_stream_results WHERE session_id IN (SELECT id FROM event_stream_sessions WHERE closed_ms < ${beforeMs})`;
-      await sql`DELETE FROM event_stream_sessions WHERE closed_ms < ${beforeMs}`;
+      // A session ends when closed, or (its process killed) when last seen.
+      await sql`DELETE FROM event_stream_results WHERE at_ms < ${beforeMs} OR session_id IN (
+        SELECT id FROM event_stream_sessions WHERE COALESCE(closed_ms, last_seen_ms, opened_ms) < ${beforeMs})`;
+      await sql`DELETE FROM event_stream_sessions WHERE COALESCE(closed_ms, last_seen_ms, opened_ms) < ${beforeMs}`;
     },
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    ...streamSessions(sql),
+  };
+}
+
+type SessionPart = Pick<EventStreamStore, 'openSession' | 'touchSession' | 'closeSession' | 'addResult' | 'listSessions'>;
+
+/** The streams' sessions and what their apps answered (the report-back bounds: EventStreamStore.addResult). */
+function streamSessions(sql: Sql): SessionPart {
+  return {
     openSession: async (o) => {
-      await sql`INSERT INTO event_stream_sessions (id, scope, events, opened_ms)
-        VALUES (${o.id}, ${o.scope}, ${JSON.stringify(o.events)}::text::jsonb, ${o.openedMs})`;
+      await sql`INSERT INTO event_stream_sessions (id, scope, events, opened_ms, last_seen_ms)
+        VALUES (${o.id}, ${o.scope}, ${JSON.stringify(o.events)}::text::jsonb, ${o.openedMs}, ${o.openedMs})`;
+    },
+    touchSession: async (id, seenMs) => {
+      await sql`UPDATE event_stream_sessions SET last_seen_ms = GREATEST(last_seen_ms, ${seenMs}) WHERE id = ${id} AND closed_ms IS NULL`;
     },
     closeSession: async (id, closedMs) => {
-      await sql`UPDATE event_stream_sessions SET closed_ms = ${closedMs} WHERE id = ${id} AND closed_ms IS NULL`;
+      await sql`UPDATE event_stream_sessions SET closed_ms = ${closedMs}, last_seen_ms = ${closedMs} WHERE id = ${id} AND closed_ms IS NULL`;
     },
-    addResult: (scope, sessionId, r, atMs, keep) =>
-      sql.begin(async (tx) => {
-        const [known] = await tx`SELECT 1 FROM event_stream_sessions WHERE id = ${sessionId} AND scope = ${scope} FOR UPDATE`;
-        if (!known) return false;
-        await tx`INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms)
-          VALUES (${sessionId}, ${r.event_id}, ${r.route}, ${r.status}, ${r.latency_ms}, ${r.error}, ${atMs})`;
-        await tx`DELETE FROM event_stream_results WHERE session_id = ${sessionId} AND id <= (
-          SELECT id FROM event_stream_results WHERE session_id = ${sessionId} ORDER BY id DESC LIMIT 1 OFFSET ${keep})`;
-        return true;
-      }) as Promise<boolean>,
+    addResult: (scope, sessionId, r, atMs, maxRoutes) =>
+      sql.begin(async (tx): Promise<AddResultOutcome> => {
+        // The session's row lock: one result of a session at a time, so the route count holds.
+        const [session] = await tx<{ events: string[] }[]>`SELECT events FROM event_stream_sessions WHERE id = ${sessionId} AND scope = ${scope} FOR UPDATE`;
+        if (!session) return 'no_session';
+        const [ev] = await tx<{ type: string }[]>`SELECT type FROM event_log WHERE scope = ${scope} AND id = ${r.event_id} LIMIT 1`;
+        if (!ev || !session.events.includes(ev.type)) return 'no_event';
+        const route = r.route ?? '';
+        const [seen] = await tx<{ is_repeat: boolean; known_route: boolean; routes: number }[]>`SELECT
+          EXISTS (SELECT 1 FROM event_stream_results WHERE session_id = ${sessionId} AND event_id = ${r.event_id} AND COALESCE(route, '') = ${route}) AS is_repeat,
+          EXISTS (SELECT 1 FROM event_stream_results WHERE session_id = ${sessionId} AND COALESCE(route, '') = ${route}) AS known_route,
+          (SELECT COUNT(DISTINCT COALESCE(route, ''))::int FROM event_stream_results WHERE session_id = ${sessionId}) AS routes`;
+        if (seen!.is_repeat) return 'repeat';
+        if (!seen!.known_route && seen!.routes >= maxRoutes) return 'too_many_routes';
+        const inserted = await tx`INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms)
+          VALUES (${sessionId}, ${r.event_id}, ${r.route}, ${r.status}, ${r.latency_ms}, ${r.error}, ${atMs}) ON CONFLICT DO NOTHING`;
+        return inserted.count === 1 ? 'stored' : 'repeat';
+      }) as Promise<AddResultOutcome>,
     listSessions: async (scope, limit, results) => {
-      const rows = await sql<Array<{ id: string; events: string; opened_ms: number; closed_ms: number | null }>>`
-        SELECT id, events::text AS events, opened_ms, closed_ms FROM event_stream_sessions WHERE scope = ${scope}
+      const rows = await sql<Array<{ id: string; events: string; opened_ms: number; closed_ms: number | null; seen_ms: number }>>`
+        SELECT id, events::text AS events, opened_ms, closed_ms, COALESCE(last_seen_ms, closed_ms, opened_ms) AS seen_ms
+        FROM event_stream_sessions WHERE scope = ${scope}
         ORDER BY opened_ms DESC, id DESC LIMIT ${limit}`;
       const res = await sql<Array<{ session_id: string; event_id: string; route: string | null; status: number | null; latency_ms: number | null; error: string | null; at_ms: number }>>`
         SELECT r.session_id, r.event_id, r.route, r.status, r.latency_ms, r.error, r.at_ms FROM unnest(${rows.map((r) => r.id)}::text[]) AS s(id)
@@ -156,6 +189,7 @@ export function postgresEventStream(sql: Sql, listeners: Set<(scope: string) => 
         session_id: r.id,
         opened_at: new Date(Number(r.opened_ms)).toISOString(),
         closed_at: r.closed_ms === null ? null : new Date(Number(r.closed_ms)).toISOString(),
+        last_seen_at: new Date(Number(r.seen_ms)).toISOString(),
         events: JSON.parse(r.events) as string[],
         environment: scope.slice(scope.lastIndexOf('/') + 1),
         results: res.filter((x) => x.session_id === r.id).map(({ session_id: _s, at_ms, ...x }) => ({ ...x, at: new Date(Number(at_ms)).toISOString() })),

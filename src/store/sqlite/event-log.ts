@@ -9,9 +9,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { migrate, type Database } from '../local/database.js';
 import type { EventEnvelope } from '../../api/webhooks.js';
-import type { EventStreamStore, LoggedEvent, StreamSession } from '../ports/event-stream.js';
+import type { AddResultOutcome, EventStreamStore, LoggedEvent, StreamSession } from '../ports/event-stream.js';
 
-const MIGRATIONS = [
+/** The event_stream component's steps (exported for the upgrade test). */
+export const MIGRATIONS = [
   `CREATE TABLE event_log (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
      scope TEXT NOT NULL,
@@ -47,6 +48,15 @@ const MIGRATIONS = [
      at_ms INTEGER NOT NULL
    );
    CREATE INDEX event_stream_results_session ON event_stream_results (session_id, id);`,
+  // @2: a session's last sign of life (renewed by its process: a killed process's sessions show as
+  // lost), and one result per (session, event, route) — the report-back route is not rate limited,
+  // so its writes are bounded by what was streamed. Null last_seen: a session of before @2.
+  `ALTER TABLE event_stream_sessions ADD COLUMN last_seen_ms INTEGER;
+   UPDATE event_stream_sessions SET last_seen_ms = COALESCE(closed_ms, opened_ms);
+   DELETE FROM event_stream_results WHERE id NOT IN (
+     SELECT MAX(id) FROM event_stream_results GROUP BY session_id, event_id, COALESCE(route, ''));
+   CREATE UNIQUE INDEX event_stream_results_once ON event_stream_results (session_id, event_id, COALESCE(route, ''));
+   CREATE INDEX event_stream_results_at ON event_stream_results (at_ms);`,
 ];
 
 export function migrateEventStream(db: Database): void {
@@ -134,8 +144,10 @@ export function sqliteEventStream(db: Database): EventStreamStore {
       db.transaction(() => {
         db.prepare('DELETE FROM event_log WHERE logged_at < ?').run(beforeMs);
         db.prepare('DELETE FROM event_stream_scopes WHERE until_ms < ?').run(beforeMs);
-        db.prepare('DELETE FROM event_stream_results WHERE session_id IN (SELECT id FROM event_stream_sessions WHERE closed_ms < ?)').run(beforeMs);
-        db.prepare('DELETE FROM event_stream_sessions WHERE closed_ms < ?').run(beforeMs);
+        // A session ends when closed, or (its process killed) when last seen.
+        const gone = 'SELECT id FROM event_stream_sessions WHERE COALESCE(closed_ms, last_seen_ms, opened_ms) < ?';
+        db.prepare(`DELETE FROM event_stream_results WHERE session_id IN (${gone}) OR at_ms < ?`).run(beforeMs, beforeMs);
+        db.prepare(`DELETE FROM event_stream_sessions WHERE id IN (${gone})`).run(beforeMs);
       })();
       for (const [scope, until] of s.scopes ?? []) if (until < beforeMs) s.scopes!.delete(scope);
     },
@@ -143,27 +155,55 @@ export function sqliteEventStream(db: Database): EventStreamStore {
       s.listeners.add(listener);
       return () => s.listeners.delete(listener);
     },
+    ...streamSessions(db),
+  };
+}
+
+type StreamResultRow = { event_id: string; route: string | null; status: number | null; latency_ms: number | null; error: string | null; at_ms: number };
+
+type SessionPart = Pick<EventStreamStore, 'openSession' | 'touchSession' | 'closeSession' | 'addResult' | 'listSessions'>;
+
+/** The streams' sessions and what their apps answered (the report-back bounds: EventStreamStore.addResult). */
+function streamSessions(db: Database): SessionPart {
+  // Prepared once: the report-back route is not rate limited (its writes are bounded instead).
+  const q = {
+    session: db.prepare('SELECT events FROM event_stream_sessions WHERE id = ? AND scope = ?').pluck(),
+    eventType: db.prepare('SELECT type FROM event_log WHERE scope = ? AND id = ? LIMIT 1').pluck(),
+    repeat: db.prepare("SELECT 1 FROM event_stream_results WHERE session_id = ? AND event_id = ? AND COALESCE(route, '') = ?"),
+    knownRoute: db.prepare("SELECT 1 FROM event_stream_results WHERE session_id = ? AND COALESCE(route, '') = ? LIMIT 1"),
+    routes: db.prepare("SELECT COUNT(DISTINCT COALESCE(route, '')) FROM event_stream_results WHERE session_id = ?").pluck(),
+    insert: db.prepare('INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+  };
+  return {
     openSession: async (o) => {
-      db.prepare('INSERT INTO event_stream_sessions (id, scope, events, opened_ms) VALUES (?, ?, ?, ?)').run(o.id, o.scope, JSON.stringify(o.events), o.openedMs);
+      db.prepare('INSERT INTO event_stream_sessions (id, scope, events, opened_ms, last_seen_ms) VALUES (?, ?, ?, ?, ?)').run(
+        o.id, o.scope, JSON.stringify(o.events), o.openedMs, o.openedMs,
+      );
+    },
+    touchSession: async (id, seenMs) => {
+      db.prepare('UPDATE event_stream_sessions SET last_seen_ms = MAX(COALESCE(last_seen_ms, 0), ?) WHERE id = ? AND closed_ms IS NULL').run(seenMs, id);
     },
     closeSession: async (id, closedMs) => {
-      db.prepare('UPDATE event_stream_sessions SET closed_ms = ? WHERE id = ? AND closed_ms IS NULL').run(closedMs, id);
+      db.prepare('UPDATE event_stream_sessions SET closed_ms = ?, last_seen_ms = ? WHERE id = ? AND closed_ms IS NULL').run(closedMs, closedMs, id);
     },
-    addResult: async (scope, sessionId, r, atMs, keepN) =>
-      db.transaction((): boolean => {
-        if (!db.prepare('SELECT 1 FROM event_stream_sessions WHERE id = ? AND scope = ?').get(sessionId, scope)) return false;
-        db.prepare('INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-          sessionId, r.event_id, r.route, r.status, r.latency_ms, r.error, atMs,
-        );
-        db.prepare(
-          'DELETE FROM event_stream_results WHERE session_id = ? AND id <= (SELECT id FROM event_stream_results WHERE session_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
-        ).run(sessionId, sessionId, keepN);
-        return true;
+    addResult: async (scope, sessionId, r, atMs, maxRoutes) =>
+      db.transaction((): AddResultOutcome => {
+        const events = q.session.get(sessionId, scope) as string | undefined;
+        if (events === undefined) return 'no_session';
+        const type = q.eventType.get(scope, r.event_id) as string | undefined;
+        if (type === undefined || !(JSON.parse(events) as string[]).includes(type)) return 'no_event';
+        const route = r.route ?? '';
+        if (q.repeat.get(sessionId, r.event_id, route)) return 'repeat';
+        if (!q.knownRoute.get(sessionId, route) && (q.routes.get(sessionId) as number) >= maxRoutes) return 'too_many_routes';
+        q.insert.run(sessionId, r.event_id, r.route, r.status, r.latency_ms, r.error, atMs);
+        return 'stored';
       })(),
     listSessions: async (scope, limit, results) => {
       const rows = db
-        .prepare('SELECT id, events, opened_ms, closed_ms FROM event_stream_sessions WHERE scope = ? ORDER BY opened_ms DESC, id DESC LIMIT ?')
-        .all(scope, limit) as Array<{ id: string; events: string; opened_ms: number; closed_ms: number | null }>;
+        .prepare(
+          'SELECT id, events, opened_ms, closed_ms, COALESCE(last_seen_ms, closed_ms, opened_ms) AS seen_ms FROM event_stream_sessions WHERE scope = ? ORDER BY opened_ms DESC, id DESC LIMIT ?',
+        )
+        .all(scope, limit) as Array<{ id: string; events: string; opened_ms: number; closed_ms: number | null; seen_ms: number }>;
       const res = db.prepare(
         'SELECT event_id, route, status, latency_ms, error, at_ms FROM event_stream_results WHERE session_id = ? ORDER BY id DESC LIMIT ?',
       );
@@ -171,6 +211,7 @@ export function sqliteEventStream(db: Database): EventStreamStore {
         session_id: r.id,
         opened_at: new Date(r.opened_ms).toISOString(),
         closed_at: r.closed_ms === null ? null : new Date(r.closed_ms).toISOString(),
+        last_seen_at: new Date(r.seen_ms).toISOString(),
         events: JSON.parse(r.events) as string[],
         environment: scope.slice(scope.lastIndexOf('/') + 1),
         results: (res.all(r.id, results) as Array<StreamResultRow>).map(({ at_ms, ...x }) => ({ ...x, at: new Date(at_ms).toISOString() })),
@@ -178,5 +219,3 @@ export function sqliteEventStream(db: Database): EventStreamStore {
     },
   };
 }
-
-type StreamResultRow = { event_id: string; route: string | null; status: number | null; latency_ms: number | null; error: string | null; at_ms: number };

@@ -5,7 +5,9 @@
  * - streams per account are bounded (429), and a closed stream frees its place;
  * - keep-alive comments; retention: an event past it is reported `missed` (expired) on resume;
  * - a stream changes nothing endpoints receive: the outbox rows are the same with a stream open;
- * - app.close() with streams open ends them and returns.
+ * - app.close() with streams open ends them and returns;
+ * - report-backs: not rate limited, taken only for streamed events, once per (session, event,
+ *   route), routes bounded; sessions open / closed / lost by their last renewal.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -189,6 +191,80 @@ describe('event stream bounds', () => {
     expect(t.hub()!.size).toBe(0);
   });
 
+  it('report-backs are not counted against the rate limit, but taken only for streamed events, once per (session, event, route), for 20 routes', async () => {
+    const t = await start();
+    const k = t.key('rb');
+    const account = accountOf(t.db, 'acct');
+    const st = await t.open(k);
+    const session = (await st.next((m) => m.event === 'session')).json.session_id as string;
+    // 30 events (made without requests) × 4 routes = 120 results: more than a test key's 100 an hour.
+    const ids = await t.emit(account, 30);
+    await st.next((m) => m.id === ids[29]);
+    const post = (body: unknown, id = session) =>
+      fetch(`${t.url}/v1/events/stream/sessions/${id}/results`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const routes = ['/a', '/b', '/c?x=1', null];
+    for (const id of ids)
+      for (const route of routes) {
+        const r = await post({ event_id: id, route, status: route ? 200 : null, latency_ms: 3, error: route ? null : 'refused by listen: x' });
+        expect(r.status).toBe(204);
+        expect(r.headers.get('ratelimit-remaining')).toBeNull();
+      }
+    expect(t.db.prepare('SELECT COUNT(*) FROM event_stream_results WHERE session_id = ?').pluck().get(session)).toBe(120);
+    // A repeat answers 204 and writes nothing: the first answer stands.
+    expect((await post({ event_id: ids[0], route: '/a', status: 500 })).status).toBe(204);
+    expect(t.db.prepare("SELECT status FROM event_stream_results WHERE session_id = ? AND event_id = ? AND route = '/a'").pluck().all(session, ids[0])).toEqual([200]);
+    // An event this session was not streamed: 404 naming the event_id (unknown session: no details).
+    const unknown = await post({ event_id: 'wh_notAnEventOfThisAccount', route: '/a', status: 200 });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any).error).toMatchObject({ code: 'NOT_FOUND', details: [{ field: 'event_id' }] });
+    // Another account's key cannot report into this session.
+    const other = await fetch(`${t.url}/v1/events/stream/sessions/${session}/results`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key('other', 'test', 'acct2')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ event_id: ids[1], route: '/a' }),
+    });
+    expect(other.status).toBe(404);
+    expect(((await other.json()) as any).error.details).toBeUndefined();
+    // Routes per session are bounded: 16 more are taken, the 21st is refused; '' is not a route.
+    for (let i = 0; i < 16; i++) expect((await post({ event_id: ids[0], route: `/r${i}`, status: 200 })).status).toBe(204);
+    const past = await post({ event_id: ids[0], route: '/one-too-many', status: 200 });
+    expect(past.status).toBe(400);
+    expect(((await past.json()) as any).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'route' }] });
+    expect((await post({ event_id: ids[0], route: '', status: 200 })).status).toBe(400);
+    // None of it touched the key's window: the stream's open and this GET are its only requests.
+    const list = await fetch(`${t.url}/v1/events/stream/sessions`, { headers: { authorization: `Bearer ${k}` } });
+    expect(list.headers.get('ratelimit-remaining')).toBe('98');
+  });
+
+  it('sessions: open while renewed (injected clock), closed when ended, lost (closed_at = last seen) when their process stopped renewing them', async () => {
+    const t = await start({ pingMs: 5, renewMs: 1_000 });
+    const k = t.key('life');
+    const st = await t.open(k);
+    const live = (await st.next((m) => m.event === 'session')).json.session_id as string;
+    const T0 = t.clock.ms;
+    // A session whose serve process was killed: opened, never renewed, never closed.
+    await t.store.eventStream!.openSession({ id: 'lss_killed', scope: `${accountOf(t.db, 'acct')}/test`, events: ['verification.completed'], openedMs: T0 });
+    const list = async () => {
+      const r = await fetch(`${t.url}/v1/events/stream/sessions`, { headers: { authorization: `Bearer ${k}` } });
+      return new Map(((await r.json()) as { data: any[] }).data.map((x) => [x.session_id, x]));
+    };
+    expect((await list()).get('lss_killed')).toMatchObject({ state: 'open', closed_at: null, last_seen_at: new Date(T0).toISOString() });
+    // 3 s later (past 2 × 1 s + a 5 ms tick): the live stream was renewed at a tick, the other not.
+    t.clock.advance(3_000);
+    await expect.poll(async () => (await list()).get(live)?.last_seen_at, { timeout: 5_000 }).toBe(new Date(T0 + 3_000).toISOString());
+    const now = await list();
+    expect(now.get(live)).toMatchObject({ state: 'open', closed_at: null });
+    expect(now.get('lss_killed')).toMatchObject({ state: 'lost', closed_at: new Date(T0).toISOString(), last_seen_at: new Date(T0).toISOString() });
+    st.close();
+    await st.ended;
+    await expect.poll(async () => (await list()).get(live)?.state, { timeout: 5_000 }).toBe('closed');
+    expect((await list()).get(live)!.closed_at).toBe(new Date(T0 + 3_000).toISOString());
+  });
+
   it('the OpenAPI document lists the stream, sessions, results and trigger operations', async () => {
     const t = await start();
     const doc = (await (await fetch(`${t.url}/v1/openapi.json`)).json()) as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
@@ -197,5 +273,7 @@ describe('event stream bounds', () => {
     expect(doc.paths['/v1/events/stream/sessions/{id}/results'].post.responses).toHaveProperty('204');
     expect(doc.paths['/v1/events/trigger'].post.operationId).toBe('triggerEvent');
     expect(doc.components.schemas.StreamResult.required).toEqual(['event_id']);
+    expect(doc.components.schemas.StreamSessions.properties.data.items.properties.state.enum).toEqual(['open', 'closed', 'lost']);
+    expect(doc.paths['/v1/events/stream/sessions/{id}/results'].post.description).toMatch(/Not counted against the key’s rate limit/);
   });
 });

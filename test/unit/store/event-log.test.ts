@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { envelope, sampleData } from '../../../src/domain/events.js';
-import { openStore } from '../../../src/store/local/database.js';
+import { migrate, openStore } from '../../../src/store/local/database.js';
+import { MIGRATIONS as SQLITE_EVENT_STREAM } from '../../../src/store/sqlite/event-log.js';
 import type { EventStreamStore, OutboxEntry, ServerStore } from '../../../src/store/ports/index.js';
 import { sqliteServerStore } from '../../../src/store/sqlite/index.js';
 import { freshDatabase, reachablePostgres } from '../../helpers/postgres.js';
@@ -94,24 +95,82 @@ describe.each(subjects)('event log contract (%s)', (_name, make) => {
     expect(await log.oldest('a/test')).toBeUndefined();
   });
 
-  it('sessions: results kept per session (latest N), listed newest first; unknown session refused', async () => {
+  it('sessions: results only for logged events the session takes, once per (session, event, route), bounded routes; listed newest first', async () => {
     const store = await make();
     const log = store.eventStream!;
+    await log.keepScope('a/test', NOW + 60_000);
+    const made = [entry('a/test'), entry('a/test'), entry('a/test'), entry('a/test'), entry('a/test', 'batch.completed'), entry('a/live')];
+    await store.commitFailure({ outbox: made });
+    const ids = made.map((m) => m.event.id);
     await log.openSession({ id: 'lss_one', scope: 'a/test', events: ['verification.completed'], openedMs: NOW });
     await log.openSession({ id: 'lss_two', scope: 'a/test', events: ['batch.completed'], openedMs: NOW + 1 });
-    for (let i = 0; i < 5; i++)
-      expect(await log.addResult('a/test', 'lss_one', { event_id: `wh_${i}`, route: '/h', status: 200 + i, latency_ms: i, error: null }, NOW + i, 3)).toBe(true);
-    expect(await log.addResult('a/live', 'lss_one', { event_id: 'wh_x', route: null, status: null, latency_ms: null, error: 'x' }, NOW, 3)).toBe(false);
-    expect(await log.addResult('a/test', 'lss_none', { event_id: 'wh_x', route: null, status: null, latency_ms: null, error: 'x' }, NOW, 3)).toBe(false);
-    await log.closeSession('lss_one', NOW + 10);
+    const r = (event_id: string, route: string | null = '/h', status: number | null = 200) => ({ event_id, route, status, latency_ms: 5, error: null });
+    for (let i = 0; i < 4; i++) expect(await log.addResult('a/test', 'lss_one', r(ids[i]!), NOW + i, 3)).toBe('stored');
+    // The same event and route again: nothing written, the first answer stands.
+    expect(await log.addResult('a/test', 'lss_one', r(ids[0]!, '/h', 500), NOW + 5, 3)).toBe('repeat');
+    // Another route for the same event is another result; null is one route, once per event too.
+    expect(await log.addResult('a/test', 'lss_one', r(ids[0]!, '/other'), NOW + 6, 3)).toBe('stored');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[0]!, null, null), NOW + 7, 3)).toBe('stored');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[0]!, null, null), NOW + 8, 3)).toBe('repeat');
+    // A fourth route for the session is past the bound of 3; known routes still take new events.
+    expect(await log.addResult('a/test', 'lss_one', r(ids[1]!, '/fourth'), NOW + 9, 3)).toBe('too_many_routes');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[1]!, '/other'), NOW + 10, 3)).toBe('stored');
+    // Not events of this session: unknown, another scope's, a type it does not take.
+    expect(await log.addResult('a/test', 'lss_one', r('wh_notlogged'), NOW, 3)).toBe('no_event');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[5]!), NOW, 3)).toBe('no_event');
+    expect(await log.addResult('a/test', 'lss_one', r(ids[4]!), NOW, 3)).toBe('no_event');
+    expect(await log.addResult('a/test', 'lss_two', r(ids[4]!), NOW + 11, 3)).toBe('stored');
+    // Not a session of the scope.
+    expect(await log.addResult('a/live', 'lss_one', r(ids[5]!), NOW, 3)).toBe('no_session');
+    expect(await log.addResult('a/test', 'lss_none', r(ids[0]!), NOW, 3)).toBe('no_session');
+
+    await log.touchSession('lss_two', NOW + 500);
+    await log.closeSession('lss_one', NOW + 20);
+    await log.touchSession('lss_one', NOW + 900); // closed: no longer renewed
     const list = await log.listSessions('a/test', 10, 2);
     expect(list.map((s) => s.session_id)).toEqual(['lss_two', 'lss_one']);
-    expect(list[1]).toMatchObject({ closed_at: new Date(NOW + 10).toISOString(), environment: 'test', events: ['verification.completed'] });
-    expect(list[1]!.results.map((x) => x.event_id)).toEqual(['wh_4', 'wh_3']);
-    expect((await log.listSessions('a/test', 10, 10))[1]!.results.map((x) => x.event_id)).toEqual(['wh_4', 'wh_3', 'wh_2']);
+    expect(list[0]).toMatchObject({ closed_at: null, last_seen_at: new Date(NOW + 500).toISOString() });
+    expect(list[1]).toMatchObject({ closed_at: new Date(NOW + 20).toISOString(), last_seen_at: new Date(NOW + 20).toISOString(), environment: 'test', events: ['verification.completed'] });
+    expect(list[1]!.results.map((x) => [x.event_id, x.route])).toEqual([[ids[1], '/other'], [ids[0], null]]);
+    const all = (await log.listSessions('a/test', 10, 100))[1]!.results;
+    expect(all).toHaveLength(7);
+    expect(all.find((x) => x.event_id === ids[0] && x.route === '/h')).toMatchObject({ status: 200, at: new Date(NOW).toISOString() });
     expect(await log.listSessions('a/live', 10, 10)).toEqual([]);
-    await log.purge(NOW + 11);
+    // Purge: the closed session goes with its results; an open one last seen before the cutoff
+    // (its process killed) goes too; one seen since stays.
+    await log.openSession({ id: 'lss_lost', scope: 'a/test', events: ['verification.completed'], openedMs: NOW + 2 });
+    await log.purge(NOW + 100);
     expect((await log.listSessions('a/test', 10, 10)).map((s) => s.session_id)).toEqual(['lss_two']);
+    // lss_two's result (stored at NOW + 11) is older than the cutoff: gone with its event's retention.
+    expect((await log.listSessions('a/test', 10, 10))[0]!.results).toEqual([]);
+  });
+});
+
+describe('event log on SQLite: upgrade to event_stream@2', () => {
+  it('keeps one result per (session, event, route) — the latest — and dates old sessions by their open', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verity-log-up-'));
+    const file = await openStore(join(dir, 'verity.db'));
+    closers.push(async () => {
+      file.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    migrate(file.db, 'event_stream', SQLITE_EVENT_STREAM.slice(0, 1));
+    file.db.prepare("INSERT INTO event_stream_sessions (id, scope, events, opened_ms) VALUES ('lss_old', 'a/test', '[\"verification.completed\"]', ?)").run(NOW);
+    const add = file.db.prepare('INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms) VALUES (?, ?, ?, ?, 1, NULL, ?)');
+    add.run('lss_old', 'wh_1', '/h', 500, NOW);
+    add.run('lss_old', 'wh_1', '/h', 200, NOW + 1);
+    add.run('lss_old', 'wh_1', null, null, NOW + 2);
+    add.run('lss_old', 'wh_1', null, null, NOW + 3);
+    add.run('lss_old', 'wh_2', '/h', 201, NOW + 4);
+    const store = sqliteServerStore(file.db);
+    closers.push(() => store.close());
+    const [old] = await store.eventStream!.listSessions('a/test', 10, 10);
+    expect(old).toMatchObject({ session_id: 'lss_old', closed_at: null, last_seen_at: new Date(NOW).toISOString() });
+    expect(old!.results.map((r) => [r.event_id, r.route, r.status])).toEqual([
+      ['wh_2', '/h', 201],
+      ['wh_1', null, null],
+      ['wh_1', '/h', 200],
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Upgrading a PostgreSQL database migrated by the previous version (server@1–2, webhooks@1,
+ * Upgrading a PostgreSQL database migrated by the previous version (server@1–2, webhooks@1, event_stream@1,
  * batches@1) to server@3 / batches@2: usage already counted stays counted (shard 0 of the new key),
  * keys created before get their rate window rows, and the new guard, commit and quota hold work on
  * them. Needs a real server (skipped with a message without one).
@@ -24,7 +24,7 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
     const { default: postgres } = await import('postgres');
     const { PG_MIGRATIONS } = await import('../../../src/store/postgres/migrations.js');
     const { openPostgresStore } = await import('../../../src/store/postgres/index.js');
-    const before = { server: 2, webhooks: 1, batches: 1, event_stream: 0 } as Record<string, number>;
+    const before = { server: 2, webhooks: 1, batches: 1, event_stream: 1 } as Record<string, number>;
     const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
     try {
       await sql.unsafe(`CREATE TABLE verity_schema_migrations (component text NOT NULL, version integer NOT NULL,
@@ -42,6 +42,11 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
       await sql`INSERT INTO webhook_endpoints (id, account_id, url, events, secret, created_at)
         VALUES ('we_old', 'acct_old/live', 'https://old.example.com/in', '["verification.completed"]'::jsonb, ${'s'.repeat(40)}, '2026-03-01T00:00:00.000Z')`;
       await sql`INSERT INTO usage (account_id, period, environment, credits, requests) VALUES ('acct_old', '2026-03', 'live', 40, 12)`;
+      // An event-stream session of event_stream@1 with results reported twice (event_stream@2 keeps
+      // one per session, event and route: the latest) and no last_seen (dated by its open).
+      await sql`INSERT INTO event_stream_sessions (id, scope, events, opened_ms) VALUES ('lss_old', 'acct_old/live', '["verification.completed"]'::jsonb, ${NOW})`;
+      for (const [route, status, at] of [['/h', 500, 0], ['/h', 200, 1], [null, null, 2], [null, null, 3]] as const)
+        await sql`INSERT INTO event_stream_results (session_id, event_id, route, status, latency_ms, error, at_ms) VALUES ('lss_old', 'wh_1', ${route}, ${status}, 1, NULL, ${NOW + at})`;
     } finally {
       await sql.end({ timeout: 1 });
     }
@@ -49,7 +54,10 @@ describe.skipIf(!pgAdmin)('PostgreSQL migrations: from the previous version', ()
     const store = await openPostgresStore({ url: db.url, poolSize: 2, listen: false });
     try {
       const [applied] = await store.sql<{ v: string[] }[]>`SELECT array_agg(component || '@' || version ORDER BY component, version) AS v FROM verity_schema_migrations`;
-      expect(applied!.v).toEqual(['batches@1', 'batches@2', 'event_stream@1', 'server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1', 'webhooks@2']);
+      expect(applied!.v).toEqual(['batches@1', 'batches@2', 'event_stream@1', 'event_stream@2', 'server@1', 'server@2', 'server@3', 'server@4', 'webhooks@1', 'webhooks@2']);
+      const [old] = await store.eventStream!.listSessions('acct_old/live', 10, 10);
+      expect(old).toMatchObject({ session_id: 'lss_old', closed_at: null, last_seen_at: new Date(NOW).toISOString() });
+      expect(old!.results.map((r) => [r.route, r.status])).toEqual([[null, null], ['/h', 200]]);
       // It keeps signing as before: SPEC 6.3's scheme, with its secret.
       expect(await store.webhooks.get('acct_old/live', 'we_old')).toMatchObject({ signature_scheme: 'verity', secret_hint: 'ssssss…ssss' });
       expect((await store.admin.listUsage('2026-03')).find((u) => u.account_name === 'old')).toMatchObject({ credits: 40, requests: 12 });

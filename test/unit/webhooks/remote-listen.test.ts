@@ -5,10 +5,13 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook as ReferenceWebhook } from 'standardwebhooks';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sign, verifySignature } from '../../../src/domain/signature.js';
+import { generateStandardSecret } from '../../../src/domain/standard-webhooks.js';
 import { startListener, type ListenRecord, type RunningListener } from '../../../src/webhooks/listener.js';
+import { checkDelivery } from '../../../src/webhooks/verify-delivery.js';
 import { createStreamHandler, parseSession, parseStreamEvent, resultsOf, type StreamEvent } from '../../../src/webhooks/remote-listen.js';
 
 const SESSION_SECRET = 'whsec_c2Vzc2lvbi1zZWNyZXQtZm9yLXRlc3Rz';
@@ -127,6 +130,53 @@ describe('createStreamHandler', () => {
       ['/batches', 500, null],
       ['/down', null, 'connection refused (is the app running?)'],
     ]);
+  });
+
+  it('verifies an event carrying Standard Webhooks headers by that scheme (refusing as the local listener does), and forwards it signed again', async () => {
+    const now = T0;
+    // The event's headers signed by the specification's reference library with the session secret.
+    const standardEvent = (b: string, secret = SESSION_SECRET, at = T0): StreamEvent => {
+      const { id, type } = JSON.parse(b) as { id: string; type: string };
+      const headers = { 'content-type': 'application/json', 'x-service-event-id': id, 'x-service-event-type': type, 'x-service-attempt': '1' };
+      return { id, type, headers: { ...headers, 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at / 1000)), 'webhook-signature': new ReferenceWebhook(secret).sign(id, new Date(at), b) }, body: b };
+    };
+    const a = await app();
+    const fwd = generateStandardSecret();
+    const h = createStreamHandler({ forward: [{ url: `${a.url}/in` }], forwardSecret: fwd, now: () => now });
+    const b = body();
+    const r = await h.handle(standardEvent(b), SESSION_SECRET);
+    expect(r).toMatchObject({ outcome: 'accepted', status: 200, signature_scheme: 'standard' });
+    // The app gets the exact bytes, signed again with the forward secret in the same scheme (and verity's).
+    const got = a.got[0]!;
+    expect(got.body).toBe(b);
+    expect(checkDelivery([fwd], Buffer.from(got.body), got.headers, now)).toMatchObject({ ok: true, scheme: 'standard' });
+    expect(checkDelivery([SESSION_SECRET], Buffer.from(got.body), got.headers, now).ok).toBe(false);
+    expect(verifySignature([fwd], Buffer.from(got.body), got.headers['x-service-signature'])).toMatchObject({ ok: true });
+    // A verity-style forward secret cannot sign Standard Webhooks: the session's signature is
+    // dropped, the app verifies X-Service-Signature.
+    const v = await app();
+    const hv = createStreamHandler({ forward: [{ url: v.url }], forwardSecret: FORWARD_SECRET, now: () => now });
+    expect((await hv.handle(standardEvent(body()), SESSION_SECRET)).outcome).toBe('accepted');
+    expect(v.got[0]!.headers['webhook-signature']).toBeUndefined();
+    expect(verifySignature([FORWARD_SECRET], Buffer.from(v.got[0]!.body), v.got[0]!.headers['x-service-signature'])).toMatchObject({ ok: true });
+
+    // Forged and stale Standard events: refused with the local listener's status, reason and words.
+    const local: ListenRecord[] = [];
+    const l: RunningListener = await startListener({ secrets: [SESSION_SECRET], port: 0, now: () => now, onRecord: (x) => local.push(x) });
+    closers.push(() => l.close());
+    const pick = (x: ListenRecord) => ({ outcome: x.outcome, status: x.status, reason: x.reason, explanation: x.explanation, signature_scheme: x.signature_scheme });
+    const cases: Array<[string, StreamEvent]> = [
+      ['forged', standardEvent(body(), generateStandardSecret())],
+      ['stale timestamp', standardEvent(body(), SESSION_SECRET, T0 - 10 * 60_000)],
+    ];
+    for (const [name, ev] of cases) {
+      const remote = await h.handle(ev, SESSION_SECRET);
+      local.length = 0;
+      await (await request(l.url, { method: 'POST', headers: ev.headers, body: ev.body })).body.text();
+      expect(remote.outcome, name).toBe('refused');
+      expect(pick(remote), name).toEqual(pick(local[0]!));
+    }
+    expect(a.got).toHaveLength(1);
   });
 
   it('reads only well-formed session and event messages', () => {
