@@ -282,7 +282,9 @@ describe('Standard Webhooks endpoints in verity serve (signature_scheme: standar
     const plain = await call(h, 'POST', '/v1/webhooks', key, { url: rx.url, events: ['credit.threshold'] });
     expect(plain.json.signature_scheme).toBe('verity');
     const list = await call(h, 'GET', '/v1/webhooks', key);
-    expect(list.json.data.map((w: { signature_scheme: string }) => w.signature_scheme)).toEqual(['standard', 'verity']);
+    // Two endpoints made in the same millisecond list in id order: compare by id, not position.
+    const schemes = Object.fromEntries(list.json.data.map((w: { id: string; signature_scheme: string }) => [w.id, w.signature_scheme]));
+    expect(schemes).toEqual({ [std.json.id]: 'standard', [plain.json.id]: 'verity' });
     expect(JSON.stringify(list.json)).not.toContain(std.json.secret);
     const doc = (await (await fetch(`${h.url}/v1/openapi.json`)).json()) as any;
     expect(doc.components.schemas.WebhookConfig.properties.signature_scheme.enum).toEqual(['verity', 'standard']);
