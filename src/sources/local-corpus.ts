@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { VerityError } from '../api/errors.js';
 import { migrate, type Database, type Store } from '../store/local/database.js';
 import type { ClaimHit, ClaimQuery } from './claim-types.js';
+import { foldToken, topKCorpus, type Phrase, type TopKTuning } from './corpus-topk.js';
 
 export const CORPUS_MIGRATIONS = [
   `CREATE TABLE corpus_docs (
@@ -35,6 +36,12 @@ export const CORPUS_MIGRATIONS = [
   // Rows imported before this step keep NULL: listed as "(file not recorded)", removed by --all.
   `ALTER TABLE corpus_docs ADD COLUMN file TEXT;
    CREATE INDEX corpus_docs_file ON corpus_docs(file);`,
+  // The row count kept where rows are written (importCorpus, removeCorpusRows): a claim needs it
+  // for IDF, and count(*) walked the whole table (81 ms at a million passages, issue 31). The
+  // index's own per-term document counts, read through fts5vocab, order a claim's terms by rarity.
+  `CREATE TABLE corpus_stats (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+   INSERT INTO corpus_stats (key, value) SELECT 'rows', count(*) FROM corpus_docs;
+   CREATE VIRTUAL TABLE corpus_vocab USING fts5vocab(corpus_fts, row);`,
 ];
 
 export function migrateCorpus(db: Database): void {
@@ -148,6 +155,7 @@ export async function importCorpus(store: Store, filePath: string, opts: ImportO
   const insert = db.prepare(
     `INSERT OR IGNORE INTO corpus_docs (hash, text, url, source, published_at, authority, added_at, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const addRows = db.prepare(`UPDATE corpus_stats SET value = value + ? WHERE key = 'rows'`);
   // A row already stored from another file stays with the file that brought it first.
   const file = resolve(filePath);
   const result: ImportResult = { added: 0, skipped: 0, rejected: 0, errors: [] };
@@ -155,12 +163,15 @@ export async function importCorpus(store: Store, filePath: string, opts: ImportO
   let batch: CorpusRow[] = [];
   const flush = db.transaction((rows: CorpusRow[]) => {
     const at = now().toISOString();
+    let added = 0;
     for (const r of rows) {
       const hash = createHash('sha256').update(r.text).update('\u0000').update(r.url).digest('hex');
       const info = insert.run(hash, r.text, r.url, r.source, r.published_at, r.authority, at, file);
-      if (info.changes > 0) result.added++;
+      if (info.changes > 0) added++;
       else result.skipped++;
     }
+    addRows.run(added);
+    result.added += added;
   });
   const records = ext === '.csv' ? csvRecords(filePath) : jsonlRecords(filePath);
   try {
@@ -192,10 +203,12 @@ export async function importCorpus(store: Store, filePath: string, opts: ImportO
   return result;
 }
 
-/** Rows in the corpus (0 when the corpus was never created): a full count, for `corpus ls` and tests. */
+/** Rows in the corpus (0 when the corpus was never created), from the counter kept on import and removal. */
 export function corpusSize(db: Database): number {
-  if (!db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'corpus_docs'`).get()) return 0;
-  return (db.prepare('SELECT count(*) AS n FROM corpus_docs').get() as { n: number }).n;
+  const tables = new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('corpus_docs', 'corpus_stats')`).pluck().all());
+  if (tables.has('corpus_stats')) return Number(db.prepare(`SELECT value FROM corpus_stats WHERE key = 'rows'`).pluck().get() ?? 0);
+  // A corpus from before the counter (not migrated yet): counted once.
+  return tables.has('corpus_docs') ? (db.prepare('SELECT count(*) FROM corpus_docs').pluck().get() as number) : 0;
 }
 
 /** Whether the corpus holds any row (false when it was never created): what a claim needs to know. */
@@ -234,7 +247,7 @@ export function corpusFiles(db: Database): CorpusFile[] {
 export function removeCorpusRows(db: Database, target: { file: string } | { all: true }): { removed: number; file: string | null } {
   migrateCorpus(db);
   if ('all' in target) {
-    const removed = db.transaction(() => db.prepare('DELETE FROM corpus_docs').run().changes)();
+    const removed = db.transaction(() => uncount(db, db.prepare('DELETE FROM corpus_docs').run().changes))();
     return { removed, file: null };
   }
   const known = corpusFiles(db);
@@ -247,49 +260,73 @@ export function removeCorpusRows(db: Database, target: { file: string } | { all:
       { hint: names.length ? 'see them with `verity corpus ls`; `verity corpus rm --all` empties the corpus' : 'import one with `verity corpus add FILE.jsonl|csv`' },
     );
   }
-  const removed = db.transaction(() => db.prepare('DELETE FROM corpus_docs WHERE file = ?').run(match.file).changes)();
+  const removed = db.transaction(() => uncount(db, db.prepare('DELETE FROM corpus_docs WHERE file = ?').run(match.file).changes))();
   return { removed, file: match.file };
+}
+
+/** Takes removed rows off the row counter (in the deleting transaction); returns them. */
+function uncount(db: Database, removed: number): number {
+  db.prepare(`UPDATE corpus_stats SET value = max(0, value - ?) WHERE key = 'rows'`).run(removed);
+  return removed;
+}
+
+/**
+ * The FTS5 phrases of a query: each word quoted (so no user text is read as FTS syntax), then
+ * each stem as a prefix query ("identifi"* finds identifies, identified): the index is not
+ * stemmed (the corpus has no declared language), so inflected forms are matched this way. Stems
+ * shorter than 4 letters would match too much.
+ */
+export function ftsPhrases(terms: readonly string[], prefixes: readonly string[] = []): Phrase[] {
+  const words = new Set<string>();
+  for (const t of terms) for (const w of t.split(/[^\p{L}\p{N}]+/u)) if (w.length >= 2) words.add(w.toLowerCase());
+  const parts: Phrase[] = [...words].slice(0, 48).map((w) => ({ fts: `"${w}"`, token: foldToken(w), prefix: false }));
+  for (const p of prefixes) {
+    const w = p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    if (w.length >= 4 && !words.has(w)) parts.push({ fts: `"${w}"*`, token: foldToken(w), prefix: true });
+  }
+  return parts.slice(0, 64);
 }
 
 /** An FTS5 query that ORs the quoted terms, so no user text is read as FTS syntax. */
 export function ftsQuery(terms: readonly string[], prefixes: readonly string[] = []): string {
-  const words = new Set<string>();
-  for (const t of terms) for (const w of t.split(/[^\p{L}\p{N}]+/u)) if (w.length >= 2) words.add(w.toLowerCase());
-  const parts = [...words].slice(0, 48).map((w) => `"${w}"`);
-  // A stem as a prefix query ("identifi"* finds identifies, identified): the index is not stemmed
-  // (the corpus has no declared language), so inflected forms are matched this way. Stems shorter
-  // than 4 letters would match too much.
-  for (const p of prefixes) {
-    const w = p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-    if (w.length >= 4 && !words.has(w)) parts.push(`"${w}"*`);
-  }
-  return parts.slice(0, 64).join(' OR ');
+  return ftsPhrases(terms, prefixes)
+    .map((p) => p.fts)
+    .join(' OR ');
 }
 
 /** Candidates asked of the index: BM25 over the claim's passages then picks the best of these. */
 export const CORPUS_CANDIDATES = 50;
 
-/** Best-matching rows by FTS5 bm25. */
-export function searchCorpus(db: Database, query: ClaimQuery, limit: number): ClaimHit[] {
-  if (!corpusHasRows(db)) return [];
-  const match = query.content
-    ? ftsQuery(query.content.words, query.content.stems)
-    : ftsQuery(query.terms.length ? query.terms : [query.claim]);
-  if (!match) return [];
-  const rows = db
-    .prepare(
-      `SELECT d.text, d.url, d.source, d.published_at, d.authority
-         FROM corpus_fts JOIN corpus_docs d ON d.id = corpus_fts.rowid
-        WHERE corpus_fts MATCH ? ORDER BY bm25(corpus_fts) LIMIT ?`,
-    )
-    .all(match, limit) as CorpusRow[];
-  return rows.map((r) => ({
-    source: 'local' as const,
-    url: r.url,
-    title: r.source ?? 'local corpus',
-    text: r.text,
-    published_at: r.published_at,
-    publisher: r.source,
-    declared_authority: r.authority,
-  }));
+/**
+ * Best-matching rows: bm25 over every match while the query's terms are rare enough, a bounded
+ * candidate set above that (corpus-topk.ts). `tuning` is for benchmarks and the evaluation.
+ */
+export function searchCorpus(db: Database, query: ClaimQuery, limit: number, tuning?: TopKTuning): ClaimHit[] {
+  const rows = corpusSize(db);
+  if (rows === 0) return [];
+  const phrases = query.content
+    ? ftsPhrases(query.content.words, query.content.stems)
+    : ftsPhrases(query.terms.length ? query.terms : [query.claim]);
+  if (!phrases.length) return [];
+  const { ids } = topKCorpus(db, phrases, rows, limit, tuning);
+  if (!ids.length) return [];
+  const byId = new Map(
+    (
+      db
+        .prepare(`SELECT id, text, url, source, published_at, authority FROM corpus_docs WHERE id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(ids)) as Array<CorpusRow & { id: number }>
+    ).map((r) => [r.id, r]),
+  );
+  return ids
+    .map((id) => byId.get(id))
+    .filter((r): r is CorpusRow & { id: number } => r !== undefined)
+    .map((r) => ({
+      source: 'local' as const,
+      url: r.url,
+      title: r.source ?? 'local corpus',
+      text: r.text,
+      published_at: r.published_at,
+      publisher: r.source,
+      declared_authority: r.authority,
+    }));
 }
