@@ -103,10 +103,18 @@ function documentCounts(db: Database, phrases: readonly Phrase[]): number[] {
 }
 
 /**
- * The ids of the best `limit` corpus rows for the phrases (ORed), best first. `rows` is the
- * corpus's row count (for IDF).
+ * The ids of the best `limit` corpus rows for the phrases (ORed), best first. `stats`: the
+ * corpus's rows (for IDF) and characters of text (mean length, for BM25's normalisation).
  */
-export function topKCorpus(db: Database, phrases: readonly Phrase[], rows: number, limit: number, tuning: TopKTuning = {}): TopKResult {
+export function topKCorpus(
+  db: Database,
+  phrases: readonly Phrase[],
+  stats: { rows: number; chars: number },
+  limit: number,
+  tuning: TopKTuning = {},
+): TopKResult {
+  const { rows } = stats;
+  const avglen = stats.chars / Math.max(1, rows) || 1;
   const exactPostings = tuning.exactPostings ?? EXACT_POSTINGS;
   const rerank = Math.max(tuning.rerank ?? RERANK, limit);
   const pool = Math.max(tuning.pool ?? POOL, rerank);
@@ -146,14 +154,12 @@ export function topKCorpus(db: Database, phrases: readonly Phrase[], rows: numbe
   const candidates = parts.length
     ? (db
         .prepare(
-          `SELECT id FROM (
-             SELECT c.id, c.s, length(d.text) AS len, avg(length(d.text)) OVER () AS avglen
-               FROM (SELECT id, sum(w) AS s FROM (${parts.join(' UNION ALL ')}) GROUP BY id ORDER BY s DESC, id LIMIT ?) c
-               JOIN corpus_docs d ON d.id = c.id)
-           ORDER BY s / (1 + ${K1} * (1 - ${B} + ${B} * len / max(avglen, 1))) DESC, id LIMIT ?`,
+          `SELECT c.id FROM (SELECT id, sum(w) AS s FROM (${parts.join(' UNION ALL ')}) GROUP BY id ORDER BY s DESC, id LIMIT ?) c
+             JOIN corpus_docs d ON d.id = c.id
+            ORDER BY c.s / (1 + ${K1} * (1 - ${B} + ${B} * length(d.text) / ?)) DESC, c.id LIMIT ?`,
         )
         .pluck()
-        .all(...args, pool, rerank) as number[])
+        .all(...args, pool, avglen, rerank) as number[])
     : [];
   if (candidates.length < rerank) {
     // Too few rows hold two terms: rows holding only the rarest term fill the set.
@@ -170,7 +176,6 @@ export function topKCorpus(db: Database, phrases: readonly Phrase[], rows: numbe
   // Term frequencies by searching each term in the folded text (no tokenising of whole
   // passages: abstracts run to hundreds of words); lengths in characters, as for the pool.
   const docs = texts.map(([id, text]) => ({ id, text: fold(text) }));
-  const avglen = docs.reduce((a, d) => a + d.text.length, 0) / docs.length || 1;
   const scored = docs.map((d) => {
     let score = 0;
     const norm = K1 * (1 - B + (B * d.text.length) / avglen);
