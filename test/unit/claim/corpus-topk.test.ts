@@ -66,6 +66,11 @@ describe('bounded top-k over the local corpus', () => {
     const hits = searchCorpus(s.db, buildQuery('Champ Mars', 'en'), 10);
     expect(hits[0]!.url).toBe('https://gold.example/2');
     expect(searchCorpus(s.db, buildQuery('1889', 'en'), 10).map((h) => h.url)).toEqual(['https://gold.example/1']);
+    // No row holds two of the claim's words (two are in no row at all): the rows holding one.
+    expect(searchCorpus(s.db, buildQuery('Eiffel was renamed by the Romans', 'en'), 10).map((h) => h.url).sort()).toEqual([
+      'https://gold.example/1',
+      'https://long.example/1',
+    ]);
     // Words with diacritics find their unaccented form in the index (and the other way round).
     const accents = join(dir, 'accents.jsonl');
     writeFileSync(accents, [JSON.stringify({ text: 'Le café de la gare ouvre à six heures.', url: 'https://cafe.example/1' })].join('\n'));
