@@ -102,6 +102,12 @@ function documentCounts(db: Database, phrases: readonly Phrase[]): number[] {
   return phrases.map((p) => Number((p.prefix ? dfPrefix.get([p.token, `${p.token}\u{10FFFF}`]) : df.get([p.token])) ?? 0));
 }
 
+interface Term {
+  p: Phrase;
+  df: number;
+  idf: number;
+}
+
 /**
  * The ids of the best `limit` corpus rows for the phrases (ORed), best first. `stats`: the
  * corpus's rows (for IDF) and characters of text (mean length, for BM25's normalisation).
@@ -113,9 +119,7 @@ export function topKCorpus(
   limit: number,
   tuning: TopKTuning = {},
 ): TopKResult {
-  const { rows } = stats;
-  const avglen = stats.chars / Math.max(1, rows) || 1;
-  const exactPostings = tuning.exactPostings ?? EXACT_POSTINGS;
+  const avglen = stats.chars / Math.max(1, stats.rows) || 1;
   const rerank = Math.max(tuning.rerank ?? RERANK, limit);
   const pool = Math.max(tuning.pool ?? POOL, rerank);
   if (!phrases.length) return { ids: [], path: 'exact' };
@@ -128,74 +132,84 @@ export function topKCorpus(
       .all(phrases.map((p) => p.fts).join(' OR '), limit) as number[],
     path: 'exact',
   });
-  if (total <= exactPostings) return exact();
+  if (total <= (tuning.exactPostings ?? EXACT_POSTINGS)) return exact();
 
-  const order = phrases.map((p, i) => ({ p, df: dfs[i]!, idf: idf(rows, dfs[i]!) })).sort((a, b) => a.df - b.df);
+  const order: Term[] = phrases.map((p, i) => ({ p, df: dfs[i]!, idf: idf(stats.rows, dfs[i]!) })).sort((a, b) => a.df - b.df);
   // A stem that is the start of one of the query's words ("pari"* beside "paris") finds mostly
   // the same rows, and a prefix walks every term it covers: it counts in the ranking below, not
   // in choosing candidates.
   const words = order.filter((t) => !t.p.prefix).map((t) => t.p.token);
   const choosing = order.filter((t) => !t.p.prefix || !words.some((w) => w.startsWith(t.p.token)));
-  if (choosing.length <= 1 && total <= SINGLE_TERM_EXACT) return exact();
-  if (!choosing.length) return exact();
-  // Each term brings the rows that hold it and at least one more query term (an AND the index
-  // walks without scoring), so each candidate's summed IDF is exact; a row holding a single
-  // term mostly scores less than a row holding two, and is only used when no row holds two.
+  if (!choosing.length || (choosing.length === 1 && total <= SINGLE_TERM_EXACT)) return exact();
+  const candidates = twoTermRows(db, choosing, avglen, pool, rerank);
+  if (!candidates.length) candidates.push(...oneTermRows(db, choosing, rerank));
+  if (!candidates.length) return { ids: [], path: 'bounded' };
+  return { ids: rankByText(db, candidates, order, avglen).slice(0, limit), path: 'bounded' };
+}
+
+/**
+ * The rows holding two or more of the terms, best `rerank` first. Each term brings the rows that
+ * hold it and at least one more term (an AND the index walks without scoring), so each
+ * candidate's summed IDF is exact; SQLite sums them in one statement, and the `pool` best get
+ * BM25's length normalisation (as if each term were there once, the length in characters).
+ */
+function twoTermRows(db: Database, terms: readonly Term[], avglen: number, pool: number, rerank: number): number[] {
   const parts: string[] = [];
   const args: Array<string | number> = [];
-  choosing.forEach((t, i) => {
-    const others = choosing.filter((_, j) => j !== i).map((o) => o.p.fts);
+  terms.forEach((t, i) => {
+    const others = terms.filter((_, j) => j !== i).map((o) => o.p.fts);
     if (!others.length) return;
     parts.push('SELECT rowid AS id, ? AS w FROM corpus_fts WHERE corpus_fts MATCH ?');
     args.push(t.idf, `${t.p.fts} AND (${others.join(' OR ')})`);
   });
-  // One statement: the index walks the posting lists (no bm25() per row) and SQLite sums each
-  // row's IDF; the POOL best then get BM25's length normalisation (as if each term were there
-  // once, the length in characters) and the `rerank` best of those are read below.
-  const candidates = parts.length
-    ? (db
-        .prepare(
-          `SELECT c.id FROM (SELECT id, sum(w) AS s FROM (${parts.join(' UNION ALL ')}) GROUP BY id ORDER BY s DESC, id LIMIT ?) c
-             JOIN corpus_docs d ON d.id = c.id
-            ORDER BY c.s / (1 + ${K1} * (1 - ${B} + ${B} * length(d.text) / ?)) DESC, c.id LIMIT ?`,
-        )
-        .pluck()
-        .all(...args, pool, avglen, rerank) as number[])
-    : [];
-  // No row holds two terms: rows holding one fill the set, the rarest terms first. (Filling a
-  // short list of two-term rows with one-term rows lowered recall@5 on fool-me-twice from 0.355
-  // to 0.324: holding two of the claim's words is itself the better evidence.)
+  if (!parts.length) return [];
+  return db
+    .prepare(
+      `SELECT c.id FROM (SELECT id, sum(w) AS s FROM (${parts.join(' UNION ALL ')}) GROUP BY id ORDER BY s DESC, id LIMIT ?) c
+         JOIN corpus_docs d ON d.id = c.id
+        ORDER BY c.s / (1 + ${K1} * (1 - ${B} + ${B} * length(d.text) / ?)) DESC, c.id LIMIT ?`,
+    )
+    .pluck()
+    .all(...args, pool, avglen, rerank) as number[];
+}
+
+/**
+ * When no row holds two terms: up to `max` rows holding one, the rarest terms first. (Padding a
+ * short list of two-term rows with these lowered recall@5 on fool-me-twice from 0.355 to 0.324:
+ * holding two of the claim's words is itself the better evidence.)
+ */
+function oneTermRows(db: Database, terms: readonly Term[], max: number): number[] {
   const fill = db.prepare('SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? LIMIT ?').pluck();
-  const seen = new Set(candidates);
-  const wanted = candidates.length ? 0 : rerank;
-  for (const t of choosing) {
-    if (candidates.length >= wanted) break;
-    for (const id of fill.all(t.p.fts, rerank) as number[]) {
-      if (candidates.length >= wanted) break;
-      if (!seen.has(id)) {
-        seen.add(id);
-        candidates.push(id);
-      }
+  const ids = new Set<number>();
+  for (const t of terms) {
+    for (const id of fill.all(t.p.fts, max) as number[]) {
+      if (ids.size >= max) return [...ids];
+      ids.add(id);
     }
   }
-  if (!candidates.length) return { ids: [], path: 'bounded' };
+  return [...ids];
+}
 
+/**
+ * The candidates ranked by BM25 over their text, best first: term frequencies by searching each
+ * term in the folded text (no tokenising of whole passages: abstracts run to hundreds of words),
+ * lengths in characters against the corpus's mean.
+ */
+function rankByText(db: Database, candidates: readonly number[], terms: readonly Term[], avglen: number): number[] {
   const texts = db
     .prepare('SELECT id, text FROM corpus_docs WHERE id IN (SELECT value FROM json_each(?))')
     .raw()
     .all(JSON.stringify(candidates)) as Array<[number, string]>;
-  // Term frequencies by searching each term in the folded text (no tokenising of whole
-  // passages: abstracts run to hundreds of words); lengths in characters, as for the pool.
-  const docs = texts.map(([id, text]) => ({ id, text: fold(text) }));
-  const scored = docs.map((d) => {
+  const scored = texts.map(([id, raw]) => {
+    const text = fold(raw);
+    const norm = K1 * (1 - B + (B * text.length) / avglen);
     let score = 0;
-    const norm = K1 * (1 - B + (B * d.text.length) / avglen);
-    for (const t of order) {
-      const f = occurrences(d.text, t.p.token, t.p.prefix);
+    for (const t of terms) {
+      const f = occurrences(text, t.p.token, t.p.prefix);
       if (f) score += (t.idf * f * (K1 + 1)) / (f + norm);
     }
-    return { id: d.id, score };
+    return { id, score };
   });
   scored.sort((a, b) => b.score - a.score || a.id - b.id);
-  return { ids: scored.slice(0, limit).map((s) => s.id), path: 'bounded' };
+  return scored.map((s) => s.id);
 }
