@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { buildQuery } from '../../../src/engine/claim/query.js';
 import { topKCorpus } from '../../../src/sources/corpus-topk.js';
 import { CORPUS_MIGRATIONS, corpusSize, corpusStats, ftsPhrases, importCorpus, migrateCorpus, removeCorpusRows, searchCorpus } from '../../../src/sources/local-corpus.js';
@@ -10,6 +10,7 @@ import { openStore, type Store } from '../../../src/store/local/database.js';
 const dir = mkdtempSync(join(tmpdir(), 'verity-topk-'));
 const stores: Store[] = [];
 afterEach(() => stores.splice(0).forEach((s) => s.close()));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const store = async (): Promise<Store> => {
   const s = await openStore(':memory:');
   stores.push(s);
