@@ -151,5 +151,6 @@ async function main() {
   }
 }
 
-if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], Number(process.argv[5]));
+if (process.argv[2] === '--generate') await generate(process.argv[3], Number(process.argv[4] ?? 300_000));
+else if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], Number(process.argv[5]));
 else await main();

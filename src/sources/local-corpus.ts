@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { VerityError } from '../api/errors.js';
 import { migrate, type Database, type Store } from '../store/local/database.js';
 import type { ClaimHit, ClaimQuery } from './claim-types.js';
+import { foldToken, topKCorpus, type Phrase, type TopKTuning } from './corpus-topk.js';
 
 export const CORPUS_MIGRATIONS = [
   `CREATE TABLE corpus_docs (
@@ -35,10 +36,77 @@ export const CORPUS_MIGRATIONS = [
   // Rows imported before this step keep NULL: listed as "(file not recorded)", removed by --all.
   `ALTER TABLE corpus_docs ADD COLUMN file TEXT;
    CREATE INDEX corpus_docs_file ON corpus_docs(file);`,
+  // The row count and the text length in all, kept where rows are written (importCorpus,
+  // removeCorpusRows): a claim needs them for IDF and BM25's length normalisation, and count(*)
+  // walked the whole table (81 ms at a million passages, issue 31). The
+  // index's own per-term document counts, read through fts5vocab, order a claim's terms by rarity.
+  `CREATE TABLE corpus_stats (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+   INSERT INTO corpus_stats (key, value) SELECT 'rows', count(*) FROM corpus_docs;
+   INSERT INTO corpus_stats (key, value) SELECT 'chars', coalesce(sum(length(text)), 0) FROM corpus_docs;
+   CREATE VIRTUAL TABLE corpus_vocab USING fts5vocab(corpus_fts, row);
+   -- An import indexes its rows at its end (indexPendingRows): rows above 'fts_pending_from' are
+   -- not in the text index yet, so deleting one must not take it out of the index.
+   DROP TRIGGER corpus_docs_ad;
+   CREATE TRIGGER corpus_docs_ad AFTER DELETE ON corpus_docs
+     WHEN old.id <= coalesce((SELECT value FROM corpus_stats WHERE key = 'fts_pending_from'), old.id) BEGIN
+     INSERT INTO corpus_fts(corpus_fts, rowid, text) VALUES ('delete', old.id, old.text);
+   END;`,
 ];
+
+const INSERT_TRIGGER = `CREATE TRIGGER IF NOT EXISTS corpus_docs_ai AFTER INSERT ON corpus_docs BEGIN
+     INSERT INTO corpus_fts(rowid, text) VALUES (new.id, new.text);
+   END;`;
+/** Rows indexed per transaction when an import's rows are indexed at its end. */
+const INDEX_CHUNK = 50_000;
 
 export function migrateCorpus(db: Database): void {
   migrate(db, 'corpus', CORPUS_MIGRATIONS);
+  // An import that did not reach its end (killed) left rows out of the text index: index them.
+  if (pendingFrom(db) !== undefined) indexPendingRows(db);
+}
+
+const pendingFrom = (db: Database): number | undefined =>
+  db.prepare(`SELECT value FROM corpus_stats WHERE key = 'fts_pending_from'`).pluck().get() as number | undefined;
+
+/**
+ * Stops indexing rows one by one as they are inserted: the rows an import adds go into the text
+ * index in a few large statements at its end. The per-row trigger cost about two thirds of
+ * `corpus add`'s CPU (issue 31). Rows above the mark wait for indexPendingRows.
+ */
+function deferIndexing(db: Database): void {
+  db.transaction(() => {
+    if (pendingFrom(db) !== undefined) return;
+    const max = db.prepare('SELECT coalesce(max(id), 0) FROM corpus_docs').pluck().get() as number;
+    db.prepare(`INSERT INTO corpus_stats (key, value) VALUES ('fts_pending_from', ?)`).run(max);
+    db.exec('DROP TRIGGER IF EXISTS corpus_docs_ai');
+  })();
+}
+
+/**
+ * Indexes the rows above the mark, INDEX_CHUNK per transaction (other writers wait at most one
+ * chunk), then restores the per-row trigger. Safe to run from any process: the mark moves with
+ * each chunk, and once it is gone the trigger indexes new rows again.
+ */
+function indexPendingRows(db: Database): void {
+  const index = db.prepare('INSERT INTO corpus_fts (rowid, text) SELECT id, text FROM corpus_docs WHERE id > ? AND id <= ?');
+  const move = db.prepare(`UPDATE corpus_stats SET value = ? WHERE key = 'fts_pending_from'`);
+  for (;;) {
+    const done = db.transaction(() => {
+      const from = pendingFrom(db);
+      if (from === undefined) return true;
+      const max = db.prepare('SELECT coalesce(max(id), 0) FROM corpus_docs').pluck().get() as number;
+      const to = Math.min(max, from + INDEX_CHUNK);
+      index.run(from, to);
+      if (to < max) {
+        move.run(to);
+        return false;
+      }
+      db.prepare(`DELETE FROM corpus_stats WHERE key = 'fts_pending_from'`).run();
+      db.exec(INSERT_TRIGGER);
+      return true;
+    })();
+    if (done) return;
+  }
 }
 
 export interface CorpusRow {
@@ -75,6 +143,8 @@ export interface ImportOptions {
 }
 
 const BATCH = 500;
+/** The longest an import's write transaction stays open (other processes wait at most this long). */
+const TXN_MAX_MS = 1000;
 const MAX_TEXT = 100_000;
 
 /** Validates one raw record; returns the row or the reason it is refused. */
@@ -148,21 +218,52 @@ export async function importCorpus(store: Store, filePath: string, opts: ImportO
   const insert = db.prepare(
     `INSERT OR IGNORE INTO corpus_docs (hash, text, url, source, published_at, authority, added_at, file) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const addRows = db.prepare(`UPDATE corpus_stats SET value = value + ? WHERE key = 'rows'`);
+  const addChars = db.prepare(`UPDATE corpus_stats SET value = value + ? WHERE key = 'chars'`);
   // A row already stored from another file stays with the file that brought it first.
   const file = resolve(filePath);
   const result: ImportResult = { added: 0, skipped: 0, rejected: 0, errors: [] };
   let read = 0;
   let batch: CorpusRow[] = [];
-  const flush = db.transaction((rows: CorpusRow[]) => {
+  // Rows are written 500 at a time (the loop yields to the event loop between reads, so Ctrl-C is
+  // seen), but committed about once a second: each commit flushes the full-text index's pending
+  // terms into a new segment, and committing every 500 rows made many small segments for FTS5 to
+  // merge again (about a third of `corpus add`'s CPU, issue 31).
+  let inTxn = false;
+  let txnStarted = 0;
+  const commit = (): void => {
+    if (!inTxn) return;
+    inTxn = false;
+    db.exec('COMMIT');
+  };
+  const flush = (rows: CorpusRow[]): void => {
+    if (!inTxn) {
+      db.exec('BEGIN');
+      inTxn = true;
+      txnStarted = performance.now();
+    }
     const at = now().toISOString();
+    let added = 0;
+    let chars = 0;
     for (const r of rows) {
       const hash = createHash('sha256').update(r.text).update('\u0000').update(r.url).digest('hex');
       const info = insert.run(hash, r.text, r.url, r.source, r.published_at, r.authority, at, file);
-      if (info.changes > 0) result.added++;
-      else result.skipped++;
+      if (info.changes > 0) {
+        added++;
+        chars += r.text.length;
+      } else result.skipped++;
     }
-  });
+    addRows.run(added);
+    addChars.run(chars);
+    result.added += added;
+    if (performance.now() - txnStarted >= TXN_MAX_MS) commit();
+  };
   const records = ext === '.csv' ? csvRecords(filePath) : jsonlRecords(filePath);
+  deferIndexing(db);
+  // Random-order inserts into the hash index and the text index's segments need more than
+  // SQLite's 2 MB page cache to stay fast; 64 MB while importing, as `data import` does.
+  const cacheBefore = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma('cache_size = -65536');
   try {
     for await (const { line, record } of records) {
       if (opts.signal?.aborted) throw new VerityError('UNAVAILABLE', 'corpus import interrupted');
@@ -180,11 +281,24 @@ export async function importCorpus(store: Store, filePath: string, opts: ImportO
         opts.onProgress?.({ read, added: result.added, skipped: result.skipped, rejected: result.rejected });
       }
     }
+    if (batch.length) flush(batch);
+    commit();
+    indexPendingRows(db);
   } catch (err) {
+    // Rows written before an interruption or a bad line are kept (a re-run skips them); a
+    // failed write is undone.
+    if (inTxn) {
+      if (err instanceof VerityError || !(err instanceof Error && err.name === 'SqliteError')) commit();
+      else {
+        inTxn = false;
+        db.exec('ROLLBACK');
+      }
+    }
     if (err instanceof VerityError) throw err;
     throw new VerityError('UNPROCESSABLE_CONTENT', `cannot read ${filePath}: ${(err as Error).message}`, { cause: err });
+  } finally {
+    db.pragma(`cache_size = ${Number(cacheBefore) || -2000}`);
   }
-  if (batch.length) flush(batch);
   opts.onProgress?.({ read, added: result.added, skipped: result.skipped, rejected: result.rejected });
   if (read > 0 && result.added + result.skipped === 0) {
     throw new VerityError('UNPROCESSABLE_CONTENT', `no valid rows in ${filePath}: ${result.errors.slice(0, 3).join('; ')}`);
@@ -192,10 +306,12 @@ export async function importCorpus(store: Store, filePath: string, opts: ImportO
   return result;
 }
 
-/** Rows in the corpus (0 when the corpus was never created): a full count, for `corpus ls` and tests. */
+/** Rows in the corpus (0 when the corpus was never created), from the counter kept on import and removal. */
 export function corpusSize(db: Database): number {
-  if (!db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'corpus_docs'`).get()) return 0;
-  return (db.prepare('SELECT count(*) AS n FROM corpus_docs').get() as { n: number }).n;
+  const tables = new Set(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('corpus_docs', 'corpus_stats')`).pluck().all());
+  if (tables.has('corpus_stats')) return Number(db.prepare(`SELECT value FROM corpus_stats WHERE key = 'rows'`).pluck().get() ?? 0);
+  // A corpus from before the counter (not migrated yet): counted once.
+  return tables.has('corpus_docs') ? (db.prepare('SELECT count(*) FROM corpus_docs').pluck().get() as number) : 0;
 }
 
 /** Whether the corpus holds any row (false when it was never created): what a claim needs to know. */
@@ -234,7 +350,10 @@ export function corpusFiles(db: Database): CorpusFile[] {
 export function removeCorpusRows(db: Database, target: { file: string } | { all: true }): { removed: number; file: string | null } {
   migrateCorpus(db);
   if ('all' in target) {
-    const removed = db.transaction(() => db.prepare('DELETE FROM corpus_docs').run().changes)();
+    const removed = db.transaction(() => {
+      db.prepare(`UPDATE corpus_stats SET value = 0`).run();
+      return db.prepare('DELETE FROM corpus_docs').run().changes;
+    })();
     return { removed, file: null };
   }
   const known = corpusFiles(db);
@@ -247,49 +366,79 @@ export function removeCorpusRows(db: Database, target: { file: string } | { all:
       { hint: names.length ? 'see them with `verity corpus ls`; `verity corpus rm --all` empties the corpus' : 'import one with `verity corpus add FILE.jsonl|csv`' },
     );
   }
-  const removed = db.transaction(() => db.prepare('DELETE FROM corpus_docs WHERE file = ?').run(match.file).changes)();
+  const removed = db.transaction(() => {
+    const gone = db.prepare('SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars FROM corpus_docs WHERE file = ?').get(match.file) as { n: number; chars: number };
+    db.prepare(`UPDATE corpus_stats SET value = max(0, value - CASE key WHEN 'rows' THEN ? ELSE ? END)`).run(gone.n, gone.chars);
+    return db.prepare('DELETE FROM corpus_docs WHERE file = ?').run(match.file).changes;
+  })();
   return { removed, file: match.file };
+}
+
+/** Rows and characters of text in the corpus (the counters; zeros when there is no corpus). */
+export function corpusStats(db: Database): { rows: number; chars: number } {
+  const rows = corpusSize(db);
+  if (!rows) return { rows, chars: 0 };
+  const chars = Number(db.prepare(`SELECT value FROM corpus_stats WHERE key = 'chars'`).pluck().get() ?? 0);
+  return { rows, chars };
+}
+
+/**
+ * The FTS5 phrases of a query: each word quoted (so no user text is read as FTS syntax), then
+ * each stem as a prefix query ("identifi"* finds identifies, identified): the index is not
+ * stemmed (the corpus has no declared language), so inflected forms are matched this way. Stems
+ * shorter than 4 letters would match too much.
+ */
+export function ftsPhrases(terms: readonly string[], prefixes: readonly string[] = []): Phrase[] {
+  const words = new Set<string>();
+  for (const t of terms) for (const w of t.split(/[^\p{L}\p{N}]+/u)) if (w.length >= 2) words.add(w.toLowerCase());
+  const parts: Phrase[] = [...words].slice(0, 48).map((w) => ({ fts: `"${w}"`, token: foldToken(w), prefix: false }));
+  for (const p of prefixes) {
+    const w = p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    if (w.length >= 4 && !words.has(w)) parts.push({ fts: `"${w}"*`, token: foldToken(w), prefix: true });
+  }
+  return parts.slice(0, 64);
 }
 
 /** An FTS5 query that ORs the quoted terms, so no user text is read as FTS syntax. */
 export function ftsQuery(terms: readonly string[], prefixes: readonly string[] = []): string {
-  const words = new Set<string>();
-  for (const t of terms) for (const w of t.split(/[^\p{L}\p{N}]+/u)) if (w.length >= 2) words.add(w.toLowerCase());
-  const parts = [...words].slice(0, 48).map((w) => `"${w}"`);
-  // A stem as a prefix query ("identifi"* finds identifies, identified): the index is not stemmed
-  // (the corpus has no declared language), so inflected forms are matched this way. Stems shorter
-  // than 4 letters would match too much.
-  for (const p of prefixes) {
-    const w = p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-    if (w.length >= 4 && !words.has(w)) parts.push(`"${w}"*`);
-  }
-  return parts.slice(0, 64).join(' OR ');
+  return ftsPhrases(terms, prefixes)
+    .map((p) => p.fts)
+    .join(' OR ');
 }
 
 /** Candidates asked of the index: BM25 over the claim's passages then picks the best of these. */
 export const CORPUS_CANDIDATES = 50;
 
-/** Best-matching rows by FTS5 bm25. */
-export function searchCorpus(db: Database, query: ClaimQuery, limit: number): ClaimHit[] {
-  if (!corpusHasRows(db)) return [];
-  const match = query.content
-    ? ftsQuery(query.content.words, query.content.stems)
-    : ftsQuery(query.terms.length ? query.terms : [query.claim]);
-  if (!match) return [];
-  const rows = db
-    .prepare(
-      `SELECT d.text, d.url, d.source, d.published_at, d.authority
-         FROM corpus_fts JOIN corpus_docs d ON d.id = corpus_fts.rowid
-        WHERE corpus_fts MATCH ? ORDER BY bm25(corpus_fts) LIMIT ?`,
-    )
-    .all(match, limit) as CorpusRow[];
-  return rows.map((r) => ({
-    source: 'local' as const,
-    url: r.url,
-    title: r.source ?? 'local corpus',
-    text: r.text,
-    published_at: r.published_at,
-    publisher: r.source,
-    declared_authority: r.authority,
-  }));
+/**
+ * Best-matching rows: bm25 over every match while the query's terms are rare enough, a bounded
+ * candidate set above that (corpus-topk.ts). `tuning` is for benchmarks and the evaluation.
+ */
+export function searchCorpus(db: Database, query: ClaimQuery, limit: number, tuning?: TopKTuning): ClaimHit[] {
+  const stats = corpusStats(db);
+  if (stats.rows === 0) return [];
+  const phrases = query.content
+    ? ftsPhrases(query.content.words, query.content.stems)
+    : ftsPhrases(query.terms.length ? query.terms : [query.claim]);
+  if (!phrases.length) return [];
+  const { ids } = topKCorpus(db, phrases, stats, limit, tuning);
+  if (!ids.length) return [];
+  const byId = new Map(
+    (
+      db
+        .prepare(`SELECT id, text, url, source, published_at, authority FROM corpus_docs WHERE id IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(ids)) as Array<CorpusRow & { id: number }>
+    ).map((r) => [r.id, r]),
+  );
+  return ids
+    .map((id) => byId.get(id))
+    .filter((r): r is CorpusRow & { id: number } => r !== undefined)
+    .map((r) => ({
+      source: 'local' as const,
+      url: r.url,
+      title: r.source ?? 'local corpus',
+      text: r.text,
+      published_at: r.published_at,
+      publisher: r.source,
+      declared_authority: r.authority,
+    }));
 }

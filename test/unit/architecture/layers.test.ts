@@ -87,6 +87,7 @@ const KNOWN_FOLDER_CIRCLES: Record<string, string> = {};
 /** Files outside src/store/ that may hold SQL: the engine's own local data (not serve's state). */
 const SQL_ALLOWED = new Set([
   'src/sources/local-corpus.ts', // the local evidence corpus (FTS5)
+  'src/sources/corpus-topk.ts', // the local corpus's bounded top-k search (FTS5, fts5vocab)
   'src/engine/business/local-registry.ts', // the imported company registry
   'src/engine/business/bulk-import.ts', // bulk loading into the registry
   'src/engine/media/media-index.ts', // the perceptual-hash index of known images
