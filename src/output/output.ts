@@ -100,6 +100,11 @@ export class Output {
     else this.ctx.stdout.write(ensureNewline(render(value, this)));
   }
 
+  /** Text already laid out, whole lines with their newlines, written to stdout as is (a stream's batch of lines). */
+  write(text: string): void {
+    this.ctx.stdout.write(text);
+  }
+
   /** Human text on stdout (lists, tables); with --json, commands call json() instead. */
   print(text: string): void {
     this.ctx.stdout.write(ensureNewline(text));

@@ -217,6 +217,30 @@ function detailOf(type: string, d: Record<string, unknown>): string | undefined 
 }
 
 const RECEIVED = JSON.stringify({ received: true });
+/** The common answer's headers, built once: the accepted event's reply allocates nothing for them. */
+const RECEIVED_HEADERS = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(RECEIVED) };
+
+/**
+ * `new Date(ms).toISOString()` with the date-and-second part made once per second: a listener
+ * under load stamps thousands of records a second, and only the milliseconds change between them.
+ */
+export function isoTimeStamper(): (ms: number) => string {
+  let second = NaN;
+  let head = '';
+  return (ms: number): string => {
+    const t = Math.trunc(ms); // as Date does (TimeClip)
+    const s = Math.floor(t / 1000);
+    if (s !== second) {
+      const iso = new Date(s * 1000).toISOString(); // throws for an invalid time, as Date would
+      // Years beyond 0000–9999 have a longer, signed form: those are stamped whole every time.
+      if (iso.length !== 24) return new Date(t).toISOString();
+      second = s;
+      head = iso.slice(0, 20);
+    }
+    const m = t - s * 1000;
+    return `${head}${m < 10 ? '00' : m < 100 ? '0' : ''}${m}Z`;
+  };
+}
 
 const headerValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
@@ -233,7 +257,12 @@ export function claimedEvent(headers: IncomingHttpHeaders): Partial<ListenRecord
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
   // The common answer is precomputed: the listener's hot path is one HMAC and one JSON.parse.
-  const text = body === RECEIVED ? RECEIVED : JSON.stringify(body);
+  if (body === RECEIVED) {
+    res.writeHead(status, RECEIVED_HEADERS);
+    res.end(RECEIVED);
+    return;
+  }
+  const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
@@ -253,8 +282,10 @@ const EVENT_TYPE_SET = new Set<string>(EVENT_TYPES);
  * the envelope (SPEC 6.2) and its age. Fills `base` (type, event id, request id, verdict, score,
  * detail) as soon as they are known, so that a refusal for age still names the event.
  */
+const refuseEvent = (status: 400 | 401, reason: EventRefusal['reason'], explanation: string): EventRefusal => ({ ok: false, status, reason, explanation });
+
 export function readEvent(body: Buffer, base: ListenRecord, nowMs: number, maxAge: number): { ok: true; id: string; type: string } | EventRefusal {
-  const refuse = (status: 400 | 401, reason: EventRefusal['reason'], explanation: string): EventRefusal => ({ ok: false, status, reason, explanation });
+  const refuse = refuseEvent;
   let ev: { id?: unknown; type?: unknown; created_at?: unknown; data?: unknown };
   try {
     ev = JSON.parse(body.toString('utf8')) as typeof ev;
@@ -299,6 +330,8 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   const maxAge = o.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
   const only = o.events?.length ? new Set<string>(o.events) : undefined;
   const seen = new SeenIds();
+  const forward = o.forward ?? [];
+  const stamp = isoTimeStamper();
   // Per event, the routes that already answered 2xx while another did not: the sender's retry
   // (caused by the other app) is not sent again to an app that took it (bounded, oldest first out).
   const delivered = new Map<string, Set<string>>();
@@ -309,8 +342,11 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
+    // One clock reading per delivery: the record's time, the signature's window and the event's age.
+    const at = now();
+    const headers = req.headers;
     const base: ListenRecord = {
-      time: new Date(now()).toISOString(),
+      time: stamp(at),
       outcome: 'refused',
       status: 401,
       path: req.url ?? '/',
@@ -319,44 +355,51 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       request_id: null,
       verdict: null,
       trust_score: null,
-      attempt: Number(req.headers[ATTEMPT_HEADER]) || null,
+      attempt: Number(headers[ATTEMPT_HEADER]) || null,
     };
-    const webhookId = headerValue(req.headers[WEBHOOK_ID_HEADER]);
+    const webhookId = headerValue(headers[WEBHOOK_ID_HEADER]);
     if (webhookId && /^we_[A-Za-z0-9]{1,64}$/.test(webhookId)) base.webhook_id = webhookId;
     const refuse = (status: number, reason: NonNullable<ListenRecord['reason']>, explanation: string): void => {
       reply(res, status, { error: { code: status === 401 ? 'UNAUTHORIZED' : 'INVALID_REQUEST', message: explanation, reason } });
       // Name the event even when the body cannot be trusted: from the sender's headers, marked so.
-      const named = base.event_id ? {} : claimedEvent(req.headers);
+      const named = base.event_id ? {} : claimedEvent(headers);
       o.onRecord({ ...base, ...named, outcome: 'refused', status, reason, explanation });
+    };
+    // The record of a handled event is `base` itself, finished in place (a fresh object per
+    // delivery, never kept by the listener): no copy per event. Its keys keep their order.
+    const finish = (outcome: ListenOutcome, status: number): void => {
+      base.outcome = outcome;
+      base.status = status;
+      o.onRecord(base);
     };
 
     // 1. The signature, over the raw bytes, before anything is parsed (either scheme, by its headers).
-    const check = checkDelivery(o.secrets, body, req.headers, now());
+    const check = checkDelivery(o.secrets, body, headers, at);
     if (check.scheme === 'standard') base.signature_scheme = 'standard';
     if (!check.ok) return refuse(401, check.problem, check.explanation);
     base.secret_index = check.secretIndex;
 
     // 2. Only now parse, and check the envelope (SPEC 6.2); 3. its freshness.
-    const ev = readEvent(body, base, now(), maxAge);
+    const ev = readEvent(body, base, at, maxAge);
     if (!ev.ok) return refuse(ev.status, ev.reason, ev.explanation);
 
     // 4. Dedupe, filter, forward. A replay is a deliberate resend: it goes to the app again.
-    const replay = req.headers[REPLAY_HEADER] === '1';
+    const replay = headers[REPLAY_HEADER] === '1';
     if (replay) base.replay = true;
     if (!replay && seen.has(ev.id)) {
       reply(res, 200, { received: true, duplicate: true });
-      return o.onRecord({ ...base, outcome: 'duplicate', status: 200 });
+      return finish('duplicate', 200);
     }
     if (only && !only.has(ev.type)) {
       reply(res, 200, { received: true, ignored: true });
-      return o.onRecord({ ...base, outcome: 'ignored', status: 200 });
+      return finish('ignored', 200);
     }
     const id = ev.id;
-    const routes = routesFor(o.forward ?? [], ev.type);
+    const routes = forward.length ? routesFor(forward, ev.type) : forward;
     if (!routes.length) {
       seen.add(id);
       reply(res, 200, RECEIVED);
-      return o.onRecord({ ...base, outcome: 'accepted', status: 200 });
+      return finish('accepted', 200);
     }
     // A replay is a deliberate resend to every route; a retry skips the apps that took it already.
     const done = replay ? new Set<string>() : (delivered.get(id) ?? new Set<string>());
@@ -401,7 +444,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
         tooLarge = true;
         reply(res, 413, { error: { code: 'PAYLOAD_TOO_LARGE', message: 'the body is larger than 5 MB' } });
         o.onRecord({
-          time: new Date(now()).toISOString(), outcome: 'refused', status: 413, path: req.url ?? '/', type: null, event_id: null,
+          time: stamp(now()), outcome: 'refused', status: 413, path: req.url ?? '/', type: null, event_id: null,
           request_id: null, verdict: null, trust_score: null, attempt: null, reason: 'too_large', explanation: 'the body is larger than 5 MB',
         });
         req.resume();

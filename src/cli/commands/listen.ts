@@ -77,7 +77,10 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
     throw new VerityError('VALIDATION_FAILED', '--resume-after goes with --remote (the service keeps the events; a local listener has nothing to resume)');
 
   const out = rt.out;
-  const onRecord = recordPrinter(out, { log: o.log });
+  // Lines are written once per turn of the event loop (one write for all the events that turn
+  // handled, in order), and whatever is left is written on the way out, a second Ctrl-C included.
+  const onRecord = recordPrinter(out, { log: o.log, batch: true });
+  process.once('exit', onRecord.flush);
 
   // Listening for SIGTERM before the ready line: a stop right after it must be graceful.
   const stopped = untilStopped(rt.ctx);
@@ -111,14 +114,23 @@ export default async function listen(rt: CliRuntime, cmd: Command): Promise<void
 
   await stopped;
   await listener.close();
+  onRecord.flush();
+  process.off('exit', onRecord.flush);
   out.info('listener stopped');
 }
+
+/** Prints a record; `flush()` writes the lines still held back (with `batch`). */
+export type RecordPrinter = ((r: ListenRecord) => void) & { flush: () => void };
 
 /**
  * How each event and refusal shows: a line (wrapped on a terminal), or NDJSON with --json/--ndjson;
  * every record also goes to --log. Shared by `listen` and `listen --remote`.
+ *
+ * With `batch`, the lines of the events handled in one turn of the event loop go out in one write
+ * at its end (setImmediate), in the order they came: under load that is one write for many events
+ * instead of one each. The caller flushes before it exits.
  */
-export function recordPrinter(out: Output, o: { log?: string; remote?: boolean }): (r: ListenRecord) => void {
+export function recordPrinter(out: Output, o: { log?: string; remote?: boolean; batch?: boolean }): RecordPrinter {
   const s = out.style;
   const log = (r: ListenRecord): void => {
     if (!o.log) return;
@@ -143,13 +155,18 @@ export function recordPrinter(out: Output, o: { log?: string; remote?: boolean }
     }
     return text;
   };
+  // Fields joined by two spaces, an empty one left out (a null one joins as empty, as it always did).
+  const field = (x: string | null): string => (x === '' ? '' : `  ${x ?? ''}`);
   const line = (r: ListenRecord): string => {
     if (r.outcome === 'refused') return refusedLine(r);
-    const time = r.time.slice(11, 23);
-    const score = r.trust_score === null ? '' : r.trust_score.toFixed(3);
-    const what = r.request_id || r.verdict ? [r.request_id ?? '—', r.verdict ?? '—', score] : [];
-    const parts = [time, r.type, r.event_id, ...what, r.detail ?? '', `attempt ${r.attempt ?? '?'}`].filter((x) => x !== '');
-    let text = parts.join('  ');
+    // Built by concatenation (no arrays per event): time, type, id, [request id, verdict, score], detail, attempt.
+    let text = r.time.slice(11, 23) + field(r.type) + field(r.event_id);
+    if (r.request_id || r.verdict) {
+      text += field(r.request_id ?? '—') + field(r.verdict ?? '—');
+      if (r.trust_score !== null) text += `  ${r.trust_score.toFixed(3)}`;
+    }
+    if (r.detail) text += `  ${r.detail}`;
+    text += `  attempt ${r.attempt ?? '?'}`;
     if (r.replay) text += `  ${s.cyan('replay')}`;
     if (r.outcome === 'duplicate') text += `  ${s.yellow('duplicate (already received; acknowledged)')}`;
     for (const f of r.forwards ?? [])
@@ -159,13 +176,30 @@ export function recordPrinter(out: Output, o: { log?: string; remote?: boolean }
       text += `\n    ${s.red(o.remote ? 'not sent again by the stream; the answer is reported to the service (verity listen sessions)' : `answered the sender ${r.status} so it retries`)}`;
     return text;
   };
+  let held = '';
+  let width: number | null = null;
+  const flush = (): void => {
+    if (held === '') return;
+    const text = held;
+    held = '';
+    out.write(text);
+  };
+  const emit = (text: string): void => {
+    if (!o.batch) return out.write(text);
+    if (held === '') setImmediate(flush);
+    held += text;
+  };
+  const machine = out.opts.ndjson || out.opts.json;
   const onRecord = (r: ListenRecord): void => {
     log(r);
     if (r.outcome === 'ignored' && !out.opts.verbose) return;
-    if (out.opts.ndjson || out.opts.json) out.ndjson(r);
-    // Wrapped between words on a terminal (forward lines hang under their arrow), whole when piped.
-    else out.print(wrapLines(line(r), out.width, 4));
+    if (machine) return emit(`${JSON.stringify(r)}\n`);
+    // Wrapped between words on a terminal (forward lines hang under their arrow), whole when
+    // piped. The width is read once per batch (a terminal's resize shows from the next one).
+    if (!o.batch || held === '') width = out.width;
+    const text = wrapLines(line(r), width, 4);
+    emit(text.endsWith('\n') ? text : `${text}\n`);
   };
 
-  return onRecord;
+  return Object.assign(onRecord, { flush });
 }
