@@ -14,6 +14,7 @@ import type { Dispatcher } from 'undici';
 import { ErrorBody, VerityError } from '../api/errors.js';
 import type { Engine, VerifyOptions } from '../engine/types.js';
 import { withInlineBytes } from '../engine/inputs.js';
+import { abortableSleep } from './abortable-sleep.js';
 
 export interface RemoteEngineOptions {
   baseUrl: string;
@@ -66,19 +67,7 @@ async function defaultDispatcher(): Promise<Dispatcher> {
   return sharedAgent;
 }
 
-const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+const defaultSleep = abortableSleep;
 
 /** Connection-level failures where the request may not have reached the service: safe to retry. */
 const RETRYABLE_NET = new Set([

@@ -11,6 +11,7 @@
 import type { Dispatcher } from 'undici';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ErrorBody, VerityError } from '../api/errors.js';
+import { abortableSleep } from './abortable-sleep.js';
 
 export type SseMessage = EventSourceMessage;
 
@@ -66,19 +67,7 @@ const MAX_ERROR_BODY = 64 * 1024;
 /** An open that no retry can fix: bad parameters, a bad key, a plan without the feature, no such route. */
 const FATAL_STATUS = new Set([400, 401, 402, 403, 404, 405, 410, 422]);
 
-const defaultSleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+const defaultSleep = abortableSleep;
 
 interface Ended {
   reason: string;

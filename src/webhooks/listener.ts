@@ -244,6 +244,22 @@ export function isoTimeStamper(): (ms: number) => string {
 
 const headerValue = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
+/** A delivery's record before it is checked: refused (401) until the checks pass, nothing named yet. */
+export function refusedRecord(time: string, path: string, headers: IncomingHttpHeaders): ListenRecord {
+  return {
+    time,
+    outcome: 'refused',
+    status: 401,
+    path,
+    type: null,
+    event_id: null,
+    request_id: null,
+    verdict: null,
+    trust_score: null,
+    attempt: Number(headers[ATTEMPT_HEADER]) || null,
+  };
+}
+
 /** The event a refused delivery says it carries (headers, not the unverified body), when well-formed. */
 export function claimedEvent(headers: IncomingHttpHeaders): Partial<ListenRecord> {
   const id = headerValue(headers[EVENT_ID_HEADER]);
@@ -345,18 +361,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     // One clock reading per delivery: the record's time, the signature's window and the event's age.
     const at = now();
     const headers = req.headers;
-    const base: ListenRecord = {
-      time: stamp(at),
-      outcome: 'refused',
-      status: 401,
-      path: req.url ?? '/',
-      type: null,
-      event_id: null,
-      request_id: null,
-      verdict: null,
-      trust_score: null,
-      attempt: Number(headers[ATTEMPT_HEADER]) || null,
-    };
+    const base = refusedRecord(stamp(at), req.url ?? '/', headers);
     const webhookId = headerValue(headers[WEBHOOK_ID_HEADER]);
     if (webhookId && /^we_[A-Za-z0-9]{1,64}$/.test(webhookId)) base.webhook_id = webhookId;
     const refuse = (status: number, reason: NonNullable<ListenRecord['reason']>, explanation: string): void => {

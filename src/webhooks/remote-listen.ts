@@ -13,13 +13,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { EVENT_ID } from '../api/ids.js';
 import type { EventType } from '../api/webhooks.js';
-import { ATTEMPT_HEADER, SIGNATURE_HEADER, sign } from '../domain/signature.js';
+import { SIGNATURE_HEADER, sign } from '../domain/signature.js';
 import { STANDARD_ID_HEADER, STANDARD_SIGNATURE_HEADER, STANDARD_TIMESTAMP_HEADER, standardHeaders, standardSecretProblem } from '../domain/standard-webhooks.js';
 import {
   claimedEvent,
   DEFAULT_MAX_AGE_MS,
   forwardOne,
   readEvent,
+  refusedRecord,
   routesFor,
   SeenIds,
   type ForwardRoute,
@@ -148,18 +149,7 @@ export function createStreamHandler(o: StreamHandlerOptions): StreamHandler {
     async handle(ev, sessionSecret) {
       const headers: IncomingHttpHeaders = {};
       for (const [k, v] of Object.entries(ev.headers)) headers[k.toLowerCase()] = v;
-      const base: ListenRecord = {
-        time: new Date(now()).toISOString(),
-        outcome: 'refused',
-        status: 401,
-        path: STREAM_PATH,
-        type: null,
-        event_id: null,
-        request_id: null,
-        verdict: null,
-        trust_score: null,
-        attempt: Number(headers[ATTEMPT_HEADER]) || null,
-      };
+      const base = refusedRecord(new Date(now()).toISOString(), STREAM_PATH, headers);
       const refuse = (status: number, reason: NonNullable<ListenRecord['reason']>, explanation: string): ListenRecord => {
         const named = base.event_id ? {} : claimedEvent(headers);
         return { ...base, ...named, outcome: 'refused', status, reason, explanation };
