@@ -82,6 +82,8 @@ class Base64Spill {
   }
 
   end(): void {
+    // The last few characters: a lone one that the decoder skips would not show in the length.
+    if (this.ok && /[^A-Za-z0-9+/]/.test(this.carry)) this.bad();
     if (this.ok && this.carry) this.write(this.carry);
     this.carry = '';
     this.stream.end();

@@ -56,7 +56,7 @@ describe('fileLines', () => {
   });
 
   it('marks a long value that is not base64 with a stand-in the schema refuses', async () => {
-    for (const bad of [`${b64}!`, `${b64.slice(0, 40)}=${b64.slice(40)}`, `${b64}\\t`, `${b64}===`]) {
+    for (const bad of [`${b64}!`, `${b64.slice(0, 3000)}!`, `${b64.slice(0, 3001)}.`, `${b64.slice(0, 2000)}!${b64.slice(2000)}`, `${b64.slice(0, 40)}=${b64.slice(40)}`, `${b64}\\t`, `${b64}===`]) {
       const [line] = await read(`{"file":"${bad}"}\n`, 3);
       expect(line!.text.toString()).toBe('{"file":"!"}');
       expect(line!.spilled!.base64).toBe(false);
