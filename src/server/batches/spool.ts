@@ -11,9 +11,10 @@
  * not here fails with UNAVAILABLE naming the spool (docs/server.md "Batches").
  */
 import { randomBytes } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { VerityError } from '../../api/errors.js';
 
 /** The key a stored item request carries when its file is in the spool (the schemas are strict: no caller can send it). */
@@ -25,6 +26,12 @@ const STALE_UPLOAD_MS = 24 * 3600_000;
 export interface Staging {
   /** Writes item `index`'s file (its decoded bytes). */
   put(index: number, bytes: Uint8Array): Promise<void>;
+  /** A new file in the staging folder for a file's bytes as they are decoded (file-lines.ts). */
+  spillFile(): { path: string; stream: WriteStream };
+  /** The spilled file at `path` (from spillFile) becomes item `index`'s; `bytes` its size. */
+  adopt(index: number, path: string, bytes: number): Promise<void>;
+  /** A spilled file that is no item's (its line was refused): removed. */
+  unspill(path: string): Promise<void>;
   /** Bytes written so far. */
   readonly bytes: number;
   /** The staged files become batch `batchId`'s. */
@@ -67,10 +74,28 @@ export function createBatchSpool(dir?: string): BatchSpool {
       await mkdir(folder, { mode: 0o700 });
       let bytes = 0;
       let open = true;
+      let spills = 0;
+      // Only this staging folder's spill files are renamed or removed, whatever path is handed back.
+      const spilled = (path: string): string => {
+        if (dirname(path) !== folder || !/^spill-\d+$/.test(basename(path))) throw new VerityError('INTERNAL_ERROR', 'not a spilled file of this upload');
+        return path;
+      };
       return {
         async put(index, data) {
           bytes += data.byteLength;
           await writeFile(join(folder, String(index)), data, { mode: 0o600 });
+        },
+        spillFile() {
+          const path = join(folder, `spill-${spills++}`);
+          // 1 MB written behind (the default 16 KB made the upload wait on the disk every 48 KB).
+          return { path, stream: createWriteStream(path, { mode: 0o600, highWaterMark: 1 << 20 }) };
+        },
+        async adopt(index, path, size) {
+          await rename(spilled(path), join(folder, String(index)));
+          bytes += size;
+        },
+        async unspill(path) {
+          await unlink(spilled(path)).catch(() => undefined);
         },
         get bytes() {
           return bytes;

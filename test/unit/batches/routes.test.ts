@@ -11,6 +11,7 @@ import { Batch, BatchEventData, BatchResultLine } from '../../../src/api/batches
 import { createKey, migrateServer } from '../../../src/store/sqlite/accounts.js';
 import { buildServer } from '../../../src/server/app.js';
 import { createServerEngines } from '../../../src/server/engines.js';
+import { SPILL_AT } from '../../../src/server/batches/stream.js';
 import type { BatchFinishedInfo, VerificationFailedInfo, VerificationRecordedInfo } from '../../../src/server/types.js';
 import { openStore, type Store } from '../../../src/store/local/database.js';
 import { startWikipediaFake } from '../../fakes/wikipedia.js';
@@ -332,6 +333,39 @@ describe('graceful stop and bounds', () => {
     const again = await h.req('POST', '/v1/batches', key, `${lines.join('\n')}\n`, { 'content-type': 'application/x-ndjson', 'idempotency-key': 'stream-1' });
     expect(again.json.id).toBe(r.json.id);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(readdirSync(h.spool)).toEqual([]);
+  });
+
+  it('a streamed file past 64 KB of base64 is decoded to the spool as it arrives, with the same result; a long value that is no file is refused', async () => {
+    const h = await harness();
+    const key = h.key('sp', 'test', 'business');
+    const { default: sharp } = await import('sharp');
+    // Noise does not compress: ~200 KB of JPEG, ~270 KB of base64 (spilled: SPILL_AT.file is 64 KB).
+    const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 90, g: 90, b: 90 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 95 }).toBuffer();
+    expect(photo.length * 4 / 3).toBeGreaterThan(SPILL_AT.file!);
+    // Sent with MIME line breaks and escaped slashes, both legal in the single request too.
+    const file = JSON.stringify(photo.toString('base64').replace(/(.{76})/g, '$1\r\n')).replace(/\//g, '\\/');
+    const body = `{"type":"media"}\n{"custom_id":"big","file":${file},"check_deepfakes":false}\n`;
+    const r = await h.req('POST', '/v1/batches', key, body, { 'content-type': 'application/x-ndjson' });
+    expect(r.status, r.text).toBe(202);
+    const stored = h.store.db.prepare('SELECT request FROM batch_items').all() as Array<{ request: string }>;
+    expect(stored.map((x) => JSON.parse(x.request))).toEqual([{ $spooled: true, check_deepfakes: false }]);
+    const [line] = await follow(h, key, r.json.id);
+    const single = await h.req('POST', '/v1/verify/media', key, { file: photo.toString('base64'), check_deepfakes: false });
+    const { id: _a, latency_ms: _b, ...want } = single.json;
+    const { id: _c, latency_ms: _d, ...got } = line.result;
+    expect(got).toEqual(want);
+
+    // Raw text longer than any raw text may be (even fully escaped) is refused, not taken for a file.
+    const raw = 'x'.repeat(SPILL_AT.content! + 10);
+    const refused = await h.req('POST', '/v1/batches', key, `{"type":"document"}\n${JSON.stringify({ custom_id: 'r', source: 'raw', content: raw })}\n`, { 'content-type': 'application/x-ndjson' });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.details).toContainEqual(expect.objectContaining({ field: 'items[0].content' }));
+    // A spilled value that is not base64 is named as the schema names it.
+    const bad = await h.req('POST', '/v1/batches', key, `{"type":"media"}\n${JSON.stringify({ custom_id: 'b', file: `${'A'.repeat(70_000)}!` })}\n`, { 'content-type': 'application/x-ndjson' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.details).toContainEqual({ field: 'items[0].file', issue: 'must be base64-encoded data' });
+    while (!['completed', 'partial'].includes((await h.req('GET', `/v1/batches/${r.json.id}`, key)).json.status)) await new Promise<void>((res) => setImmediate(res));
     expect(readdirSync(h.spool)).toEqual([]);
   });
 });
