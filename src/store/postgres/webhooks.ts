@@ -103,6 +103,12 @@ function replay(sql: Sql, scope: string, eventIdValue: string, nowMs: number, we
 /** An endpoint's latest attempts and its deliveries still outstanding. */
 async function deliveryLog(sql: Sql, scope: string, id: string, limit: number): ReturnType<WebhookStore['deliveryLog']> {
   await endpointRow(sql, scope, id);
+  // One snapshot for both reads: a delivery finishing between them would otherwise be neither an
+  // attempt in `data` nor `outstanding` (seen by the kill -9 worker e2e: 7 of 8 delivered, none due).
+  return sql.begin('isolation level repeatable read read only', (tx) => deliveryLogIn(tx as unknown as Sql, id, limit));
+}
+
+async function deliveryLogIn(sql: Sql, id: string, limit: number): ReturnType<WebhookStore['deliveryLog']> {
   const data = (
     await sql<Array<{ event_id: string; event_type: string; attempt: number; started_at: number; outcome: 'delivered' | 'failed' | 'lost'; status_code: number | null; latency_ms: number | null; error: string | null }>>`
       SELECT a.event_id, e.type AS event_type, a.attempt, a.started_at, a.outcome, a.status_code, a.latency_ms, a.error
