@@ -221,16 +221,18 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
     const result = JSON.parse(r.stdout) as { warnings: string[]; metadata: { page_count: number } };
     expect(result.warnings.some((w) => w.includes('DecompressionCapError') && w.includes('128 MB in all'))).toBe(true);
     expect(result.metadata.page_count).toBe(10);
-    // Against an ordinary 3-page PDF in the same runtime (Node 24 itself starts ~20-80 MB higher
-    // than Node 20): the bomb adds ~280 MB on Node 20 and ~300-340 MB on Node 24 with the budget;
-    // both builds before it added ~550 MB (and took 20 s, the time budget) on either runtime.
+    // Against an ordinary 3-page PDF in the same runtime: with the budget the bomb adds ~320 MB on
+    // Node 20.20 and 407-410 MB on Node 24.21 (measured 2026-11-28 on this build and on e00cd52
+    // alike; a CI run saw 409,640 KB against the earlier 400 MB bound); both builds before the
+    // budget added ~550 MB (and took 20 s, the time budget) on either runtime. Hence a bound per
+    // runtime, each well below 550 MB.
     if (existsSync('/usr/bin/time')) {
       const plain = join(dir, 'plain-for-rss.pdf');
       writeFileSync(plain, await textPdf(3, 'An ordinary page'));
       const base = peakRss(plain, newHome());
       const m = peakRss(file, home);
       expect(base.kb).toBeGreaterThan(0);
-      expect(m.kb - base.kb).toBeLessThan(400 * 1024);
+      expect(m.kb - base.kb).toBeLessThan((Number(process.versions.node.split('.')[0]) >= 22 ? 470 : 400) * 1024);
     }
   });
 
