@@ -8,7 +8,7 @@
  * package modules it loaded (sharp's own modules come from its bundle, dist/sharp-*.cjs, so only
  * the built-in ones they would load are seen).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
@@ -45,13 +45,17 @@ interface Probed {
 
 async function probed(kind: 'document' | 'media', name: string, bytes: Uint8Array): Promise<Probed> {
   const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-lazy-'));
-  const file = join(dir, name);
-  writeFileSync(file, bytes);
-  writeFileSync(join(dir, 'probe.cjs'), PROBE);
-  const out = join(dir, 'loaded.json');
-  const r = await verity(['verify', kind, file, '--json'], { home: newHome(), cwd: dir, env: { NODE_OPTIONS: `--require ${join(dir, 'probe.cjs')}`, PROBE_OUT: out } });
-  expect(r.code, r.stderr).toBe(0);
-  return { result: JSON.parse(r.stdout), ...(JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; packages: string[] }) };
+  try {
+    const file = join(dir, name);
+    writeFileSync(file, bytes);
+    writeFileSync(join(dir, 'probe.cjs'), PROBE);
+    const out = join(dir, 'loaded.json');
+    const r = await verity(['verify', kind, file, '--json'], { home: newHome(), cwd: dir, env: { NODE_OPTIONS: `--require ${join(dir, 'probe.cjs')}`, PROBE_OUT: out } });
+    expect(r.code, r.stderr).toBe(0);
+    return { result: JSON.parse(r.stdout), ...(JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; packages: string[] }) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const run = async (withXmp: boolean): Promise<Probed> => probed('document', withXmp ? 'with-xmp.pdf' : 'plain.pdf', await pdf(withXmp));

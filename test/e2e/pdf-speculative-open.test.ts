@@ -11,12 +11,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { rawPdf as pdfOf } from '../helpers/raw-pdf.js';
 import { newHome, verity } from './run-cli.js';
 
@@ -101,6 +101,7 @@ const strip = (s: string): Record<string, unknown> => {
 
 describe('the extraction thread opens a named PDF ahead of its job', () => {
   const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-speculative-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('the PDF path runs with V8 optimisation delayed (Node 20), its code caches apart: each folder written once, then read by the runs of its kind', async () => {
     const doc = await PDFDocument.create();

@@ -12,11 +12,11 @@
  * registers its worker globally).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateSync, constants as zc } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { rawPdf } from '../helpers/raw-pdf.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -155,6 +155,7 @@ function read(kind: 'bundle' | 'pdfjs-dist', file: string): Reading {
 
 describe('the bundled pdf.js (Flate through node:zlib, no native canvas binding) reads as pdf.js from pdfjs-dist does', () => {
   const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-flate-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const text = content(120);
   const z = deflateSync(text);
   const noFinal = deflateSync(text, { finishFlush: zc.Z_SYNC_FLUSH }); // never ends with a final block

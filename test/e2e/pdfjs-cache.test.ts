@@ -3,11 +3,11 @@
  * folder (src/engine/document/pdf/pdfjs-bundle.ts). The first run writes it, later runs read it;
  * both must give the same result, the text included, and one cache file stays.
  */
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { newHome, verity } from './run-cli.js';
 
 describe('pdf.js through its code cache', () => {
@@ -17,6 +17,7 @@ describe('pdf.js through its code cache', () => {
     for (let p = 0; p < 12; p++)
       doc.addPage([612, 792]).drawText(`Page ${p + 1}: the supplier shall deliver the goods described in Schedule A within thirty days of the order.`, { x: 50, y: 700, size: 10, font });
     const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-pdfjs-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'twelve.pdf');
     writeFileSync(file, await doc.save());
     const home = newHome();

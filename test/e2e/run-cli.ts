@@ -1,5 +1,5 @@
 /** Spawns the built `bin/verity.js` (copied by global-setup.ts) with a clean environment. */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -12,7 +12,16 @@ export interface RunOptions {
   cwd?: string;
 }
 
-export const newHome = (): string => mkdtempSync(join(tmpdir(), 'verity-e2e-home-'));
+/**
+ * A fresh VERITY_HOME inside the run's private folder (global-setup.ts), which the run removes at
+ * its end: thousands of test homes (code caches, databases) no longer stay behind in /tmp.
+ */
+export const newHome = (): string => {
+  const root = inject('verityRoot');
+  const parent = root ? join(root, 'homes') : tmpdir();
+  mkdirSync(parent, { recursive: true });
+  return mkdtempSync(join(parent, 'verity-e2e-home-'));
+};
 
 /** The parent's colour and CI variables would change what the CLI prints; start from a clean slate. */
 function baseEnv(): Record<string, string> {

@@ -3,12 +3,12 @@
  * V8 code cache (engine-worker-boot-main.ts). The cached start must give the same result as the
  * uncached one, from any working directory (the bundle's package imports resolve from dist/).
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import JSZip from 'jszip';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { newHome, verity } from './run-cli.js';
 
 describe('the analysis worker through its code cache', () => {
@@ -18,6 +18,7 @@ describe('the analysis worker through its code cache', () => {
     zip.file('word/document.xml', '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>The committee met on Tuesday and approved the budget for next year.</w:t></w:r></w:p></w:body></w:document>');
     zip.file('word/embeddings/blob.bin', randomBytes(1_500_000), { compression: 'STORE' });
     const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-worker-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'big.docx');
     writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer' }));
     const home = newHome();
