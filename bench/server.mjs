@@ -45,6 +45,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { combineSlices, median } from './lib/whole-process.mjs';
 import { cpuOf, findWrk, pgAdminUrl, postgresPids, seedTestKeys, serveProcess, switchesOf, throwawayDatabase, wrkLoad } from './serve-processes.mjs';
 
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
@@ -189,23 +190,9 @@ if (process.argv[2] === '--load') {
     results.push({ bare: combine(parts.bare), verity: combine(parts.verity) });
   }
 
-  /** One route's slices of a round as one run: sums, and the worst p99. */
+  /** An in-process slice in the shared slice shape: the server's CPU is this process's. */
   function combine(ps) {
-    const sum = (f) => ps.reduce((a, p) => a + f(p), 0);
-    const total = sum((p) => p.total);
-    const seconds = sum((p) => p.duration);
-    const cpuUs = sum((p) => p.cpuUs);
-    return {
-      total,
-      reqs: total / seconds,
-      p50: Math.max(...ps.map((p) => p.p50)),
-      p99: Math.max(...ps.map((p) => p.p99)),
-      non2xx: sum((p) => p.non2xx),
-      errors: sum((p) => p.errors),
-      serverCpu: cpuUs / 1e6 / seconds,
-      cpuPerReq: cpuUs / total,
-      clientCpu: sum((p) => p.clientCpu * p.duration) / seconds,
-    };
+    return combineSlices(ps.map((p) => ({ ...p, serverCpuUs: p.cpuUs, clientCpuUs: p.clientCpu * p.duration * 1e6 })));
   }
   const perReq = (r) => r.cpuPerReq;
   const row = (name, i, r) => ({
@@ -227,11 +214,6 @@ if (process.argv[2] === '--load') {
     `bare route: fastify, parses the ${body.length}-byte JSON body, answers a ${sampleText.length}-byte JSON object like verity's; no auth, limits, validation, engine or SQLite`,
   );
   console.table(results.flatMap((x, i) => [row('bare fastify', i, x.bare), row('verity sandbox claim', i, x.verity)]));
-  const median = (xs) => {
-    const v = [...xs].sort((a, b) => a - b);
-    const m = v.length >> 1;
-    return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-  };
   const spread = (xs, f) => `${f(Math.min(...xs))}–${f(Math.max(...xs))}, median ${f(median(xs))}`;
   const x2 = (v) => `${v.toFixed(2)}×`;
   const us = (v) => `${Math.round(v)} µs`;

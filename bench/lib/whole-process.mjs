@@ -99,7 +99,8 @@ export function loadRun(pid, job) {
           const after = cpuSeconds(pid);
           done = true;
           child.kill();
-          resolve({ ...r, cpuPerReq: ((after - before) * 1e6) / r.total, clientCpuPerReq: (r.clientCpuUs ?? 0) / r.total });
+          const serverCpuUs = (after - before) * 1e6;
+          resolve({ ...r, serverCpuUs, clientCpuUs: r.clientCpuUs ?? 0, cpuPerReq: serverCpuUs / r.total, clientCpuPerReq: (r.clientCpuUs ?? 0) / r.total });
         });
         child.send({ go: true });
       }
@@ -137,16 +138,23 @@ export async function interleavedRounds({ a, b, rounds, slices, job, onSlice }) 
         onSlice?.(name, r, p);
         parts[name].push(p);
       }
-    results.push({ a: combine(parts.a), b: combine(parts.b) });
+    results.push({ a: combineSlices(parts.a), b: combineSlices(parts.b) });
   }
   return results;
 }
 
-/** One server's slices of a round as one run: sums, and the worst p99. */
-function combine(ps) {
+/**
+ * One server's slices of a round as one run: sums, and the worst p50/p99. Each slice gives its
+ * request `total`, `duration` (s), `p50`/`p99`, `non2xx`, `errors`, and the CPU the server and the
+ * load generator spent in it (`serverCpuUs`, `clientCpuUs`). Shared by the whole-process and the
+ * in-process rounds of bench/server.mjs, so both report the same fields the same way.
+ */
+export function combineSlices(ps) {
   const sum = (f) => ps.reduce((x, p) => x + f(p), 0);
   const total = sum((p) => p.total);
   const seconds = sum((p) => p.duration);
+  const serverCpuUs = sum((p) => p.serverCpuUs);
+  const clientCpuUs = sum((p) => p.clientCpuUs);
   return {
     total,
     reqs: total / seconds,
@@ -154,9 +162,10 @@ function combine(ps) {
     p99: Math.max(...ps.map((p) => p.p99)),
     non2xx: sum((p) => p.non2xx),
     errors: sum((p) => p.errors),
-    cpuPerReq: sum((p) => p.cpuPerReq * p.total) / total,
-    serverCpu: sum((p) => (p.cpuPerReq * p.total) / 1e6) / seconds,
-    clientCpuPerReq: sum((p) => p.clientCpuPerReq * p.total) / total,
+    cpuPerReq: serverCpuUs / total,
+    serverCpu: serverCpuUs / 1e6 / seconds,
+    clientCpuPerReq: clientCpuUs / total,
+    clientCpu: clientCpuUs / 1e6 / seconds,
   };
 }
 
