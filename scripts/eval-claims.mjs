@@ -110,6 +110,10 @@ if (args.includes('--fit-cache') && (args.includes('--nli') || args.includes('--
   console.error('eval-claims: --fit-cache fits the local model on another retrieval\'s passages; it cannot be combined with --nli or --nli-fold');
   process.exit(2);
 }
+if (args.includes('--fit-cache') && args.includes('--no-lodo') && !FIT) {
+  console.error('eval-claims: --fit-cache is measured leave-one-domain-out; it cannot be combined with --no-lodo');
+  process.exit(2);
+}
 if (FIT && args.includes('--two-stage')) {
   console.error('eval-claims: --two-stage is a measured experiment; claim-weights.ts has no place for its direction model, so it cannot be combined with --fit');
   process.exit(2);
