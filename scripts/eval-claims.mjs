@@ -56,6 +56,12 @@
  *   --cache FILE                          keep the retrieved, ranked passages in FILE (reused while
  *                                         the retrieval/ranking code is unchanged); stance features
  *                                         are recomputed on every run
+ *   --fit-cache FILE                      also fit leave-one-domain-out on the passages in FILE (a
+ *                                         --cache file written by another build: the retrieval before
+ *                                         a change) and measure on the current passages, beside the
+ *                                         fit on the current ones: whether weights fitted on what
+ *                                         retrieval returned before hold up on what it returns now
+ *                                         (a refit's go/no-go, issue 31). Not with --nli / --nli-fold
  *
  * Fitting, both stages on the training domains only, each domain weighing the same:
  *   1. stance model: multinomial logistic regression over the local stance features (stance.ts),
@@ -98,6 +104,14 @@ if (args.includes('--nli-fold') && (FIT || args.includes('--nli'))) {
 }
 if (FIT && args.includes('--sample')) {
   console.error('eval-claims: --sample measures a subset; --fit fits on every claim');
+  process.exit(2);
+}
+if (args.includes('--fit-cache') && (args.includes('--nli') || args.includes('--nli-fold'))) {
+  console.error('eval-claims: --fit-cache fits the local model on another retrieval\'s passages; it cannot be combined with --nli or --nli-fold');
+  process.exit(2);
+}
+if (args.includes('--fit-cache') && args.includes('--no-lodo') && !FIT) {
+  console.error('eval-claims: --fit-cache is measured leave-one-domain-out; it cannot be combined with --no-lodo');
   process.exit(2);
 }
 if (FIT && args.includes('--two-stage')) {
@@ -631,8 +645,28 @@ if (cached?.codeKey === codeKey) {
   }
   if (cacheFile) writeFileSync(cacheFile, JSON.stringify({ codeKey, domains: Object.fromEntries(domains.map((d) => [d.name, d.claims])) }));
 }
+// --fit-cache FILE: the same claims with the passages another build's retrieval found (its --cache).
+const fitCacheAt = args.indexOf('--fit-cache');
+const fitCacheFile = fitCacheAt >= 0 ? resolve(String(args[fitCacheAt + 1])) : null;
+let fitDomains = null;
+if (fitCacheFile) {
+  if (!existsSync(fitCacheFile)) {
+    console.error(`eval-claims: --fit-cache ${fitCacheFile} does not exist (write it with --cache from the other build)`);
+    process.exit(2);
+  }
+  const other = JSON.parse(readFileSync(fitCacheFile, 'utf8'));
+  fitDomains = domains.map((d) => {
+    const claims = other.domains?.[d.name];
+    if (!Array.isArray(claims) || claims.length !== d.claims.length || claims.some((c, i) => c.claim !== d.claims[i].claim)) {
+      console.error(`eval-claims: --fit-cache ${fitCacheFile} does not hold the same ${d.name} claims`);
+      process.exit(2);
+    }
+    return { ...d, claims };
+  });
+  if (other.codeKey === codeKey) process.stderr.write(`--fit-cache ${fitCacheFile} was written by this build's retrieval: both fits see the same passages\n`);
+}
 // Stance features are computed here, not cached: the cache holds what retrieval and ranking found.
-for (const d of domains)
+for (const d of [...domains, ...(fitDomains ?? [])])
   for (const c of d.claims)
     for (const p of c.passages)
       for (const spec of Object.values(SPECS)) {
@@ -715,6 +749,24 @@ if (FIT || !args.includes('--no-lodo')) {
     for (const d of domains) {
       const [m, l] = [out.lodo[d.name].auc, out.lexical[d.name].auc];
       console.log(`  ${d.name.padEnd(14)} model ${f3(m)}  lexical ${f3(l)}  gain ${(m - l >= 0 ? '+' : '') + (m - l).toFixed(3)}`);
+    }
+  }
+  if (fitDomains) {
+    // The same recipe fitted on the other retrieval's passages of the two training domains, measured
+    // on the held-out domain's current passages: what the weights fitted before the change give now.
+    out.fitCache = {};
+    const crows = [];
+    for (const held of domains) {
+      const train = fitDomains.filter((d) => d.name !== held.name);
+      const model = fitStance(train);
+      out.fitCache[held.name] = evaluate(held, model, fitVerdict(train, model));
+      crows.push([held.name, out.fitCache[held.name]]);
+    }
+    table(`Leave-one-domain-out, fitted on the passages in ${fitCacheFile}, measured on the current passages`, crows);
+    console.log('\nAUC per held-out domain, fitted on the current passages vs on the other retrieval\'s:');
+    for (const d of domains) {
+      const [m, o] = [out.lodo[d.name].auc, out.fitCache[d.name].auc];
+      console.log(`  ${d.name.padEnd(14)} current ${f3(m)}  other ${f3(o)}  difference ${(m - o >= 0 ? '+' : '') + (m - o).toFixed(3)}`);
     }
   }
   if (dumpFile) writeFileSync(dumpFile, JSON.stringify(dumped));

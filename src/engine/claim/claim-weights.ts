@@ -15,6 +15,19 @@
  * P(true) – (0), P(false) – (0), coverage 0.000; fool-me-twice AUC 0.554, acc 0.013, P(true) –
  * (0), P(false) 0.750 (44), coverage 0.017.
  *
+ * (The re-measurement below was added by hand after a measured no-go; the next --fit replaces it.)
+ * Passages: those the local-corpus retrieval returned before issue 31 (the build before commit
+ * dfc0ce1). Re-measured on 2026-11-28 on the passages of issue 31's bounded top-k retrieval
+ * (src/sources/corpus-topk.ts), not refitted: these weights in-sample averitec AUC 0.701, P(true)
+ * 0.667 (9), P(false) 1.000 (1), coverage 0.023; check-covid AUC 0.620, P(true) 1.000 (1),
+ * P(false) – (0), coverage 0.001; fool-me-twice AUC 0.530, P(true) 0.839 (62), P(false) 0.800 (5),
+ * coverage 0.026. Leave-one-domain-out on the new passages, the recipe fitted on the earlier
+ * passages (scripts/eval-claims.mjs --fit-cache): averitec AUC 0.694, P(true) 0.545 (11), P(false)
+ * 1.000 (2), coverage 0.030; check-covid AUC 0.617, coverage 0.000; fool-me-twice AUC 0.530,
+ * P(false) 0.756 (45), coverage 0.018; refitted on the new passages: averitec AUC 0.694, P(true)
+ * 0.583 (12), P(false) 1.000 (1), coverage 0.030; check-covid AUC 0.618, coverage 0.000;
+ * fool-me-twice AUC 0.529, P(false) 0.756 (45), coverage 0.018. Not better held out (AUC +0.0004 /
+ * +0.0004 / -0.0002), so the refit was not shipped (docs/claim.md, "Issue 31's retrieval").
  */
 import type { StanceModel } from './stance-model.js';
 import type { VerdictParams } from './verdict.js';
@@ -31,4 +44,4 @@ export const STANCE_MODEL: StanceModel = {
 
 export const VERDICT_PARAMS: VerdictParams = {"minEvidence":0.575,"conflictFloor":0.6,"calibration":2.5,"confidenceTrue":0.613,"confidenceFalse":0.788};
 
-export const WEIGHTS_PROVENANCE = "fitted by scripts/eval-claims.mjs --fit on 2026-11-27 on three domains weighted alike: averitec (500 claims; averitec-dev.json (sha256 499793726b4a…)); check-covid (1504 claims; Check-COVID_all.json (sha256 008b930570d3…), corpus.json (sha256 2a56084b933f…)); fool-me-twice (2549 claims; dev.jsonl (sha256 eeb36a4757fb…), test.jsonl (sha256 4a45aa8edd45…)). Stance: 20-feature multinomial logistic model, L2 0.05 toward stance-prior.ts, 400 steps, class-balanced per domain. Verdict: calibration slope 2.5 by log-loss; precision first: confidenceTrue 0.613 and confidenceFalse 0.788, the lowest at which each verdict is right at least 0.8 of the time on every domain, with minEvidence 0.575 the floor that keeps most claims covered; conflictFloor 0.6 (verdict.ts CONFLICT_FLOOR, stated). Leave-one-domain-out: averitec AUC 0.694, acc 0.086, P(true) 0.545 (11), P(false) 1.000 (2), coverage 0.030; check-covid AUC 0.613, acc 0.329, P(true) – (0), P(false) – (0), coverage 0.000; fool-me-twice AUC 0.554, acc 0.013, P(true) – (0), P(false) 0.750 (44), coverage 0.017.";
+export const WEIGHTS_PROVENANCE = "fitted by scripts/eval-claims.mjs --fit on 2026-11-27 on three domains weighted alike: averitec (500 claims; averitec-dev.json (sha256 499793726b4a…)); check-covid (1504 claims; Check-COVID_all.json (sha256 008b930570d3…), corpus.json (sha256 2a56084b933f…)); fool-me-twice (2549 claims; dev.jsonl (sha256 eeb36a4757fb…), test.jsonl (sha256 4a45aa8edd45…)). Stance: 20-feature multinomial logistic model, L2 0.05 toward stance-prior.ts, 400 steps, class-balanced per domain. Verdict: calibration slope 2.5 by log-loss; precision first: confidenceTrue 0.613 and confidenceFalse 0.788, the lowest at which each verdict is right at least 0.8 of the time on every domain, with minEvidence 0.575 the floor that keeps most claims covered; conflictFloor 0.6 (verdict.ts CONFLICT_FLOOR, stated). Leave-one-domain-out: averitec AUC 0.694, acc 0.086, P(true) 0.545 (11), P(false) 1.000 (2), coverage 0.030; check-covid AUC 0.613, acc 0.329, P(true) – (0), P(false) – (0), coverage 0.000; fool-me-twice AUC 0.554, acc 0.013, P(true) – (0), P(false) 0.750 (44), coverage 0.017. Passages: those the local-corpus retrieval returned before issue 31 (the build before commit dfc0ce1). Re-measured on 2026-11-28 on the passages of issue 31's bounded top-k retrieval (src/sources/corpus-topk.ts), not refitted: these weights in-sample averitec AUC 0.701, P(true) 0.667 (9), P(false) 1.000 (1), coverage 0.023; check-covid AUC 0.620, P(true) 1.000 (1), P(false) – (0), coverage 0.001; fool-me-twice AUC 0.530, P(true) 0.839 (62), P(false) 0.800 (5), coverage 0.026. Leave-one-domain-out on the new passages, the recipe fitted on the earlier passages (scripts/eval-claims.mjs --fit-cache): averitec AUC 0.694, P(true) 0.545 (11), P(false) 1.000 (2), coverage 0.030; check-covid AUC 0.617, coverage 0.000; fool-me-twice AUC 0.530, P(false) 0.756 (45), coverage 0.018; refitted on the new passages: averitec AUC 0.694, P(true) 0.583 (12), P(false) 1.000 (1), coverage 0.030; check-covid AUC 0.618, coverage 0.000; fool-me-twice AUC 0.529, P(false) 0.756 (45), coverage 0.018. Not better held out (AUC +0.0004 / +0.0004 / -0.0002), so the refit was not shipped (docs/claim.md, \"Issue 31's retrieval\").";
