@@ -51,6 +51,18 @@ export const CORPUS_MIGRATIONS = [
      WHEN old.id <= coalesce((SELECT value FROM corpus_stats WHERE key = 'fts_pending_from'), old.id) BEGIN
      INSERT INTO corpus_fts(corpus_fts, rowid, text) VALUES ('delete', old.id, old.text);
    END;`,
+  // A new row takes the highest id plus one. Deleting the highest rows while an import's mark is
+  // set and none of its rows is written yet let the import's first row take an id at or below
+  // the mark: never indexed, and its deletion would have taken from the index what was not in
+  // it. A deletion that leaves no row above the mark now lowers the mark to the highest id left
+  // (the rows in between are gone), so every new row is above it.
+  `DROP TRIGGER corpus_docs_ad;
+   CREATE TRIGGER corpus_docs_ad AFTER DELETE ON corpus_docs
+     WHEN old.id <= coalesce((SELECT value FROM corpus_stats WHERE key = 'fts_pending_from'), old.id) BEGIN
+     INSERT INTO corpus_fts(corpus_fts, rowid, text) VALUES ('delete', old.id, old.text);
+     UPDATE corpus_stats SET value = coalesce((SELECT max(id) FROM corpus_docs), 0)
+       WHERE key = 'fts_pending_from' AND value > coalesce((SELECT max(id) FROM corpus_docs), 0);
+   END;`,
 ];
 
 const INSERT_TRIGGER = `CREATE TRIGGER IF NOT EXISTS corpus_docs_ai AFTER INSERT ON corpus_docs BEGIN
@@ -404,7 +416,8 @@ export function removeCorpusRows(db: Database, target: { file: string } | { all:
   migrateCorpus(db);
   if ('all' in target) {
     const removed = db.transaction(() => {
-      db.prepare(`UPDATE corpus_stats SET value = 0`).run();
+      // The counters only: an import's mark (another process may be importing) stays as it is.
+      db.prepare(`UPDATE corpus_stats SET value = 0 WHERE key IN ('rows', 'chars')`).run();
       return db.prepare('DELETE FROM corpus_docs').run().changes;
     })();
     return { removed, file: null };
@@ -421,7 +434,7 @@ export function removeCorpusRows(db: Database, target: { file: string } | { all:
   }
   const removed = db.transaction(() => {
     const gone = db.prepare('SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars FROM corpus_docs WHERE file = ?').get(match.file) as { n: number; chars: number };
-    db.prepare(`UPDATE corpus_stats SET value = max(0, value - CASE key WHEN 'rows' THEN ? ELSE ? END)`).run(gone.n, gone.chars);
+    db.prepare(`UPDATE corpus_stats SET value = max(0, value - CASE key WHEN 'rows' THEN ? ELSE ? END) WHERE key IN ('rows', 'chars')`).run(gone.n, gone.chars);
     return db.prepare('DELETE FROM corpus_docs WHERE file = ?').run(match.file).changes;
   })();
   return { removed, file: match.file };
