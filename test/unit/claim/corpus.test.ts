@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClaimResult } from '../../../src/api/results.js';
+import { createDefaultPorts } from '../../../src/engine/default-ports.js';
 import { createEngine } from '../../../src/engine/index.js';
 import { openStore, type Store } from '../../../src/store/local/database.js';
 import { corpusFiles, corpusSize, importCorpus, removeCorpusRows } from '../../../src/sources/local-corpus.js';
@@ -106,6 +107,50 @@ describe('an empty corpus asked for by name', () => {
     const err = await createEngine(p).verifyClaim({ claim: 'bridge budget approved', sources: ['local', 'wikipedia'] }).catch((e: Error) => e);
     // Both fail here (no network): the message names the empty corpus among the reasons.
     expect((err as Error).message).toContain('local skipped: the local corpus is empty');
+  });
+});
+
+describe('a claim only reads the store', () => {
+  // The CLI's ports: the store is a file, opened on first use. Network sources point at a closed
+  // loopback port and fail at once; what matters is what the claim leaves on disk.
+  const claimPorts = (storeFile: string) => {
+    const { http } = testHttp({ timeoutMs: 50 });
+    const dead = 'http://127.0.0.1:9';
+    const config = { sources: { wikipedia: { base_url: `${dead}/w/api.php` }, semantic_scholar: { base_url: dead }, gdelt: { base_url: dead } } };
+    return { ...createDefaultPorts({ config, storeFile, ssrfGuard: false }), http };
+  };
+  const tables = async (file: string): Promise<string[]> => {
+    const s = await openStore(file);
+    stores.push(s);
+    return s.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).pluck().all() as string[];
+  };
+
+  it('creates no store when there is none, with the default sources or `local` by name', async () => {
+    const folder = join(dir, 'no-store');
+    mkdirSync(folder, { recursive: true });
+    const file = join(folder, 'verity.db');
+    const p = claimPorts(file);
+    const engine = createEngine(p);
+    await engine.verifyClaim({ claim: 'The bridge budget was approved' }).catch(() => undefined);
+    await expect(engine.verifyClaim({ claim: 'The bridge budget was approved', sources: ['local'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    p.closeStore();
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('creates no corpus tables in a store that has none', async () => {
+    const file = join(dir, 'other-tables.db');
+    const made = await openStore(file);
+    made.db.exec('CREATE TABLE unrelated (x)');
+    made.close();
+    const before = await tables(file);
+    stores.splice(0).forEach((s) => s.close());
+    const p = claimPorts(file);
+    const engine = createEngine(p);
+    await engine.verifyClaim({ claim: 'The bridge budget was approved' }).catch(() => undefined);
+    await expect(engine.verifyClaim({ claim: 'The bridge budget was approved', sources: ['local'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    (await p.store!()).close();
+    expect(await tables(file)).toEqual(before);
+    expect(before).not.toContain('corpus_docs');
   });
 });
 
