@@ -200,8 +200,10 @@ const MAX_LINE_CHARS = MAX_RECORD_CHARS;
 async function* jsonlRecords(path: string): AsyncGenerator<ReadRecord[]> {
   let line = 0;
   let rest = '';
+  const tooLong = (at: number): VerityError => new VerityError('UNPROCESSABLE_CONTENT', `line ${at} is longer than ${MAX_LINE_CHARS} characters`);
   const take = (l: string, out: ReadRecord[]): void => {
     line++;
+    if (l.length > MAX_LINE_CHARS) throw tooLong(line);
     if (!l.trim()) return;
     try {
       const v = JSON.parse(l) as unknown;
@@ -228,7 +230,7 @@ async function* jsonlRecords(path: string): AsyncGenerator<ReadRecord[]> {
       }
     }
     rest = s.slice(from);
-    if (rest.length > MAX_LINE_CHARS) throw new VerityError('UNPROCESSABLE_CONTENT', `line ${line + 1} is longer than ${MAX_LINE_CHARS} characters`);
+    if (rest.length > MAX_LINE_CHARS) throw tooLong(line + 1);
     if (out.length) yield out;
   }
   const out: ReadRecord[] = [];

@@ -51,6 +51,53 @@ describe('importCorpus', () => {
     expect(await importCorpus(s, file)).toMatchObject({ added: 1, rejected: 0 });
   });
 
+  it('reads JSONL lines ended by LF, CRLF or a lone CR, also where a CRLF spans two reads', async () => {
+    const s = await store();
+    const file = join(dir, 'endings.jsonl');
+    const row = (i: number, pad = 0): string => JSON.stringify({ text: `Ending row ${i}`, url: `https://e.example/${i}`, pad: 'x'.repeat(pad) });
+    // The first line ends with a CR as the last byte of the first 1 MB read, its LF in the next.
+    const first = row(0, (1 << 20) - 1 - row(0).length);
+    writeFileSync(file, `${first}\r\n${row(1)}\n${row(2)}\r${row(3)}\r\n\r\n{bad\n${row(4)}`);
+    expect(Buffer.byteLength(first) + 1).toBe(1 << 20);
+    const r = await importCorpus(s, file);
+    expect(r).toEqual({ added: 5, skipped: 0, rejected: 1, errors: ['line 6: not valid JSON'] });
+    expect(s.db.prepare('SELECT text FROM corpus_docs ORDER BY id').pluck().all()).toEqual([0, 1, 2, 3, 4].map((i) => `Ending row ${i}`));
+  });
+
+  it('refuses a JSONL line longer than 8 MB rather than buffering it', async () => {
+    const s = await store();
+    const file = join(dir, 'long.jsonl');
+    writeFileSync(file, `${JSONL[0]}\n{"text":"${'a'.repeat((8 << 20) + 10)}"}\n`);
+    await expect(importCorpus(s, file)).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT', message: expect.stringContaining('line 2 is longer') });
+  });
+
+  it('reads CSV columns by their header names (any case, any order, others ignored), quoted line breaks, short records', async () => {
+    const s = await store();
+    const file = join(dir, 'columns.csv');
+    writeFileSync(
+      file,
+      [
+        'Notes, URL ,TEXT,Authority',
+        'ignored,https://c.example/1,"A passage, with a comma and a',
+        'line break, and ""quotes"".",0.5',
+        'ignored,https://c.example/2,Plain passage two.',
+        '',
+        'ignored,https://c.example/3,,0.5',
+        'ignored,https://c.example/4,Bad authority.,2',
+      ].join('\r\n') + '\r\n',
+    );
+    expect(await importCorpus(s, file)).toEqual({
+      added: 2,
+      skipped: 0,
+      rejected: 2,
+      errors: ['line 4: text is empty or missing', 'line 5: authority "2" is not a number between 0 and 1'],
+    });
+    expect(s.db.prepare('SELECT text, url, authority FROM corpus_docs ORDER BY id').all()).toEqual([
+      { text: 'A passage, with a comma and a\r\nline break, and "quotes".', url: 'https://c.example/1', authority: 0.5 },
+      { text: 'Plain passage two.', url: 'https://c.example/2', authority: null },
+    ]);
+  });
+
   it('refuses missing files, other extensions and files without a valid row', async () => {
     const s = await store();
     await expect(importCorpus(s, join(dir, 'none.jsonl'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
