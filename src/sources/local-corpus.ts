@@ -213,7 +213,8 @@ async function* jsonlRecords(path: string): AsyncGenerator<ReadRecord[]> {
     }
   };
   for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: READ_CHUNK }) as AsyncIterable<string>) {
-    const s = rest + chunk;
+    // A byte-order mark before the first line is not part of its JSON.
+    const s = line === 0 && !rest && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : rest + chunk;
     const out: ReadRecord[] = [];
     let from = 0;
     if (s.indexOf('\r') < 0) {
