@@ -17,6 +17,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
+import { passageGenerator } from './lib/passages.mjs';
 
 const args = process.argv.slice(2);
 const num = (name, d) => {
@@ -97,19 +98,9 @@ if (last.warnings) console.log('warnings:', last.warnings);
 // ---- 2. local corpus
 const { openStore } = await import(new URL('../dist/store/local/database.js', import.meta.url).href);
 const { importCorpus } = await import(new URL('../dist/sources/local-corpus.js', import.meta.url).href);
-let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-const letters = 'abcdefghijklmnoprstuvw';
-const vocab = Array.from({ length: 20_000 }, () => Array.from({ length: 3 + Math.floor(rand() * 7) }, () => letters[Math.floor(rand() * letters.length)]).join(''));
 // The claim's own words are common in the corpus (ranks 40–400 of the Zipf list), so the index
 // must rank thousands of matching rows, not find three: the realistic, slow case.
-['tower', 'built', 'paris', 'eiffel', '1889', 'was', 'the'].forEach((w, i) => (vocab[40 + i * 60] = w));
-// Zipf-like word choice: frequent words are frequent, as in real text.
-const word = () => vocab[Math.floor(vocab.length * rand() ** 3)];
-const sentence = () => {
-  const w = Array.from({ length: 8 + Math.floor(rand() * 20) }, word);
-  return w[0][0].toUpperCase() + w.join(' ').slice(1) + '.';
-};
+const { passage } = passageGenerator({ seed: 42, common: ['tower', 'built', 'paris', 'eiffel', '1889', 'was', 'the'] });
 const tmp = mkdtempSync(join(tmpdir(), 'verity-bench-claim-'));
 const file = join(tmp, 'corpus.jsonl');
 let lines = [];
@@ -119,7 +110,7 @@ const relevant = [
   'The tower is not in London; it stands on the Champ de Mars in Paris.',
 ];
 for (let i = 0; i < PASSAGES; i++) {
-  const text = i < relevant.length ? relevant[i] : Array.from({ length: 1 + Math.floor(rand() * 3) }, sentence).join(' ');
+  const text = i < relevant.length ? relevant[i] : passage();
   lines.push(JSON.stringify({ text, url: `https://corpus.example/${i}`, source: `site${i % 500}.example`, published_at: '2020-01-01' }));
   // Written in parts: a million passages are over 300 MB, near V8's longest string.
   if (lines.length === 10_000 || i === PASSAGES - 1) {

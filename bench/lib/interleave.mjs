@@ -9,8 +9,12 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** One run of a list of commands in sequence (an anchor may be two tools); wall ms, CPU ms, peak RSS MB. */
-function once(steps, env) {
+/**
+ * One run of a list of commands in sequence (an anchor may be two tools); wall ms, CPU ms, peak
+ * RSS MB. `before()`, when given, runs first and is not timed (e.g. removing the last run's store).
+ */
+function once({ steps, before }, env) {
+  before?.();
   let wall = 0;
   let cpu = 0;
   let rss = 0;
@@ -27,18 +31,18 @@ function once(steps, env) {
 }
 
 /**
- * @param {{ name: string, steps: string[][] }} a  the measured command (steps run in sequence)
- * @param {{ name: string, steps: string[][] }} b  the anchor
+ * @param {{ name: string, steps: string[][], before?: () => void }} a  the measured command (steps run in sequence)
+ * @param {{ name: string, steps: string[][], before?: () => void }} b  the anchor
  * @returns medians of wall and CPU for each, peak RSS, and the median pairwise ratios A/B
  */
 export function interleave(a, b, { runs = 5, env = process.env } = {}) {
-  once(a.steps, env);
-  once(b.steps, env);
+  once(a, env);
+  once(b, env);
   const ra = [];
   const rb = [];
   for (let i = 0; i < runs; i++) {
-    ra.push(once(a.steps, env));
-    rb.push(once(b.steps, env));
+    ra.push(once(a, env));
+    rb.push(once(b, env));
   }
   const sum = (rs) => ({ wall: median(rs.map((r) => r.wall)), cpu: median(rs.map((r) => r.cpu)), rss: Math.max(...rs.map((r) => r.rss)) });
   return {

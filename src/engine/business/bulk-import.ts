@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { VerityError } from '../../api/errors.js';
 import { normalizeCompanyNumber } from '../../sources/companies-house.js';
 import type { Store } from '../../store/local/database.js';
-import { csvColumnBatches } from './csv-records.js';
+import { csvColumnBatches } from '../../sources/csv-records.js';
 import { fromIso } from './jurisdictions.js';
 import { COMPANY_REGISTRY_INDEXES, DROP_COMPANY_REGISTRY_INDEXES, companyData, interruptedImport, markInterruptedImport } from './local-registry.js';
 import { matchKey } from './names.js';

@@ -34,11 +34,13 @@ const SEARCHERS: Record<ClaimSource, Searcher> = {
   web: (q, p, c) => searchWeb(q, p.config, c),
   local: async (q, p, c) => {
     if (!p.store) throw new SourceNotConfigured('local', 'no embedded store is available');
-    const { db } = await p.store();
-    migrateCorpus(db);
+    // A search reads: it neither creates the store nor the corpus tables in a store without them.
+    const store = await (p.existingStore ?? p.store)();
     // Asked for by name with nothing imported: said, not answered as "no evidence".
-    if (!corpusHasRows(db)) throw new SourceNotConfigured('local', NO_CORPUS);
-    return searchCorpus(db, q, c.limit);
+    if (!store || !corpusHasRows(store.db)) throw new SourceNotConfigured('local', NO_CORPUS);
+    // An existing corpus is brought up to date (its migrations, an interrupted import's index).
+    migrateCorpus(store.db);
+    return searchCorpus(store.db, q, c.limit);
   },
 };
 
@@ -61,8 +63,9 @@ export async function selectSources(requested: readonly ClaimSource[] | undefine
   const all: ClaimSource[] = [...CLAIM_SOURCES];
   if (ports.store) {
     try {
-      const { db } = await ports.store();
-      if (corpusHasRows(db)) all.push('local');
+      // Only an existing store can hold a corpus: a claim does not create one to find that out.
+      const store = await (ports.existingStore ?? ports.store)();
+      if (store && corpusHasRows(store.db)) all.push('local');
     } catch {
       // No usable store: the default is the five SPEC sources.
     }

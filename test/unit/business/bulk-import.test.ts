@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importCompaniesHouse, importGleif, importSecTickers, ukDate } from '../../../src/engine/business/bulk-import.js';
-import { csvRecords } from '../../../src/engine/business/csv-records.js';
+import { csvRecords } from '../../../src/sources/csv-records.js';
 import { findLocal, findLocalTickers, importInfo } from '../../../src/engine/business/local-registry.js';
 import { VerityError } from '../../../src/api/errors.js';
 import { openStore, type Store } from '../../../src/store/local/database.js';

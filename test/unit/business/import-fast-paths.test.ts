@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importCompaniesHouse } from '../../../src/engine/business/bulk-import.js';
-import { csvColumnBatches, csvRecords } from '../../../src/engine/business/csv-records.js';
+import { csvColumnBatches, csvRecords } from '../../../src/sources/csv-records.js';
 import { findLocal } from '../../../src/engine/business/local-registry.js';
 import { LEGAL_FORMS, foldName, nameKey } from '../../../src/engine/business/names.js';
 import { openStore, type Store } from '../../../src/store/local/database.js';

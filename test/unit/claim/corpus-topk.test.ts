@@ -148,4 +148,30 @@ describe('text index upkeep on import', () => {
     expect(indexed(s)).toBe(0);
     integrity(s);
   });
+
+  const mark = (s: Store): number | undefined => s.db.prepare(`SELECT value FROM corpus_stats WHERE key = 'fts_pending_from'`).pluck().get() as number | undefined;
+  const rows = (name: string, n: number): string => {
+    const file = join(dir, name);
+    writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify({ text: `${name} row ${i} holds a common word.`, url: `https://${name}/${i}` })).join('\n'));
+    return file;
+  };
+
+  it('indexes every row of an import when the highest row is deleted before the import writes (no id at or below its mark)', async () => {
+    const s = await store();
+    await importCorpus(s, rows('before.jsonl', 3));
+    const running = importCorpus(s, rows('during.jsonl', 3));
+    // The import sets its mark, then reads its file: no row of it is written until the file is read.
+    for (let turn = 0; turn < 10_000 && mark(s) === undefined; turn++) await new Promise((r) => setImmediate(r));
+    expect(mark(s)).toBe(3);
+    expect(count(s)).toBe(3);
+    // Another writer (`corpus rm`, another process) deletes the highest row meanwhile.
+    s.db.prepare('DELETE FROM corpus_docs WHERE id = 3').run();
+    expect(await running).toMatchObject({ added: 3 });
+    expect(indexed(s)).toBe(5);
+    integrity(s);
+    // Each of them leaves the index, too.
+    removeCorpusRows(s.db, { all: true });
+    expect(indexed(s)).toBe(0);
+    integrity(s);
+  });
 });

@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClaimResult } from '../../../src/api/results.js';
+import { createDefaultPorts } from '../../../src/engine/default-ports.js';
 import { createEngine } from '../../../src/engine/index.js';
 import { openStore, type Store } from '../../../src/store/local/database.js';
 import { corpusFiles, corpusSize, importCorpus, removeCorpusRows } from '../../../src/sources/local-corpus.js';
@@ -48,6 +49,53 @@ describe('importCorpus', () => {
     const file = join(dir, 'b.csv');
     writeFileSync(file, '\uFEFFtext,url,source,published_at,authority\n"Water boils at 100 degrees Celsius at sea level, per the handbook.",https://nist.example.gov/water,NIST,2020-01-01,0.9\n');
     expect(await importCorpus(s, file)).toMatchObject({ added: 1, rejected: 0 });
+  });
+
+  it('reads JSONL lines ended by LF, CRLF or a lone CR, also where a CRLF spans two reads (a BOM dropped)', async () => {
+    const s = await store();
+    const file = join(dir, 'endings.jsonl');
+    const row = (i: number, pad = 0): string => JSON.stringify({ text: `Ending row ${i}`, url: `https://e.example/${i}`, pad: 'x'.repeat(pad) });
+    // The first line ends with a CR as the last byte of the first 1 MB read, its LF in the next.
+    const first = row(0, (1 << 20) - 4 - row(0).length);
+    writeFileSync(file, `\uFEFF${first}\r\n${row(1)}\n${row(2)}\r${row(3)}\r\n\r\n{bad\n${row(4)}`);
+    expect(Buffer.byteLength(`\uFEFF${first}`) + 1).toBe(1 << 20);
+    const r = await importCorpus(s, file);
+    expect(r).toEqual({ added: 5, skipped: 0, rejected: 1, errors: ['line 6: not valid JSON'] });
+    expect(s.db.prepare('SELECT text FROM corpus_docs ORDER BY id').pluck().all()).toEqual([0, 1, 2, 3, 4].map((i) => `Ending row ${i}`));
+  });
+
+  it('refuses a JSONL line longer than 8 MB rather than buffering it', async () => {
+    const s = await store();
+    const file = join(dir, 'long.jsonl');
+    writeFileSync(file, `${JSONL[0]}\n{"text":"${'a'.repeat((8 << 20) + 10)}"}\n`);
+    await expect(importCorpus(s, file)).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT', message: expect.stringContaining('line 2 is longer') });
+  });
+
+  it('reads CSV columns by their header names (any case, any order, others ignored), quoted line breaks, short records', async () => {
+    const s = await store();
+    const file = join(dir, 'columns.csv');
+    writeFileSync(
+      file,
+      [
+        'Notes, URL ,TEXT,Authority',
+        'ignored,https://c.example/1,"A passage, with a comma and a',
+        'line break, and ""quotes"".",0.5',
+        'ignored,https://c.example/2,Plain passage two.',
+        '',
+        'ignored,https://c.example/3,,0.5',
+        'ignored,https://c.example/4,Bad authority.,2',
+      ].join('\r\n') + '\r\n',
+    );
+    expect(await importCorpus(s, file)).toEqual({
+      added: 2,
+      skipped: 0,
+      rejected: 2,
+      errors: ['line 4: text is empty or missing', 'line 5: authority "2" is not a number between 0 and 1'],
+    });
+    expect(s.db.prepare('SELECT text, url, authority FROM corpus_docs ORDER BY id').all()).toEqual([
+      { text: 'A passage, with a comma and a\r\nline break, and "quotes".', url: 'https://c.example/1', authority: 0.5 },
+      { text: 'Plain passage two.', url: 'https://c.example/2', authority: null },
+    ]);
   });
 
   it('refuses missing files, other extensions and files without a valid row', async () => {
@@ -106,6 +154,50 @@ describe('an empty corpus asked for by name', () => {
     const err = await createEngine(p).verifyClaim({ claim: 'bridge budget approved', sources: ['local', 'wikipedia'] }).catch((e: Error) => e);
     // Both fail here (no network): the message names the empty corpus among the reasons.
     expect((err as Error).message).toContain('local skipped: the local corpus is empty');
+  });
+});
+
+describe('a claim only reads the store', () => {
+  // The CLI's ports: the store is a file, opened on first use. Network sources point at a closed
+  // loopback port and fail at once; what matters is what the claim leaves on disk.
+  const claimPorts = (storeFile: string) => {
+    const { http } = testHttp({ timeoutMs: 50 });
+    const dead = 'http://127.0.0.1:9';
+    const config = { sources: { wikipedia: { base_url: `${dead}/w/api.php` }, semantic_scholar: { base_url: dead }, gdelt: { base_url: dead } } };
+    return { ...createDefaultPorts({ config, storeFile, ssrfGuard: false }), http };
+  };
+  const tables = async (file: string): Promise<string[]> => {
+    const s = await openStore(file);
+    stores.push(s);
+    return s.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).pluck().all() as string[];
+  };
+
+  it('creates no store when there is none, with the default sources or `local` by name', async () => {
+    const folder = join(dir, 'no-store');
+    mkdirSync(folder, { recursive: true });
+    const file = join(folder, 'verity.db');
+    const p = claimPorts(file);
+    const engine = createEngine(p);
+    await engine.verifyClaim({ claim: 'The bridge budget was approved' }).catch(() => undefined);
+    await expect(engine.verifyClaim({ claim: 'The bridge budget was approved', sources: ['local'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    p.closeStore();
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('creates no corpus tables in a store that has none', async () => {
+    const file = join(dir, 'other-tables.db');
+    const made = await openStore(file);
+    made.db.exec('CREATE TABLE unrelated (x)');
+    made.close();
+    const before = await tables(file);
+    stores.splice(0).forEach((s) => s.close());
+    const p = claimPorts(file);
+    const engine = createEngine(p);
+    await engine.verifyClaim({ claim: 'The bridge budget was approved' }).catch(() => undefined);
+    await expect(engine.verifyClaim({ claim: 'The bridge budget was approved', sources: ['local'] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    (await p.store!()).close();
+    expect(await tables(file)).toEqual(before);
+    expect(before).not.toContain('corpus_docs');
   });
 });
 

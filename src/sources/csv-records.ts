@@ -5,7 +5,7 @@
  * and line breaks; CRLF and LF both end records; a UTF-8 BOM is dropped.
  */
 import type { Readable } from 'node:stream';
-import { VerityError } from '../../api/errors.js';
+import { VerityError } from '../api/errors.js';
 
 /** A record longer than this (bytes) is not a registry row: the file is refused rather than buffered. */
 export const MAX_RECORD_CHARS = 8 << 20;
