@@ -63,6 +63,16 @@ function prepare(store: Store): Database {
   return store.db;
 }
 
+/**
+ * For reads: the index's database, migrated, when the index exists; undefined when it was never
+ * created (nothing was ever added), so that a look-up never creates tables in a store it only reads.
+ */
+function existingIndex(store: Store): Database | undefined {
+  if (ready.has(store.db)) return store.db;
+  const found = store.db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'media_index'`).get();
+  return found ? prepare(store) : undefined;
+}
+
 /** `seen` as a date (YYYY-MM-DD) or a timestamp → ISO 8601 UTC; throws VALIDATION_FAILED otherwise. */
 export function normaliseSeen(seen: string): string {
   const s = /^\d{4}-\d\d-\d\d$/.test(seen) ? `${seen}T00:00:00Z` : seen;
@@ -133,12 +143,15 @@ export async function addToMediaIndex(
 
 /** All entries, earliest first-seen first. */
 export function listMediaIndex(store: Store): MediaIndexEntry[] {
-  return prepare(store).prepare('SELECT * FROM media_index ORDER BY first_seen, id').all() as MediaIndexEntry[];
+  const db = existingIndex(store);
+  return db ? (db.prepare('SELECT * FROM media_index ORDER BY first_seen, id').all() as MediaIndexEntry[]) : [];
 }
 
 /** Identical files (same SHA-256) and near-duplicates (pHash within NEAR_DUPLICATE_BITS). */
 export function findInMediaIndex(store: Store, sha256: string, phash: string | null, maxBits = NEAR_DUPLICATE_BITS): MediaIndexMatch[] {
-  const rows = prepare(store).prepare('SELECT * FROM media_index').all() as MediaIndexEntry[];
+  const db = existingIndex(store);
+  if (!db) return [];
+  const rows = db.prepare('SELECT * FROM media_index').all() as MediaIndexEntry[];
   const out: MediaIndexMatch[] = [];
   for (const r of rows) {
     if (r.sha256 === sha256) out.push({ ...r, distance: 0, exact: true });

@@ -106,6 +106,20 @@ describe('known-media index and provenance', () => {
     expect(found.provenance_source).toBe('archive');
     ports.closeStore();
   });
+  it('a store that exists without the index (e.g. holding only keys or a corpus) gets no media_index table from a look-up', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'verity-media-index-')), 'verity.db');
+    const store = await openStore(file);
+    const tables = () => store.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'media_index%'`).pluck().all();
+    expect(tables()).toEqual([]);
+    expect(listMediaIndex(store)).toEqual([]);
+    const photo = await cameraJpeg(scene(320, 240, 5), 320, 240);
+    const ports = createDefaultPorts({ config: {}, storeFile: file, ssrfGuard: false });
+    const none = await verifyMedia(MediaRequest.parse({ file: photo.toString('base64') }), ports, {});
+    expect(none.dimension_producers?.cross_reference).toBe('known-media index (no match)');
+    ports.closeStore();
+    expect(tables()).toEqual([]);
+    store.close();
+  });
   it('rejects a bad --seen date and a non-http URL', async () => {
     const store = await memoryStore();
     const img = await cameraJpeg(scene(64, 64, 1), 64, 64);
