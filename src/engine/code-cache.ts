@@ -23,6 +23,8 @@ export interface CachedCommonJs<T> {
    * be written is left alone, and no temporary file stays behind.
    */
   save(): boolean;
+  /** Whether save() would write a cache (this run had none it could use). */
+  readonly unsaved: boolean;
 }
 
 /** The file's exports, compiled from `cacheDir`'s `<name>-<size>-<mtime>-<node>-<arch>.v8cache` when there is one. */
@@ -46,6 +48,9 @@ export function runCommonJsWithCodeCache<T>(file: string, cacheDir: string | und
   return {
     exports: mod.exports,
     cacheFile,
+    get unsaved() {
+      return unsaved && cacheFile !== undefined;
+    },
     save() {
       if (!unsaved || !cacheFile) return false;
       unsaved = false;
