@@ -57,11 +57,12 @@ export async function runBundle() {
     process.once('exit', (code) => {
       if (code === 130) return;
       const tmp = `${cacheFile}.${process.pid}.tmp`;
-      // Written under V8's default flags, which the next run reads it under.
-      early.resetTiering?.();
       try {
         mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        // Under V8's default flags, which the next run reads it under (the PDF run's scope, if any:
+        // src/engine/document/pdf-tiering.ts).
+        const scope = globalThis[Symbol.for('verity.v8DefaultFlagsScope')];
+        writeFileSync(tmp, scope ? scope(() => script.createCachedData()) : script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, cacheFile);
         pruneCliCaches(cacheDir, cacheFile);
         pruneFlagFolders(cacheDir, undefined);
@@ -210,7 +211,7 @@ async function earlyStart(args, cacheDir) {
       }
       // As the engine types it (document/input.ts): a PDF header within the first 1024 bytes.
       if (!head.includes('%PDF-')) continue;
-      const { extractionThreadAvailable, startEarlyPdfThread, pdfRunTiering, arriveAtTieringGate, resetTiering } = await import('../dist/engine/document/extraction-thread.js');
+      const { extractionThreadAvailable, startEarlyPdfThread, pdfRunTiering, arriveAtTieringGate, useDefaultFlagsForCodeCaches } = await import('../dist/engine/document/extraction-thread.js');
       if (!extractionThreadAvailable()) return {};
       // Later optimisation for this run, shared with the thread: V8's flags change only once both
       // threads have started (src/engine/document/pdf-tiering.ts).
@@ -221,7 +222,8 @@ async function earlyStart(args, cacheDir) {
         const file = { path: resolve(arg), maxBytes: INLINE_MAX_BYTES };
         const pdfThread = startEarlyPdfThread(cacheDir, file, tiering);
         if (!pdfThread || !tiering) return { pdfThread };
-        return { pdfThread, arriveAtTieringGate: () => arriveAtTieringGate(tiering), resetTiering: () => resetTiering(tiering) };
+        useDefaultFlagsForCodeCaches(tiering);
+        return { pdfThread, arriveAtTieringGate: () => arriveAtTieringGate(tiering) };
       } catch {
         return {};
       }

@@ -97,10 +97,20 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
   const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-speculative-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('the PDF path (V8 optimisation delayed on Node 20 once both threads have started) and stdin runs share one cache folder: each cache written once, then read by both kinds', async () => {
+  it('the PDF path (V8 optimisation delayed on Node 20 once both threads have started), stdin and a photo share one cache folder: each cache written once, then read by every kind', async () => {
+    // A PDF with an embedded photo: its analysis loads sharp and exifr through their code caches
+    // while the PDF run's flag may be set (pdf-tiering.ts reads and writes them under V8's defaults).
+    const { default: sharp } = await import('sharp');
+    const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 90, g: 120, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const photo = join(dir, 'photo.jpg');
+    writeFileSync(photo, jpeg);
     const doc = await PDFDocument.create();
     const f = await doc.embedFont(StandardFonts.Helvetica);
-    doc.addPage([612, 792]).drawText('The supplier shall deliver the goods within thirty days of the order.', { x: 50, y: 700, size: 12, font: f });
+    const page = doc.addPage([612, 792]);
+    page.drawText('The supplier shall deliver the goods within thirty days of the order.', { x: 50, y: 700, size: 12, font: f });
+    page.drawImage(await doc.embedJpg(jpeg), { x: 50, y: 300, width: 320, height: 240 });
     const file = join(dir, 'one-page.pdf');
     writeFileSync(file, await doc.save());
     const home = newHome();
@@ -112,21 +122,25 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
       );
     const named = await verity(['verify', 'document', file, '--json'], { home, cwd: dir });
     expect(named.code, named.stderr).toBe(0);
-    // The CLI bundle and pdf.js, in the usual folder (no folder for other V8 flags: a cache is
-    // read before the flag changes and written after it is put back, src/engine/document/pdf-tiering.ts).
+    const media = await verity(['verify', 'media', photo, '--json'], { home, cwd: dir });
+    expect(media.code, media.stderr).toBe(0);
+    // The CLI bundle, pdf.js, sharp and exifr, in the usual folder (no folder for other V8 flags).
     const written = caches();
-    expect(Object.keys(written)).toEqual(expect.arrayContaining(['cli', 'pdfjs']));
+    expect(Object.keys(written)).toEqual(expect.arrayContaining(['cli', 'pdfjs', 'sharp', 'exifr']));
     expect(readdirSync(join(home, 'cache')).filter((n) => !n.endsWith('.v8cache'))).toEqual([]);
-    // Run in turn, the named file (early thread, flag changed) and the same file on stdin (V8's
-    // defaults throughout) read the same caches: none is rejected and rewritten.
-    for (const run of [
-      () => verity(['verify', 'document', file, '--json'], { home, cwd: dir }),
-      () => verity(['verify', 'document', '-', '--json'], { home, cwd: dir, input: readFileSync(file) }),
-      () => verity(['verify', 'document', file, '--json'], { home, cwd: dir }),
-    ]) {
-      const r = await run();
-      expect(strip(r.stdout)).toEqual(strip(named.stdout));
-    }
+    // Run in turn, the named file (early thread, flag changed), the same file on stdin (V8's
+    // defaults throughout) and the photo read the same caches: none is rejected and rewritten.
+    for (let round = 0; round < 2; round++)
+      for (const run of [
+        () => verity(['verify', 'document', file, '--json'], { home, cwd: dir }),
+        () => verity(['verify', 'media', photo, '--json'], { home, cwd: dir }),
+        () => verity(['verify', 'document', '-', '--json'], { home, cwd: dir, input: readFileSync(file) }),
+      ]) {
+        const r = await run();
+        expect(r.code, r.stderr).toBe(0);
+      }
+    const again = await verity(['verify', 'document', file, '--json'], { home, cwd: dir });
+    expect(strip(again.stdout)).toEqual(strip(named.stdout));
     expect(caches()).toEqual(written);
   });
 

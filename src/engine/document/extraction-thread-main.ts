@@ -10,7 +10,7 @@ import type { ExtractionJob, ExtractionMessage, SpeculativeFile, ThreadData } fr
 import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 import { startDecodeBudget, type DecodeBudget } from './pdf/decode-cap.js';
 import { INFLATE_LIMITS } from './budget.js';
-import { arriveAtTieringGate, resetTiering } from './pdf-tiering.js';
+import { arriveAtTieringGate, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 
 /**
  * Decoded bytes the reading ahead may produce before the job arrives. The bench's 100-page PDF
@@ -48,6 +48,7 @@ function fail(err: unknown): void {
 // pdf.js is compiled as soon as the thread starts, before its job arrives (the calling thread is
 // meanwhile reading the file's structure); a failure here is reported with the job.
 const { codeCacheDir, speculative, tiering } = (workerData ?? {}) as ThreadData;
+useDefaultFlagsForCodeCaches(tiering);
 const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
   await m.loadPdfJs(codeCacheDir);
   // pdf.js was read from its code cache under V8's default flags: the later optimisation may
@@ -198,7 +199,7 @@ async function run(job: ExtractionJob): Promise<void> {
   checkBudget(budget);
   // Before the answer: the main thread terminates this thread once it has the text. Only a run
   // without a usable code cache writes one.
-  (await import('./pdf/pdfjs-bundle.js')).saveBundledPdfJsCache(() => resetTiering(tiering));
+  (await import('./pdf/pdfjs-bundle.js')).saveBundledPdfJsCache();
   send({ type: 'text', text, readAhead, decodedBytes: budget.used });
   await doc.destroy();
 }

@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 import type { PdfTiering } from './pdf-tiering.js';
 
-export { arriveAtTieringGate, pdfRunTiering, resetTiering } from './pdf-tiering.js';
+export { arriveAtTieringGate, pdfRunTiering, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 
 export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number };
 export type ExtractionMessage =

@@ -20,38 +20,107 @@
  * the flag is set when the second of the two threads arrives at the gate: the CLI's thread once
  * its bundle is compiled from its code cache, the extraction thread once pdf.js is loaded from
  * its own; both caches are then read under the default flags, and the code caches of every
- * command live in one folder. Before writing a code cache (the CLI's at exit, pdf.js's on the
- * thread) the flag is put back to V8's default, so that every cache is written under the flags it
- * is read under. The flag is process-wide: setting it from either thread affects both.
+ * command live in one folder. A code cache read or written after that (the CLI's at exit,
+ * pdf.js's on the thread, sharp's and exifr's for a PDF's embedded images) is read or written
+ * with V8's default put back for the moment (each thread registers `withDefaultFlags` for
+ * code-cache.ts; a shared count and lock keep the default while any thread is inside): otherwise a PDF run would reject the caches a photo's run wrote and rewrite them
+ * under its flags, and the next photo would do the same in turn. The flag is process-wide:
+ * setting it from either thread affects both.
  */
 const FLAG = '--interrupt-budget';
 /** V8's default on Node 20 (V8 11.3: 66 KB). */
 const DEFAULT_BUDGET = 67_584;
 const PDF_RUN_BUDGET = 8 * DEFAULT_BUDGET;
 
-/** The gate shared by the two threads (an Int32Array over a SharedArrayBuffer: threads that have arrived). */
+/**
+ * The state the two threads share (an Int32Array over a SharedArrayBuffer): [0] threads that have
+ * arrived at the gate, [1] threads now inside a default-flags scope, [2] a lock held while either
+ * count changes together with the flag, so that the flag always matches them: the run's budget
+ * once the gate is open and no thread is reading or writing a code cache, V8's default otherwise.
+ */
 export interface PdfTiering {
   gate: Int32Array;
 }
 
+const ARRIVED = 0;
+const INSIDE = 1;
+const LOCK = 2;
+
 /** A gate for this process, or undefined where the flag does not apply (not Node 20). */
 export function pdfRunTiering(nodeVersion = process.versions.node): PdfTiering | undefined {
   if (nodeVersion.split('.')[0] !== '20') return undefined;
-  return { gate: new Int32Array(new SharedArrayBuffer(4)) };
+  return { gate: new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT)) };
+}
+
+let setFlags = (flags: string): void => process.getBuiltinModule('node:v8').setFlagsFromString(flags);
+
+/** For tests: records the flags instead of setting them (returns the previous setter). */
+export function replaceFlagSetterForTests(f: (flags: string) => void): (flags: string) => void {
+  const prev = setFlags;
+  setFlags = f;
+  return prev;
 }
 
 function setBudget(budget: number): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString(`${FLAG}=${budget}`);
+  setFlags(`${FLAG}=${budget}`);
 }
 
-/** One thread has started; the second to arrive sets the flag. True when this call set it. */
+/** Runs `f` holding the shared lock (held for a few microseconds: a count and a flag). */
+function locked<T>(g: Int32Array, f: () => T): T {
+  while (Atomics.compareExchange(g, LOCK, 0, 1) !== 0) Atomics.wait(g, LOCK, 1, 1);
+  try {
+    return f();
+  } finally {
+    Atomics.store(g, LOCK, 0);
+    Atomics.notify(g, LOCK, 1);
+  }
+}
+
+/**
+ * One thread has started; the second to arrive opens the gate and sets the run's budget (unless a
+ * thread is inside a default-flags scope: the last to leave it sets the budget). True when this
+ * call opened the gate.
+ */
 export function arriveAtTieringGate(t: PdfTiering | undefined): boolean {
-  if (!t || Atomics.add(t.gate, 0, 1) !== 1) return false;
-  setBudget(PDF_RUN_BUDGET);
-  return true;
+  if (!t) return false;
+  const g = t.gate;
+  return locked(g, () => {
+    const arrived = g[ARRIVED]! + 1;
+    g[ARRIVED] = arrived;
+    if (arrived !== 2) return false;
+    if (g[INSIDE] === 0) setBudget(PDF_RUN_BUDGET);
+    return true;
+  });
 }
 
-/** Puts V8's default back (before a code cache is written); the gate stays passed. */
-export function resetTiering(t: PdfTiering | undefined): void {
-  if (t && Atomics.load(t.gate, 0) >= 2) setBudget(DEFAULT_BUDGET);
+/**
+ * Registers, for this thread's code caches (code-cache.ts `underDefaultV8Flags`), a scope that
+ * keeps V8's default while a cache is read or written.
+ */
+export function useDefaultFlagsForCodeCaches(t: PdfTiering | undefined): void {
+  if (!t) return;
+  (globalThis as Record<symbol, unknown>)[Symbol.for('verity.v8DefaultFlagsScope')] = <T>(f: () => T): T => withDefaultFlags(t, f);
+}
+
+/**
+ * `f()` under V8's default budget: the first thread in puts the default back if the gate is open,
+ * the last one out sets the run's budget again (threads may overlap: each holds the default until
+ * all are out).
+ */
+export function withDefaultFlags<T>(t: PdfTiering, f: () => T): T {
+  const g = t.gate;
+  locked(g, () => {
+    const inside = g[INSIDE]!;
+    g[INSIDE] = inside + 1;
+    if (inside === 0 && g[ARRIVED]! >= 2) setBudget(DEFAULT_BUDGET);
+  });
+  try {
+    return f();
+  } finally {
+    locked(g, () => {
+      const inside = g[INSIDE]! - 1;
+      g[INSIDE] = inside;
+      if (inside === 0 && g[ARRIVED]! >= 2) setBudget(PDF_RUN_BUDGET);
+    });
+  }
 }

@@ -29,16 +29,10 @@ export function loadBundledPdfJs(codeCacheDir: string | undefined): BundledPdfJs
   return loaded.exports;
 }
 
-/**
- * Writes the code cache when this process had none (or V8 rejected it); then the newest few caches
- * of pdf.js stay. `beforeWrite` runs only when a cache will be written (V8's flags put back to
- * their defaults, pdf-tiering.ts).
- */
-export function saveBundledPdfJsCache(beforeWrite?: () => void): void {
+/** Writes the code cache when this process had none (or V8 rejected it); then the newest few caches of pdf.js stay. */
+export function saveBundledPdfJsCache(): void {
   const cache = loaded;
   loaded = undefined;
-  if (!cache?.unsaved) return;
-  beforeWrite?.();
   // Those of earlier builds (or another Node version) beyond the newest few are dropped.
-  if (cache.save() && cache.cacheFile) pruneCodeCaches(cache.cacheFile, 'pdfjs');
+  if (cache?.save() && cache.cacheFile) pruneCodeCaches(cache.cacheFile, 'pdfjs');
 }
