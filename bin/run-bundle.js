@@ -21,9 +21,6 @@ export async function runBundle() {
   // Started before the CLI bundle is read and compiled, so that its start-up overlaps the CLI's
   // own (without a build it finds nothing to start, and the read below says what to do).
   const early = await earlyStart(process.argv.slice(2), cacheDir);
-  // A process whose V8 flags were changed for the PDF thread keeps its code caches apart (V8
-  // rejects caches made under other flags, so sharing one folder would rewrite them in turn).
-  const cliCacheDir = early.codeCacheDir ?? cacheDir;
   // For tests: how the early PDF thread's reading went (extraction-thread.ts ThreadStats).
   if (env.VERITY_DEBUG_EARLY_PDF_THREAD === '1' && early.pdfThread) {
     const stats = early.pdfThread.stats;
@@ -39,7 +36,7 @@ export async function runBundle() {
     process.exit(1);
   }
   const st = statSync(file);
-  const cacheFile = join(cliCacheDir, `cli-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8cache`);
+  const cacheFile = join(cacheDir, `cli-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}.v8cache`);
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
@@ -50,6 +47,9 @@ export async function runBundle() {
     filename: file,
     cachedData,
   });
+  // The bundle is compiled (from its cache, under V8's default flags): the PDF run's later
+  // optimisation may start once the extraction thread has loaded pdf.js too (pdf-tiering.ts).
+  early.arriveAtTieringGate?.();
   if (cachedData && !script.cachedDataRejected) touchCache(cacheFile);
   if (!cachedData || script.cachedDataRejected) {
     // Written at exit, so the functions this run compiled are in the cache too; not after Ctrl-C
@@ -58,11 +58,14 @@ export async function runBundle() {
       if (code === 130) return;
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
-        mkdirSync(cliCacheDir, { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        // Under V8's default flags, which the next run reads it under (the PDF run's scope, if any:
+        // src/engine/document/pdf-tiering.ts).
+        const scope = globalThis[Symbol.for('verity.v8DefaultFlagsScope')];
+        writeFileSync(tmp, scope ? scope(() => script.createCachedData()) : script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, cacheFile);
-        pruneCliCaches(cliCacheDir, cacheFile);
-        pruneFlagFolders(cacheDir, cliCacheDir);
+        pruneCliCaches(cacheDir, cacheFile);
+        pruneFlagFolders(cacheDir, undefined);
       } catch {
         // No writable cache folder (or a full disk): every start is simply uncached. A partly
         // written temporary file must not stay behind.
@@ -115,7 +118,11 @@ function pruneCliCaches(cacheDir, keep) {
   }
 }
 
-/** Folders of code caches made under changed V8 flags (pdfRunTiering's, and an earlier one's). */
+/**
+ * Folders of code caches made under changed V8 flags by earlier builds, which set the PDF run's
+ * flag before anything was compiled and so kept that run's caches apart (every cache now lives in
+ * the one folder: src/engine/document/pdf-tiering.ts).
+ */
 const FLAG_FOLDER = /^(interrupt-budget-\d+|no-turbofan)$/;
 /** A flag folder unused this long (no cache in it written or marked in use) is removed whole. */
 const FLAG_FOLDER_UNUSED_MS = 30 * 24 * 3_600_000;
@@ -137,22 +144,6 @@ export function pruneFlagFolders(cacheDir, inUse, now = Date.now()) {
   } catch {
     // another process pruned it first, or the folder cannot be listed: nothing to do
   }
-}
-
-/**
- * Later optimisation for a `verify document` run of a small PDF: ~0.4 s on two busy threads
- * (pdf.js on one, the structure reader, images and AI-text features on the other) in which
- * V8's optimising compiler, TurboFan, compiled pdf.js's functions on background threads for
- * more CPU than the optimised code then saved. Eight times V8's default interrupt budget makes a
- * function wait eight times as long before it is optimised: code that runs only for this short
- * run stays in the baseline tiers, while a long loop (a PDF of many thousands of objects) is
- * still optimised. The tiers run the same code with the same results. Measured on Node 20 only
- * (whose V8 has this flag, default 67,584; Node 24's V8 has no such flag, and an unknown flag
- * is reported on stderr): other versions keep V8's defaults.
- */
-function pdfRunTiering() {
-  if (process.versions.node.split('.')[0] !== '20') return undefined;
-  return { flag: '--interrupt-budget=540672', folder: 'interrupt-budget-540672' };
 }
 
 /**
@@ -220,23 +211,21 @@ async function earlyStart(args, cacheDir) {
       }
       // As the engine types it (document/input.ts): a PDF header within the first 1024 bytes.
       if (!head.includes('%PDF-')) continue;
-      const { extractionThreadAvailable, startEarlyPdfThread } = await import('../dist/engine/document/extraction-thread.js');
+      const { extractionThreadAvailable, startEarlyPdfThread, pdfRunTiering, arriveAtTieringGate, useDefaultFlagsForCodeCaches } = await import('../dist/engine/document/extraction-thread.js');
       if (!extractionThreadAvailable()) return {};
-      // V8's flags for this process are set before the thread and the CLI bundle are compiled,
-      // and its code caches then live in a folder of their own (see cliCacheDir).
+      // Later optimisation for this run, shared with the thread: V8's flags change only once both
+      // threads have started (src/engine/document/pdf-tiering.ts).
       const tiering = pdfRunTiering();
-      // node:v8 only here: every other command would pay for loading it.
-      if (tiering) process.getBuiltinModule('node:v8').setFlagsFromString(tiering.flag);
-      // From here on this process's code caches live in the flags' folder, whether or not the
-      // thread starts.
-      const codeCacheDir = tiering ? join(cacheDir, tiering.folder) : undefined;
       try {
         // The thread may read this file with pdf.js while the CLI loads and the engine measures
         // it; the engine's verdict and the bytes it reads still decide (extraction-thread-main.ts).
         const file = { path: resolve(arg), maxBytes: INLINE_MAX_BYTES };
-        return { codeCacheDir, pdfThread: startEarlyPdfThread(codeCacheDir ?? cacheDir, file) };
+        const pdfThread = startEarlyPdfThread(cacheDir, file, tiering);
+        if (!pdfThread || !tiering) return { pdfThread };
+        useDefaultFlagsForCodeCaches(tiering);
+        return { pdfThread, arriveAtTieringGate: () => arriveAtTieringGate(tiering) };
       } catch {
-        return { codeCacheDir };
+        return {};
       }
     } catch {
       return {};

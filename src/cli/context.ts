@@ -37,8 +37,9 @@ export interface CliContext extends CliStreams {
   /** The analysis worker, likewise started early for a large document (runtime.ts posts it the job). */
   earlyAnalysisWorker?: EarlyAnalysisWorker;
   /**
-   * Where this process keeps V8 code caches, when bin/run-bundle.js changed its V8 flags (V8
-   * rejects caches made under other flags); otherwise paths.cacheDir.
+   * Where this process keeps V8 code caches, when the host names a folder other than
+   * paths.cacheDir (bin/run-bundle.js no longer does: its V8 flag change waits until the caches
+   * are read, src/engine/document/pdf-tiering.ts).
    */
   codeCacheDir?: string;
 }

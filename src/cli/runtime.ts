@@ -197,6 +197,9 @@ export class CliRuntime {
       const { createSandboxEngine } = await import('../engine/index.js');
       return { engine: createSandboxEngine(sandboxPorts(this.engineConfig(), this.ctx.clock)), connection, close() {} };
     }
+    // The local engine will run: the early thread may read the named file's pages ahead too (told
+    // before the engine's modules load, so that its reading overlaps that too).
+    this.ctx.earlyPdfThread?.go();
     const [{ createEngine }, { createDefaultPorts }] = await Promise.all([import('../engine/index.js'), import('../engine/default-ports.js')]);
     const ports = createDefaultPorts({
       config: this.engineConfig(),
@@ -206,10 +209,7 @@ export class CliRuntime {
       clock: this.ctx.clock,
     });
     ports.pdfThread = this.ctx.earlyPdfThread;
-    // The local engine will run: the early thread may read the named file's pages ahead too.
-    this.ctx.earlyPdfThread?.go();
-    // bin/run-bundle.js may have set V8 flags for this process; V8 rejects code caches made under
-    // other flags, so its code caches (this thread's and the analysis worker's) live apart.
+    // A code-cache folder of the host's choosing, when it gave one (ports use paths.cacheDir).
     if (this.ctx.codeCacheDir) ports.codeCacheDir = this.ctx.codeCacheDir;
     const claim = this.config().claim;
     if (claim?.stance === 'nli') {

@@ -25,6 +25,21 @@ export interface CachedCommonJs<T> {
   save(): boolean;
 }
 
+/**
+ * Where a thread that changes V8's flags for a while registers how to put them back (a function
+ * that runs its argument under V8's defaults: src/engine/document/pdf-tiering.ts). V8 accepts a
+ * code cache only under the flags it was made with, so every cache is read and written under the
+ * defaults, and a run with changed flags neither rejects nor rewrites another run's caches. A
+ * global: the CLI bundle and the host's early-start modules are separate copies of this code.
+ */
+const DEFAULT_FLAGS_SCOPE = Symbol.for('verity.v8DefaultFlagsScope');
+
+/** `f()` under V8's default flags where this thread registered a way to get them back; else as is. */
+export function underDefaultV8Flags<T>(f: () => T): T {
+  const scope = (globalThis as Record<symbol, unknown>)[DEFAULT_FLAGS_SCOPE] as (<R>(g: () => R) => R) | undefined;
+  return scope ? scope(f) : f();
+}
+
 /** The file's exports, compiled from `cacheDir`'s `<name>-<size>-<mtime>-<node>-<arch>.v8cache` when there is one. */
 export function runCommonJsWithCodeCache<T>(file: string, cacheDir: string | undefined, name: string): CachedCommonJs<T> {
   const st = statSync(file);
@@ -38,7 +53,8 @@ export function runCommonJsWithCodeCache<T>(file: string, cacheDir: string | und
     }
   }
   const wrap = (Module as unknown as { wrap(source: string): string }).wrap;
-  const script = new vm.Script(wrap(readFileSync(file, 'utf8')), { filename: file, cachedData });
+  const source = wrap(readFileSync(file, 'utf8'));
+  const script = underDefaultV8Flags(() => new vm.Script(source, { filename: file, cachedData }));
   let unsaved = cacheFile !== undefined && (!cachedData || script.cachedDataRejected === true);
   if (cacheFile && !unsaved) markInUse(cacheFile);
   const mod = { exports: {} as T };
@@ -52,7 +68,7 @@ export function runCommonJsWithCodeCache<T>(file: string, cacheDir: string | und
       const tmp = `${cacheFile}.${process.pid}.${threadId}.tmp`;
       try {
         mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        writeFileSync(tmp, underDefaultV8Flags(() => script.createCachedData()), { mode: 0o600 });
         renameSync(tmp, cacheFile);
         return true;
       } catch {

@@ -10,6 +10,7 @@ import type { ExtractionJob, ExtractionMessage, SpeculativeFile, ThreadData } fr
 import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 import { startDecodeBudget, type DecodeBudget } from './pdf/decode-cap.js';
 import { INFLATE_LIMITS } from './budget.js';
+import { arriveAtTieringGate, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 
 /**
  * Decoded bytes the reading ahead may produce before the job arrives. The bench's 100-page PDF
@@ -46,9 +47,13 @@ function fail(err: unknown): void {
 
 // pdf.js is compiled as soon as the thread starts, before its job arrives (the calling thread is
 // meanwhile reading the file's structure); a failure here is reported with the job.
-const { codeCacheDir, speculative } = (workerData ?? {}) as ThreadData;
+const { codeCacheDir, speculative, tiering } = (workerData ?? {}) as ThreadData;
+useDefaultFlagsForCodeCaches(tiering);
 const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
   await m.loadPdfJs(codeCacheDir);
+  // pdf.js was read from its code cache under V8's default flags: the later optimisation may
+  // start now (pdf-tiering.ts).
+  arriveAtTieringGate(tiering);
   return m;
 });
 reader.catch(() => undefined);

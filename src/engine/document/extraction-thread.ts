@@ -14,6 +14,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
+import type { PdfTiering } from './pdf-tiering.js';
+
+export { arriveAtTieringGate, pdfRunTiering, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 
 export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number };
 export type ExtractionMessage =
@@ -112,6 +115,8 @@ export interface SpeculativeFile {
 export interface ThreadData {
   codeCacheDir?: string;
   speculative?: SpeculativeFile & { textPages: number };
+  /** The later-optimisation gate shared with the host (pdf-tiering.ts); the thread arrives once pdf.js is loaded. */
+  tiering?: PdfTiering;
 }
 
 /**
@@ -120,9 +125,9 @@ export interface ThreadData {
  * pdf.js is loaded, before the engine has decided whether pdf.js may read it (see
  * extraction-thread-main.ts for what that reading does and what bounds it).
  */
-export function startEarlyPdfThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile): EarlyPdfThread | undefined {
+export function startEarlyPdfThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile, tiering?: PdfTiering): EarlyPdfThread | undefined {
   if (!extractionThreadAvailable()) return undefined;
-  let run: ThreadRun | undefined = startThread(codeCacheDir, speculative);
+  let run: ThreadRun | undefined = startThread(codeCacheDir, speculative, tiering);
   const stats = run.stats;
   return {
     take: () => {
@@ -141,8 +146,8 @@ export function startEarlyPdfThread(codeCacheDir: string | undefined, speculativ
 }
 
 /** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
-function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile): ThreadRun {
-  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, textPages: TEXT_PAGE_LIMIT } };
+function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile, tiering?: PdfTiering): ThreadRun {
+  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, textPages: TEXT_PAGE_LIMIT }, tiering };
   const worker = new Worker(ENTRY, { workerData });
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
   let resolveText!: (t: string) => void;

@@ -52,4 +52,31 @@ describe('code caches of bundled modules', () => {
     expect(again.save()).toBe(false); // the cache was accepted: nothing to write
     expect(Date.now() - statSync(cacheFile).mtimeMs).toBeLessThan(HOUR);
   });
+
+  it('a thread that changed V8 flags registered a default-flags scope: the cache is read and written inside it, and read back as valid', () => {
+    dir = mkdtempSync(join(tmpdir(), 'verity-codecache-'));
+    const file = join(dir, 'scoped.cjs');
+    writeFileSync(file, 'module.exports = { answer: () => 6 * 7 };');
+    const cacheDir = join(dir, 'cache');
+    const key = Symbol.for('verity.v8DefaultFlagsScope');
+    const g = globalThis as Record<symbol, unknown>;
+    let inside = 0;
+    g[key] = <T>(f: () => T): T => {
+      inside++;
+      return f();
+    };
+    try {
+      const first = runCommonJsWithCodeCache<{ answer(): number }>(file, cacheDir, 'scoped');
+      expect(inside).toBe(1); // the compile (no cache yet)
+      expect(first.save()).toBe(true);
+      expect(inside).toBe(2); // the cache's creation
+      const second = runCommonJsWithCodeCache<{ answer(): number }>(file, cacheDir, 'scoped');
+      expect(inside).toBe(3); // the read
+      expect(second.exports.answer()).toBe(42);
+      expect(second.save()).toBe(false); // accepted: nothing to rewrite
+    } finally {
+      delete g[key];
+    }
+  });
 });
+
