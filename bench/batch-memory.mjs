@@ -97,8 +97,8 @@ for (let r = 1; r <= rounds; r++) {
 
 const f = (x) => x.toFixed(0);
 console.log(`batch-memory: ${files.length} photos, ${mb.toFixed(0)} MB; whole process trees, peak of the sum (sampled 100 ms); node ${process.version}`);
-console.log('| round | variant | batch | load | files/s | CLI tree RSS / PSS | serve tree RSS / PSS |\n|---|---|---|---:|---:|---:|---:|');
+console.log('| round | variant | batch | load | files/s | CPU ms per file (CLI tree + serve tree) | CLI tree RSS / PSS | serve tree RSS / PSS |\n|---|---|---|---:|---:|---:|---:|---:|');
 for (const x of rows)
   console.log(
-    `| ${x.r} | ${x.v} | ${x.what} | ${x.load.toFixed(1)} | ${x.files_s.toFixed(2)} | ${f(x.cli.rss)} / ${f(x.cli.pss)} MB (${x.cli.processes} proc) | ${x.serve ? `${f(x.serve.rss)} / ${f(x.serve.pss)} MB (${x.serve.processes} proc)` : ''} |`,
+    `| ${x.r} | ${x.v} | ${x.what} | ${x.load.toFixed(1)} | ${x.files_s.toFixed(2)} | ${f(((x.cli.cpu + (x.serve?.cpu ?? 0)) * 1000) / files.length)} | ${f(x.cli.rss)} / ${f(x.cli.pss)} MB (${x.cli.processes} proc) | ${x.serve ? `${f(x.serve.rss)} / ${f(x.serve.pss)} MB (${x.serve.processes} proc)` : ''} |`,
   );

@@ -37,33 +37,51 @@ const kb = (text, field) => {
   return m ? Number(m[1]) : 0;
 };
 
-/** The tree's RSS and PSS now, in MB, and how many processes it has. */
+/** CPU seconds (user + system) `pid` has used so far, from /proc/<pid>/stat (clock ticks of 10 ms). */
+export function cpuOf(pid) {
+  const stat = read(`/proc/${pid}/stat`);
+  if (!stat) return NaN;
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** The tree's RSS and PSS now, in MB, how many processes it has, and each one's CPU seconds so far. */
 export function treeMemory(root) {
   let rss = 0;
   let pss = 0;
   const pids = treeOf(root);
+  const cpu = new Map();
   for (const p of pids) {
     const roll = read(`/proc/${p}/smaps_rollup`);
     rss += kb(roll, 'Rss');
     pss += kb(roll, 'Pss');
+    const c = cpuOf(p);
+    if (c === c) cpu.set(p, c);
   }
-  return { rss: rss / 1024, pss: pss / 1024, processes: pids.length };
+  return { rss: rss / 1024, pss: pss / 1024, processes: pids.length, cpu };
 }
 
-/** Samples `root`'s tree until stop(); stop() returns the peaks (MB) and the most processes seen. */
+/**
+ * Samples `root`'s tree until stop(); stop() returns the peaks (MB), the most processes seen, and
+ * the CPU seconds of every process seen (each one's last reading: up to `everyMs` of a process's
+ * last moments can be missed).
+ */
 export function sampleTree(root, everyMs = 100) {
-  const peak = { rss: 0, pss: 0, processes: 0 };
+  const peak = { rss: 0, pss: 0, processes: 0, cpu: 0 };
+  const cpu = new Map();
   const tick = () => {
     const m = treeMemory(root);
     peak.rss = Math.max(peak.rss, m.rss);
     peak.pss = Math.max(peak.pss, m.pss);
     peak.processes = Math.max(peak.processes, m.processes);
+    for (const [p, c] of m.cpu) cpu.set(p, c);
   };
   tick();
   const t = setInterval(tick, everyMs);
   return {
     stop() {
       clearInterval(t);
+      peak.cpu = [...cpu.values()].reduce((a, b) => a + b, 0);
       return peak;
     },
   };
