@@ -10,7 +10,8 @@
 //   --variants default,arena2,mmap   (default: nothing added; arena2: MALLOC_ARENA_MAX=2;
 //   mmap: MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072; arena2mmap: both)
 //   BENCH_EXTRA_VARIANTS='name,K=V,K2=V2;name2,K=V' adds variants of your own
-//   --bin PATH (another build's bin/verity.js, as variant "other") --rounds N --mode embedded|remote|both
+//   --bin PATH (another build's bin/verity.js, as variant "other"), --bins name=PATH,… (more builds,
+//   each a variant of its name) --rounds N --mode embedded|remote|both
 //   npm run build && node bench/batch-memory.mjs --dir /tmp/photos [--rounds 2]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -30,6 +31,8 @@ const rounds = Number(arg('rounds', 2));
 const mode = arg('mode', 'both');
 const here = fileURLToPath(new URL('../bin/verity.js', import.meta.url));
 const other = arg('bin');
+// --bins name=PATH,name2=PATH2: more builds, each a variant of its own name.
+const bins = Object.fromEntries((arg('bins', '') || '').split(',').filter(Boolean).map((x) => x.split('=')));
 const ENVS = {
   default: {},
   arena2: { MALLOC_ARENA_MAX: '2' },
@@ -62,7 +65,7 @@ function measured(bin, args, env) {
 const rows = [];
 for (let r = 1; r <= rounds; r++) {
   for (const v of variants) {
-    const bin = v === 'other' ? other : here;
+    const bin = v === 'other' ? other : (bins[v] ?? here);
     const home = mkdtempSync(join(tmpdir(), 'verity-bench-mem-'));
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, VERITY_HOME: home, NO_COLOR: '1', ...(ENVS[v] ?? {}) };
     try {
