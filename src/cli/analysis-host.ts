@@ -50,6 +50,12 @@ export type FromHost =
   | { t: 'error'; w: number; message: string; code?: string }
   | { t: 'exit'; w: number; code: number };
 
+function send(child: ChildProcess, m: ToHost): void {
+  if (!child.connected) return;
+  // A send racing the host's death fails through the 'error'/'exit' events, handled below.
+  child.send(m, (err) => void err);
+}
+
 class HostedWorker extends EventEmitter implements PoolWorker {
   refed = true;
   exited = false;
@@ -58,31 +64,33 @@ class HostedWorker extends EventEmitter implements PoolWorker {
   constructor(
     private readonly host: AnalysisHost,
     readonly id: number,
+    /** The host process this thread lives in (a later one may run beside it while it ends). */
+    readonly child: ChildProcess,
   ) {
     super();
   }
 
   postMessage(m: unknown): void {
-    if (!this.exited) this.host.send({ t: 'msg', w: this.id, m });
+    if (!this.exited) send(this.child, { t: 'msg', w: this.id, m });
   }
 
   terminate(): Promise<number> {
     if (this.exited) return Promise.resolve(1);
     // Waiting for the thread's end keeps this process alive, as a worker thread's terminate() does.
     this.refed = true;
-    this.host.refresh();
-    this.host.send({ t: 'end', w: this.id });
+    this.host.refresh(this.child);
+    send(this.child, { t: 'end', w: this.id });
     return new Promise((resolve) => this.exitWaiters.push(() => resolve(1)));
   }
 
   ref(): void {
     this.refed = true;
-    this.host.refresh();
+    this.host.refresh(this.child);
   }
 
   unref(): void {
     this.refed = false;
-    this.host.refresh();
+    this.host.refresh(this.child);
   }
 
   /** The thread (or the whole host) is gone. */
@@ -106,29 +114,16 @@ export class AnalysisHost {
   /** A worker thread in the host running engine-worker-boot-main.js with this workerData. */
   async start(data: unknown, resourceLimits?: ResourceLimits): Promise<PoolWorker> {
     const child = this.child ?? (await this.fork());
-    const w = new HostedWorker(this, this.nextId++);
+    const w = new HostedWorker(this, this.nextId++, child);
     this.threads.set(w.id, w);
-    this.send({ t: 'start', w: w.id, data, ...(resourceLimits ? { resourceLimits } : {}) }, child);
-    this.refresh();
+    send(child, { t: 'start', w: w.id, data, ...(resourceLimits ? { resourceLimits } : {}) });
+    this.refresh(child);
     return w;
   }
 
-  /** The host's pid while it runs (tests). */
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
-  send(m: ToHost, child = this.child): void {
-    if (!child?.connected) return;
-    // A send racing the host's death fails through the 'error'/'exit' events, handled below.
-    child.send(m, (err) => void err);
-  }
-
-  /** Keeps this process alive only while a thread is busy (the pool refs a worker with a job). */
-  refresh(): void {
-    const c = this.child;
-    if (!c) return;
-    const busy = [...this.threads.values()].some((w) => w.refed && !w.exited);
+  /** Keeps this process alive only while a thread of `c` is busy (the pool refs a worker with a job). */
+  refresh(c: ChildProcess): void {
+    const busy = [...this.threads.values()].some((w) => w.child === c && w.refed && !w.exited);
     const ch = c.channel as { ref(): void; unref(): void } | undefined;
     if (busy) {
       c.ref();
@@ -159,7 +154,7 @@ export class AnalysisHost {
       else {
         this.threads.delete(m.w);
         w.gone(m.code);
-        this.refresh();
+        this.refresh(child);
         this.letGoIfEmpty(child);
       }
     });
@@ -167,6 +162,7 @@ export class AnalysisHost {
     child.once('exit', (code, signal) => {
       if (this.child === child) this.child = undefined;
       for (const [id, w] of this.threads) {
+        if (w.child !== child) continue;
         this.threads.delete(id);
         w.gone(code ?? (signal ? 128 : 1));
       }
@@ -176,7 +172,7 @@ export class AnalysisHost {
 
   /** No thread left: the host is let go (a later start forks a new one). */
   private letGoIfEmpty(child: ChildProcess): void {
-    if (this.threads.size > 0 || this.child !== child) return;
+    if ([...this.threads.values()].some((w) => w.child === child) || this.child !== child) return;
     this.child = undefined;
     if (child.connected) child.disconnect();
   }
