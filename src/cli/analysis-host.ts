@@ -158,15 +158,20 @@ export class AnalysisHost {
         this.letGoIfEmpty(child);
       }
     });
-    child.on('error', () => undefined);
-    child.once('exit', (code, signal) => {
+    const ended = (code: number): void => {
       if (this.child === child) this.child = undefined;
       for (const [id, w] of this.threads) {
         if (w.child !== child) continue;
         this.threads.delete(id);
-        w.gone(code ?? (signal ? 128 : 1));
+        w.gone(code);
       }
+    };
+    // A host that could not be started at all (no 'exit' follows): its threads end, so the pool
+    // answers their jobs instead of waiting; a send's error on a closing channel needs nothing.
+    child.on('error', () => {
+      if (child.pid === undefined) ended(1);
     });
+    child.once('exit', (code, signal) => ended(code ?? (signal ? 128 : 1)));
     return child;
   }
 

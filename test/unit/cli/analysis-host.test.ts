@@ -56,6 +56,12 @@ describe('AnalysisHost', () => {
     await c.terminate();
   });
 
+  it('a host that cannot run (its entry missing) ends its threads instead of leaving their jobs waiting', async () => {
+    const host = new AnalysisHost(pathToFileURL(join(dir, 'missing.cjs')));
+    const a = await host.start({});
+    expect(await next(a, 'exit')).toBe(1);
+  });
+
   it('a host that dies ends every thread it held; the next thread starts a new host', async () => {
     const host = new AnalysisHost(pathToFileURL(main));
     const a = await host.start({});
