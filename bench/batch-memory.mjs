@@ -38,7 +38,7 @@ const ENVS = {
   arena2: { MALLOC_ARENA_MAX: '2' },
   mmap: { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' },
   arena2mmap: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' },
-  ...Object.fromEntries((process.env.BENCH_EXTRA_VARIANTS ?? '').split(';').filter(Boolean).map((v) => { const [name, ...kv] = v.split(','); return [name, Object.fromEntries(kv.map((x) => x.split('=')))]; })),
+  ...Object.fromEntries((process.env.BENCH_EXTRA_VARIANTS ?? '').split(';').filter(Boolean).map((v) => { const [name, ...kv] = v.split(','); return [name, Object.fromEntries(kv.map((x) => [x.slice(0, x.indexOf('=')), x.slice(x.indexOf('=') + 1)]))]; })),
 };
 const variants = arg('variants', other ? 'default,other' : 'default').split(',');
 const files = readdirSync(dir).filter((f) => !f.startsWith('.'));
