@@ -2,18 +2,21 @@
 // Benchmark: a folder of photos as `verity verify batch DIR --type media --remote URL` (issue 31),
 // whole processes: the built CLI serves on 127.0.0.1 (a live business key: real analysis in
 // serve's worker pool) and the CLI uploads the folder as streamed server batches and follows
-// their results. Reported: files/s, the CLI's peak RSS (/usr/bin/time) and serve's (VmHWM), so
-// the bound "memory does not grow with the folder" can be read off against the folder's size.
+// their results. Reported: files/s, the peak RSS of the CLI's process tree and the peak of serve's
+// process tree (serve and its analysis host, summed RSS and PSS sampled every 100 ms:
+// bench/lib/tree-memory.mjs), so the bound "memory does not grow with the folder" can be read off
+// against the folder's size. bench/batch-memory.mjs compares builds and settings, interleaved.
 // Photos: --dir DIR (kept), or --photos N [--mp 12] generated in a temp folder (removed after).
 // Anchor, same run: the same folder as an embedded batch (`verify batch DIR --type media --live`).
 //   npm run build && node bench/batch-remote.mjs --dir /tmp/photos   [--no-anchor]
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writePhotos } from './lib/photos.mjs';
 import { createKey, startServe } from './lib/serve.mjs';
+import { sampleTree } from './lib/tree-memory.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,27 +41,36 @@ const vm = (pid, field) => {
   return m ? Number(m[1]) / 1024 : NaN;
 };
 
-/** One whole CLI run under /usr/bin/time: wall s, peak RSS MB, its JSON summary. */
+/** One whole CLI run: wall s, its tree's peak RSS MB (the CLI and any analysis host), its JSON summary. */
 function timed(args) {
-  const t = performance.now();
-  const r = spawnSync('/usr/bin/time', ['-f', '@@ %M', process.execPath, bin, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
-  const wall = (performance.now() - t) / 1000;
-  const m = /@@ (\d+)\s*$/.exec(r.stderr);
-  if (!m) throw new Error(`verity ${args.join(' ')}: exit ${r.status} ${r.stderr.slice(-600)}`);
-  return { wall, rss: Number(m[1]) / 1024, summary: JSON.parse(r.stdout) };
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    const p = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const s = sampleTree(p.pid);
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (c) => (out += c));
+    p.stderr.on('data', (c) => (err += c));
+    p.once('exit', (code) => {
+      const peak = s.stop();
+      if (code !== 0 && code !== 1) return reject(new Error(`verity ${args.join(' ')}: exit ${code} ${err.slice(-600)}`));
+      resolve({ wall: (performance.now() - t) / 1000, rss: peak.rss, summary: JSON.parse(out) });
+    });
+  });
 }
 
 const key = createKey(bin, env, { environment: arg('env', 'live'), plan: 'business' });
 const { proc: serve, url } = await startServe(bin, env);
 try {
   const idle = vm(serve.pid, 'VmRSS');
-  const remote = timed(['--remote', url, '--key', key, 'verify', 'batch', dir, '--type', 'media', '--json']);
-  const servePeak = vm(serve.pid, 'VmHWM');
+  const tree = sampleTree(serve.pid);
+  const remote = await timed(['--remote', url, '--key', key, 'verify', 'batch', dir, '--type', 'media', '--json']);
+  const servePeak = tree.stop();
   const s = remote.summary;
   console.log(`batch-remote: ${files.length} photos, ${mb.toFixed(0)} MB, through verity serve on loopback (node ${process.version})`);
-  console.log(`  remote    ${(files.length / remote.wall).toFixed(2)} files/s (${remote.wall.toFixed(1)} s; ${s.succeeded} succeeded, ${s.failed} failed); CLI peak RSS ${remote.rss.toFixed(0)} MB; serve ${idle.toFixed(0)} MB idle, ${servePeak.toFixed(0)} MB peak`);
+  console.log(`  remote    ${(files.length / remote.wall).toFixed(2)} files/s (${remote.wall.toFixed(1)} s; ${s.succeeded} succeeded, ${s.failed} failed); CLI peak RSS ${remote.rss.toFixed(0)} MB; serve ${idle.toFixed(0)} MB idle, its tree's peak ${servePeak.rss.toFixed(0)} MB RSS / ${servePeak.pss.toFixed(0)} MB PSS (${servePeak.processes} processes)`);
   if (!process.argv.includes('--no-anchor')) {
-    const local = timed(['verify', 'batch', dir, '--type', 'media', '--live', '--json']);
+    const local = await timed(['verify', 'batch', dir, '--type', 'media', '--live', '--json']);
     console.log(`  embedded  ${(files.length / local.wall).toFixed(2)} files/s (${local.wall.toFixed(1)} s); peak RSS ${local.rss.toFixed(0)} MB`);
   }
   if (s.succeeded !== files.length) process.exitCode = 1;

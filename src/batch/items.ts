@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { z } from 'zod';
 import { VerityError, type ErrorDetail } from '../api/errors.js';
@@ -229,13 +229,19 @@ const KEY_STAND_IN = 'VerityFileBytesStandIn00';
  * replaced. The same key as materialize() gives, so journals and server batches match either way.
  */
 export function bytesKey(type: ItemType, request: Record<string, unknown>, field: string, bytes: Buffer): string {
-  const probe = { ...request, [field]: KEY_STAND_IN };
-  const parsed = SCHEMAS[type].safeParse(probe);
-  const parts = canonicalJson(parsed.success ? parsed.data : probe).split(`"${KEY_STAND_IN}"`);
-  if (parts.length !== 2) return idempotencyKey(type, { ...request, [field]: bytes.toString('base64') });
+  const parts = keyParts(type, request, field);
+  if (!parts) return idempotencyKey(type, { ...request, [field]: bytes.toString('base64') });
   const sha = createHash('sha256').update(`${type}\n${parts[0]}"`);
   for (const piece of base64Pieces(bytes)) sha.update(piece);
   return `vb-${type}-${sha.update(`"${parts[1]}`).digest('hex')}`;
+}
+
+/** The canonical text of the request around the file's base64, or undefined when it cannot be split so. */
+function keyParts(type: ItemType, request: Record<string, unknown>, field: string): [string, string] | undefined {
+  const probe = { ...request, [field]: KEY_STAND_IN };
+  const parsed = SCHEMAS[type].safeParse(probe);
+  const parts = canonicalJson(parsed.success ? parsed.data : probe).split(`"${KEY_STAND_IN}"`);
+  return parts.length === 2 ? [parts[0]!, parts[1]!] : undefined;
 }
 
 /** Bytes a base64 piece stands for: a multiple of 3, so the pieces join into the whole's base64. */
@@ -251,6 +257,51 @@ export function* base64Pieces(bytes: Buffer): Generator<string> {
  * VerifyOptions.inputBytes; the request then lacks the field): no base64 string to build, copy
  * to a worker thread and decode again. Text read as text is put in the request as before.
  */
+/**
+ * An item as materializeBytes() gives it, but a file that goes as base64 stays where it is
+ * (`file`, for VerifyOptions.inputFile: the analysis pool's worker reads it): the key is hashed
+ * from the file in pieces of 192 KB, so this process never holds the whole file (a batch of
+ * photos then keeps no photo in the CLI's own memory). Same checks, errors and key as
+ * materializeBytes(). The worker reads the file again when the item starts; a file changed in
+ * that moment is analysed as it is then.
+ */
+export async function materializeFile(item: BatchItem): Promise<{ request: Record<string, unknown>; file?: string; key: string }> {
+  if (!item.file || item.file.encoding !== 'base64') return materialize(item);
+  const request = { ...item.request };
+  const parts = keyParts(item.type, request, item.file.into);
+  if (!parts) return materializeBytes(item);
+  const path = item.file.path;
+  const cannotRead = (): VerityError => new VerityError('VALIDATION_FAILED', `Cannot read ${path}`, { details: [{ field: 'file', issue: 'file not found or not readable' }] });
+  const fh = await open(path, 'r').catch(() => {
+    throw cannotRead();
+  });
+  try {
+    const sha = createHash('sha256').update(`${item.type}\n${parts[0]}"`);
+    // A multiple of 3 bytes a piece, so the pieces' base64 joins into the whole file's.
+    const buf = Buffer.allocUnsafe(PIECE_BYTES);
+    let size = 0;
+    for (;;) {
+      let filled = 0;
+      while (filled < buf.length) {
+        const { bytesRead } = await fh.read(buf, filled, buf.length - filled, null).catch(() => {
+          throw cannotRead();
+        });
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      if (filled === 0) break;
+      size += filled;
+      if (size > LIMITS.fileBytes) throw new VerityError('PAYLOAD_TOO_LARGE', `${path} is over ${LIMITS.fileBytes / 1048576} MB`);
+      sha.update(buf.toString('base64', 0, filled));
+      if (filled < buf.length) break;
+    }
+    if (size === 0) throw new VerityError('UNPROCESSABLE_CONTENT', `${path} is empty (0 bytes): there is nothing to analyse`);
+    return { request, file: path, key: `vb-${item.type}-${sha.update(`"${parts[1]}`).digest('hex')}` };
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
 export async function materializeBytes(item: BatchItem): Promise<{ request: Record<string, unknown>; bytes?: Buffer; key: string }> {
   if (!item.file || item.file.encoding !== 'base64') return materialize(item);
   const bytes = await readItemFile(item.file);

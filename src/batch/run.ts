@@ -5,7 +5,7 @@
  */
 import { toVerityError, type VerityError } from '../api/errors.js';
 import type { Engine, VerifyOptions } from '../engine/types.js';
-import { materialize, materializeBytes, type BatchItem } from './items.js';
+import { materialize, materializeBytes, materializeFile, type BatchItem } from './items.js';
 import type { ResultLine } from './journal.js';
 
 export interface RunOptions {
@@ -14,11 +14,12 @@ export interface RunOptions {
   signal: AbortSignal;
   onResult(line: ResultLine): void;
   /**
-   * Files that go as base64 are handed to the engine as bytes (VerifyOptions.inputBytes) instead:
-   * for an engine that posts them to a worker thread (the CLI's batch pool), where a base64 string
-   * would be copied and decoded again.
+   * Files that go as base64 are handed to the engine as bytes (`bytes`: VerifyOptions.inputBytes)
+   * or as the file itself (`path`: VerifyOptions.inputFile, read where the analysis runs) instead:
+   * for an engine that sends them to the analysis pool (the CLI's batch pool), where a base64
+   * string would be copied and decoded again, and bytes held here until the job is sent.
    */
-  fileBytes?: boolean;
+  fileInput?: 'bytes' | 'path';
 }
 
 export interface RunOutcome {
@@ -60,9 +61,10 @@ export async function runBatch(engine: Engine, items: readonly BatchItem[], o: R
       let key: string | undefined;
       try {
         // Read when the item starts, not before: at most `concurrency` files are held at once.
-        const m: { request: Record<string, unknown>; key: string; bytes?: Buffer } = o.fileBytes ? await materializeBytes(item) : await materialize(item);
+        const m: { request: Record<string, unknown>; key: string; bytes?: Buffer; file?: string } =
+          o.fileInput === 'path' ? await materializeFile(item) : o.fileInput === 'bytes' ? await materializeBytes(item) : await materialize(item);
         key = m.key;
-        const opts: VerifyOptions = { signal: o.signal, idempotencyKey: key, ...(m.bytes ? { inputBytes: m.bytes } : {}) };
+        const opts: VerifyOptions = { signal: o.signal, idempotencyKey: key, ...(m.bytes ? { inputBytes: m.bytes } : m.file !== undefined ? { inputFile: m.file } : {}) };
         const result = (await callEngine(engine, item, m.request, opts)) as Record<string, unknown>;
         o.onResult({ ...base(item), status: 'succeeded', result, idempotency_key: key });
       } catch (err) {

@@ -4,6 +4,8 @@
  * serve's analysis pool (server/analysis-pool.ts) on the same worker (engine-worker.ts, pool mode)
  * with the CLI's settings: no URL guard (the CLI's own engine has none), and a per-file budget
  * far above any real file, since a batch on a person's machine has no other requests to protect.
+ * The worker threads run in the analysis host, a child process with glibc malloc settings that
+ * keep decoded images from piling up in malloc arenas (cli/analysis-host.ts).
  *
  * Claims and companies stay on this thread (they wait on sources, not on the CPU), and so does a
  * sandbox run (computed from the request alone: a worker's start would cost more than the work).
@@ -21,24 +23,19 @@ export interface BatchPool {
 
 /** `engine` with media and document verifications sent to `size` worker threads. */
 export async function batchPool(rt: CliRuntime, engine: Engine, size: number): Promise<BatchPool> {
-  const [{ AnalysisPool, withAnalysisPool, DEFAULT_WORKER_MEMORY_MB }, { startCachedWorker, engineWorkerBundle }] = await Promise.all([
+  const [{ AnalysisPool, withAnalysisPool, DEFAULT_WORKER_MEMORY_MB }, { analysisHost }] = await Promise.all([
     import('../server/analysis-pool.js'),
-    import('./engine-worker-boot.js'),
+    import('./analysis-host.js'),
   ]);
-  const bundle = await engineWorkerBundle();
-  const data = {
-    pool: true as const,
-    ssrfGuard: false,
-    config: rt.engineConfig(),
-    storeFile: rt.ctx.paths.storeFile,
-    cacheDir: rt.ctx.paths.cacheDir,
-    ...(rt.ctx.codeCacheDir ? { codeCacheDir: rt.ctx.codeCacheDir } : {}),
-  };
+  // The host process runs Node's default V8 flags: its code caches are the cache folder's own
+  // (not a flagged folder of this process, rt.ctx.codeCacheDir).
+  const data = { pool: true as const, ssrfGuard: false, config: rt.engineConfig(), storeFile: rt.ctx.paths.storeFile, cacheDir: rt.ctx.paths.cacheDir };
+  const host = analysisHost();
   const pool = new AnalysisPool({
     size,
     jobBudgetMs: CLI_JOB_BUDGET_MS,
     memoryMb: DEFAULT_WORKER_MEMORY_MB,
-    start: (resourceLimits) => startCachedWorker(bundle, data, resourceLimits),
+    start: (resourceLimits) => host.start(data, resourceLimits),
   });
   return { engine: withAnalysisPool(engine, pool, 'live'), close: () => pool.close() };
 }

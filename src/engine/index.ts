@@ -8,7 +8,7 @@ import { verificationId, type VerificationKind } from '../api/ids.js';
 import { creditsFor } from '../api/plans.js';
 import { BusinessRequest, ClaimRequest, DocumentRequest, MediaRequest } from '../api/requests.js';
 import type { z } from 'zod';
-import { INPUT_BYTES_FIELD, withInlineBytes } from './inputs.js';
+import { INPUT_BYTES_FIELD, readInputFile, withInlineBytes } from './inputs.js';
 import type { Computed, Engine, EnginePorts, Operations, VerifyOptions } from './types.js';
 
 export type { Engine, EnginePorts, VerifyOptions } from './types.js';
@@ -68,6 +68,8 @@ function build(ports: EnginePorts, load: Loader, readsInputBytes: ReadsInputByte
     opts: VerifyOptions,
     op: (ops: Operations) => (req: Req, ports: EnginePorts, opts: VerifyOptions) => Promise<Computed<R>>,
   ): Promise<R> {
+    // A file to read here (VerifyOptions.inputFile): from now on it is as if its bytes were given.
+    if (opts.inputFile !== undefined && !opts.inputBytes) opts = { ...opts, inputBytes: await readInputFile(opts.inputFile), inputFile: undefined };
     // Inside the async function, so a validation error rejects the promise instead of throwing.
     const bytes = opts.inputBytes;
     let req = opts.validated ? (input as Req) : parse(schema, bytes ? withStandIn(kind, input, bytes) : input);

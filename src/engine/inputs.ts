@@ -20,6 +20,20 @@ function checkedUpload(bytes: Buffer, field: string): Buffer {
   return bytes;
 }
 
+/**
+ * `VerifyOptions.inputFile`'s bytes. The caller checked the file when it chose it (its own error
+ * names it); here it can only have gone or changed since, which is said without its path (on a
+ * server it is a spool file, nothing of the client's).
+ */
+export async function readInputFile(path: string): Promise<Buffer> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return await readFile(path);
+  } catch (err) {
+    throw new VerityError('UNPROCESSABLE_CONTENT', `The input file could not be read when its analysis started (${(err as { code?: string }).code ?? 'error'}): it was removed or changed meanwhile`);
+  }
+}
+
 export function decodeBase64(data: string, field: string): Buffer {
   return checkedUpload(Buffer.from(data, 'base64'), field);
 }

@@ -64,6 +64,13 @@ export interface VerifyOptions {
    * request for those that do not yet).
    */
   inputBytes?: Buffer;
+  /**
+   * Embedded callers only, never on the wire: `inputBytes` as a file to read where the analysis
+   * runs (a batch item's file, a spooled upload), so the bytes of a photo are never held by the
+   * process that hands the job to the analysis pool's workers (cli/analysis-host.ts). Read once,
+   * when the verification starts, then as `inputBytes`; a file that cannot be read is an error.
+   */
+  inputFile?: string;
 }
 
 export interface Engine {

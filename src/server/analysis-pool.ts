@@ -14,9 +14,22 @@
  * that needs one. A caller that hangs up ends its job the same way. A worker past its heap limit
  * (`resourceLimits`) dies alone: that job is answered 422 naming the memory limit.
  */
-import type { Worker } from 'node:worker_threads';
 import { VerityError } from '../api/errors.js';
 import type { Engine, VerifyOptions } from '../engine/types.js';
+
+/**
+ * What the pool needs of a worker: a worker thread, or a thread in the CLI's analysis host process
+ * (cli/analysis-host.ts), which behaves the same.
+ */
+export interface PoolWorker {
+  postMessage(message: unknown): void;
+  terminate(): Promise<number>;
+  ref(): void;
+  unref(): void;
+  // 'message' (a reply), 'error' (an Error, `code` ERR_WORKER_OUT_OF_MEMORY past the heap limit), 'exit' (a code).
+  on(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): this;
+  removeAllListeners(): this;
+}
 
 export interface AnalysisPoolOptions {
   /** Most workers at once (default: the cores). */
@@ -26,7 +39,7 @@ export interface AnalysisPoolOptions {
   /** Heap limit of a worker in MB (V8 old generation). */
   memoryMb: number;
   /** Starts one worker (cli/engine-worker.ts in pool mode) with this heap limit. */
-  start: (resourceLimits: { maxOldGenerationSizeMb: number }) => Promise<Worker>;
+  start: (resourceLimits: { maxOldGenerationSizeMb: number }) => Promise<PoolWorker>;
 }
 
 type Kind = 'media' | 'document';
@@ -48,7 +61,7 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: PoolWorker;
   job?: Job;
   timer?: NodeJS.Timeout;
   onAbort?: () => void;
@@ -176,7 +189,8 @@ export class AnalysisPool {
       signal.addEventListener('abort', slot.onAbort, { once: true });
     }
     const b = job.opts.inputBytes;
-    slot.worker.postMessage({ id: job.id, kind: job.kind, engine: job.engine, req: job.req, validated: job.opts.validated === true, ...(b ? { inputBytes: b } : {}) });
+    const f = job.opts.inputFile;
+    slot.worker.postMessage({ id: job.id, kind: job.kind, engine: job.engine, req: job.req, validated: job.opts.validated === true, ...(b ? { inputBytes: b } : f !== undefined ? { inputFile: f } : {}) });
   }
 
   private release(slot: Slot): Job | undefined {

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { ClaimResult, BusinessResult, DocumentResult, MediaResult } from '../../src/api/results.js';
 import { createSandboxEngine } from '../../src/engine/index.js';
+import { childWith, ends, hasProc } from './process-tree.js';
 import { newHome, verity } from './run-cli.js';
 
 let dir: string;
@@ -150,9 +151,14 @@ describe('verify batch (built CLI)', () => {
     const args = ['verify', 'batch', input, '--type', 'media', '--live', '--out', 'killed.ndjson'];
     const first = startUntil([...args, '--concurrency', '1'], home, 10);
     await first.reached;
+    // The pool's analysis host (a child process) is running the photos.
+    const host = hasProc ? childWith(first.proc.pid!, 'analysis-host-main') : undefined;
+    if (hasProc) expect(host).toBeDefined();
     first.proc.kill('SIGKILL');
+    // Resolved once the CLI's stderr is closed by every process holding it, the host included.
     const killed = await first.proc;
     expect(killed.signal).toBe('SIGKILL');
+    if (host !== undefined) expect(await ends(host)).toBe(true);
     const before = lines(readFileSync(join(dir, 'killed.ndjson'), 'utf8'));
     expect(before.length).toBeGreaterThanOrEqual(10);
     expect(before.length).toBeLessThan(N_SLOW);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { childWith, cpuSeconds, ends, environOf, hasProc, reaches } from './process-tree.js';
 import { startServeProcess, type Served } from './serve-process.js';
 
 const BIN = join(inject('verityRoot'), 'bin', 'verity.js');
@@ -154,6 +155,31 @@ describe('serve: analysis off the event loop, bounded', () => {
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/needed more than the 8 MB per-worker memory limit \(serve --analysis-memory-mb\)/);
     expect(await usageOf(db, 'live-memory')).toMatchObject({ requests: 0, credits: 0 });
     expect((await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(1000) })).status).toBe(200);
+  });
+
+  it.skipIf(!hasProc)('the pool runs in one analysis host process with the allocator settings, which ends with serve, kill -9 included, even mid-job', async () => {
+    const db = join(home, 'host.db');
+    const live = await createKey(db, 'live-host', 'live');
+    const s = await serve(db, ['--analysis-workers', '2']);
+    expect((await post(s, live, { source: 'upload', content: plain })).status).toBe(200);
+    const host = childWith(s.proc.pid!, 'analysis-host-main');
+    expect(host).toBeDefined();
+    expect(environOf(host!)).toMatchObject({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' });
+    // Both workers are threads of that one process: a second request at once starts no other.
+    const [a, b] = await Promise.all([post(s, live, { source: 'upload', content: plain }), post(s, live, { source: 'upload', content: plain })]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(childWith(s.proc.pid!, 'analysis-host-main')).toBe(host);
+    // Mid-job: a DOCX that takes the worker seconds, sent without waiting for its answer.
+    const para = '<w:p><w:r><w:t>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.</w:t></w:r></w:p>';
+    const job = post(s, live, { source: 'upload', content: await docx(undefined, para.repeat(Math.ceil(12e6 / para.length))) }).catch((e: unknown) => e);
+    // The host is at work on it once it has used 0.3 s more CPU than before (the request alone costs far less).
+    const cpu0 = cpuSeconds(host!);
+    expect(await reaches(() => cpuSeconds(host!) >= cpu0 + 0.3, 30_000)).toBe(true);
+    s.proc.kill('SIGKILL');
+    // Resolved once serve's stderr is closed by every process holding it: the host inherits it.
+    await s.proc;
+    expect(await ends(host!)).toBe(true);
+    expect(await job).toBeInstanceOf(Error);
   });
 
   it('the CLI refuses the nested DOCX with exit 2 and the same error', async () => {

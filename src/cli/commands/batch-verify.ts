@@ -43,7 +43,7 @@ export default async function verifyBatch(rt: CliRuntime, cmd: Command): Promise
   const sink = resultSink(rt, b);
   let outcome;
   try {
-    outcome = await runBatch(engine, b.todo, { concurrency, signal: rt.ctx.interrupted, onResult: sink.onResult, fileBytes: pool !== undefined });
+    outcome = await runBatch(engine, b.todo, { concurrency, signal: rt.ctx.interrupted, onResult: sink.onResult, ...(pool ? { fileInput: 'path' as const } : {}) });
   } finally {
     sink.done();
     await pool?.close();

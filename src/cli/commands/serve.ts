@@ -151,17 +151,20 @@ function parseAnalysisLimits(o: { analysisWorkers?: string; analysisBudgetMs: st
 
 /** The worker pool for media and document analysis (server/analysis-pool.ts), on the CLI's analysis worker. */
 async function startAnalysisPool(rt: CliRuntime, limits: { size?: number; jobBudgetMs: number; memoryMb: number }, storeFile: string) {
-  const [{ AnalysisPool }, { startCachedWorker, engineWorkerBundle }, { availableParallelism }] = await Promise.all([
+  const [{ AnalysisPool }, { analysisHost }, { availableParallelism }] = await Promise.all([
     import('../../server/analysis-pool.js'),
-    import('../engine-worker-boot.js'),
+    import('../analysis-host.js'),
     import('node:os'),
   ]);
-  const bundle = await engineWorkerBundle();
-  const data = { pool: true as const, config: rt.engineConfig(), storeFile, cacheDir: rt.ctx.paths.cacheDir, ...(rt.ctx.codeCacheDir ? { codeCacheDir: rt.ctx.codeCacheDir } : {}) };
+  // The workers are threads of the analysis host, a child process with glibc malloc settings
+  // that return decoded images' memory (cli/analysis-host.ts); it runs Node's default V8 flags,
+  // so its code caches are the cache folder's own.
+  const data = { pool: true as const, config: rt.engineConfig(), storeFile, cacheDir: rt.ctx.paths.cacheDir };
+  const host = analysisHost();
   return new AnalysisPool({
     size: limits.size ?? availableParallelism(),
     jobBudgetMs: limits.jobBudgetMs,
     memoryMb: limits.memoryMb,
-    start: (resourceLimits) => startCachedWorker(bundle, data, resourceLimits),
+    start: (resourceLimits) => host.start(data, resourceLimits),
   });
 }

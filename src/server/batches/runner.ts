@@ -116,7 +116,7 @@ export function nextPollMs(failures: number, pollMs: number): number {
   return Math.min(POLL_BACKOFF_CAP_MS, 1_000 * 2 ** (failures - 1));
 }
 
-const call = (engine: Engine, kind: VerificationKind, body: never, opts: { plan: AuthInfo['plan']; signal: AbortSignal; inputBytes?: Buffer }): Promise<VerificationResult> => {
+const call = (engine: Engine, kind: VerificationKind, body: never, opts: { plan: AuthInfo['plan']; signal: AbortSignal; inputFile?: string }): Promise<VerificationResult> => {
   switch (kind) {
     case 'claim':
       return engine.verifyClaim(body, opts);
@@ -249,7 +249,8 @@ export function createBatchRunner(d: BatchRunnerDeps) {
     let result: VerificationResult | undefined;
     let error: VerityError | undefined;
     const request = JSON.parse(item.request) as Record<string, unknown>;
-    // A streamed batch's file waits in the spool; it goes to the engine as bytes (VerifyOptions.inputBytes).
+    // A streamed batch's file waits in the spool; the analysis reads it there (VerifyOptions.inputFile):
+    // this process never holds the bytes of a photo.
     const spooled = request[SPOOLED] === true;
     delete request[SPOOLED];
     let holding = false;
@@ -258,9 +259,9 @@ export function createBatchRunner(d: BatchRunnerDeps) {
         await files.take(ac.signal);
         holding = true;
       }
-      const inputBytes = spooled ? await spoolOf().read(b.id, item.index) : undefined;
+      const inputFile = spooled ? await spoolOf().file(b.id, item.index) : undefined;
       try {
-        result = await call(d.engines[b.environment], kind, request as never, { plan: auth.plan, signal: ac.signal, ...(inputBytes ? { inputBytes } : {}) });
+        result = await call(d.engines[b.environment], kind, request as never, { plan: auth.plan, signal: ac.signal, ...(inputFile !== undefined ? { inputFile } : {}) });
       } finally {
         if (holding) files.give();
         holding = false;

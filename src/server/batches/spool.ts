@@ -11,8 +11,8 @@
  * not here fails with UNAVAILABLE naming the spool (docs/server.md "Batches").
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants, createWriteStream, type WriteStream } from 'node:fs';
+import { access, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { VerityError } from '../../api/errors.js';
@@ -44,6 +44,11 @@ export interface BatchSpool {
   staging(): Promise<Staging>;
   /** Item `index`'s bytes; UNAVAILABLE when the file is not in this spool. */
   read(batchId: string, index: number): Promise<Buffer>;
+  /**
+   * Where item `index`'s file is, for the analysis to read it there (VerifyOptions.inputFile: the
+   * server itself then never holds the bytes); UNAVAILABLE when the file is not in this spool.
+   */
+  file(batchId: string, index: number): Promise<string>;
   /** The item is finished: its file goes. */
   dropItem(batchId: string, index: number): Promise<void>;
   /** The batch ended: its folder goes. */
@@ -68,6 +73,10 @@ export function createBatchSpool(dir?: string): BatchSpool {
     if (!BATCH_DIR.test(batchId) || !Number.isSafeInteger(index) || index < 0) throw new VerityError('INTERNAL_ERROR', 'not a spooled item');
     return join(await base(), batchId, String(index));
   };
+  const notHere = async (err: unknown): Promise<unknown> =>
+    (err as { code?: string }).code === 'ENOENT'
+      ? new VerityError('UNAVAILABLE', `The file of this item is not in this server's batch spool (${await base()}): servers that share a store must share their spool folder`)
+      : err;
   return {
     async staging(): Promise<Staging> {
       const folder = join(await base(), `.upload-${randomBytes(12).toString('hex')}`);
@@ -116,8 +125,16 @@ export function createBatchSpool(dir?: string): BatchSpool {
       try {
         return await readFile(await itemFile(batchId, index));
       } catch (err) {
-        if ((err as { code?: string }).code !== 'ENOENT') throw err;
-        throw new VerityError('UNAVAILABLE', `The file of this item is not in this server's batch spool (${await base()}): servers that share a store must share their spool folder`);
+        throw await notHere(err);
+      }
+    },
+    async file(batchId, index) {
+      const path = await itemFile(batchId, index);
+      try {
+        await access(path, constants.R_OK);
+        return path;
+      } catch (err) {
+        throw await notHere(err);
       }
     },
     async dropItem(batchId, index) {
