@@ -131,8 +131,9 @@ function servePool(data: PoolWorkerData): void {
         return { error: toVerityError(err).toBody() };
       }
     })().then((reply) => {
-      collect?.();
+      // The answer first: the collection then overlaps the parent's handling of it.
       parentPort!.postMessage({ id: job.id, ...reply });
+      collect?.();
     });
   });
 }
