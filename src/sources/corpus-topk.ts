@@ -57,7 +57,7 @@ export interface TopKTuning {
 
 export interface TopKResult {
   ids: number[];
-  /** How many of the last ids hold a single query term and only fill a list too few rows of two filled. */
+  /** How many ids, at the end, are rows holding one query term that fill a list too few rows holding two could fill. */
   filled: number;
   /** Which path ranked: every match by bm25(), or the bounded candidate set. */
   path: 'exact' | 'bounded';
@@ -152,7 +152,10 @@ export function topKCorpus(
   const ids = candidates.length ? rankByText(db, candidates, order, avglen).slice(0, limit) : [];
   // Too few rows hold two terms: rows holding one fill the rest of the list, ranked after them.
   const twoTerm = ids.length;
-  if (ids.length < limit && (tuning.fill !== false || !ids.length)) ids.push(...rankByText(db, oneTermRows(db, choosing, new Set(ids), rerank), order, avglen).slice(0, limit - ids.length));
+  if (ids.length < limit && (tuning.fill !== false || !ids.length)) {
+    const fill = oneTermRows(db, choosing, new Set(ids), rerank);
+    ids.push(...rankByText(db, fill, order, avglen).slice(0, limit - ids.length));
+  }
   return { ids, filled: ids.length - twoTerm, path: 'bounded' };
 }
 
@@ -183,12 +186,12 @@ function twoTermRows(db: Database, terms: readonly Term[], avglen: number, pool:
 }
 
 /**
- * Up to `max` rows holding one of the terms and not in `listed`, the rarest terms first (a rare
- * term's rows all come before a commoner one's; each term's posting list is walked, unscored, for
- * at most `max` rows beyond the listed ones). They are ranked among themselves and placed after
- * the rows holding two terms: ranked together with those, they displaced some of them and
- * lowered recall@5 on fool-me-twice from 0.355 to 0.324 (commit fcee612); holding two of the
- * claim's words is itself the better evidence.
+ * Up to `max` rows holding one of the terms and not in `listed`, the rarest terms first (all of a
+ * rarer term's rows are taken before any of a commoner one's; each term's posting list is walked,
+ * unscored, for at most `max` rows beyond the listed ones). The caller ranks them among themselves
+ * and places them after the rows holding two terms: ranked together with those, they displaced
+ * some of them and lowered recall@5 on fool-me-twice from 0.355 to 0.324 (commit fcee612); holding
+ * two of the claim's words is itself the better evidence.
  */
 function oneTermRows(db: Database, terms: readonly Term[], listed: ReadonlySet<number>, max: number): number[] {
   const rows = db.prepare('SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? LIMIT ?').pluck();
