@@ -129,7 +129,7 @@ if (!existsSync(resolve(root, 'dist/engine/claim/assess.js'))) {
   process.exit(2);
 }
 const dist = (p) => import(new URL(`../dist/${p}`, import.meta.url).href);
-const { scoreHits, dedupeHits } = await dist('engine/claim/assess.js');
+const { scoreHits, dedupeHits, fillItems } = await dist('engine/claim/assess.js');
 const { rankPassages } = await dist('engine/claim/passages.js');
 const { FEATURES, STANCES, predictStance, stanceFeatures } = await dist('engine/claim/stance.js');
 const { STANCE_PRIOR } = await dist('engine/claim/stance-prior.js');
@@ -216,7 +216,7 @@ async function retrieveAll(domain) {
   for (const c of domain.claims) {
     c.hits = searchCorpus(store.db, buildQuery(c.claim, 'en'), SOURCE_LIMITS.local);
     if (c.goldKeys?.length) {
-      const ranked = rankPassages(c.claim, c.hits.map((h) => h.text), { limit: 10 }).map((p) => passageKey(p.text));
+      const ranked = rankPassages(c.claim, c.hits.map((h) => h.text), { limit: 10, after: fillItems(c.hits) }).map((p) => passageKey(p.text));
       const gold = new Set(c.goldKeys);
       c.recall5 = ranked.slice(0, 5).filter((k) => gold.has(k)).length / gold.size;
       c.recall10 = ranked.slice(0, 10).filter((k) => gold.has(k)).length / gold.size;
@@ -630,7 +630,7 @@ if (legacyAt >= 0) {
 const cacheAt = args.indexOf('--cache');
 const cacheFile = cacheAt >= 0 ? resolve(args[cacheAt + 1]) : null;
 const codeKey = createHash('sha256')
-  .update(['engine/claim/text.js', 'engine/claim/passages.js', 'engine/claim/query.js', 'engine/claim/assess.js', 'sources/local-corpus.js', 'engine/claim/retrieve.js'].map((f) => readFileSync(resolve(root, 'dist', f), 'utf8')).join('\u0000'))
+  .update(['engine/claim/text.js', 'engine/claim/passages.js', 'engine/claim/query.js', 'engine/claim/assess.js', 'sources/local-corpus.js', 'sources/corpus-topk.js', 'engine/claim/retrieve.js'].map((f) => readFileSync(resolve(root, 'dist', f), 'utf8')).join('\u0000'))
   .digest('hex');
 const cached = cacheFile && existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, 'utf8')) : null;
 if (cached?.codeKey === codeKey) {

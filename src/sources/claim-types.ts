@@ -32,6 +32,11 @@ export interface ClaimHit {
   citation_count?: number;
   /** Authority declared by the user for a local corpus row. */
   declared_authority?: number | null;
+  /**
+   * Retrieved only to fill a short list: a local corpus row holding one of the claim's words when
+   * fewer rows than asked for hold two (corpus-topk.ts). Its passages rank after every other item's.
+   */
+  fill?: true;
 }
 
 export interface ClaimQuery {

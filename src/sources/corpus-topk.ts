@@ -8,11 +8,13 @@
  * a few percent of that. So:
  *
  * the candidates are the rows holding two or more of the query's terms (an AND per term, which
- * the index walks without scoring), each with its summed IDF (when no row holds two, rows of one
- * term fill the list); the POOL best get BM25's length normalisation from their stored
- * length; the RERANK best of those are read and ranked by BM25 over their text here (term
- * frequencies and lengths), and the best `limit` of those are returned. Document frequencies
- * come from the fts5vocab table (corpus_vocab). A query of one term is ranked by bm25().
+ * the index walks without scoring), each with its summed IDF; the POOL best get BM25's length
+ * normalisation from their stored length; the RERANK best of those are read and ranked by BM25
+ * over their text here (term frequencies and lengths), and the best `limit` of those are
+ * returned. When fewer than `limit` rows hold two terms, rows holding one fill the rest of the
+ * list, ranked after them (the claim's passages are picked from the whole list, so a short list
+ * left the verdict fewer passages to judge). Document frequencies come from the fts5vocab table
+ * (corpus_vocab). A query of one term is ranked by bm25().
  *
  * What the cut can miss: a row holding a single common term and no other. Any row holding two
  * terms has a larger summed IDF, so it is only missed when RERANK rows beat it that way, and
@@ -49,10 +51,14 @@ export interface TopKTuning {
   exactPostings?: number;
   pool?: number;
   rerank?: number;
+  /** false: no rows of one term after a short list of two-term rows (for bench/claim.mjs's comparison). */
+  fill?: boolean;
 }
 
 export interface TopKResult {
   ids: number[];
+  /** How many ids, at the end, are rows holding one query term that fill a list too few rows holding two could fill. */
+  filled: number;
   /** Which path ranked: every match by bm25(), or the bounded candidate set. */
   path: 'exact' | 'bounded';
 }
@@ -122,7 +128,7 @@ export function topKCorpus(
   const avglen = stats.chars / Math.max(1, stats.rows) || 1;
   const rerank = Math.max(tuning.rerank ?? RERANK, limit);
   const pool = Math.max(tuning.pool ?? POOL, rerank);
-  if (!phrases.length) return { ids: [], path: 'exact' };
+  if (!phrases.length) return { ids: [], filled: 0, path: 'exact' };
   const dfs = documentCounts(db, phrases);
   const total = dfs.reduce((a, b) => a + b, 0);
   const exact = (): TopKResult => ({
@@ -130,6 +136,7 @@ export function topKCorpus(
       .prepare('SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? ORDER BY bm25(corpus_fts) LIMIT ?')
       .pluck()
       .all(phrases.map((p) => p.fts).join(' OR '), limit) as number[],
+    filled: 0,
     path: 'exact',
   });
   if (total <= (tuning.exactPostings ?? EXACT_POSTINGS)) return exact();
@@ -142,9 +149,14 @@ export function topKCorpus(
   const choosing = order.filter((t) => !t.p.prefix || !words.some((w) => w.startsWith(t.p.token)));
   if (!choosing.length || (choosing.length === 1 && total <= SINGLE_TERM_EXACT)) return exact();
   const candidates = twoTermRows(db, choosing, avglen, pool, rerank);
-  if (!candidates.length) candidates.push(...oneTermRows(db, choosing, rerank));
-  if (!candidates.length) return { ids: [], path: 'bounded' };
-  return { ids: rankByText(db, candidates, order, avglen).slice(0, limit), path: 'bounded' };
+  const ids = candidates.length ? rankByText(db, candidates, order, avglen).slice(0, limit) : [];
+  // Too few rows hold two terms: rows holding one fill the rest of the list, ranked after them.
+  const twoTerm = ids.length;
+  if (ids.length < limit && (tuning.fill !== false || !ids.length)) {
+    const fill = oneTermRows(db, choosing, new Set(ids), rerank);
+    ids.push(...rankByText(db, fill, order, avglen).slice(0, limit - ids.length));
+  }
+  return { ids, filled: ids.length - twoTerm, path: 'bounded' };
 }
 
 /**
@@ -174,17 +186,20 @@ function twoTermRows(db: Database, terms: readonly Term[], avglen: number, pool:
 }
 
 /**
- * When no row holds two terms: up to `max` rows holding one, the rarest terms first. (Padding a
- * short list of two-term rows with these lowered recall@5 on fool-me-twice from 0.355 to 0.324:
- * holding two of the claim's words is itself the better evidence.)
+ * Up to `max` rows holding one of the terms and not in `listed`, the rarest terms first (all of a
+ * rarer term's rows are taken before any of a commoner one's; each term's posting list is walked,
+ * unscored, for at most `max` rows beyond the listed ones). The caller ranks them among themselves
+ * and places them after the rows holding two terms: ranked together with those, they displaced
+ * some of them and lowered recall@5 on fool-me-twice from 0.355 to 0.324 (commit fcee612); holding
+ * two of the claim's words is itself the better evidence.
  */
-function oneTermRows(db: Database, terms: readonly Term[], max: number): number[] {
-  const fill = db.prepare('SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? LIMIT ?').pluck();
+function oneTermRows(db: Database, terms: readonly Term[], listed: ReadonlySet<number>, max: number): number[] {
+  const rows = db.prepare('SELECT rowid FROM corpus_fts WHERE corpus_fts MATCH ? LIMIT ?').pluck();
   const ids = new Set<number>();
   for (const t of terms) {
-    for (const id of fill.all(t.p.fts, max) as number[]) {
+    for (const id of rows.all(t.p.fts, max + listed.size) as number[]) {
       if (ids.size >= max) return [...ids];
-      ids.add(id);
+      if (!listed.has(id)) ids.add(id);
     }
   }
   return [...ids];

@@ -489,7 +489,7 @@ export function searchCorpus(db: Database, query: ClaimQuery, limit: number, tun
     ? ftsPhrases(query.content.words, query.content.stems)
     : ftsPhrases(query.terms.length ? query.terms : [query.claim]);
   if (!phrases.length) return [];
-  const { ids } = topKCorpus(db, phrases, stats, limit, tuning);
+  const { ids, filled } = topKCorpus(db, phrases, stats, limit, tuning);
   if (!ids.length) return [];
   const byId = new Map(
     (
@@ -498,10 +498,12 @@ export function searchCorpus(db: Database, query: ClaimQuery, limit: number, tun
         .all(JSON.stringify(ids)) as Array<CorpusRow & { id: number }>
     ).map((r) => [r.id, r]),
   );
+  const fill = new Set(ids.slice(ids.length - filled));
   return ids
     .map((id) => byId.get(id))
     .filter((r): r is CorpusRow & { id: number } => r !== undefined)
     .map((r) => ({
+      ...(fill.has(r.id) ? { fill: true as const } : {}),
       source: 'local' as const,
       url: r.url,
       title: r.source ?? 'local corpus',

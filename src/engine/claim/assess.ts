@@ -56,13 +56,16 @@ export interface ScoreOptions {
   localReads?: boolean;
 }
 
+/** The indexes of the hits retrieved only to fill a short list (ClaimHit.fill), for rankPassages. */
+export const fillItems = (hits: readonly ClaimHit[]): Set<number> => new Set(hits.flatMap((h, i) => (h.fill ? [i] : [])));
+
 /**
  * Ranks the passages of all hits against the claim and gives each a stance. A rated fact-check is
  * always kept (its rating is the fact-checker's verdict, whatever BM25 thinks of its wording).
  */
 export function scoreHits(claim: string, hits: readonly ClaimHit[], opts: ScoreOptions = {}): ScoredHit[] {
   const lang = opts.lang ?? ENGLISH;
-  const passages = rankPassages(claim, hits.map((h) => h.text), { lang, limit: opts.limit ?? 20 });
+  const passages = rankPassages(claim, hits.map((h) => h.text), { lang, limit: opts.limit ?? 20, after: fillItems(hits) });
   const chosen = new Map<number, { text: string; relevance: number }[]>();
   for (const p of passages) chosen.set(p.item, [...(chosen.get(p.item) ?? []), { text: p.text, relevance: p.relevance }]);
   // Passages are de-duplicated by text, but two publishers rating the same claim wording are two

@@ -32,6 +32,11 @@ export interface RankOptions {
   limit?: number;
   /** At most this many passages from one item (default 4), so one long article cannot fill the list. */
   perItem?: number;
+  /**
+   * Items (by index) whose passages come after every other item's: retrieved only to fill a short
+   * list (a local corpus row holding one of the claim's words, when few hold two; ClaimHit.fill).
+   */
+  after?: ReadonlySet<number>;
 }
 
 interface Unit {
@@ -40,7 +45,10 @@ interface Unit {
   toks: string[];
 }
 
-/** All passages of all items, ranked by BM25 against the claim; de-duplicated by text. */
+/**
+ * All passages of all items, ranked by BM25 against the claim; de-duplicated by text. Items in
+ * `opts.after` come after the others: their passages only fill what the others leave of `limit`.
+ */
 export function rankPassages(claim: string, texts: readonly string[], opts: RankOptions = {}): Passage[] {
   const lang = opts.lang ?? ENGLISH;
   const limit = opts.limit ?? 20;
@@ -48,23 +56,41 @@ export function rankPassages(claim: string, texts: readonly string[], opts: Rank
   const claimTerms = [...new Set(terms(claim, lang))];
   const seen = new Set<string>();
   const units: Unit[] = [];
-  texts.forEach((t, item) => {
+  const later: Unit[] = [];
+  // The first items' sentences are read first, so a sentence an item in `after` shares with one
+  // of them stays theirs.
+  const order = texts.map((_, i) => i);
+  if (opts.after?.size) order.sort((a, b) => Number(opts.after!.has(a)) - Number(opts.after!.has(b)) || a - b);
+  for (const item of order) {
+    const t = texts[item]!;
     const whole = t.replace(/\s+/g, ' ').trim();
-    if (!whole) return;
+    if (!whole) continue;
     const parts = whole.length <= SNIPPET_CHARS ? [whole] : sentences(t, lang.code).slice(0, MAX_SENTENCES_PER_ITEM);
     for (const text of parts) {
       const key = passageKey(text);
       if (!key || seen.has(key)) continue;
       seen.add(key);
-      units.push({ item, text, toks: terms(text, lang) });
+      (opts.after?.has(item) ? later : units).push({ item, text, toks: terms(text, lang) });
     }
-  });
-  if (!units.length || !claimTerms.length) return [];
-  const N = units.length;
+  }
+  if (!claimTerms.length) return [];
+  // Each group is ranked in a pool of its own (IDF, mean length): the others' passages as if the
+  // later ones were not there, and a later passage's relevance is its share of the claim's terms
+  // weighed by how rare they are among the later ones.
+  const out = pick(score(units, claimTerms), limit, perItem);
+  if (out.length < limit) out.push(...pick(score(later, claimTerms), limit - out.length, perItem));
+  return out;
+}
+
+/** Each unit's BM25 score and relevance, best first; IDF and mean length over the units. */
+function score(units: readonly Unit[], claimTerms: readonly string[]): Passage[] {
+  if (!units.length) return [];
+  const pool = units;
+  const N = pool.length;
   const df = new Map<string, number>();
   const claimSet = new Set(claimTerms);
-  for (const u of units) for (const t of new Set(u.toks)) if (claimSet.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
-  const avgLen = units.reduce((a, u) => a + u.toks.length, 0) / N || 1;
+  for (const u of pool) for (const t of new Set(u.toks)) if (claimSet.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  const avgLen = pool.reduce((a, u) => a + u.toks.length, 0) / N || 1;
   // BM25's IDF (the +1 form, never negative), floored so a term in every passage still counts a little.
   const idf = new Map(claimTerms.map((t) => [t, Math.max(0.05, Math.log(1 + (N - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5)))]));
   const claimWeight = claimTerms.reduce((a, t) => a + idf.get(t)!, 0) || 1;
@@ -81,6 +107,11 @@ export function rankPassages(claim: string, texts: readonly string[], opts: Rank
     return { item: u.item, text: u.text, score, relevance: covered / claimWeight };
   });
   scored.sort((a, b) => b.score - a.score || a.item - b.item);
+  return scored;
+}
+
+/** The best `limit` with a positive score, at most `perItem` from one item. */
+function pick(scored: readonly Passage[], limit: number, perItem: number): Passage[] {
   const out: Passage[] = [];
   const perItemCount = new Map<number, number>();
   for (const s of scored) {

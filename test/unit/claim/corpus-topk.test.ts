@@ -59,7 +59,7 @@ describe('bounded top-k over the local corpus', () => {
     expect(topKCorpus(s.db, phrases, corpusStats(s.db), 3, { exactPostings: 1e9 }).path).toBe('exact');
   });
 
-  it('fills a short list from the rarest term when few rows hold two terms, and answers one-word queries', async () => {
+  it('finds rows of one term when no row holds two, and answers one-word queries', async () => {
     const s = await store();
     const file = join(dir, 'topk-fill.jsonl');
     writeFileSync(file, corpus(30).join('\n'));
@@ -77,6 +77,34 @@ describe('bounded top-k over the local corpus', () => {
     writeFileSync(accents, [JSON.stringify({ text: 'Le café de la gare ouvre à six heures.', url: 'https://cafe.example/1' })].join('\n'));
     await importCorpus(s, accents);
     expect(searchCorpus(s.db, buildQuery('cafe gare heures', 'fr'), 3)[0]?.url).toBe('https://cafe.example/1');
+  });
+  it('fills the rest of a short list with rows holding one claim word, ranked after the rows holding two', async () => {
+    const s = await store();
+    const file = join(dir, 'topk-pad.jsonl');
+    const common = ['tower', 'paris', 'built'];
+    const rows = Array.from({ length: 40 }, (_, i) => ({ text: `Row r${i} mentions the ${common[i % 3]} once among filler words alpha beta gamma delta.`, url: `https://f.example/${i}` }));
+    rows.push({ text: 'The tower was built long ago, ' + 'and the street and the square and the market were added later, '.repeat(6), url: 'https://two.example/1' });
+    rows.push({ text: 'Paris has a tower among many other buildings, streets and squares.', url: 'https://two.example/2' });
+    // One rare claim word in a short row: bm25() over every match ranks it first of all.
+    rows.push({ text: 'Eiffel.', url: 'https://one.example/eiffel' });
+    writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+    await importCorpus(s, file);
+    const q = buildQuery('The Eiffel Tower was built in Paris', 'en');
+    expect(searchCorpus(s.db, q, 8, { exactPostings: Number.MAX_SAFE_INTEGER })[0]!.url).toBe('https://one.example/eiffel');
+    const hits = searchCorpus(s.db, q, 8);
+    const urls = hits.map((h) => h.url);
+    // Two rows hold two of the claim's words: they come first, then six rows holding one, the
+    // row of the rarest word first.
+    expect(urls).toHaveLength(8);
+    expect(new Set(urls.slice(0, 2))).toEqual(new Set(['https://two.example/1', 'https://two.example/2']));
+    expect(urls[2]).toBe('https://one.example/eiffel');
+    expect(urls.slice(3).every((u) => u.startsWith('https://f.example/'))).toBe(true);
+    expect(new Set(urls).size).toBe(8);
+    // The rows of one word are marked, so their passages rank after the others' (rankPassages).
+    expect(hits.map((h) => h.fill === true)).toEqual([false, false, true, true, true, true, true, true]);
+    // A list that rows holding two words fill is not padded: the same two lead, and a limit of
+    // two returns only them.
+    expect(new Set(searchCorpus(s.db, q, 2).map((h) => h.url))).toEqual(new Set(['https://two.example/1', 'https://two.example/2']));
   });
 });
 

@@ -74,6 +74,26 @@ describe('passage ranking (BM25 over every sentence)', () => {
     expect(ps.some((p) => p.text.includes('potassium'))).toBe(false);
     expect(ps[0]!.relevance).toBe(1);
   });
+  it('ranks the passages of items retrieved only to fill a short list after the others', () => {
+    const claim = 'The Eiffel Tower was built in 1889 in Paris';
+    const items = ['The tower in Paris was built long ago by a company.', 'Paris has many old buildings and a tower.', 'The tower was painted.'];
+    const fills = ['Eiffel 1889.', 'Eiffel designed bridges.', 'The tower was painted.'];
+    // Ranked together, a short sentence with the two rarest words leads.
+    expect(rankPassages(claim, [...items, ...fills])[0]!.text).toBe('Eiffel 1889.');
+    const after = new Set([3, 4, 5]);
+    const ps = rankPassages(claim, [...items, ...fills], { after });
+    // The others' passages first, in the order (and with the scores) they have without the fills;
+    // a sentence both have stays the other item's.
+    const alone = rankPassages(claim, items);
+    expect(ps.slice(0, 3)).toEqual(alone);
+    expect(ps.slice(3).map((p) => [p.item, p.text])).toEqual([
+      [3, 'Eiffel 1889.'],
+      [4, 'Eiffel designed bridges.'],
+    ]);
+    // They only fill what the others leave of the limit.
+    expect(rankPassages(claim, [...items, ...fills], { after, limit: 3 })).toEqual(alone);
+    expect(rankPassages(claim, [...fills, ...items], { after: new Set([0, 1, 2]), limit: 4 }).map((p) => p.item)).toEqual([...alone.map((p) => p.item + 3), 0]);
+  });
   it('de-duplicates hits by text, not by URL', () => {
     const hits = [hit('First sentence about the tower.', 'https://a.org/x'), hit('Second sentence about the tower.', 'https://a.org/x'), hit('First sentence about the tower.', 'https://mirror.org/y')];
     expect(dedupeHits(hits).map((h) => h.text)).toEqual(['First sentence about the tower.', 'Second sentence about the tower.']);
