@@ -25,6 +25,8 @@ export async function runBundle() {
   // rejects caches made under other flags, so sharing one folder would rewrite them in turn).
   const cliCacheDir = early.codeCacheDir ?? cacheDir;
   // For tests: how the early PDF thread's reading went (extraction-thread.ts ThreadStats).
+  // For tests: whether `verify media` used the decode started early (src/engine/media/early-media.ts).
+  if (env.VERITY_DEBUG_EARLY_MEDIA === '1' && early.media) process.once('exit', () => process.stderr.write(`verity-debug early-media ${early.media.state}\n`));
   if (env.VERITY_DEBUG_EARLY_PDF_THREAD === '1' && early.pdfThread) {
     const stats = early.pdfThread.stats;
     process.once('exit', () => process.stderr.write(`verity-debug early-pdf-thread ${JSON.stringify(stats)}\n`));
@@ -168,16 +170,38 @@ const INLINE_MAX_BYTES = 1_050_000;
  */
 export const VALUE_OPTIONS = ['--remote', '--key', '--key-file', '--profile', '--source', '--content', '--mime-type', '--fail-on', '--min-trust', '--report'];
 
+/** Options of `verity` and of `verify media` that take a value (checked likewise). */
+export const MEDIA_VALUE_OPTIONS = ['--remote', '--key', '--key-file', '--profile', '--fail-on', '--min-trust', '--report', '--url', '--file', '--heatmap'];
+
 /** The positional arguments among `args` (option values skipped; everything after `--`). */
-export function positionals(args) {
+export function positionals(args, valueOptions = VALUE_OPTIONS) {
   const out = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--') return out.concat(args.slice(i + 1));
-    if (VALUE_OPTIONS.includes(a)) i++;
+    if (valueOptions.includes(a)) i++;
     else if (!a.startsWith('-') || a === '-') out.push(a);
   }
   return out;
+}
+
+/**
+ * `verify media FILE` (or `--file FILE`) of a local image: its pixel decode is started now
+ * (src/engine/media/early-media.ts), so that libvips decodes while the CLI loads, reads the file
+ * and its metadata. The engine uses it only for the same bytes; otherwise it is dropped when the
+ * command ends, as is the decode of a `--test` (sandbox) run, which analyses no pixels.
+ */
+async function earlyMedia(args, cacheDir) {
+  if (args.some((a) => a === '--url' || a.startsWith('--url=') || a === '--test')) return {};
+  const at = args.indexOf('--file');
+  const file = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--file='))?.slice('--file='.length) ?? positionals(args, MEDIA_VALUE_OPTIONS)[0];
+  if (!file || file === '-' || /^https?:\/\//i.test(file)) return {};
+  try {
+    const { startEarlyMediaDecode } = createRequire(import.meta.url)('../dist/early-media.cjs');
+    return { media: await startEarlyMediaDecode(resolve(file), cacheDir) };
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -192,6 +216,7 @@ export function positionals(args) {
 async function earlyStart(args, cacheDir) {
   const at = args.indexOf('verify');
   const remote = args.some((a) => a === '--remote' || a.startsWith('--remote='));
+  if (at >= 0 && args[at + 1] === 'media' && !remote && !process.env.VERITY_BASE_URL) return earlyMedia(args.slice(at + 2), cacheDir);
   if (at < 0 || args[at + 1] !== 'document' || remote || args.includes('--content') || process.env.VERITY_BASE_URL) return {};
   for (const arg of positionals(args.slice(at + 2)).slice(0, 3)) {
     let head = '';

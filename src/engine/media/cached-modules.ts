@@ -10,14 +10,18 @@
  *   version; otherwise, and under the TypeScript sources (tests), sharp loads from node_modules.
  * - exifr: one UMD file, run from node_modules itself through the cache (~5 ms less per process).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pruneCodeCaches, runCommonJsWithCodeCache, type CachedCommonJs } from '../code-cache.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 type Exifr = (typeof import('exifr'))['default'];
+
+// Built-ins through process.getBuiltinModule: early-media.ts loads this module before the CLI,
+// as an ES module, where `import … from 'node:fs'` would build node:fs's facade (and load the
+// stream modules behind it).
+const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
+const { createRequire } = process.getBuiltinModule('node:module');
+const { dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 /** The folder of the build's bundles (dist/), from this module's place in dist/engine/media/. */
 const DIST = new URL('../../', import.meta.url);
@@ -25,8 +29,21 @@ const DIST = new URL('../../', import.meta.url);
 /** The modules loaded through a cache, saved after the first analysis (so the functions it ran are in them). */
 const loaded = new Map<string, CachedCommonJs<unknown>>();
 
+/**
+ * sharp as loaded by the first caller, process-wide: early-media.ts (its own copy of this module,
+ * loaded before the CLI bundle) and the CLI bundle's copy share one load of sharp's bundle.
+ */
+const SHARED_SHARP = Symbol.for('verity.media.sharp');
+const shared = globalThis as { [SHARED_SHARP]?: CachedCommonJs<Sharp> };
+
 /** sharp from the build's bundle of the installed sharp version; undefined when there is none. */
 export function loadBundledSharp(codeCacheDir: string | undefined): Sharp | undefined {
+  const earlier = shared[SHARED_SHARP];
+  if (earlier) {
+    // This copy saves the cache after its analysis if the first loader did not (save() runs once).
+    loaded.set('sharp', earlier);
+    return earlier.exports;
+  }
   if (DIST.protocol !== 'file:') return undefined;
   const dist = fileURLToPath(DIST);
   let version: string;
@@ -39,6 +56,7 @@ export function loadBundledSharp(codeCacheDir: string | undefined): Sharp | unde
   const file = join(dist, `sharp-${version}.cjs`);
   if (!existsSync(file)) return undefined;
   const cached = runCommonJsWithCodeCache<Sharp>(file, codeCacheDir, 'sharp');
+  shared[SHARED_SHARP] = cached;
   loaded.set('sharp', cached);
   return cached.exports;
 }

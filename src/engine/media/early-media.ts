@@ -1,0 +1,110 @@
+/**
+ * `verify media FILE` of a local image: its pixel decode started by bin/run-bundle.js before the
+ * CLI bundle is compiled and run (~0.1 s of one thread's work), so that libvips decodes in its own
+ * thread while the CLI loads, reads the file and parses the metadata. The decode used to begin only
+ * after all of that, and the analysis then waited for it: a 12 MP JPEG's ~60 ms and a 4K PNG's
+ * ~120 ms of decoding sat on the critical path whole.
+ *
+ * A guess from the arguments, checked before use: the engine takes the early header and decode
+ * only for the same bytes (its own reading of the file, compared: analyze-image.ts);
+ * anything else (another input, a remote or failed run) drops it when the command ends. The decode
+ * is the engine's own (luma-decode.ts), with the same limits and time-out.
+ *
+ * This module is loaded before the CLI, as a small CommonJS bundle of its own (dist/early-media.cjs,
+ * scripts/build.mjs: no ES-module graph to resolve and link): it imports only what the decode needs
+ * (no zod schemas, no engine errors), and built-in modules through `process.getBuiltinModule`.
+ */
+import { loadBundledSharp } from './cached-modules.js';
+import { decodeOutcome, headerOf, type DecodeOutcome, type ImageHeader } from './luma-decode.js';
+
+type Sharp = (typeof import('sharp'))['default'];
+
+export interface EarlyMedia {
+  /**
+   * The header read early and the decode's outcome when they are of exactly these bytes;
+   * undefined otherwise. Taken once: the early copy of the bytes is let go.
+   */
+  take(bytes: Buffer): { header: ImageHeader; outcome: Promise<DecodeOutcome> } | undefined;
+  /** Lets the early bytes and pixels go (the command did not use them). */
+  discard(): void;
+  /** What became of it, for tests (bin/run-bundle.js prints it under VERITY_DEBUG_EARLY_MEDIA=1). */
+  readonly state: 'started' | 'taken' | 'dropped';
+}
+
+/** LIMITS.fileBytes (api/requests.ts): the CLI refuses a larger file before any analysis. */
+const MAX_BYTES = 20 * 1024 * 1024;
+
+/** JPEG, PNG and WebP by their first bytes: the photos whose decode is worth starting early. */
+function imageMagic(head: Buffer): boolean {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return true;
+  if (head.length >= 8 && head.readUInt32BE(0) === 0x89504e47 && head.readUInt32BE(4) === 0x0d0a1a0a) return true;
+  return head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP';
+}
+
+/** The file's bytes when it is a regular file of at most MAX_BYTES that starts as an image; else undefined. */
+function readImageFile(path: string): Buffer | undefined {
+  const fs = process.getBuiltinModule('node:fs');
+  let fd: number | undefined;
+  try {
+    // Only a regular file is opened: opening a named pipe blocks until a writer comes, and opening
+    // a device can have side effects (the CLI itself refuses anything but a regular file).
+    if (!fs.statSync(path).isFile()) return undefined;
+    fd = fs.openSync(path, 'r');
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_BYTES || st.size < 16) return undefined;
+    const bytes = Buffer.allocUnsafe(st.size);
+    // The first bytes first: a video (or anything else) is not read whole.
+    let got = fs.readSync(fd, bytes, 0, 16, 0);
+    if (got < 16 || !imageMagic(bytes.subarray(0, 16))) return undefined;
+    while (got < st.size) {
+      const n = fs.readSync(fd, bytes, got, st.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === st.size ? bytes : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Reads `path` and starts its decode when it is an image this build decodes; undefined when it is
+ * not (or cannot be read), so the CLI then does everything as usual. Loads sharp (through the code
+ * cache in `codeCacheDir`), which the engine then finds loaded (cached-modules.ts).
+ */
+export async function startEarlyMediaDecode(path: string, codeCacheDir: string | undefined): Promise<EarlyMedia | undefined> {
+  let bytes = readImageFile(path);
+  if (!bytes) return undefined;
+  let sharp: Sharp;
+  let header: ImageHeader;
+  try {
+    sharp = loadBundledSharp(codeCacheDir) ?? (process.getBuiltinModule('node:module').createRequire(import.meta.url)('sharp') as Sharp);
+    const h = await headerOf(sharp, bytes);
+    if ('problem' in h) return undefined;
+    header = h;
+  } catch {
+    return undefined; // the engine reads the header again and reports the problem itself
+  }
+  let outcome: Promise<DecodeOutcome> | undefined = decodeOutcome(sharp, bytes, header);
+  let state: EarlyMedia['state'] = 'started';
+  return {
+    take(given) {
+      if (!outcome || !bytes || !given.equals(bytes)) return undefined;
+      const taken = { header, outcome };
+      bytes = undefined;
+      outcome = undefined;
+      state = 'taken';
+      return taken;
+    },
+    discard() {
+      bytes = undefined;
+      outcome = undefined;
+      if (state === 'started') state = 'dropped';
+    },
+    get state() {
+      return state;
+    },
+  };
+}
