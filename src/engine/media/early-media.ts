@@ -21,6 +21,12 @@ type Sharp = (typeof import('sharp'))['default'];
 
 export interface EarlyMedia {
   /**
+   * The bytes read early when `path` names the file they were read from and its size, times and
+   * inode are still what they were: the CLI then reads it no second time (a second copy of a
+   * 16 MB PNG also pushed V8 over its external-memory mark, a ~20 ms full collection).
+   */
+  fileBytes(path: string): Buffer | undefined;
+  /**
    * The header read early and the decode's outcome when they are of exactly these bytes;
    * undefined otherwise. Taken once: the early copy of the bytes is let go.
    */
@@ -41,8 +47,13 @@ function imageMagic(head: Buffer): boolean {
   return head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP';
 }
 
+/** What identifies one version of a file: a changed one differs in one of these. */
+type FileIdentity = Pick<import('node:fs').Stats, 'dev' | 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
+const sameFile = (a: FileIdentity, b: FileIdentity): boolean =>
+  a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+
 /** The file's bytes when it is a regular file of at most MAX_BYTES that starts as an image; else undefined. */
-function readImageFile(path: string): Buffer | undefined {
+function readImageFile(path: string): { bytes: Buffer; identity: FileIdentity } | undefined {
   const fs = process.getBuiltinModule('node:fs');
   let fd: number | undefined;
   try {
@@ -61,7 +72,7 @@ function readImageFile(path: string): Buffer | undefined {
       if (n === 0) break;
       got += n;
     }
-    return got === st.size ? bytes : undefined;
+    return got === st.size ? { bytes, identity: st } : undefined;
   } catch {
     return undefined;
   } finally {
@@ -75,23 +86,36 @@ function readImageFile(path: string): Buffer | undefined {
  * cache in `codeCacheDir`), which the engine then finds loaded (cached-modules.ts).
  */
 export async function startEarlyMediaDecode(path: string, codeCacheDir: string | undefined): Promise<EarlyMedia | undefined> {
-  let bytes = readImageFile(path);
-  if (!bytes) return undefined;
+  const file = readImageFile(path);
+  if (!file) return undefined;
+  const { identity } = file;
+  const read = file.bytes;
+  // Let go by take() and discard(): the closures below hold only this.
+  let bytes: Buffer | undefined = read;
   let sharp: Sharp;
   let header: ImageHeader;
   try {
     sharp = loadBundledSharp(codeCacheDir) ?? (process.getBuiltinModule('node:module').createRequire(import.meta.url)('sharp') as Sharp);
-    const h = await headerOf(sharp, bytes);
+    const h = await headerOf(sharp, read);
     if ('problem' in h) return undefined;
     header = h;
   } catch {
     return undefined; // the engine reads the header again and reports the problem itself
   }
-  let outcome: Promise<DecodeOutcome> | undefined = decodeOutcome(sharp, bytes, header);
+  let outcome: Promise<DecodeOutcome> | undefined = decodeOutcome(sharp, read, header);
   let state: EarlyMedia['state'] = 'started';
   return {
+    fileBytes(asked) {
+      if (!bytes || asked !== path) return undefined;
+      try {
+        return sameFile(process.getBuiltinModule('node:fs').statSync(asked), identity) ? bytes : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     take(given) {
-      if (!outcome || !bytes || !given.equals(bytes)) return undefined;
+      // The CLI's bytes are these very ones (fileBytes) or a copy it read: compared then.
+      if (!outcome || !bytes || (given !== bytes && !given.equals(bytes))) return undefined;
       const taken = { header, outcome };
       bytes = undefined;
       outcome = undefined;

@@ -40,6 +40,23 @@ describe('early media decode', () => {
     expect(early.take(jpeg)).toBeUndefined();
   });
 
+  it('the CLI gets the bytes read early while the file is unchanged, and only then', async () => {
+    const jpeg = await cameraJpeg(scene(320, 240, 6), 320, 240);
+    const path = file('kept.jpg', jpeg);
+    const early = (await startEarlyMediaDecode(path, undefined))!;
+    expect(early.fileBytes(join(dir, 'other.jpg'))).toBeUndefined();
+    const bytes = early.fileBytes(path)!;
+    expect(bytes.equals(jpeg)).toBe(true);
+    // The engine then takes the decode for those very bytes.
+    expect(early.take(bytes)?.header.width).toBe(320);
+    expect(early.fileBytes(path)).toBeUndefined(); // let go once taken
+
+    // A file written again after the early read is read again by the CLI.
+    const changed = (await startEarlyMediaDecode(path, undefined))!;
+    writeFileSync(path, Buffer.concat([jpeg, Buffer.from([0])]));
+    expect(changed.fileBytes(path)).toBeUndefined();
+  });
+
   it('a whole analysis through the early decode equals the analysis without it', async () => {
     const jpeg = await cameraJpeg(scene(800, 600, 9), 800, 600);
     const early = (await startEarlyMediaDecode(file('analysed.jpg', jpeg), undefined))!;
