@@ -185,14 +185,27 @@ export function positionals(args, valueOptions = VALUE_OPTIONS) {
   return out;
 }
 
+/** Whether the config file (src/config/paths.ts) sets a `base_url` in any profile: a cheap, cautious guess. */
+function configNamesService() {
+  const env = process.env;
+  const dir = env.VERITY_HOME || join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'verity');
+  try {
+    return readFileSync(join(dir, 'config.json'), 'utf8').includes('"base_url"');
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `verify media FILE` (or `--file FILE`) of a local image: its pixel decode is started now
  * (src/engine/media/early-media.ts), so that libvips decodes while the CLI loads, reads the file
  * and its metadata. The engine uses it only for the same bytes; otherwise it is dropped when the
- * command ends, as is the decode of a `--test` (sandbox) run, which analyses no pixels.
+ * command ends. Not started for a `--test` (sandbox) run, which analyses no pixels, nor where the
+ * config names a service (`base_url`: the run may be remote; `--local` says it is not).
  */
-async function earlyMedia(args, cacheDir) {
-  if (args.some((a) => a === '--url' || a.startsWith('--url=') || a === '--test')) return {};
+async function earlyMedia(allArgs, args, cacheDir) {
+  if (allArgs.includes('--test') || args.some((a) => a === '--url' || a.startsWith('--url='))) return {};
+  if (!allArgs.includes('--local') && configNamesService()) return {};
   const at = args.indexOf('--file');
   const file = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--file='))?.slice('--file='.length) ?? positionals(args, MEDIA_VALUE_OPTIONS)[0];
   if (!file || file === '-' || /^https?:\/\//i.test(file)) return {};
@@ -216,7 +229,7 @@ async function earlyMedia(args, cacheDir) {
 async function earlyStart(args, cacheDir) {
   const at = args.indexOf('verify');
   const remote = args.some((a) => a === '--remote' || a.startsWith('--remote='));
-  if (at >= 0 && args[at + 1] === 'media' && !remote && !process.env.VERITY_BASE_URL) return earlyMedia(args.slice(at + 2), cacheDir);
+  if (at >= 0 && args[at + 1] === 'media' && !remote && !process.env.VERITY_BASE_URL) return earlyMedia(args, args.slice(at + 2), cacheDir);
   if (at < 0 || args[at + 1] !== 'document' || remote || args.includes('--content') || process.env.VERITY_BASE_URL) return {};
   for (const arg of positionals(args.slice(at + 2)).slice(0, 3)) {
     let head = '';

@@ -47,13 +47,22 @@ describe('verify media: the decode started while the CLI loads', () => {
     }
   }, 60_000);
 
-  it('nothing is started for a sandbox run or a file that is not an image', async () => {
+  it('nothing is started for a sandbox run, a profile that names a service (unless --local), or a file that is not an image', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-early-media-'));
     dirs.push(dir);
     const path = join(dir, 'photo.jpg');
     writeFileSync(path, await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 1, g: 2, b: 3 } } }).jpeg().toBuffer());
     const sandbox = await verity(['verify', 'media', path, '--test', '--json'], { cwd: dir, env: DEBUG });
     expect(earlyState(sandbox.stderr)).toBeUndefined();
+    const home = newHome();
+    const set = await verity(['config', 'set', 'profiles.default.base_url', 'http://127.0.0.1:9'], { home });
+    expect(set.code, set.stderr).toBe(0);
+    const remote = await verity(['verify', 'media', path, '--json'], { home, cwd: dir, env: DEBUG });
+    expect(remote.code).not.toBe(0); // nothing listens there
+    expect(earlyState(remote.stderr)).toBeUndefined();
+    const local = await verity(['verify', 'media', path, '--local', '--json'], { home, cwd: dir, env: DEBUG });
+    expect(local.code, local.stderr).toBe(0);
+    expect(earlyState(local.stderr)).toBe('taken');
     writeFileSync(join(dir, 'notes.txt'), 'plain text, not an image');
     const text = await verity(['verify', 'media', join(dir, 'notes.txt'), '--json'], { cwd: dir, env: DEBUG });
     expect(text.code).not.toBe(0);
