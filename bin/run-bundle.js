@@ -24,9 +24,9 @@ export async function runBundle() {
   // A process whose V8 flags were changed for the PDF thread keeps its code caches apart (V8
   // rejects caches made under other flags, so sharing one folder would rewrite them in turn).
   const cliCacheDir = early.codeCacheDir ?? cacheDir;
-  // For tests: how the early PDF thread's reading went (extraction-thread.ts ThreadStats).
   // For tests: whether `verify media` used the decode started early (src/engine/media/early-media.ts).
   if (env.VERITY_DEBUG_EARLY_MEDIA === '1' && early.media) process.once('exit', () => process.stderr.write(`verity-debug early-media ${early.media.state}\n`));
+  // For tests: how the early PDF thread's reading went (extraction-thread.ts ThreadStats).
   if (env.VERITY_DEBUG_EARLY_PDF_THREAD === '1' && early.pdfThread) {
     const stats = early.pdfThread.stats;
     process.once('exit', () => process.stderr.write(`verity-debug early-pdf-thread ${JSON.stringify(stats)}\n`));

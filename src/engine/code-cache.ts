@@ -7,15 +7,11 @@
  * and pdf.js's bundle (document/pdf/pdfjs-bundle.ts); bin/run-bundle.js does the same for the CLI
  * bundle in plain JavaScript, since it runs before any of the build is loaded.
  */
-// Built-ins through process.getBuiltinModule: media/early-media.ts loads this module as an ES
-// module before the CLI, where `import … from 'node:fs'` (or node:worker_threads) would build the
-// built-in's ES-module facade first (~5 ms of that start).
-const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
-const Module = process.getBuiltinModule('node:module');
-const { createRequire } = Module;
-const { basename, dirname, join } = process.getBuiltinModule('node:path');
-const vm = process.getBuiltinModule('node:vm');
-const { threadId } = process.getBuiltinModule('node:worker_threads');
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import vm from 'node:vm';
+import { threadId } from 'node:worker_threads';
 
 export interface CachedCommonJs<T> {
   exports: T;

@@ -10,18 +10,14 @@
  *   version; otherwise, and under the TypeScript sources (tests), sharp loads from node_modules.
  * - exifr: one UMD file, run from node_modules itself through the cache (~5 ms less per process).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pruneCodeCaches, runCommonJsWithCodeCache, type CachedCommonJs } from '../code-cache.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 type Exifr = (typeof import('exifr'))['default'];
-
-// Built-ins through process.getBuiltinModule: early-media.ts loads this module before the CLI,
-// as an ES module, where `import … from 'node:fs'` would build node:fs's facade (and load the
-// stream modules behind it).
-const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
-const { createRequire } = process.getBuiltinModule('node:module');
-const { dirname, join } = process.getBuiltinModule('node:path');
-const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 /** The folder of the build's bundles (dist/), from this module's place in dist/engine/media/. */
 const DIST = new URL('../../', import.meta.url);

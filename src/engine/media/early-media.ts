@@ -5,10 +5,11 @@
  * after all of that, and the analysis then waited for it: a 12 MP JPEG's ~60 ms and a 4K PNG's
  * ~120 ms of decoding sat on the critical path whole.
  *
- * A guess from the arguments, checked before use: the engine takes the early header and decode
- * only for the same bytes (its own reading of the file, compared: analyze-image.ts);
- * anything else (another input, a remote or failed run) drops it when the command ends. The decode
- * is the engine's own (luma-decode.ts), with the same limits and time-out.
+ * A guess from the arguments, checked before use: the CLI is handed the bytes read here only while
+ * the file is unchanged (fileBytes), and the engine takes the early header and decode only for
+ * those very bytes or an equal copy (analyze-image.ts); anything else (another input, a remote or
+ * failed run) drops it when the command ends. The decode is the engine's own (luma-decode.ts),
+ * with the same limits and time-out.
  *
  * This module is loaded before the CLI, as a small CommonJS bundle of its own (dist/early-media.cjs,
  * scripts/build.mjs: no ES-module graph to resolve and link): it imports only what the decode needs
