@@ -21,6 +21,8 @@ export async function runBundle() {
   // Started before the CLI bundle is read and compiled, so that its start-up overlaps the CLI's
   // own (without a build it finds nothing to start, and the read below says what to do).
   const early = await earlyStart(process.argv.slice(2), cacheDir);
+  // For tests: whether `verify media` used the decode started early (src/engine/media/early-media.ts).
+  if (env.VERITY_DEBUG_EARLY_MEDIA === '1' && early.media) process.once('exit', () => process.stderr.write(`verity-debug early-media ${early.media.state}\n`));
   // For tests: how the early PDF thread's reading went (extraction-thread.ts ThreadStats).
   if (env.VERITY_DEBUG_EARLY_PDF_THREAD === '1' && early.pdfThread) {
     const stats = early.pdfThread.stats;
@@ -159,16 +161,51 @@ const INLINE_MAX_BYTES = 1_050_000;
  */
 export const VALUE_OPTIONS = ['--remote', '--key', '--key-file', '--profile', '--source', '--content', '--mime-type', '--fail-on', '--min-trust', '--report'];
 
+/** Options of `verity` and of `verify media` that take a value (checked likewise). */
+export const MEDIA_VALUE_OPTIONS = ['--remote', '--key', '--key-file', '--profile', '--fail-on', '--min-trust', '--report', '--url', '--file', '--heatmap'];
+
 /** The positional arguments among `args` (option values skipped; everything after `--`). */
-export function positionals(args) {
+export function positionals(args, valueOptions = VALUE_OPTIONS) {
   const out = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--') return out.concat(args.slice(i + 1));
-    if (VALUE_OPTIONS.includes(a)) i++;
+    if (valueOptions.includes(a)) i++;
     else if (!a.startsWith('-') || a === '-') out.push(a);
   }
   return out;
+}
+
+/** Whether the config file (src/config/paths.ts) sets a `base_url` in any profile: a cheap, cautious guess. */
+function configNamesService() {
+  const env = process.env;
+  const dir = env.VERITY_HOME || join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'verity');
+  try {
+    return readFileSync(join(dir, 'config.json'), 'utf8').includes('"base_url"');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `verify media FILE` (or `--file FILE`) of a local image: its pixel decode is started now
+ * (src/engine/media/early-media.ts), so that libvips decodes while the CLI loads, reads the file
+ * and its metadata. The engine uses it only for the same bytes; otherwise it is dropped when the
+ * command ends. Not started for a `--test` (sandbox) run, which analyses no pixels, nor where the
+ * config names a service (`base_url`: the run may be remote; `--local` says it is not).
+ */
+async function earlyMedia(allArgs, args, cacheDir) {
+  if (allArgs.includes('--test') || args.some((a) => a === '--url' || a.startsWith('--url='))) return {};
+  if (!allArgs.includes('--local') && configNamesService()) return {};
+  const at = args.indexOf('--file');
+  const file = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--file='))?.slice('--file='.length) ?? positionals(args, MEDIA_VALUE_OPTIONS)[0];
+  if (!file || file === '-' || /^https?:\/\//i.test(file)) return {};
+  try {
+    const { startEarlyMediaDecode } = createRequire(import.meta.url)('../dist/early-media.cjs');
+    return { media: await startEarlyMediaDecode(resolve(file), cacheDir) };
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -183,6 +220,7 @@ export function positionals(args) {
 async function earlyStart(args, cacheDir) {
   const at = args.indexOf('verify');
   const remote = args.some((a) => a === '--remote' || a.startsWith('--remote='));
+  if (at >= 0 && args[at + 1] === 'media' && !remote && !process.env.VERITY_BASE_URL) return earlyMedia(args, args.slice(at + 2), cacheDir);
   if (at < 0 || args[at + 1] !== 'document' || remote || args.includes('--content') || process.env.VERITY_BASE_URL) return {};
   for (const arg of positionals(args.slice(at + 2)).slice(0, 3)) {
     let head = '';

@@ -4,6 +4,7 @@
  */
 import { resolvePaths, type VerityPaths } from '../config/paths.js';
 import type { EarlyPdfThread } from '../engine/document/extraction-thread.js';
+import type { EarlyMedia } from '../engine/media/early-media.js';
 import { systemClock, type Clock } from '../engine/types.js';
 import type { EarlyAnalysisWorker } from './engine-worker-boot.js';
 
@@ -36,6 +37,8 @@ export interface CliContext extends CliStreams {
   earlyPdfThread?: EarlyPdfThread;
   /** The analysis worker, likewise started early for a large document (runtime.ts posts it the job). */
   earlyAnalysisWorker?: EarlyAnalysisWorker;
+  /** `verify media`'s image decode, begun before the CLI loaded (bin/run-bundle.js); runtime.ts hands it to a local engine. */
+  earlyMedia?: EarlyMedia;
   /**
    * Where this process keeps V8 code caches, when the host names a folder other than
    * paths.cacheDir (bin/run-bundle.js no longer does: its V8 flag change waits until the caches
@@ -44,7 +47,7 @@ export interface CliContext extends CliStreams {
   codeCacheDir?: string;
 }
 
-export function processContext(interrupted: AbortSignal, keptOnInterrupt: KeptOnInterrupt = {}, early: { pdfThread?: EarlyPdfThread; analysisWorker?: EarlyAnalysisWorker; codeCacheDir?: string } = {}): CliContext {
+export function processContext(interrupted: AbortSignal, keptOnInterrupt: KeptOnInterrupt = {}, early: { pdfThread?: EarlyPdfThread; analysisWorker?: EarlyAnalysisWorker; media?: EarlyMedia; codeCacheDir?: string } = {}): CliContext {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -59,6 +62,7 @@ export function processContext(interrupted: AbortSignal, keptOnInterrupt: KeptOn
     analysisInWorker: true,
     earlyPdfThread: early.pdfThread,
     earlyAnalysisWorker: early.analysisWorker,
+    earlyMedia: early.media,
     codeCacheDir: early.codeCacheDir,
   };
 }

@@ -3,6 +3,7 @@ import { CommanderError } from 'commander';
 import type { EarlyPdfThread } from '../engine/document/extraction-thread.js';
 import { processContext, type KeptOnInterrupt } from './context.js';
 import type { EarlyAnalysisWorker } from './engine-worker-boot.js';
+import type { EarlyMedia } from '../engine/media/early-media.js';
 import { EXIT, exitCodeFor } from './errors.js';
 import { settleParserError } from './parse-outcome.js';
 import { buildProgram } from './program.js';
@@ -24,6 +25,8 @@ export const SERVER_STOP_GRACE_MS = 10_000;
 export interface EarlyStart {
   pdfThread?: EarlyPdfThread;
   analysisWorker?: EarlyAnalysisWorker;
+  /** The decode of `verify media`'s image, begun while the CLI loaded. */
+  media?: EarlyMedia;
   /**
    * The folder for this process's V8 code caches when its V8 flags were changed (else the default).
    */
@@ -91,6 +94,7 @@ export async function main(argv: string[], early: EarlyStart = {}): Promise<void
     // An early thread the command did not use (another input, an error) is not needed now.
     early.pdfThread?.discard();
     early.analysisWorker?.discard();
+    early.media?.discard();
   }
   if (interrupt.signal.aborted && !kept.stopsOnInterrupt) {
     sayKept();

@@ -177,6 +177,7 @@ export class CliRuntime {
     // engine only: a remote or sandbox run stops it now rather than when the command ends.
     if (connection.mode === 'remote') {
       this.ctx.earlyPdfThread?.discard('remote');
+      this.ctx.earlyMedia?.discard();
       const [{ createRemoteEngine }, { userAgent }, { retryLine }] = await Promise.all([
         import('../client/remote-engine.js'),
         import('../engine/default-ports.js'),
@@ -192,6 +193,7 @@ export class CliRuntime {
     }
     if (connection.sandbox) {
       this.ctx.earlyPdfThread?.discard('sandbox');
+      this.ctx.earlyMedia?.discard();
       // The sandbox never touches the network or the store, so it skips the HTTP layer (undici
       // alone costs more start-up time than the rest of a sandbox run) and fails loudly if used.
       const { createSandboxEngine } = await import('../engine/index.js');
@@ -209,6 +211,7 @@ export class CliRuntime {
       clock: this.ctx.clock,
     });
     ports.pdfThread = this.ctx.earlyPdfThread;
+    ports.earlyMedia = this.ctx.earlyMedia;
     // A code-cache folder of the host's choosing, when it gave one (ports use paths.cacheDir).
     if (this.ctx.codeCacheDir) ports.codeCacheDir = this.ctx.codeCacheDir;
     const claim = this.config().claim;

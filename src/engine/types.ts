@@ -19,6 +19,7 @@ import type { HttpClient } from '../sources/http.js';
 import type { Store } from '../store/local/database.js';
 import type { NliClassifier } from './claim/nli-port.js';
 import type { EarlyPdfThread } from './document/extraction-thread.js';
+import type { EarlyMedia } from './media/early-media.js';
 
 // The clock and the settings and input-fetch types the sources use too: defined beside them.
 import type { Clock, EngineConfig, InputFetcher } from '../sources/types.js';
@@ -43,6 +44,8 @@ export interface EnginePorts {
   codeCacheDir?: string;
   /** A PDF extraction thread the host started early, with the same codeCacheDir (document/extraction-thread.ts); used by the first PDF. */
   pdfThread?: EarlyPdfThread;
+  /** An image decode the host started early (media/early-media.ts); used by the analysis of those same bytes. */
+  earlyMedia?: EarlyMedia;
 }
 
 export interface VerifyOptions {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
 import { LIMITS } from '../../api/requests.js';
@@ -32,7 +33,9 @@ export default async function verifyMedia(rt: CliRuntime, cmd: Command): Promise
     inputBytes = bytes;
     Object.assign(report, { input: bytes, subject: 'stdin' });
   } else {
-    const bytes = await readInputFile((o.file ?? input)!, 'file');
+    const path = (o.file ?? input)!;
+    // The file bin/run-bundle.js read to start its decode early, when it is still that file.
+    const bytes = rt.ctx.earlyMedia?.fileBytes(resolve(rt.ctx.cwd, path)) ?? (await readInputFile(path, 'file'));
     inputBytes = bytes;
     Object.assign(report, { input: bytes, subject: o.file ?? input });
   }

@@ -144,8 +144,11 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   // A container this build cannot decode (HEVC-coded HEIC) still has readable metadata and C2PA:
   // take its declared size and go on without the pixel analyzers.
   let undecodable: VerityError | null = null;
+  // A header and decode the host began before the CLI loaded (early-media.ts), when it read these
+  // same bytes: the header is the one readHeader gives, the decode the one decodeLuma starts.
+  const early = opts.ports.earlyMedia?.take(bytes);
   try {
-    header = await readHeader(bytes);
+    header = early?.header ?? (await readHeader(bytes));
   } catch (err) {
     const declared = type.format === 'heif' || type.format === 'avif' ? bmffDeclaredSize(bytes) : null;
     if (!(err instanceof VerityError) || err.code === 'PAYLOAD_TOO_LARGE' || !declared) throw err;
@@ -158,7 +161,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
 
   // Independent work starts at once: libvips decodes in its thread pool and V8 compiles the C2PA
   // wasm off-thread while exifr parses metadata here. The pixels are decoded once and shared.
-  const decodedP = undecodable ? Promise.reject(undecodable) : decodeLuma(bytes, header);
+  const decodedP = undecodable ? Promise.reject(undecodable) : decodeLuma(bytes, header, early?.outcome);
   decodedP.catch(() => undefined); // awaited below; this only stops an early rejection being "unhandled"
   // After the pending promise callbacks (the decode is queued to libvips, exifr parses), before
   // the decoded pixels can arrive.

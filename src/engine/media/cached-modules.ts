@@ -25,8 +25,21 @@ const DIST = new URL('../../', import.meta.url);
 /** The modules loaded through a cache, saved after the first analysis (so the functions it ran are in them). */
 const loaded = new Map<string, CachedCommonJs<unknown>>();
 
+/**
+ * sharp as loaded by the first caller, process-wide: early-media.ts (its own copy of this module,
+ * loaded before the CLI bundle) and the CLI bundle's copy share one load of sharp's bundle.
+ */
+const SHARED_SHARP = Symbol.for('verity.media.sharp');
+const shared = globalThis as { [SHARED_SHARP]?: CachedCommonJs<Sharp> };
+
 /** sharp from the build's bundle of the installed sharp version; undefined when there is none. */
 export function loadBundledSharp(codeCacheDir: string | undefined): Sharp | undefined {
+  const earlier = shared[SHARED_SHARP];
+  if (earlier) {
+    // This copy saves the cache after its analysis if the first loader did not (save() runs once).
+    loaded.set('sharp', earlier);
+    return earlier.exports;
+  }
   if (DIST.protocol !== 'file:') return undefined;
   const dist = fileURLToPath(DIST);
   let version: string;
@@ -39,6 +52,7 @@ export function loadBundledSharp(codeCacheDir: string | undefined): Sharp | unde
   const file = join(dist, `sharp-${version}.cjs`);
   if (!existsSync(file)) return undefined;
   const cached = runCommonJsWithCodeCache<Sharp>(file, codeCacheDir, 'sharp');
+  shared[SHARED_SHARP] = cached;
   loaded.set('sharp', cached);
   return cached.exports;
 }

@@ -7,6 +7,20 @@ import { createRequire } from 'node:module';
 import { VerityError } from '../../api/errors.js';
 import { LIMITS } from '../../api/requests.js';
 import { strideOf, type LumaPlane } from './forensics/types.js';
+import {
+  cropView,
+  decodeOutcome,
+  headerOf,
+  lumaProxy,
+  MAX_PIXELS,
+  PIXEL_LIMIT,
+  storedValues,
+  UNSUPPORTED,
+  VIPS_TIMEOUT_S,
+  type DecodedPlanes,
+  type DecodeOutcome,
+  type ImageHeader,
+} from './luma-decode.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 let sharpModule: Promise<Sharp> | undefined;
@@ -28,38 +42,14 @@ export async function loadSharp(codeCacheDir?: string): Promise<Sharp> {
   return sharpModule;
 }
 
-export const MAX_PIXELS = LIMITS.megapixels * 1_000_000;
-/** Longest side of the region the pixel analyzers read: 4096² covers 12–16 MP cameras entirely. */
-const ANALYSIS_SIDE = 4096;
-/**
- * Largest image decoded whole when the analyzers read a crop of it (2 × 4096², 33.5 MP: 24 MP
- * cameras). The whole plane then feeds the perceptual hash too, which otherwise decoded the file a
- * second time (JPEG shrink-on-load still entropy-decodes every block: ~50 ms of CPU for 24 MP, half
- * the first decode). Above it the crop is decoded alone and the hash reads the file, so a 100 MP
- * image never holds a 100 MB plane.
- */
-const WHOLE_DECODE_MAX_PIXELS = 2 * ANALYSIS_SIDE * ANALYSIS_SIDE;
-const VIPS_TIMEOUT_S = 15;
-
-export interface ImageHeader {
-  width: number;
-  height: number;
-  /** sharp's format name: jpeg, png, webp, heif, tiff, gif… */
-  format: string;
-  pages: number;
-  /** Bands as stored (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA or CMYK). */
-  channels: number;
-  /** libvips colour space name of the stored pixels (srgb, b-w, cmyk…). */
-  space: string;
-  /** EXIF orientation 1–8 (1 when absent). */
-  orientation: number;
-}
-
-const UNSUPPORTED = /unsupported image format|no decode|not a known file format|compression format has not been built in|codec/i;
+// The decode's own constants and steps live in luma-decode.ts (light enough for early-media.ts).
+if (MAX_PIXELS !== LIMITS.megapixels * 1_000_000) throw new Error('luma-decode.ts MAX_PIXELS differs from LIMITS.megapixels');
+export { MAX_PIXELS, cropView };
+export type { ImageHeader };
 
 function decodeError(err: unknown, what: string): VerityError {
   const msg = err instanceof Error ? err.message : String(err);
-  if (/pixel limit/i.test(msg))
+  if (PIXEL_LIMIT.test(msg))
     return new VerityError('PAYLOAD_TOO_LARGE', `The image has more than ${LIMITS.megapixels} megapixels: refused before decoding`, { cause: err });
   if (UNSUPPORTED.test(msg)) {
     // libvips lists every loader's complaint, one per line, and the first is often a side effect
@@ -97,57 +87,25 @@ export function bmffDeclaredSize(bytes: Buffer): { width: number; height: number
 /** Reads the header only; throws 413 over the pixel limit and 422 when the header is unreadable. */
 export async function readHeader(bytes: Buffer): Promise<ImageHeader> {
   const sharp = await loadSharp();
-  let meta: Awaited<ReturnType<ReturnType<Sharp>['metadata']>>;
+  let header: Awaited<ReturnType<typeof headerOf>>;
   try {
-    meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' }).metadata();
+    header = await headerOf(sharp, bytes);
   } catch (err) {
     throw decodeError(err, 'image');
   }
-  const width = meta.width ?? 0;
-  const height = meta.height ?? 0;
-  if (!width || !height) throw new VerityError('UNPROCESSABLE_CONTENT', 'The image header declares no width or height');
-  const pageHeight = meta.pageHeight && meta.pages && meta.pages > 1 ? meta.pageHeight : height;
-  if (width * pageHeight > MAX_PIXELS)
-    throw new VerityError('PAYLOAD_TOO_LARGE', `The image is ${width}×${pageHeight} (${((width * pageHeight) / 1e6).toFixed(0)} megapixels); the limit is ${LIMITS.megapixels}`);
-  return {
-    width,
-    height: pageHeight,
-    format: meta.format ?? 'unknown',
-    pages: meta.pages ?? 1,
-    channels: meta.channels ?? 3,
-    space: meta.space ?? 'srgb',
-    orientation: meta.orientation ?? 1,
-  };
+  if ('problem' in header) {
+    if (header.problem === 'no-size') throw new VerityError('UNPROCESSABLE_CONTENT', 'The image header declares no width or height');
+    throw new VerityError('PAYLOAD_TOO_LARGE', `The image is ${header.width}×${header.height} (${((header.width * header.height) / 1e6).toFixed(0)} megapixels); the limit is ${LIMITS.megapixels}`);
+  }
+  return header;
 }
 
-export interface DecodedLuma {
-  /** The region the pixel analyzers read (see decodeLuma). */
-  plane: LumaPlane;
-  /**
-   * The whole image's plane when it was decoded whole although `plane` is a crop of it (up to
-   * WHOLE_DECODE_MAX_PIXELS), for the hashes; absent when `plane` is the whole image or when
-   * only the crop was decoded.
-   */
-  whole?: LumaPlane;
+export interface DecodedLuma extends DecodedPlanes {
   /** True when the strict decode failed and a lenient one recovered part of the image. */
   partial: boolean;
   /** The libvips message of the strict failure, when `partial`. */
   problem: string | null;
 }
-
-/**
- * Which band stands in for luma. The green channel carries ~59 % of Y (BT.601), the same 8×8
- * compression grid and the same sensor noise, and extracting it skips libvips's floating-point
- * sRGB → grey conversion, which cost more than the JPEG decode itself (12 MP: ~155 ms grey vs
- * ~60 ms green). Grey images use their only band; CMYK goes through the full conversion.
- */
-function lumaProxy(header: ImageHeader): 'band0' | 'green' | 'convert' {
-  if (header.space === 'cmyk') return 'convert';
-  return header.channels >= 3 ? 'green' : 'band0';
-}
-
-/** Whether the pixels are read as stored, without the embedded ICC profile's conversion (see decodeLuma). */
-const storedValues = (header: ImageHeader): boolean => header.space !== 'cmyk';
 
 /**
  * The pixels are read as stored (`ignoreIcc`): sharp otherwise converts an image with an embedded
@@ -162,51 +120,17 @@ const storedValues = (header: ImageHeader): boolean => header.space !== 'cmyk';
  * pixel analyzer and both perceptual hashes: the whole image up to 4096×4096, else a centred crop
  * whose corner sits on the 8-pixel JPEG grid. First page/frame only; no EXIF rotation, so the
  * compression grid stays where the encoder put it. An image over 4096 on a side but within
- * WHOLE_DECODE_MAX_PIXELS is decoded whole (`whole`) and the crop copied out of it: the same
- * pixels libvips's extract gives (a JPEG is entropy-decoded whole either way), plus a plane the
- * hash can resize without a second decode.
+ * 2 × 4096² pixels is decoded whole (`whole`) and the crop is a view into it: the same pixels
+ * libvips's extract gives (a JPEG is entropy-decoded whole either way), plus a plane the hash can
+ * resize without a second decode. A strict decode that fails on the data is followed by a lenient
+ * one (`partial`). The steps are luma-decode.ts's; `started` is their outcome when they were begun
+ * earlier for these bytes and this header (early-media.ts: a decode started while the CLI loads).
  */
-export async function decodeLuma(bytes: Buffer, header: ImageHeader): Promise<DecodedLuma> {
-  const sharp = await loadSharp();
-  const w = Math.min(header.width, ANALYSIS_SIDE);
-  const h = Math.min(header.height, ANALYSIS_SIDE);
-  const left = Math.floor((header.width - w) / 2 / 8) * 8;
-  const top = Math.floor((header.height - h) / 2 / 8) * 8;
-  const crop = w !== header.width || h !== header.height;
-  const decodeWhole = crop && header.width * header.height <= WHOLE_DECODE_MAX_PIXELS;
-  const run = async (failOn: 'warning' | 'none'): Promise<{ plane: LumaPlane; whole?: LumaPlane }> => {
-    let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn, page: 0, pages: 1, ignoreIcc: storedValues(header) }).timeout({ seconds: VIPS_TIMEOUT_S });
-    if (crop && !decodeWhole) img = img.extract({ left, top, width: w, height: h });
-    const proxy = lumaProxy(header);
-    img = proxy === 'convert' ? img.greyscale() : img.extractChannel(proxy === 'green' ? 1 : 0);
-    const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
-    if (info.channels !== 1) throw new Error(`expected 1 channel, got ${info.channels}`);
-    const px = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    if (!decodeWhole) return { plane: { data: px, width: info.width, height: info.height, left, top } };
-    const whole: LumaPlane = { data: px, width: info.width, height: info.height, left: 0, top: 0 };
-    return { plane: cropView(whole, left, top, w, h), whole };
-  };
-  try {
-    return { ...(await run('warning')), partial: false, problem: null };
-  } catch (strict) {
-    const strictErr = decodeError(strict, 'image');
-    if (strictErr.code !== 'UNPROCESSABLE_CONTENT') throw strictErr;
-    try {
-      return { ...(await run('none')), partial: true, problem: strictErr.message };
-    } catch (lenient) {
-      throw decodeError(lenient, 'image');
-    }
-  }
-}
-
-/**
- * A w×h region of `src` at (left, top) as a view of its pixels (`stride`), not a copy: copying
- * the 4096×4000 crop of a 24 MP plane cost ~10 ms of CPU, mostly faulting in 16 MB of new pages.
- */
-export function cropView(src: LumaPlane, left: number, top: number, w: number, h: number): LumaPlane {
-  const stride = strideOf(src);
-  const from = top * stride + left;
-  return { data: src.data.subarray(from, from + (h - 1) * stride + w), width: w, height: h, left: src.left + left, top: src.top + top, stride };
+export async function decodeLuma(bytes: Buffer, header: ImageHeader, started?: Promise<DecodeOutcome>): Promise<DecodedLuma> {
+  const outcome = await (started ?? decodeOutcome(await loadSharp(), bytes, header));
+  if ('ok' in outcome)
+    return outcome.partial ? { ...outcome.ok, partial: true, problem: decodeError(outcome.strictError, 'image').message } : { ...outcome.ok, partial: false, problem: null };
+  throw decodeError(outcome.lenientError ?? outcome.strictError, 'image');
 }
 
 /** The plane's pixels as width × height contiguous bytes (a copy only when it is a view with a wider stride). */

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../../src/cli/program.js';
 // @ts-expect-error: a plain JavaScript module without types
-import { positionals, VALUE_OPTIONS } from '../../../bin/run-bundle.js';
+import { MEDIA_VALUE_OPTIONS, positionals, VALUE_OPTIONS } from '../../../bin/run-bundle.js';
 import { cleanHomes, fakeContext } from './fake-context.js';
 
 afterAll(cleanHomes);
@@ -20,11 +20,19 @@ function valueOptions(cmd: Command): string[] {
   return out;
 }
 
-describe('early start: the input file among the arguments of verify document', () => {
+describe('early start: the input file among the arguments of verify document and verify media', () => {
   it('the list of options that take a value is the CLI definitions', () => {
     const program = buildProgram(fakeContext().ctx);
     const document = program.commands.find((c) => c.name() === 'verify')!.commands.find((c) => c.name() === 'document')!;
     expect([...(VALUE_OPTIONS as string[])].sort()).toEqual(valueOptions(document).sort());
+  });
+
+  it('and for verify media (whose decode starts early): its list is the CLI definitions too', () => {
+    const program = buildProgram(fakeContext().ctx);
+    const media = program.commands.find((c) => c.name() === 'verify')!.commands.find((c) => c.name() === 'media')!;
+    expect([...(MEDIA_VALUE_OPTIONS as string[])].sort()).toEqual(valueOptions(media).sort());
+    const p = positionals as (a: string[], o?: string[]) => string[];
+    expect(p(['--heatmap', 'map.png', 'photo.jpg'], MEDIA_VALUE_OPTIONS as string[])).toEqual(['photo.jpg']);
   });
 
   it('option values are skipped, `--opt=value` and `--` are understood', () => {

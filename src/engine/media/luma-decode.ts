@@ -1,0 +1,150 @@
+/**
+ * The pixel decode itself, with no dependency beyond sharp and the plane type: decode.ts wraps it
+ * in the engine's errors, and early-media.ts starts it before the CLI has loaded (a module light
+ * enough to load first: no zod schemas, no engine errors, built-ins through
+ * `process.getBuiltinModule`). Both run these same functions, so an early decode is the decode.
+ */
+import { strideOf, type LumaPlane } from './forensics/types.js';
+
+type Sharp = (typeof import('sharp'))['default'];
+
+/** LIMITS.megapixels (api/requests.ts) in pixels; decode.ts checks the two agree. */
+export const MAX_PIXELS = 100 * 1_000_000;
+/** Longest side of the region the pixel analyzers read: 4096² covers 12–16 MP cameras entirely. */
+const ANALYSIS_SIDE = 4096;
+/**
+ * Largest image decoded whole when the analyzers read a crop of it (2 × 4096², 33.5 MP: 24 MP
+ * cameras). The whole plane then feeds the perceptual hash too, which otherwise decoded the file a
+ * second time (JPEG shrink-on-load still entropy-decodes every block: ~50 ms of CPU for 24 MP, half
+ * the first decode). Above it the crop is decoded alone and the hash reads the file, so a 100 MP
+ * image never holds a 100 MB plane.
+ */
+const WHOLE_DECODE_MAX_PIXELS = 2 * ANALYSIS_SIDE * ANALYSIS_SIDE;
+export const VIPS_TIMEOUT_S = 15;
+
+export interface ImageHeader {
+  width: number;
+  height: number;
+  /** sharp's format name: jpeg, png, webp, heif, tiff, gif… */
+  format: string;
+  pages: number;
+  /** Bands as stored (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA or CMYK). */
+  channels: number;
+  /** libvips colour space name of the stored pixels (srgb, b-w, cmyk…). */
+  space: string;
+  /** EXIF orientation 1–8 (1 when absent). */
+  orientation: number;
+}
+
+/** Why a header is refused (decode.ts turns it into the engine's error). */
+export type HeaderProblem = { problem: 'no-size' } | { problem: 'too-large'; width: number; height: number };
+
+/**
+ * The header as sharp's `metadata()` reports it; sharp's own errors (unreadable, over the pixel
+ * limit) are thrown as they are.
+ */
+export async function headerOf(sharp: Sharp, bytes: Buffer): Promise<ImageHeader | HeaderProblem> {
+  const meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'none' }).metadata();
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (!width || !height) return { problem: 'no-size' };
+  const pageHeight = meta.pageHeight && meta.pages && meta.pages > 1 ? meta.pageHeight : height;
+  if (width * pageHeight > MAX_PIXELS) return { problem: 'too-large', width, height: pageHeight };
+  return {
+    width,
+    height: pageHeight,
+    format: meta.format ?? 'unknown',
+    pages: meta.pages ?? 1,
+    channels: meta.channels ?? 3,
+    space: meta.space ?? 'srgb',
+    orientation: meta.orientation ?? 1,
+  };
+}
+
+/**
+ * Which band stands in for luma. The green channel carries ~59 % of Y (BT.601), the same 8×8
+ * compression grid and the same sensor noise, and extracting it skips libvips's floating-point
+ * sRGB → grey conversion, which cost more than the JPEG decode itself (12 MP: ~155 ms grey vs
+ * ~60 ms green). Grey images use their only band; CMYK goes through the full conversion.
+ */
+export function lumaProxy(header: ImageHeader): 'band0' | 'green' | 'convert' {
+  if (header.space === 'cmyk') return 'convert';
+  return header.channels >= 3 ? 'green' : 'band0';
+}
+
+/** Whether the pixels are read as stored, without the embedded ICC profile's conversion (see decodeLuma). */
+export const storedValues = (header: ImageHeader): boolean => header.space !== 'cmyk';
+
+export interface DecodedPlanes {
+  /** The region the pixel analyzers read (see decodeLuma in decode.ts). */
+  plane: LumaPlane;
+  /**
+   * The whole image's plane when it was decoded whole although `plane` is a crop of it (up to
+   * WHOLE_DECODE_MAX_PIXELS), for the hashes; absent when `plane` is the whole image or when
+   * only the crop was decoded.
+   */
+  whole?: LumaPlane;
+}
+
+/**
+ * One libvips decode of the analysis region's luma-proxy pixels (decode.ts decodeLuma says what
+ * and why); sharp's error is thrown as it is.
+ */
+export async function decodePlanes(sharp: Sharp, bytes: Buffer, header: ImageHeader, failOn: 'warning' | 'none'): Promise<DecodedPlanes> {
+  const w = Math.min(header.width, ANALYSIS_SIDE);
+  const h = Math.min(header.height, ANALYSIS_SIDE);
+  const left = Math.floor((header.width - w) / 2 / 8) * 8;
+  const top = Math.floor((header.height - h) / 2 / 8) * 8;
+  const crop = w !== header.width || h !== header.height;
+  const decodeWhole = crop && header.width * header.height <= WHOLE_DECODE_MAX_PIXELS;
+  let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn, page: 0, pages: 1, ignoreIcc: storedValues(header) }).timeout({ seconds: VIPS_TIMEOUT_S });
+  if (crop && !decodeWhole) img = img.extract({ left, top, width: w, height: h });
+  const proxy = lumaProxy(header);
+  img = proxy === 'convert' ? img.greyscale() : img.extractChannel(proxy === 'green' ? 1 : 0);
+  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 1) throw new Error(`expected 1 channel, got ${info.channels}`);
+  const px = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (!decodeWhole) return { plane: { data: px, width: info.width, height: info.height, left, top } };
+  const whole: LumaPlane = { data: px, width: info.width, height: info.height, left: 0, top: 0 };
+  return { plane: cropView(whole, left, top, w, h), whole };
+}
+
+/**
+ * A w×h region of `src` at (left, top) as a view of its pixels (`stride`), not a copy: copying
+ * the 4096×4000 crop of a 24 MP plane cost ~10 ms of CPU, mostly faulting in 16 MB of new pages.
+ */
+export function cropView(src: LumaPlane, left: number, top: number, w: number, h: number): LumaPlane {
+  const stride = strideOf(src);
+  const from = top * stride + left;
+  return { data: src.data.subarray(from, from + (h - 1) * stride + w), width: w, height: h, left: src.left + left, top: src.top + top, stride };
+}
+
+/** How decode.ts classifies a libvips failure. */
+export const PIXEL_LIMIT = /pixel limit/i;
+export const UNSUPPORTED = /unsupported image format|no decode|not a known file format|compression format has not been built in|codec/i;
+
+/** Whether a strict decode's failure is one a lenient decode may recover from (truncated or corrupt data). */
+export const recoverable = (msg: string): boolean => !PIXEL_LIMIT.test(msg) && !UNSUPPORTED.test(msg);
+
+/** The outcome of the strict decode and, when it failed recoverably, of the lenient one. */
+export type DecodeOutcome =
+  | { ok: DecodedPlanes; partial: false }
+  | { ok: DecodedPlanes; partial: true; strictError: unknown }
+  | { strictError: unknown; lenientError?: unknown };
+
+/**
+ * The strict decode, then the lenient one when the strict one failed on data (not on the limit or
+ * a missing codec): the whole of decodeLuma's libvips work, errors kept as sharp gave them.
+ */
+export async function decodeOutcome(sharp: Sharp, bytes: Buffer, header: ImageHeader): Promise<DecodeOutcome> {
+  try {
+    return { ok: await decodePlanes(sharp, bytes, header, 'warning'), partial: false };
+  } catch (strictError) {
+    if (!recoverable(strictError instanceof Error ? strictError.message : String(strictError))) return { strictError };
+    try {
+      return { ok: await decodePlanes(sharp, bytes, header, 'none'), partial: true, strictError };
+    } catch (lenientError) {
+      return { strictError, lenientError };
+    }
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * `verify media FILE` starts the image's decode before the CLI loads (bin/run-bundle.js,
+ * src/engine/media/early-media.ts): the result must be the one the ordinary path gives (stdin,
+ * which starts nothing early), and the early decode must actually be what the engine used.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newHome, verity } from './run-cli.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const DEBUG = { VERITY_DEBUG_EARLY_MEDIA: '1' };
+const strip = (s: string): unknown => {
+  const { id: _id, latency_ms: _l, ...rest } = JSON.parse(s) as Record<string, unknown>;
+  return rest;
+};
+const earlyState = (stderr: string): string | undefined => /verity-debug early-media (\w+)/.exec(stderr)?.[1];
+
+describe('verify media: the decode started while the CLI loads', () => {
+  it('a JPEG and a PNG by path or --file: the early decode is used, and the result is the one stdin gives', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-early-media-'));
+    dirs.push(dir);
+    const photo = sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 90, g: 120, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+      .blur(1.2)
+      .withExif({ IFD0: { Make: 'Canon', Model: 'Canon EOS R5' } });
+    const files = { 'photo.jpg': await photo.clone().jpeg({ quality: 90 }).toBuffer(), 'photo.png': await photo.clone().png().toBuffer() };
+    const home = newHome();
+    for (const [name, bytes] of Object.entries(files)) {
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const byPath = await verity(['verify', 'media', path, '--json'], { home, cwd: dir, env: DEBUG });
+      expect(byPath.code, byPath.stderr).toBe(0);
+      expect(earlyState(byPath.stderr)).toBe('taken');
+      const byFlag = await verity(['verify', 'media', '--file', name, '--json'], { home, cwd: dir, env: DEBUG });
+      expect(earlyState(byFlag.stderr)).toBe('taken');
+      const stdin = await verity(['verify', 'media', '-', '--json'], { home, cwd: dir, input: bytes, env: DEBUG });
+      expect(stdin.code, stdin.stderr).toBe(0);
+      expect(earlyState(stdin.stderr)).toBeUndefined();
+      expect(strip(byPath.stdout)).toEqual(strip(stdin.stdout));
+      expect(strip(byFlag.stdout)).toEqual(strip(stdin.stdout));
+    }
+  }, 60_000);
+
+  it('nothing is started for a sandbox run, a profile that names a service (unless --local), or a file that is not an image', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-early-media-'));
+    dirs.push(dir);
+    const path = join(dir, 'photo.jpg');
+    writeFileSync(path, await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 1, g: 2, b: 3 } } }).jpeg().toBuffer());
+    const sandbox = await verity(['verify', 'media', path, '--test', '--json'], { cwd: dir, env: DEBUG });
+    expect(earlyState(sandbox.stderr)).toBeUndefined();
+    const home = newHome();
+    const set = await verity(['config', 'set', 'profiles.default.base_url', 'http://127.0.0.1:9'], { home });
+    expect(set.code, set.stderr).toBe(0);
+    const remote = await verity(['verify', 'media', path, '--json'], { home, cwd: dir, env: DEBUG });
+    expect(remote.code).not.toBe(0); // nothing listens there
+    expect(earlyState(remote.stderr)).toBeUndefined();
+    const local = await verity(['verify', 'media', path, '--local', '--json'], { home, cwd: dir, env: DEBUG });
+    expect(local.code, local.stderr).toBe(0);
+    expect(earlyState(local.stderr)).toBe('taken');
+    writeFileSync(join(dir, 'notes.txt'), 'plain text, not an image');
+    const text = await verity(['verify', 'media', join(dir, 'notes.txt'), '--json'], { cwd: dir, env: DEBUG });
+    expect(text.code).not.toBe(0);
+    expect(earlyState(text.stderr)).toBeUndefined();
+  }, 60_000);
+});
