@@ -13,13 +13,12 @@
 //   --bin PATH (another build's bin/verity.js, as variant "other"), --bins name=PATH,… (more builds,
 //   each a variant of its name) --rounds N --mode embedded|remote|both
 //   npm run build && node bench/batch-memory.mjs --dir /tmp/photos [--rounds 2]
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKey, startServe } from './lib/serve.mjs';
-import { sampleTree } from './lib/tree-memory.mjs';
+import { sampledRun, sampleTree } from './lib/tree-memory.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,22 +44,7 @@ const files = readdirSync(dir).filter((f) => !f.startsWith('.'));
 const mb = files.reduce((n, f) => n + statSync(join(dir, f)).size, 0) / 1048576;
 
 /** Runs `args` to the end, sampling its tree; wall s, peaks (MB), the JSON summary it printed. */
-function measured(bin, args, env) {
-  return new Promise((resolve, reject) => {
-    const t = performance.now();
-    const p = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const s = sampleTree(p.pid);
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (c) => (out += c));
-    p.stderr.on('data', (c) => (err += c));
-    p.once('exit', (code) => {
-      const peak = s.stop();
-      if (code !== 0) return reject(new Error(`verity ${args.join(' ')}: exit ${code} ${err.slice(-600)}`));
-      resolve({ wall: (performance.now() - t) / 1000, peak, summary: JSON.parse(out) });
-    });
-  });
-}
+const measured = (bin, args, env) => sampledRun(bin, args, env);
 
 const rows = [];
 for (let r = 1; r <= rounds; r++) {

@@ -9,14 +9,13 @@
 // Photos: --dir DIR (kept), or --photos N [--mp 12] generated in a temp folder (removed after).
 // Anchor, same run: the same folder as an embedded batch (`verify batch DIR --type media --live`).
 //   npm run build && node bench/batch-remote.mjs --dir /tmp/photos   [--no-anchor]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writePhotos } from './lib/photos.mjs';
 import { createKey, startServe } from './lib/serve.mjs';
-import { sampleTree } from './lib/tree-memory.mjs';
+import { sampledRun, sampleTree } from './lib/tree-memory.mjs';
 
 const arg = (name, def) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -41,23 +40,11 @@ const vm = (pid, field) => {
   return m ? Number(m[1]) / 1024 : NaN;
 };
 
-/** One whole CLI run: wall s, its tree's peak RSS MB (the CLI and any analysis host), its JSON summary. */
-function timed(args) {
-  return new Promise((resolve, reject) => {
-    const t = performance.now();
-    const p = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const s = sampleTree(p.pid);
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (c) => (out += c));
-    p.stderr.on('data', (c) => (err += c));
-    p.once('exit', (code) => {
-      const peak = s.stop();
-      if (code !== 0 && code !== 1) return reject(new Error(`verity ${args.join(' ')}: exit ${code} ${err.slice(-600)}`));
-      resolve({ wall: (performance.now() - t) / 1000, rss: peak.rss, summary: JSON.parse(out) });
-    });
-  });
-}
+/** One whole CLI run: wall s, its tree's peak RSS MB (the CLI and any analysis host), its JSON summary (exit 1: some item failed). */
+const timed = async (args) => {
+  const r = await sampledRun(bin, args, env, [0, 1]);
+  return { wall: r.wall, rss: r.peak.rss, summary: r.summary };
+};
 
 const key = createKey(bin, env, { environment: arg('env', 'live'), plan: 'business' });
 const { proc: serve, url } = await startServe(bin, env);

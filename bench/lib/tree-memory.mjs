@@ -3,6 +3,7 @@
 // map them, so a tree of Node processes is not charged the node binary once per process).
 // Reported: the highest sum seen, sampled every `everyMs`; per-process VmHWM cannot be summed
 // (each peaks at its own moment), and /usr/bin/time's %M is the largest single process only.
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 const read = (f) => {
@@ -85,4 +86,25 @@ export function sampleTree(root, everyMs = 100) {
       return peak;
     },
   };
+}
+
+/**
+ * Runs `node bin ...args` to the end, sampling its process tree: wall seconds, the tree's peaks
+ * (MB) and the JSON it printed. Rejects on an exit code outside `okCodes`, with stderr's end.
+ */
+export function sampledRun(bin, args, env, okCodes = [0]) {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    const p = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const s = sampleTree(p.pid);
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (c) => (out += c));
+    p.stderr.on('data', (c) => (err += c));
+    p.once('exit', (code) => {
+      const peak = s.stop();
+      if (!okCodes.includes(code)) return reject(new Error(`verity ${args.join(' ')}: exit ${code} ${err.slice(-600)}`));
+      resolve({ wall: (performance.now() - t) / 1000, peak, summary: JSON.parse(out) });
+    });
+  });
 }
