@@ -19,6 +19,17 @@ export type CompanyStatus = (typeof COMPANY_STATUSES)[number];
 export type Authenticity = (typeof AUTHENTICITIES)[number];
 export type ManipulationFlag = (typeof MANIPULATION_FLAGS)[number];
 
+/** SPEC 4.1: the five claim sources. `local` (the user's own corpora) is our additive extension. */
+export const CLAIM_SOURCES = ['web', 'wikipedia', 'google_fact_check', 'semantic_scholar', 'gdelt'] as const;
+export const CLAIM_SOURCES_EXT = [...CLAIM_SOURCES, 'local'] as const;
+export type ClaimSource = (typeof CLAIM_SOURCES_EXT)[number];
+
+/** SPEC 4.2 names `companies_house` and `sec_edgar`; the full list is ours (DESIGN.md). */
+export const BUSINESS_SOURCES = ['companies_house', 'sec_edgar', 'gleif', 'opencorporates'] as const;
+export type BusinessSource = (typeof BUSINESS_SOURCES)[number];
+
+export const DOCUMENT_SOURCES = ['url', 'upload', 'raw'] as const;
+
 /** SPEC 6.1 event types. */
 export const EVENT_TYPES = [
   'verification.completed',

@@ -1,29 +1,15 @@
 import { z } from 'zod';
+import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT, DOCUMENT_SOURCES } from './enums.js';
 import { ISO_639_1 } from './languages.js';
+import { LIMITS } from './limits.js';
 
-/** SPEC 4.1: the five claim sources. `local` (the user's own corpora) is our additive extension. */
-export const CLAIM_SOURCES = ['web', 'wikipedia', 'google_fact_check', 'semantic_scholar', 'gdelt'] as const;
-export const CLAIM_SOURCES_EXT = [...CLAIM_SOURCES, 'local'] as const;
-export type ClaimSource = (typeof CLAIM_SOURCES_EXT)[number];
+// The source lists live in enums.ts (no zod), so the CLI's command tree can name them without
+// building these schemas at start-up; re-exported here for the request's other users.
+export { BUSINESS_SOURCES, CLAIM_SOURCES, CLAIM_SOURCES_EXT, DOCUMENT_SOURCES } from './enums.js';
+export type { BusinessSource, ClaimSource } from './enums.js';
 
-/** SPEC 4.2 names `companies_house` and `sec_edgar`; the full list is ours (DESIGN.md). */
-export const BUSINESS_SOURCES = ['companies_house', 'sec_edgar', 'gleif', 'opencorporates'] as const;
-export type BusinessSource = (typeof BUSINESS_SOURCES)[number];
-
-export const DOCUMENT_SOURCES = ['url', 'upload', 'raw'] as const;
-
-export const LIMITS = {
-  claimChars: 2000,
-  maxEvidenceMin: 1,
-  maxEvidenceMax: 20,
-  maxEvidenceDefault: 5,
-  jsonBodyBytes: 30 * 1024 * 1024,
-  fileBytes: 20 * 1024 * 1024,
-  megapixels: 100,
-  pdfPages: 2000,
-  rawTextBytes: 1024 * 1024,
-  urlTimeoutMs: 15_000,
-} as const;
+// The request limits live in limits.ts (no zod), for the CLI's file reading; re-exported here.
+export { LIMITS } from './limits.js';
 
 const codePoints = (s: string): number => {
   let n = 0;

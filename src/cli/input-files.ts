@@ -1,7 +1,7 @@
 /** File arguments: one rule for every command (a missing file is a usage error, exit 2). */
 import { readFile, stat } from 'node:fs/promises';
 import { VerityError } from '../api/errors.js';
-import { LIMITS } from '../api/requests.js';
+import { LIMITS } from '../api/limits.js';
 
 /**
  * Checks a file argument exists; a missing file is a usage error (exit 2) in every command, not

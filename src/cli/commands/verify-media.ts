@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { VerityError } from '../../api/errors.js';
-import { LIMITS } from '../../api/requests.js';
+import { LIMITS } from '../../api/limits.js';
 import type { CliRuntime } from '../runtime.js';
 import type { ReportSource } from './report.js';
 import { isUrl, readInputFile, gateFlags, runVerification, wrongCommandHint } from './verify-common.js';

@@ -4,7 +4,7 @@
  * and fast (the config file, the embedded store if it exists); nothing goes to the network.
  */
 import { existsSync } from 'node:fs';
-import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT } from '../../api/requests.js';
+import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT } from '../../api/enums.js';
 import { FAIL_ON_VALUES, type GateKind } from '../../api/gates.js';
 import type { CliRuntime } from '../runtime.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { EVENT_TYPES } from '../../api/webhooks.js';
+import { EVENT_TYPES } from '../../api/enums.js';
 import { lazyAction } from '../action.js';
 import type { CliContext } from '../context.js';
 

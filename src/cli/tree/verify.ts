@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT, DOCUMENT_SOURCES } from '../../api/requests.js';
+import { BUSINESS_SOURCES, CLAIM_SOURCES_EXT, DOCUMENT_SOURCES } from '../../api/enums.js';
 import { lazyAction } from '../action.js';
 import { FAIL_ON_VALUES, type GateKind } from '../../api/gates.js';
 import type { CliContext } from '../context.js';
