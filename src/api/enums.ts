@@ -1,7 +1,7 @@
 /**
- * The enumerated values of the contract (SPEC sections 2, 3 and 6.1), without zod, so code that
+ * The enumerated values of the contract (SPEC sections 2, 3, 4 and 6.1), without zod, so code that
  * only needs the values (CLI flags, gates, the sandbox) does not build every schema at start-up.
- * results.ts and webhooks.ts build their schemas from these lists.
+ * results.ts, requests.ts and webhooks.ts build their schemas from these lists.
  */
 export const VERDICTS = ['true', 'false', 'unverifiable', 'conflicting'] as const;
 export const COMPANY_STATUSES = ['active', 'dissolved', 'liquidation', 'inactive'] as const;
