@@ -170,7 +170,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   // threads) and needs nothing of the main decode: started now, it overlaps the main decode and the
   // metadata parsing instead of following them. Its signal is used only when the photo decodes
   // whole, as before; otherwise it is dropped.
-  const thumbEarlyP = type.format === 'jpeg' && !undecodable ? exifThumbnailSignal(bytes, header.width, header.height) : null;
+  const thumbEarlyP = type.format === 'jpeg' && !undecodable ? exifThumbnailSignal(bytes, header.width, header.height, opts.ports.codeCacheDir) : null;
   thumbEarlyP?.catch(() => undefined); // awaited below; this only stops an early rejection being "unhandled"
   const watermarkP: Promise<Watermark | null> = opts.checkWatermarks
     ? readC2pa(bytes, type.mime, { trustAnchorsPem: loadTrustAnchors(opts.ports.config, warnings), signal }).catch((err: unknown) => {
