@@ -166,6 +166,12 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   // After the pending promise callbacks (the decode is queued to libvips, exifr parses), before
   // the decoded pixels can arrive.
   if (opts.whileDecoding) setImmediate(opts.whileDecoding);
+  // The EXIF-thumbnail check decodes the photo again (shrink-on-load, ~50 ms at 24 MP, in libvips's
+  // threads) and needs nothing of the main decode: started now, it overlaps the main decode and the
+  // metadata parsing instead of following them. Its signal is used only when the photo decodes
+  // whole, as before; otherwise it is dropped.
+  const thumbEarlyP = type.format === 'jpeg' && !undecodable ? exifThumbnailSignal(bytes, header.width, header.height, opts.ports.codeCacheDir) : null;
+  thumbEarlyP?.catch(() => undefined); // awaited below; this only stops an early rejection being "unhandled"
   const watermarkP: Promise<Watermark | null> = opts.checkWatermarks
     ? readC2pa(bytes, type.mime, { trustAnchorsPem: loadTrustAnchors(opts.ports.config, warnings), signal }).catch((err: unknown) => {
         warnings.push(`C2PA not checked: ${err instanceof Error ? err.message : String(err)}`);
@@ -238,9 +244,8 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     // it) in libvips's threads while the tile analyzers run here. A partly decoded image gets no
     // hash: its missing rows would match nothing or the wrong thing.
     const hashP = decoded.partial ? Promise.resolve(null) : pHash(bytes, { plane: decoded.whole ?? plane, header });
-    const thumbP = jpeg && !decoded.partial ? exifThumbnailSignal(bytes, header.width, header.height) : Promise.resolve(null);
+    const thumbP = jpeg && !decoded.partial && thumbEarlyP ? thumbEarlyP : Promise.resolve(null);
     hashP.catch(() => undefined);
-    thumbP.catch(() => undefined);
     // The hashes are chains of libvips steps, each continued from this thread: one turn of the
     // event loop before each synchronous stretch below lets them queue their next step, so libvips
     // works during the stretch instead of after it (and an interrupt is seen between stretches).

@@ -91,6 +91,15 @@ async function withThumbnail(main: Buffer, thumb: Buffer, name: string): Promise
     expect(r.authenticity).toBe('likely_authentic');
   });
 
+  it('a truncated photo: the thumbnail check (started beside the decode) is not used on the rows that decoded', async () => {
+    const photo = await withThumbnail(await cameraJpeg(await crop(0, 50, 1200, 800), 1200, 800), await preview(), 'truncated');
+    const r = await verify(photo.subarray(0, Math.floor(photo.length * 0.6)));
+    expect(r.warnings?.some((w) => /Decoded only partly/.test(w))).toBe(true);
+    expect(r.evidence.some((e) => e.source === 'forensics.exif_thumbnail')).toBe(false);
+    // The whole file still gets it.
+    expect((await verify(photo)).evidence.some((e) => e.source === 'forensics.exif_thumbnail')).toBe(true);
+  });
+
   it('a 3:2 photo cut from a corner of the scene the thumbnail shows (a crop in an editor): still reads as a difference', async () => {
     const photo = await cameraJpeg(await crop(0, 0, 720, 480), 720, 480);
     const r = await verify(await withThumbnail(photo, await preview(), 'corner'));

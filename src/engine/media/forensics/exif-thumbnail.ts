@@ -73,10 +73,11 @@ async function mainImageDHash(bytes: Buffer): Promise<string> {
   return dHashOfPixels(new Uint8Array(px));
 }
 
-export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, mainHeight: number): Promise<Signal | null> {
+/** `codeCacheDir`: where exifr's code cache is, when this is the first to load exifr (it now starts beside the main decode, before the metadata is read). */
+export async function exifThumbnailSignal(bytes: Buffer, mainWidth: number, mainHeight: number, codeCacheDir?: string): Promise<Signal | null> {
   let thumb: Uint8Array | undefined;
   try {
-    const exifr = loadExifr();
+    const exifr = loadExifr(codeCacheDir);
     thumb = (await exifr.thumbnail(bytes)) as Uint8Array | undefined;
   } catch {
     return null;
