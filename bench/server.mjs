@@ -45,7 +45,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { combineSlices, median } from './lib/whole-process.mjs';
+import { combineSlices, median, roundRow } from './lib/whole-process.mjs';
 import { cpuOf, findWrk, pgAdminUrl, postgresPids, seedTestKeys, serveProcess, switchesOf, throwawayDatabase, wrkLoad } from './serve-processes.mjs';
 
 const body = JSON.stringify({ claim: 'The Eiffel Tower is in Paris', max_evidence: 5 });
@@ -195,18 +195,7 @@ if (process.argv[2] === '--load') {
     return combineSlices(ps.map((p) => ({ ...p, serverCpuUs: p.cpuUs, clientCpuUs: p.clientCpu * p.duration * 1e6 })));
   }
   const perReq = (r) => r.cpuPerReq;
-  const row = (name, i, r) => ({
-    round: i + 1,
-    route: name,
-    'req/s': Math.round(r.reqs),
-    'p50 ms': r.p50,
-    'p99 ms': r.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    'server CPU': `${Math.round(r.serverCpu * 100)} %`,
-    'CPU µs/req': Math.round(perReq(r)),
-    'autocannon CPU': `${Math.round(r.clientCpu * 100)} %`,
-  });
+  const row = (name, i, r) => roundRow(name, i, r, 'route');
   console.log(
     `autocannon (child process): ${connections} connections, ${duration} s per route and round in ${slices} alternating slices, ${rounds} rounds, node ${process.version}, ${cpus().length} cores, log level ${logLevel}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`,
   );

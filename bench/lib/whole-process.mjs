@@ -169,11 +169,11 @@ export function combineSlices(ps) {
   };
 }
 
-/** Prints the per-round table and the ratio lines; returns the ratios (for a goal check). */
-export function report({ results, names, goal }) {
-  const row = (name, i, r) => ({
+/** One round of one server (a combineSlices result) as a table row; `label` names the second column. */
+export function roundRow(name, i, r, label = 'server') {
+  return {
     round: i + 1,
-    server: name,
+    [label]: name,
     'req/s': Math.round(r.reqs),
     'p50 ms': r.p50,
     'p99 ms': r.p99,
@@ -182,8 +182,12 @@ export function report({ results, names, goal }) {
     'server CPU': `${Math.round(r.serverCpu * 100)} %`,
     'server CPU µs/req': Math.round(r.cpuPerReq),
     'autocannon CPU µs/req': Math.round(r.clientCpuPerReq),
-  });
-  console.table(results.flatMap((x, i) => [row(names.a, i, x.a), row(names.b, i, x.b)]));
+  };
+}
+
+/** Prints the per-round table and the ratio lines; returns the ratios (for a goal check). */
+export function report({ results, names, goal }) {
+  console.table(results.flatMap((x, i) => [roundRow(names.a, i, x.a), roundRow(names.b, i, x.b)]));
   const byReqs = results.map((x) => x.a.reqs / x.b.reqs);
   const byCpu = results.map((x) => x.a.cpuPerReq / x.b.cpuPerReq);
   const x2 = (v) => `${v.toFixed(2)}×`;
