@@ -253,11 +253,6 @@ export function* base64Pieces(bytes: Buffer): Generator<string> {
 }
 
 /**
- * An item as materialize() gives it, but a file that goes as base64 stays bytes (`bytes`, for
- * VerifyOptions.inputBytes; the request then lacks the field): no base64 string to build, copy
- * to a worker thread and decode again. Text read as text is put in the request as before.
- */
-/**
  * An item as materializeBytes() gives it, but a file that goes as base64 stays where it is
  * (`file`, for VerifyOptions.inputFile: the analysis pool's worker reads it): the key is hashed
  * from the file in pieces of 192 KB, so this process never holds the whole file (a batch of
@@ -302,6 +297,11 @@ export async function materializeFile(item: BatchItem): Promise<{ request: Recor
   }
 }
 
+/**
+ * An item as materialize() gives it, but a file that goes as base64 stays bytes (`bytes`, for
+ * VerifyOptions.inputBytes; the request then lacks the field): no base64 string to build, copy
+ * to a worker thread and decode again. Text read as text is put in the request as before.
+ */
 export async function materializeBytes(item: BatchItem): Promise<{ request: Record<string, unknown>; bytes?: Buffer; key: string }> {
   if (!item.file || item.file.encoding !== 'base64') return materialize(item);
   const bytes = await readItemFile(item.file);
