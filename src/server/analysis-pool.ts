@@ -64,7 +64,45 @@ interface Slot {
   worker: PoolWorker;
   job?: Job;
   timer?: NodeJS.Timeout;
+  /** Stops listening for the running job's signal. */
   onAbort?: () => void;
+}
+
+/**
+ * One 'abort' listener per signal, however many jobs wait or run under it: a batch runs all its
+ * items under one signal, and a listener per job would pass EventTarget's limit of 10 as soon as
+ * more than ten items are queued (a MaxListenersExceededWarning on the user's stderr, e.g. a
+ * batch on a machine with more than five cores, whose runner hands over twice the cores' items).
+ */
+class AbortFanout {
+  private readonly bySignal = new Map<AbortSignal, { handlers: Set<() => void>; fire: () => void }>();
+
+  /** Calls `handler` once if `signal` aborts; returns the function that stops that. */
+  add(signal: AbortSignal, handler: () => void): () => void {
+    let entry = this.bySignal.get(signal);
+    if (!entry) {
+      const handlers = new Set<() => void>();
+      const fire = (): void => {
+        this.bySignal.delete(signal);
+        for (const h of [...handlers]) h();
+      };
+      entry = { handlers, fire };
+      this.bySignal.set(signal, entry);
+      signal.addEventListener('abort', fire, { once: true });
+    }
+    const { handlers, fire } = entry;
+    const once = (): void => {
+      handlers.delete(once);
+      handler();
+    };
+    handlers.add(once);
+    return () => {
+      if (!handlers.delete(once) || handlers.size > 0) return;
+      // The last job under this signal is gone: nothing (no job, no file's bytes) stays reachable from it.
+      signal.removeEventListener('abort', fire);
+      this.bySignal.delete(signal);
+    };
+  }
 }
 
 export const DEFAULT_JOB_BUDGET_MS = 60_000;
@@ -79,6 +117,7 @@ export class AnalysisPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private readonly aborts = new AbortFanout();
 
   constructor(private readonly o: AnalysisPoolOptions) {}
 
@@ -98,11 +137,10 @@ export class AnalysisPool {
             reject(signal.reason);
           }
         };
-        signal.addEventListener('abort', onAbort, { once: true });
         // Removed when the job leaves the queue: a signal shared by many jobs (the CLI's batch
         // pool runs a whole batch under one) would otherwise keep every job, its file's bytes
         // included, until the signal fires or is collected.
-        job.unqueue = () => signal.removeEventListener('abort', onAbort);
+        job.unqueue = this.aborts.add(signal, onAbort);
       }
       this.queue.push(job);
       this.dispatch();
@@ -184,10 +222,7 @@ export class AnalysisPool {
       this.o.jobBudgetMs,
     );
     const signal = job.opts.signal;
-    if (signal) {
-      slot.onAbort = () => this.end(slot, signal.reason);
-      signal.addEventListener('abort', slot.onAbort, { once: true });
-    }
+    if (signal) slot.onAbort = this.aborts.add(signal, () => this.end(slot, signal.reason));
     const b = job.opts.inputBytes;
     const f = job.opts.inputFile;
     slot.worker.postMessage({ id: job.id, kind: job.kind, engine: job.engine, req: job.req, validated: job.opts.validated === true, ...(b ? { inputBytes: b } : f !== undefined ? { inputFile: f } : {}) });
@@ -196,7 +231,7 @@ export class AnalysisPool {
   private release(slot: Slot): Job | undefined {
     const job = slot.job;
     clearTimeout(slot.timer);
-    if (slot.onAbort) job?.opts.signal?.removeEventListener('abort', slot.onAbort);
+    slot.onAbort?.();
     slot.job = slot.timer = slot.onAbort = undefined;
     this.busy.delete(slot);
     return job;

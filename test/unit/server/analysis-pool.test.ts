@@ -64,6 +64,29 @@ describe('AnalysisPool', () => {
     expect(getEventListeners(batch.signal, 'abort')).toHaveLength(0);
   });
 
+  it('a batch of 30 jobs under one signal listens once (no MaxListenersExceededWarning); aborting it ends the running jobs and removes the waiting ones', async () => {
+    const p = pool(2);
+    const batch = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const runs = Array.from({ length: 30 }, (_, i) => p.run('media', i < 2 ? { spin: true } : { value: i }, { signal: batch.signal }));
+      // Two spin in the workers, 28 wait: one listener serves all 30.
+      expect(getEventListeners(batch.signal, 'abort')).toHaveLength(1);
+      batch.abort(new VerityError('UNAVAILABLE', 'the batch was cancelled'));
+      const settled = await Promise.allSettled(runs);
+      expect(settled.every((s) => s.status === 'rejected' && (s.reason as VerityError).code === 'UNAVAILABLE')).toBe(true);
+      expect(getEventListeners(batch.signal, 'abort')).toHaveLength(0);
+      // The pool goes on with new workers.
+      expect(await p.run('media', { value: 7 })).toMatchObject({ echo: 7 });
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('answers the engine error as the VerityError it was', async () => {
     await expect(pool(1).run('media', { fail: 'the image cannot be decoded' })).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT', message: 'the image cannot be decoded' });
   });
