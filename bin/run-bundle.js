@@ -201,8 +201,10 @@ async function earlyMedia(allArgs, args, cacheDir) {
   const file = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--file='))?.slice('--file='.length) ?? positionals(args, MEDIA_VALUE_OPTIONS)[0];
   if (!file || file === '-' || /^https?:\/\//i.test(file)) return {};
   try {
-    const { startEarlyMediaDecode } = createRequire(import.meta.url)('../dist/early-media.cjs');
-    return { media: await startEarlyMediaDecode(resolve(file), cacheDir) };
+    const { startEarlyMediaDecode, mediaHashWanted } = createRequire(import.meta.url)('../dist/early-media.cjs');
+    // Whether the engine will hash the image (only for a known-media look-up): without the hash a
+    // photo larger than the analysed region is decoded only in that region.
+    return { media: await startEarlyMediaDecode(resolve(file), cacheDir, mediaHashWanted(allArgs, process.env)) };
   } catch {
     return {};
   }

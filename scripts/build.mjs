@@ -219,26 +219,32 @@ await build({
 });
 
 /**
- * Three requires in sharp's JavaScript run at load for what only some calls use: @img/colour (a
- * colour parser, ~3–6 ms of set-up in every `verify media`) for a background or tint option, and
+ * Four requires in sharp's JavaScript run at load for what only some calls use: @img/colour (a
+ * colour parser, ~3–6 ms of set-up in every `verify media`) for a background or tint option,
  * child_process (with dgram and the DNS resolver) for the build-time and macOS probes of
  * libvips.cjs and for detect-libc's fallback command (it reads the C library from the file system
- * first). In the bundle each is required on first use instead (esbuild's wrapped modules
- * initialise at their first require). The build fails if the code no longer has that shape.
+ * first), and node:crypto (~2 ms to load in a fresh process, on the path to `verify media`'s early
+ * decode) for libvips.cjs's build-time integrity check. In the bundle each is required on first
+ * use instead (esbuild's wrapped modules initialise at their first require). The build fails if
+ * the code no longer has that shape.
  */
 function sharpLoadsOnUse(path, text) {
   const lazy = {
-    'colour.cjs': ["const color = require('@img/colour');", "const color = (...a) => require('@img/colour')(...a);", /\bcolor\b/g, 4],
-    'libvips.cjs': ["const { spawnSync } = require('node:child_process');", "const spawnSync = (...a) => require('node:child_process').spawnSync(...a);", /\bspawnSync\(/g, 5],
-    'detect-libc.js': ["const childProcess = require('child_process');", "const childProcess = { exec: (...a) => require('child_process').exec(...a), execSync: (...a) => require('child_process').execSync(...a) };", /\bchildProcess\b/g, 3],
+    'colour.cjs': [["const color = require('@img/colour');", "const color = (...a) => require('@img/colour')(...a);", /\bcolor\b/g, 4]],
+    'libvips.cjs': [
+      ["const { spawnSync } = require('node:child_process');", "const spawnSync = (...a) => require('node:child_process').spawnSync(...a);", /\bspawnSync\(/g, 5],
+      ["const { createHash } = require('node:crypto');", "const createHash = (...a) => require('node:crypto').createHash(...a);", /\bcreateHash\b/g, 2],
+    ],
+    'detect-libc.js': [["const childProcess = require('child_process');", "const childProcess = { exec: (...a) => require('child_process').exec(...a), execSync: (...a) => require('child_process').execSync(...a) };", /\bchildProcess\b/g, 3]],
   }[path.split(/[\\/]/).pop()];
-  if (!lazy) return text;
-  const [eager, onUse, uses, count] = lazy;
-  // The eager require once, and the name's uses as counted in sharp 0.35.5 (comments included): a
-  // new use, perhaps not a call, fails the build.
-  if (text.split(eager).length !== 2 || (text.match(uses) ?? []).length !== count)
-    throw new Error(`sharp's ${eager} is not where the build expects it (${path}): update sharpLoadsOnUse in scripts/build.mjs`);
-  return text.replace(eager, onUse);
+  for (const [eager, onUse, uses, count] of lazy ?? []) {
+    // The eager require once, and the name's uses as counted in sharp 0.35.5 (comments included):
+    // a new use, perhaps not a call, fails the build.
+    if (text.split(eager).length !== 2 || (text.match(uses) ?? []).length !== count)
+      throw new Error(`sharp's ${eager} is not where the build expects it (${path}): update sharpLoadsOnUse in scripts/build.mjs`);
+    text = text.replace(eager, onUse);
+  }
+  return text;
 }
 
 // sharp's JavaScript (its ~14 modules, semver's ~50, detect-libc, @img/colour) as one CommonJS

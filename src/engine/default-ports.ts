@@ -2,7 +2,7 @@
  * Composition root for the engine's ports: the CLI (embedded mode) and the server both build
  * their EnginePorts here, so sources see one HTTP layer, one cache and one store.
  */
-import { statSync } from 'node:fs';
+import { storeFileMissing } from './store-file.js';
 import { systemClock, type Clock, type EngineConfig, type EnginePorts } from './types.js';
 import type { Store } from '../store/local/database.js';
 import type { InputFetcher } from '../sources/types.js';
@@ -47,24 +47,9 @@ export function createDefaultPorts(o: DefaultPortsOptions): EnginePorts & { clos
     };
     ports.store = store;
     ports.existingStore = async () => (opened || !storeFileMissing(o.storeFile) ? store() : null);
+    ports.storeAbsent = () => !opened && storeFileMissing(o.storeFile);
   }
   return ports;
-}
-
-/**
- * True only when the store file is known not to exist: a verification that only reads the store
- * (the known-media look-up) then finds nothing without creating the database, and without loading
- * SQLite (~6 ms) and opening it (~3 ms more). Any other answer (a file, an unreadable folder) opens
- * the store as before, which reports its own errors.
- */
-function storeFileMissing(file: string | undefined): boolean {
-  if (file === undefined) return false;
-  try {
-    statSync(file);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT';
-  }
 }
 
 /**

@@ -38,6 +38,12 @@ export interface EnginePorts {
    * that. Absent → `store`.
    */
   existingStore?: () => Promise<Store | null>;
+  /**
+   * True only when the store is known not to exist yet, so nothing can be found in it: work done
+   * only for a look-up (the perceptual hash of the known-media index) is then skipped. Absent →
+   * not known (the work is done).
+   */
+  storeAbsent?: () => boolean;
   /** A natural-language-inference model for claim stance (`claim.stance = nli`); absent → local stance model. */
   nli?: NliClassifier;
   /** A private folder for V8 code caches of large modules (pdf.js); absent → compiled from source each time. */

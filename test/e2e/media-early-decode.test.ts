@@ -47,6 +47,41 @@ describe('verify media: the decode started while the CLI loads', () => {
     }
   }, 60_000);
 
+  it('a photo wider than 4096 pixels: without an index only the analysed region is decoded, with one the hash finds a resized copy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-early-media-'));
+    dirs.push(dir);
+    // A small random scene enlarged: smooth shapes, as a photo's, that survive resizing in the hash.
+    const small = await sharp({ create: { width: 55, height: 30, channels: 3, background: { r: 90, g: 120, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).raw().toBuffer();
+    const bytes = await sharp(small, { raw: { width: 55, height: 30, channels: 3 } })
+      .resize(4400, 2400, { kernel: 'cubic' })
+      .withExif({ IFD0: { Make: 'Canon', Model: 'Canon EOS R5' } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const path = join(dir, 'wide.jpg');
+    writeFileSync(path, bytes);
+    const home = newHome();
+    // No store: no hash; the early decode (the crop alone) is used, and the result is stdin's.
+    const byPath = await verity(['verify', 'media', path, '--json'], { home, cwd: dir, env: DEBUG });
+    expect(byPath.code, byPath.stderr).toBe(0);
+    expect(earlyState(byPath.stderr)).toBe('taken');
+    const stdin = await verity(['verify', 'media', '-', '--json'], { home, cwd: dir, input: bytes, env: DEBUG });
+    expect(stdin.code, stdin.stderr).toBe(0);
+    expect(strip(byPath.stdout)).toEqual(strip(stdin.stdout));
+    // An index holding a resized copy: the early decode keeps the whole plane, whose hash finds it.
+    const copy = join(dir, 'copy.jpg');
+    writeFileSync(copy, await sharp(bytes).resize(1100).jpeg({ quality: 80 }).toBuffer());
+    const add = await verity(['media', 'index', 'add', copy, '--source', 'agency', '--url', 'https://example.org/wide', '--seen', '2025-06-01'], { home, cwd: dir });
+    expect(add.code, add.stderr).toBe(0);
+    const indexed = await verity(['verify', 'media', path, '--json'], { home, cwd: dir, env: DEBUG });
+    expect(indexed.code, indexed.stderr).toBe(0);
+    expect(earlyState(indexed.stderr)).toBe('taken');
+    expect((JSON.parse(indexed.stdout) as { provenance_source: unknown }).provenance_source).toBe('agency');
+    // Without provenance, nothing is looked up.
+    const noProvenance = await verity(['verify', 'media', path, '--no-check-provenance', '--json'], { home, cwd: dir, env: DEBUG });
+    expect(noProvenance.code, noProvenance.stderr).toBe(0);
+    expect((JSON.parse(noProvenance.stdout) as { provenance: unknown[] }).provenance).toEqual([]);
+  }, 60_000);
+
   it('nothing is started for a sandbox run, a profile that names a service (unless --local), or a file that is not an image', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-early-media-'));
     dirs.push(dir);

@@ -13,7 +13,8 @@
  * - `manipulationScore` probability the pixels were edited after capture (0..1)
  * - `flags`         subset of image_manipulated | deepfake | metadata_stripped | inconsistent_timestamps
  * - `generator`     the AI generator named by metadata or C2PA, when one is
- * - `perceptualHash` 64-bit pHash (hex) for provenance look-ups, null if not computed
+ * - `perceptualHash` 64-bit pHash (hex) for provenance look-ups, null if not computed (a partial
+ *                   decode, or not asked for: `AnalyzeImageOptions.perceptualHash`)
  * - `warnings`      what could not be analysed and why (partial decode, unreadable metadata…)
  * - `incomplete`    null when every analyzer ran as designed; otherwise one sentence naming what
  *                   could not be checked because the input is broken, undecodable or too small
@@ -118,6 +119,13 @@ export interface AnalyzeImageOptions {
    * thread would otherwise wait. Not called when the analysis stops before the decode.
    */
   whileDecoding?: () => void;
+  /**
+   * Whether to compute the perceptual hash (default true). It serves only the known-media
+   * look-up: verify.ts asks for it only when there is an index to search. Without it, an image
+   * larger than the analysed region is decoded only in that region (luma-decode.ts), and the
+   * analyzers' results are the same.
+   */
+  perceptualHash?: boolean;
 }
 
 export const IMAGE_BUDGET_MS = 30_000;
@@ -144,9 +152,13 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   // A container this build cannot decode (HEVC-coded HEIC) still has readable metadata and C2PA:
   // take its declared size and go on without the pixel analyzers.
   let undecodable: VerityError | null = null;
+  const wantHash = opts.perceptualHash ?? true;
   // A header and decode the host began before the CLI loaded (early-media.ts), when it read these
-  // same bytes: the header is the one readHeader gives, the decode the one decodeLuma starts.
+  // same bytes: the header is the one readHeader gives, the decode the one decodeLuma starts. A
+  // decode that kept no whole plane cannot feed a wanted hash (the host guessed there would be no
+  // look-up): its header serves, the pixels are decoded again here.
   const early = opts.ports.earlyMedia?.take(bytes);
+  const earlyPixels = early && (early.forHash || !wantHash) ? early.outcome : undefined;
   try {
     header = early?.header ?? (await readHeader(bytes));
   } catch (err) {
@@ -161,7 +173,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
 
   // Independent work starts at once: libvips decodes in its thread pool and V8 compiles the C2PA
   // wasm off-thread while exifr parses metadata here. The pixels are decoded once and shared.
-  const decodedP = undecodable ? Promise.reject(undecodable) : decodeLuma(bytes, header, early?.outcome);
+  const decodedP = undecodable ? Promise.reject(undecodable) : decodeLuma(bytes, header, earlyPixels, wantHash);
   decodedP.catch(() => undefined); // awaited below; this only stops an early rejection being "unhandled"
   // After the pending promise callbacks (the decode is queued to libvips, exifr parses), before
   // the decoded pixels can arrive.
@@ -243,7 +255,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
     // The hashes resize the shared plane (the whole image's, when the analyzers read a crop of
     // it) in libvips's threads while the tile analyzers run here. A partly decoded image gets no
     // hash: its missing rows would match nothing or the wrong thing.
-    const hashP = decoded.partial ? Promise.resolve(null) : pHash(bytes, { plane: decoded.whole ?? plane, header });
+    const hashP = decoded.partial || !wantHash ? Promise.resolve(null) : pHash(bytes, { plane: decoded.whole ?? plane, header });
     const thumbP = jpeg && !decoded.partial && thumbEarlyP ? thumbEarlyP : Promise.resolve(null);
     hashP.catch(() => undefined);
     // The hashes are chains of libvips steps, each continued from this thread: one turn of the

@@ -120,14 +120,15 @@ export interface DecodedLuma extends DecodedPlanes {
  * pixel analyzer and both perceptual hashes: the whole image up to 4096×4096, else a centred crop
  * whose corner sits on the 8-pixel JPEG grid. First page/frame only; no EXIF rotation, so the
  * compression grid stays where the encoder put it. An image over 4096 on a side but within
- * 2 × 4096² pixels is decoded whole (`whole`) and the crop is a view into it: the same pixels
- * libvips's extract gives (a JPEG is entropy-decoded whole either way), plus a plane the hash can
- * resize without a second decode. A strict decode that fails on the data is followed by a lenient
- * one (`partial`). The steps are luma-decode.ts's; `started` is their outcome when they were begun
+ * 2 × 4096² pixels is decoded whole (`whole`) when the perceptual hash is wanted (`forHash`), and
+ * the crop is a view into it: the same pixels libvips's extract gives (a JPEG is entropy-decoded
+ * whole either way), plus a plane the hash can resize without a second decode; without the hash,
+ * only the crop is decoded. A strict decode that fails on the data is followed by a lenient one
+ * (`partial`). The steps are luma-decode.ts's; `started` is their outcome when they were begun
  * earlier for these bytes and this header (early-media.ts: a decode started while the CLI loads).
  */
-export async function decodeLuma(bytes: Buffer, header: ImageHeader, started?: Promise<DecodeOutcome>): Promise<DecodedLuma> {
-  const outcome = await (started ?? decodeOutcome(await loadSharp(), bytes, header));
+export async function decodeLuma(bytes: Buffer, header: ImageHeader, started?: Promise<DecodeOutcome>, forHash = true): Promise<DecodedLuma> {
+  const outcome = await (started ?? decodeOutcome(await loadSharp(), bytes, header, forHash));
   if ('ok' in outcome)
     return outcome.partial ? { ...outcome.ok, partial: true, problem: decodeError(outcome.strictError, 'image').message } : { ...outcome.ok, partial: false, problem: null };
   throw decodeError(outcome.lenientError ?? outcome.strictError, 'image');

@@ -15,6 +15,8 @@
  * scripts/build.mjs: no ES-module graph to resolve and link): it imports only what the decode needs
  * (no zod schemas, no engine errors), and built-in modules through `process.getBuiltinModule`.
  */
+import { resolvePaths } from '../../config/paths.js';
+import { storeFileMissing } from '../store-file.js';
 import { loadBundledSharp } from './cached-modules.js';
 import { decodeOutcome, headerOf, type DecodeOutcome, type ImageHeader } from './luma-decode.js';
 
@@ -29,9 +31,10 @@ export interface EarlyMedia {
   fileBytes(path: string): Buffer | undefined;
   /**
    * The header read early and the decode's outcome when they are of exactly these bytes;
-   * undefined otherwise. Taken once: the early copy of the bytes is let go.
+   * undefined otherwise. Taken once: the early copy of the bytes is let go. `forHash`: whether the
+   * decode kept the whole image's plane for the perceptual hash (luma-decode.ts decodePlanes).
    */
-  take(bytes: Buffer): { header: ImageHeader; outcome: Promise<DecodeOutcome> } | undefined;
+  take(bytes: Buffer): { header: ImageHeader; outcome: Promise<DecodeOutcome>; forHash: boolean } | undefined;
   /** Lets the early bytes and pixels go (the command did not use them). */
   discard(): void;
   /** What became of it, for tests (bin/run-bundle.js prints it under VERITY_DEBUG_EARLY_MEDIA=1). */
@@ -98,11 +101,25 @@ function readRest(fs: Fs, fd: number, bytes: Buffer, from: number): Promise<bool
 }
 
 /**
+ * Whether `verity verify media` with these arguments may compute the perceptual hash, as the engine
+ * decides it (verify.ts): it serves only the known-media look-up, which there is only with
+ * provenance checked (not `--no-check-provenance`, commander's last word counting) and with a
+ * store (resolvePaths, the CLI's own; a store file known to be missing holds no index). A wrong
+ * guess costs time, never a result: a decode without the whole plane is not used for a hash.
+ */
+export function mediaHashWanted(args: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  if (args.lastIndexOf('--no-check-provenance') > args.lastIndexOf('--check-provenance')) return false;
+  return !storeFileMissing(resolvePaths(env).storeFile);
+}
+
+/**
  * Reads `path` and starts its decode when it is an image this build decodes; undefined when it is
  * not (or cannot be read), so the CLI then does everything as usual. Loads sharp (through the code
- * cache in `codeCacheDir`), which the engine then finds loaded (cached-modules.ts).
+ * cache in `codeCacheDir`), which the engine then finds loaded (cached-modules.ts). `forHash`: the
+ * analysis will compute the perceptual hash (mediaHashWanted), so a photo larger than the analysed
+ * region is decoded whole (luma-decode.ts).
  */
-export async function startEarlyMediaDecode(path: string, codeCacheDir: string | undefined): Promise<EarlyMedia | undefined> {
+export async function startEarlyMediaDecode(path: string, codeCacheDir: string | undefined, forHash = true): Promise<EarlyMedia | undefined> {
   const file = openImageFile(path);
   if (!file) return undefined;
   const { identity } = file;
@@ -125,7 +142,7 @@ export async function startEarlyMediaDecode(path: string, codeCacheDir: string |
   } catch {
     return undefined; // the engine reads the header again and reports the problem itself
   }
-  let outcome: Promise<DecodeOutcome> | undefined = decodeOutcome(sharp, read, header);
+  let outcome: Promise<DecodeOutcome> | undefined = decodeOutcome(sharp, read, header, forHash);
   let state: EarlyMedia['state'] = 'started';
   return {
     fileBytes(asked) {
@@ -139,7 +156,7 @@ export async function startEarlyMediaDecode(path: string, codeCacheDir: string |
     take(given) {
       // The CLI's bytes are these very ones (fileBytes) or a copy it read: compared then.
       if (!outcome || !bytes || (given !== bytes && !given.equals(bytes))) return undefined;
-      const taken = { header, outcome };
+      const taken = { header, outcome, forHash };
       bytes = undefined;
       outcome = undefined;
       state = 'taken';

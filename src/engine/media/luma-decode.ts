@@ -14,10 +14,11 @@ export const MAX_PIXELS = 100 * 1_000_000;
 const ANALYSIS_SIDE = 4096;
 /**
  * Largest image decoded whole when the analyzers read a crop of it (2 × 4096², 33.5 MP: 24 MP
- * cameras). The whole plane then feeds the perceptual hash too, which otherwise decoded the file a
- * second time (JPEG shrink-on-load still entropy-decodes every block: ~50 ms of CPU for 24 MP, half
- * the first decode). Above it the crop is decoded alone and the hash reads the file, so a 100 MP
- * image never holds a 100 MB plane.
+ * cameras) and the perceptual hash is wanted: the whole plane then feeds the hash too, which
+ * otherwise decoded the file a second time (JPEG shrink-on-load still entropy-decodes every block:
+ * ~50 ms of CPU for 24 MP, half the first decode). Above it the crop is decoded alone and the hash
+ * reads the file, so a 100 MP image never holds a 100 MB plane. Without a hash (no known-media
+ * index to search: verify.ts) only the crop is decoded at any size.
  */
 const WHOLE_DECODE_MAX_PIXELS = 2 * ANALYSIS_SIDE * ANALYSIS_SIDE;
 export const VIPS_TIMEOUT_S = 15;
@@ -80,23 +81,25 @@ export interface DecodedPlanes {
   plane: LumaPlane;
   /**
    * The whole image's plane when it was decoded whole although `plane` is a crop of it (up to
-   * WHOLE_DECODE_MAX_PIXELS), for the hashes; absent when `plane` is the whole image or when
-   * only the crop was decoded.
+   * WHOLE_DECODE_MAX_PIXELS, and only when asked for the hash), for the hashes; absent when
+   * `plane` is the whole image or when only the crop was decoded.
    */
   whole?: LumaPlane;
 }
 
 /**
  * One libvips decode of the analysis region's luma-proxy pixels (decode.ts decodeLuma says what
- * and why); sharp's error is thrown as it is.
+ * and why); sharp's error is thrown as it is. `forHash`: the perceptual hash will read the plane,
+ * so an image larger than the analysis region is decoded whole when it can be (`whole`); without
+ * it only the region is decoded (the same pixels: libvips's extract of the same decode).
  */
-export async function decodePlanes(sharp: Sharp, bytes: Buffer, header: ImageHeader, failOn: 'warning' | 'none'): Promise<DecodedPlanes> {
+export async function decodePlanes(sharp: Sharp, bytes: Buffer, header: ImageHeader, failOn: 'warning' | 'none', forHash: boolean): Promise<DecodedPlanes> {
   const w = Math.min(header.width, ANALYSIS_SIDE);
   const h = Math.min(header.height, ANALYSIS_SIDE);
   const left = Math.floor((header.width - w) / 2 / 8) * 8;
   const top = Math.floor((header.height - h) / 2 / 8) * 8;
   const crop = w !== header.width || h !== header.height;
-  const decodeWhole = crop && header.width * header.height <= WHOLE_DECODE_MAX_PIXELS;
+  const decodeWhole = forHash && crop && header.width * header.height <= WHOLE_DECODE_MAX_PIXELS;
   let img = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn, page: 0, pages: 1, ignoreIcc: storedValues(header) }).timeout({ seconds: VIPS_TIMEOUT_S });
   if (crop && !decodeWhole) img = img.extract({ left, top, width: w, height: h });
   const proxy = lumaProxy(header);
@@ -135,14 +138,15 @@ export type DecodeOutcome =
 /**
  * The strict decode, then the lenient one when the strict one failed on data (not on the limit or
  * a missing codec): the whole of decodeLuma's libvips work, errors kept as sharp gave them.
+ * `forHash` as in decodePlanes.
  */
-export async function decodeOutcome(sharp: Sharp, bytes: Buffer, header: ImageHeader): Promise<DecodeOutcome> {
+export async function decodeOutcome(sharp: Sharp, bytes: Buffer, header: ImageHeader, forHash: boolean): Promise<DecodeOutcome> {
   try {
-    return { ok: await decodePlanes(sharp, bytes, header, 'warning'), partial: false };
+    return { ok: await decodePlanes(sharp, bytes, header, 'warning', forHash), partial: false };
   } catch (strictError) {
     if (!recoverable(strictError instanceof Error ? strictError.message : String(strictError))) return { strictError };
     try {
-      return { ok: await decodePlanes(sharp, bytes, header, 'none'), partial: true, strictError };
+      return { ok: await decodePlanes(sharp, bytes, header, 'none', forHash), partial: true, strictError };
     } catch (lenientError) {
       return { strictError, lenientError };
     }

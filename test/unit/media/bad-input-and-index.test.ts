@@ -91,6 +91,8 @@ describe('known-media index and provenance', () => {
     const photo = await cameraJpeg(scene(320, 240, 5), 320, 240);
     const req = MediaRequest.parse({ file: photo.toString('base64') });
     const fresh = createDefaultPorts({ config: {}, storeFile: file, ssrfGuard: false });
+    // Known to be absent: the analysis skips the perceptual hash, which only the look-up reads.
+    expect(fresh.storeAbsent?.()).toBe(true);
     const none = await verifyMedia(req, fresh, {});
     expect(none.dimension_producers?.cross_reference).toBe('known-media index (no match)');
     expect(none.evidence.map((e) => e.finding)).toContain('No identical or near-duplicate file in the local known-media index (the web is not searched offline)');
@@ -101,9 +103,14 @@ describe('known-media index and provenance', () => {
     await addToMediaIndex(store, [{ name: 'photo.jpg', bytes: photo }], { source: 'archive', url: 'https://example.org/a', seen: '2024-02-02' });
     store.close();
     const ports = createDefaultPorts({ config: {}, storeFile: file, ssrfGuard: false });
+    expect(ports.storeAbsent?.()).toBe(false);
     const found = await verifyMedia(req, ports, {});
     expect(found.dimension_producers?.cross_reference).toBe('known-media index match');
     expect(found.provenance_source).toBe('archive');
+    // A resized copy is found by its perceptual hash, computed now that there is an index.
+    const resized = await sharp(photo).resize(200).jpeg({ quality: 70 }).toBuffer();
+    const near = await verifyMedia(MediaRequest.parse({ file: resized.toString('base64') }), ports, {});
+    expect(near.provenance_source).toBe('archive');
     ports.closeStore();
   });
   it('a store that exists without the index (e.g. holding only keys or a corpus) gets no media_index table from a look-up', async () => {

@@ -3,15 +3,15 @@
  * for the very bytes it read, and then gets the header and pixels its own reading gives, partial
  * decodes included; anything else is not an image worth starting early.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeImage } from '../../../src/engine/media/analyze-image.js';
 import { decodeLuma, readHeader } from '../../../src/engine/media/decode.js';
-import { startEarlyMediaDecode } from '../../../src/engine/media/early-media.js';
-import { cameraJpeg, makePorts, scene } from './helpers.js';
+import { mediaHashWanted, startEarlyMediaDecode } from '../../../src/engine/media/early-media.js';
+import { cameraJpeg, CAMERA_EXIF, makePorts, scene } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'verity-early-media-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,6 +85,51 @@ describe('early media decode', () => {
     expect(await startEarlyMediaDecode(dir, undefined)).toBeUndefined();
     // PNG magic, then nothing sharp can read: the engine reports that itself.
     expect(await startEarlyMediaDecode(file('broken.png', Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64)])), undefined)).toBeUndefined();
+  });
+
+  it('a photo over 4096 pixels wide decoded early without the hash: used by an analysis without it, decoded again for one with it', async () => {
+    const W = 4400;
+    const H = 2400;
+    const jpeg = await sharp(scene(W / 8, H / 8, 12), { raw: { width: W / 8, height: H / 8, channels: 3 } })
+      .resize(W, H, { kernel: 'cubic' })
+      .withExif(CAMERA_EXIF)
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const path = file('wide.jpg', jpeg);
+    const opts = { checkDeepfakes: true, checkWatermarks: true };
+    const own = await analyzeImage(jpeg, { ...opts, ports: makePorts() });
+    expect(own.perceptualHash).not.toBeNull();
+
+    // No hash wanted: the crop alone was decoded early, and the analysis takes it.
+    const cropOnly = (await startEarlyMediaDecode(path, undefined, false))!;
+    const noHash = await analyzeImage(jpeg, { ...opts, perceptualHash: false, ports: { ...makePorts(), earlyMedia: cropOnly } });
+    expect(cropOnly.state).toBe('taken');
+    expect(noHash).toEqual({ ...own, perceptualHash: null });
+
+    // A hash wanted after all (the host guessed wrong): the same result as the engine's own decode.
+    const guessedWrong = (await startEarlyMediaDecode(path, undefined, false))!;
+    expect(await analyzeImage(jpeg, { ...opts, ports: { ...makePorts(), earlyMedia: guessedWrong } })).toEqual(own);
+    // The whole image decoded early serves an analysis without the hash as well.
+    const whole = (await startEarlyMediaDecode(path, undefined, true))!;
+    expect(await analyzeImage(jpeg, { ...opts, perceptualHash: false, ports: { ...makePorts(), earlyMedia: whole } })).toEqual({ ...own, perceptualHash: null });
+  }, 60_000);
+
+  it('mediaHashWanted: only with provenance checked and a store file that may hold an index', () => {
+    const home = mkdtempSync(join(tmpdir(), 'verity-early-media-home-'));
+    try {
+      const env = { VERITY_HOME: home };
+      const args = ['verify', 'media', 'photo.jpg', '--json'];
+      expect(mediaHashWanted(args, env)).toBe(false); // no store yet
+      mkdirSync(join(home, 'data'));
+      writeFileSync(join(home, 'data', 'verity.db'), '');
+      expect(mediaHashWanted(args, env)).toBe(true);
+      expect(mediaHashWanted([...args, '--no-check-provenance'], env)).toBe(false);
+      // commander's last word counts
+      expect(mediaHashWanted([...args, '--no-check-provenance', '--check-provenance'], env)).toBe(true);
+      expect(mediaHashWanted([...args, '--check-provenance', '--no-check-provenance'], env)).toBe(false);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('dropped when the command did not use it', async () => {

@@ -38,6 +38,19 @@ describe('shared decode and sampling', () => {
     expect(hamming(fromPlane, await pHash(img))).toBeLessThanOrEqual(2);
     // And a crop alone is never hashed as if it were the image: it goes back to the file.
     expect(await pHash(img, { plane: decoded.plane, header })).toBe(await pHash(img));
+
+    // Without the hash (no known-media index to search), only the crop is decoded: the same pixels.
+    const cropOnly = await decodeLuma(img, header, undefined, false);
+    expect(cropOnly.whole).toBeUndefined();
+    expect(cropOnly.plane).toMatchObject({ width: 4096, height: H, left, top: 0 });
+    expect(Buffer.from(cropOnly.plane.data).equals(extracted)).toBe(true);
+    // And the analysis gives the same result, less the hash it was not asked for.
+    const ports = makePorts();
+    const opts = { checkDeepfakes: true, checkWatermarks: true, ports };
+    const withHash = await analyzeImage(img, opts);
+    const withoutHash = await analyzeImage(img, { ...opts, perceptualHash: false });
+    expect(withHash.perceptualHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(withoutHash).toEqual({ ...withHash, perceptualHash: null });
   }, 30_000);
 
   it('the analysis reads the stored pixels: an embedded ICC profile (Display P3 here) changes nothing in the plane or the hash', async () => {
