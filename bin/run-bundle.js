@@ -20,6 +20,9 @@ export async function runBundle() {
     : join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'verity');
   // Started before the CLI bundle is read and compiled, so that its start-up overlaps the CLI's
   // own (without a build it finds nothing to start, and the read below says what to do).
+  // serve: a young generation that does not grow (keepYoungGenerationSmall), set before the
+  // bundle runs; its code cache is still read under V8's default flags.
+  const young = positionals(process.argv.slice(2))[0] === 'serve' ? keepYoungGenerationSmall() : undefined;
   const early = await earlyStart(process.argv.slice(2), cacheDir);
   // For tests: whether `verify media` used the decode started early (src/engine/media/early-media.ts).
   if (env.VERITY_DEBUG_EARLY_MEDIA === '1' && early.media) process.once('exit', () => process.stderr.write(`verity-debug early-media ${early.media.state}\n`));
@@ -45,10 +48,8 @@ export async function runBundle() {
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(Module.wrap(source), {
-    filename: file,
-    cachedData,
-  });
+  const compile = () => new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const script = young ? young(compile) : compile();
   // The bundle is compiled (from its cache, under V8's default flags): the PDF run's later
   // optimisation may start once the extraction thread has loaded pdf.js too (pdf-tiering.ts).
   early.arriveAtTieringGate?.();
@@ -83,6 +84,43 @@ export async function runBundle() {
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(file), mod, file, dirname(file));
   await mod.exports.main(process.argv, early);
+}
+
+const GROWTH_FLAG = '--semi-space-growth-factor';
+/** V8's default growth factor of the young generation (Node 20's V8 11.3 to Node 24's 13.6). */
+const DEFAULT_GROWTH = 2;
+
+/**
+ * `verity serve` keeps V8's young generation at its starting size (issue 31): two semi-spaces of
+ * 1 MB. By default V8 doubles them, up to 16 MB each, as objects survive collections, which a
+ * server that runs for hours always reaches; every page of the 32 MB then stays resident, ~30 MB
+ * of serve's peak in a 1 GB remote batch while the next server batch uploaded. V8 reads its
+ * maximum (`--max-semi-space-size`) once, when the process starts, so it cannot be set from here
+ * (measured: no effect); the growth factor is read at each growth, so a factor of 1 holds the size.
+ * Every request's objects still die young in 1 MB (a scavenge costs what survives, not the
+ * space's size): measured in docs/server.md. Node 20 to 24 (checked: both have the flag).
+ *
+ * V8 accepts a code cache only under the flags it was made with: the scope returned (also
+ * registered for code-cache.ts and the CLI cache's write at exit, as pdf-tiering.ts does) puts the
+ * default back while a cache is read or written, so serve reads and writes the caches every
+ * other command does. Built-in modules first loaded after this are compiled without Node's own
+ * caches (a few ms once, at start). Returns undefined where the flag is not known to exist.
+ */
+export function keepYoungGenerationSmall(setFlags = (f) => process.getBuiltinModule('node:v8').setFlagsFromString(f), nodeVersion = process.versions.node) {
+  const major = Number(nodeVersion.split('.')[0]);
+  if (!(major >= 20 && major <= 24)) return undefined;
+  setFlags(`${GROWTH_FLAG}=1`);
+  let inside = 0;
+  const scope = (f) => {
+    if (inside++ === 0) setFlags(`${GROWTH_FLAG}=${DEFAULT_GROWTH}`);
+    try {
+      return f();
+    } finally {
+      if (--inside === 0) setFlags(`${GROWTH_FLAG}=1`);
+    }
+  };
+  globalThis[Symbol.for('verity.v8DefaultFlagsScope')] = scope;
+  return scope;
 }
 
 /**
