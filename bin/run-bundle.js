@@ -159,11 +159,12 @@ function pruneCliCaches(cacheDir, keep) {
 }
 
 /**
- * Folders of code caches made under changed V8 flags by earlier builds, which set the PDF run's
- * flag before anything was compiled and so kept that run's caches apart (every cache now lives in
- * the one folder: src/engine/document/pdf-tiering.ts).
+ * Folders of code caches made under changed V8 flags: by earlier builds, which set the PDF run's
+ * flag before anything was compiled and so kept that run's caches apart (those caches now live in
+ * the one folder: src/engine/document/pdf-tiering.ts), and by the analysis host's threads, whose
+ * process runs flags of its own (src/cli/analysis-host.ts HOST_CODE_CACHE_FOLDER).
  */
-const FLAG_FOLDER = /^(interrupt-budget-\d+|no-turbofan)$/;
+const FLAG_FOLDER = /^(interrupt-budget-\d+|no-turbofan|max-semi-space-size-\d+)$/;
 /** A flag folder unused this long (no cache in it written or marked in use) is removed whole. */
 const FLAG_FOLDER_UNUSED_MS = 30 * 24 * 3_600_000;
 
