@@ -86,6 +86,8 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
       ...webhooks,
       plugins: [...webhooks.plugins, stream.plugin],
     });
+    // Its young generation grows once it answers many small requests (young-generation.ts).
+    (await import('../young-generation.js')).growOnRequestRate(app.server);
     if (allowPrivate)
       app.log.warn(
         { allow_private_webhooks: true },
