@@ -18,11 +18,17 @@ export async function runBundle() {
   const cacheDir = env.VERITY_HOME
     ? join(env.VERITY_HOME, 'cache')
     : join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'verity');
-  // Started before the CLI bundle is read and compiled, so that its start-up overlaps the CLI's
-  // own (without a build it finds nothing to start, and the read below says what to do).
   // serve: a young generation that does not grow (keepYoungGenerationSmall), set before the
   // bundle runs; its code cache is still read under V8's default flags.
   const young = positionals(process.argv.slice(2))[0] === 'serve' ? keepYoungGenerationSmall() : undefined;
+  // For tests: the young generation's size at exit, in MB.
+  if (env.VERITY_DEBUG_YOUNG_GENERATION === '1')
+    process.once('exit', () => {
+      const space = process.getBuiltinModule('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+      process.stderr.write(`verity-debug young-generation ${space ? space.space_size / 1048576 : '?'}\n`);
+    });
+  // Started before the CLI bundle is read and compiled, so that its start-up overlaps the CLI's
+  // own (without a build it finds nothing to start, and the read below says what to do).
   const early = await earlyStart(process.argv.slice(2), cacheDir);
   // For tests: whether `verify media` used the decode started early (src/engine/media/early-media.ts).
   if (env.VERITY_DEBUG_EARLY_MEDIA === '1' && early.media) process.once('exit', () => process.stderr.write(`verity-debug early-media ${early.media.state}\n`));
