@@ -18,6 +18,15 @@ export async function runBundle() {
   const cacheDir = env.VERITY_HOME
     ? join(env.VERITY_HOME, 'cache')
     : join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'verity');
+  // serve: a young generation that does not grow (keepYoungGenerationSmall), set before the
+  // bundle runs; its code cache is still read under V8's default flags.
+  const young = positionals(process.argv.slice(2))[0] === 'serve' ? keepYoungGenerationSmall() : undefined;
+  // For tests: the young generation's size at exit, in MB.
+  if (env.VERITY_DEBUG_YOUNG_GENERATION === '1')
+    process.once('exit', () => {
+      const space = process.getBuiltinModule('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+      process.stderr.write(`verity-debug young-generation ${space ? space.space_size / 1048576 : '?'}\n`);
+    });
   // Started before the CLI bundle is read and compiled, so that its start-up overlaps the CLI's
   // own (without a build it finds nothing to start, and the read below says what to do).
   const early = await earlyStart(process.argv.slice(2), cacheDir);
@@ -45,10 +54,8 @@ export async function runBundle() {
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(Module.wrap(source), {
-    filename: file,
-    cachedData,
-  });
+  const compile = () => new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const script = young ? young(compile) : compile();
   // The bundle is compiled (from its cache, under V8's default flags): the PDF run's later
   // optimisation may start once the extraction thread has loaded pdf.js too (pdf-tiering.ts).
   early.arriveAtTieringGate?.();
@@ -83,6 +90,126 @@ export async function runBundle() {
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(file), mod, file, dirname(file));
   await mod.exports.main(process.argv, early);
+}
+
+const GROWTH_FLAG = '--semi-space-growth-factor';
+/** V8's default growth factor of the young generation (Node 20's V8 11.3 to Node 24's 13.6). */
+const DEFAULT_GROWTH = 2;
+/** serve's semi-spaces once it answers many small requests, in MB (its young generation is twice this). */
+export const SERVE_SEMI_SPACE_MB = 8;
+/** Where serve finds the function that grows its young generation (src/cli/young-generation.ts). */
+const GROW_HOOK = Symbol.for('verity.growYoungGeneration');
+
+/**
+ * `verity serve` holds V8's young generation at its starting size, two semi-spaces of 1 MB, until it
+ * answers many small requests; it is then grown once to two of SERVE_SEMI_SPACE_MB (issue 31).
+ * By default V8 doubles them, up to 16 MB each, as objects survive its collections, which a server
+ * that runs for hours always reaches; every page of the 32 MB then stays resident (~30 MB of serve's
+ * peak in a 1 GB remote batch, while the next server batch uploaded). V8 reads its maximum
+ * (`--max-semi-space-size`) once, when the process starts, so it cannot be set from here
+ * (measured: no effect); the growth factor is read at each growth, so a factor of 1 holds the size.
+ * Why two sizes: an upload streams through 1 MB semi-spaces at no cost, but claims at thousands a
+ * second need 8 MB (at 1 MB and at 4 MB the objects of requests in flight outlived two collections
+ * and went to the old generation: 1.4–1.5× the CPU per request; at 8 MB as without a bound);
+ * measured in docs/server.md. The growth: a few young collections with objects that survive them
+ * (~10 ms, once). Node 20 to 24 (checked: both have the flag).
+ *
+ * V8 accepts a code cache only under the flags it was made with: the scope returned (also
+ * registered for code-cache.ts and the CLI cache's write at exit, as pdf-tiering.ts does) puts the
+ * default back while a cache is read or written, so serve reads and writes the caches every
+ * other command does. Built-in modules first loaded after this are compiled without Node's own
+ * caches (a few ms once, at start). Returns undefined where the flag is not known to exist.
+ */
+export function keepYoungGenerationSmall(
+  setFlags = (f) => process.getBuiltinModule('node:v8').setFlagsFromString(f),
+  nodeVersion = process.versions.node,
+  semiSpaceMb = SERVE_SEMI_SPACE_MB,
+) {
+  const major = Number(nodeVersion.split('.')[0]);
+  if (!(major >= 20 && major <= 24)) return undefined;
+  setFlags(`${GROWTH_FLAG}=1`);
+  let inside = 0;
+  const scope = (f) => {
+    if (inside++ === 0) setFlags(`${GROWTH_FLAG}=${DEFAULT_GROWTH}`);
+    try {
+      return f();
+    } finally {
+      if (--inside === 0) setFlags(`${GROWTH_FLAG}=1`);
+    }
+  };
+  let grown = false;
+  const stopCollecting = collectOldGarbage(setFlags);
+  globalThis[GROW_HOOK] = () => {
+    if (grown) return;
+    grown = true;
+    stopCollecting();
+    setFlags(`${GROWTH_FLAG}=${DEFAULT_GROWTH}`);
+    try {
+      growYoungGeneration(semiSpaceMb, setFlags);
+    } finally {
+      setFlags(`${GROWTH_FLAG}=1`);
+    }
+  };
+  globalThis[Symbol.for('verity.v8DefaultFlagsScope')] = scope;
+  return scope;
+}
+
+/**
+ * Young collections, each with ~0.6 MB of objects alive through it, until the young generation is
+ * two semi-spaces of `semiSpaceMb` (V8 grows it once the bytes that survived since its last growth
+ * pass its size): 3–6 collections for 8 MB. The `gc` function is taken with --expose-gc set only
+ * while it is fetched (as cli/engine-worker.ts does), so V8's flags stay as they were.
+ */
+function growYoungGeneration(semiSpaceMb, setFlags) {
+  const v8 = process.getBuiltinModule('node:v8');
+  const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? Infinity;
+  const gc = gcFunction(setFlags);
+  if (!gc) return;
+  for (let i = 0; i < 32 && young() < 2 * semiSpaceMb * 1048576; i++) {
+    const alive = Array.from({ length: 4000 }, (_, j) => ({ j, s: `${'y'.repeat(100)}${j}` }));
+    gc({ type: 'minor' });
+    alive.length = 0;
+  }
+}
+
+/** V8's `gc`, taken with --expose-gc set only while it is fetched (as cli/engine-worker.ts does); undefined if it cannot be. */
+function gcFunction(setFlags) {
+  try {
+    setFlags('--expose-gc');
+    const gc = process.getBuiltinModule('node:vm').runInNewContext('gc');
+    return typeof gc === 'function' ? gc : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    setFlags('--no-expose-gc');
+  }
+}
+
+/** Bytes the old generation may grow past what the last full collection left before serve collects (collectOldGarbage). */
+export const OLD_GARBAGE_BYTES = 16 * 1048576;
+
+/**
+ * While serve's young generation is held small: a full collection once the old generation has
+ * grown OLD_GARBAGE_BYTES past what the last one left, looked at every second. Through 1 MB
+ * semi-spaces, the network chunks of an upload waiting for the spool's disk outlive two young
+ * collections and go to the old generation, with their bytes outside the heap; V8 left 30–50 MB of
+ * them there before its own full collection (measured in a 1 GB remote batch). A collection of
+ * serve's ~30 MB heap costs a few ms every several seconds of upload. Once the young generation
+ * is grown for claims, V8's own timing is kept (claims were measured so). Returns the stop.
+ */
+function collectOldGarbage(setFlags) {
+  const v8 = process.getBuiltinModule('node:v8');
+  const old = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')?.space_used_size ?? 0;
+  const gc = gcFunction(setFlags);
+  if (!gc) return () => undefined;
+  let left = old();
+  const timer = setInterval(() => {
+    if (old() - left < OLD_GARBAGE_BYTES) return;
+    gc();
+    left = old();
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**
@@ -121,11 +248,12 @@ function pruneCliCaches(cacheDir, keep) {
 }
 
 /**
- * Folders of code caches made under changed V8 flags by earlier builds, which set the PDF run's
- * flag before anything was compiled and so kept that run's caches apart (every cache now lives in
- * the one folder: src/engine/document/pdf-tiering.ts).
+ * Folders of code caches made under changed V8 flags: by earlier builds, which set the PDF run's
+ * flag before anything was compiled and so kept that run's caches apart (those caches now live in
+ * the one folder: src/engine/document/pdf-tiering.ts), and by the analysis host's threads, whose
+ * process runs flags of its own (src/cli/analysis-host.ts HOST_CODE_CACHE_FOLDER).
  */
-const FLAG_FOLDER = /^(interrupt-budget-\d+|no-turbofan)$/;
+const FLAG_FOLDER = /^(interrupt-budget-\d+|no-turbofan|max-semi-space-size-\d+)$/;
 /** A flag folder unused this long (no cache in it written or marked in use) is removed whole. */
 const FLAG_FOLDER_UNUSED_MS = 30 * 24 * 3_600_000;
 

@@ -3,8 +3,9 @@
  * worker threads as the parent asks and relays their messages. Its main thread does nothing else,
  * so it always sees the parent go.
  */
+import { join } from 'node:path';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
-import type { FromHost, ToHost } from './analysis-host.js';
+import { HOST_CODE_CACHE_FOLDER, type FromHost, type ToHost } from './analysis-host.js';
 import { engineWorkerBundle, startCachedWorker } from './engine-worker-boot.js';
 
 // The parent decides what an interrupt means for the jobs in hand; its exit ends this process.
@@ -20,7 +21,9 @@ const send = (m: FromHost): void => {
 };
 
 function start(id: number, data: unknown, resourceLimits: ResourceLimits | undefined): void {
-  const started = bundle.then((file) => startCachedWorker(file, data as { cacheDir: string }, resourceLimits));
+  // This process runs its own V8 flags (HOST_EXEC_ARGV): its threads' code caches are its own.
+  const d = data as { cacheDir: string; codeCacheDir?: string };
+  const started = bundle.then((file) => startCachedWorker(file, { ...d, codeCacheDir: join(d.cacheDir, HOST_CODE_CACHE_FOLDER) }, resourceLimits));
   threads.set(id, started);
   started.then(
     (w) => {

@@ -39,6 +39,23 @@ export const HOST_MALLOC_ENV: Readonly<Record<string, string>> = {
   MALLOC_TRIM_THRESHOLD_: '131072',
 };
 
+/**
+ * V8 flags of the host process (issue 31). Its main thread only starts threads and relays their
+ * messages, yet relaying a 1 GB batch's results V8 let its young generation grow to its default
+ * maximum, 32 MB, every page of it resident; semi-spaces of 2 MB hold it at 4 MB. The pool's
+ * threads set their own young generation (resourceLimits: WORKER_YOUNG_GENERATION_MB in
+ * server/analysis-pool.ts); a thread started without limits (the PDF reader's) gets this one.
+ */
+export const HOST_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=2'];
+
+/**
+ * Where the host's threads keep their V8 code caches, under the cache folder: V8 accepts a cache
+ * only under the flags it was made with, so the caches made under HOST_EXEC_ARGV live apart from
+ * those of processes with V8's defaults (which would otherwise reject and rewrite each other's
+ * caches, one run after the other). bin/run-bundle.js removes the folder once unused for a month.
+ */
+export const HOST_CODE_CACHE_FOLDER = 'max-semi-space-size-2';
+
 /** Parent → host. */
 export type ToHost =
   | { t: 'start'; w: number; data: unknown; resourceLimits?: ResourceLimits }
@@ -139,7 +156,7 @@ export class AnalysisHost {
     if (this.child) return this.child;
     const child = fork(this.hostMain, [], {
       // The parent's own flags (an inspector, the PDF thread's V8 tiering) are not the host's.
-      execArgv: [],
+      execArgv: [...HOST_EXEC_ARGV],
       env: { ...HOST_MALLOC_ENV, ...process.env },
       serialization: 'advanced',
       // stdout is the CLI's output; the host writes nothing there. A native crash's words go to stderr.

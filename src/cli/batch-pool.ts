@@ -27,8 +27,8 @@ export async function batchPool(rt: CliRuntime, engine: Engine, size: number): P
     import('../server/analysis-pool.js'),
     import('./analysis-host.js'),
   ]);
-  // The host process runs Node's default V8 flags: its code caches are the cache folder's own
-  // (not a flagged folder of this process, rt.ctx.codeCacheDir).
+  // The host process runs V8 flags of its own and keeps its threads' code caches in a folder of
+  // its own under the cache folder (analysis-host.ts), not in a flagged folder of this process.
   const data = { pool: true as const, ssrfGuard: false, config: rt.engineConfig(), storeFile: rt.ctx.paths.storeFile, cacheDir: rt.ctx.paths.cacheDir };
   const host = analysisHost();
   const pool = new AnalysisPool({

@@ -38,9 +38,25 @@ export interface AnalysisPoolOptions {
   jobBudgetMs: number;
   /** Heap limit of a worker in MB (V8 old generation). */
   memoryMb: number;
-  /** Starts one worker (cli/engine-worker.ts in pool mode) with this heap limit. */
-  start: (resourceLimits: { maxOldGenerationSizeMb: number }) => Promise<PoolWorker>;
+  /** Starts one worker (cli/engine-worker.ts in pool mode) with these heap limits (WorkerHeapLimits). */
+  start: (resourceLimits: WorkerHeapLimits) => Promise<PoolWorker>;
 }
+
+/** A pool worker's V8 heap limits (worker_threads `resourceLimits`). */
+export interface WorkerHeapLimits {
+  maxOldGenerationSizeMb: number;
+  maxYoungGenerationSizeMb: number;
+}
+
+/**
+ * A pool worker's young generation, in MB (issue 31): 4 MB, two semi-spaces of 2 MB. V8's default
+ * for a thread lets it grow to 32 MB (two of 16 MB) under a steady stream of short-lived objects,
+ * and a worker analysing photo after photo reaches it; every page of it stays resident, so each
+ * worker's heap was ~30 MB where ~15 MB of it is live. A photo's pixels are typed arrays whose
+ * bytes live outside the V8 heap, so the smaller young generation collects a little more often
+ * but copies little: measured in docs/server.md ("Analysis off the event loop").
+ */
+export const WORKER_YOUNG_GENERATION_MB = 4;
 
 type Kind = 'media' | 'document';
 type ReplyBody = { ok: unknown } | { error: Parameters<typeof VerityError.fromBody>[0] };
@@ -178,7 +194,7 @@ export class AnalysisPool {
 
   private spawn(): void {
     this.starting++;
-    this.o.start({ maxOldGenerationSizeMb: this.o.memoryMb }).then(
+    this.o.start({ maxOldGenerationSizeMb: this.o.memoryMb, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB }).then(
       (worker) => {
         this.starting--;
         if (this.closed) {

@@ -3,12 +3,13 @@
  * equal single runs, resume after `kill -9`, and Ctrl-C. Everything stays on this machine (the
  * sandbox, and live analysis of local files, which contacts nothing).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { ClaimResult, BusinessResult, DocumentResult, MediaResult } from '../../src/api/results.js';
+import { HOST_CODE_CACHE_FOLDER } from '../../src/cli/analysis-host.js';
 import { createSandboxEngine } from '../../src/engine/index.js';
 import { childWith, ends, hasProc } from './process-tree.js';
 import { newHome, verity } from './run-cli.js';
@@ -111,6 +112,8 @@ describe('verify batch (built CLI)', () => {
     expect(r.stderr).toMatch(/analysis workers/);
     const out = lines(r.stdout).sort((a, b) => a.index - b.index);
     expect(out.map((l) => l.custom_id)).toEqual(Array.from({ length: JPEGS }, (_, i) => `p${String(i).padStart(2, '0')}.jpg`));
+    // The host's threads keep their code caches apart: its process runs V8 flags of its own (cli/analysis-host.ts).
+    expect(readdirSync(join(home, 'cache', HOST_CODE_CACHE_FOLDER)).some((f) => f.startsWith('sharp-'))).toBe(true);
     for (const i of [0, 7]) {
       const s = await verity(['verify', 'media', join(dir, 'photos', out[i]!.custom_id), '--live', '--json'], { home });
       expect(s.code, s.stderr).toBe(0);

@@ -5,7 +5,7 @@
  * job past the analysis budget (`--analysis-budget-ms`, set tiny here) is ended, answered 422
  * naming the limit, not charged, its worker replaced, and the server goes on serving.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -165,6 +165,8 @@ describe('serve: analysis off the event loop, bounded', () => {
     const host = childWith(s.proc.pid!, 'analysis-host-main');
     expect(host).toBeDefined();
     expect(environOf(host!)).toMatchObject({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' });
+    // Its own V8 flags (a young generation that stays small), not serve's.
+    expect(readFileSync(`/proc/${host}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=2');
     // Both workers are threads of that one process: a second request at once starts no other.
     const [a, b] = await Promise.all([post(s, live, { source: 'upload', content: plain }), post(s, live, { source: 'upload', content: plain })]);
     expect([a.status, b.status]).toEqual([200, 200]);

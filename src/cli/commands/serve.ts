@@ -86,6 +86,8 @@ export default async function serve(rt: CliRuntime, cmd: Command): Promise<void>
       ...webhooks,
       plugins: [...webhooks.plugins, stream.plugin],
     });
+    // Its young generation grows once it answers many small requests (young-generation.ts).
+    (await import('../young-generation.js')).growOnRequestRate(app.server);
     if (allowPrivate)
       app.log.warn(
         { allow_private_webhooks: true },
@@ -157,8 +159,8 @@ async function startAnalysisPool(rt: CliRuntime, limits: { size?: number; jobBud
     import('node:os'),
   ]);
   // The workers are threads of the analysis host, a child process with glibc malloc settings
-  // that return decoded images' memory (cli/analysis-host.ts); it runs Node's default V8 flags,
-  // so its code caches are the cache folder's own.
+  // that return decoded images' memory (cli/analysis-host.ts); it runs V8 flags of its own and
+  // keeps its threads' code caches in a folder of their own under the cache folder.
   const data = { pool: true as const, config: rt.engineConfig(), storeFile, cacheDir: rt.ctx.paths.cacheDir };
   const host = analysisHost();
   return new AnalysisPool({

@@ -72,4 +72,19 @@ describe('fileLines', () => {
     const lines = await read(`{"file":"${b64.slice(0, 100)}\n{"custom_id":"b"}\n`, 3);
     expect(lines.map((l) => l.text.toString())).toEqual(['{"file":"!', '{"custom_id":"b"}']);
   });
+
+  it('decodes files of several MB exactly, in any pieces, with two uploads at once sharing its output buffers', async () => {
+    // 2.5 MB: more than two of the 1 MB buffers the decoded bytes are gathered in.
+    const big = (seed: number): Buffer => Buffer.from(Array.from({ length: 2_500_003 }, (_, i) => (i * 2654435761 + seed) % 251));
+    const a = big(1);
+    const b = big(7);
+    const body = (f: Buffer): string => `{"custom_id":"x","file":"${f.toString('base64')}"}\n{"custom_id":"y","file":"${f.subarray(0, 70_001).toString('base64')}"}\n`;
+    const o = { max: 8 << 20 };
+    const both = await Promise.all([read(body(a), 997, o), read(body(b), 3, o), read(body(a), 1, o)]);
+    for (const [lines, f] of [[both[0], a], [both[1], b], [both[2], a]] as const) {
+      expect(lines.map((l) => l.spilled!.bytes)).toEqual([f.length, 70_001]);
+      expect(readFileSync(lines[0]!.spilled!.path).equals(f)).toBe(true);
+      expect(readFileSync(lines[1]!.spilled!.path).equals(f.subarray(0, 70_001))).toBe(true);
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { getEventListeners } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
-import { AnalysisPool } from '../../../src/server/analysis-pool.js';
+import { AnalysisPool, WORKER_YOUNG_GENERATION_MB } from '../../../src/server/analysis-pool.js';
 
 const WORKER = `
 const { parentPort, threadId } = require('node:worker_threads');
@@ -17,6 +17,13 @@ parentPort.on('message', (job) => {
   const r = job.req;
   if (r.spin) for (;;) {}
   if (r.exit) process.exit(3);
+  if (r.churn) {
+    // Short-lived strings, a few thousand alive at a time: V8 grows a default young generation to 32 MB.
+    const keep = [];
+    for (let i = 0; i < 3e5; i++) { keep.push('x'.repeat(200) + i); if (keep.length > 20000) keep.splice(0, 10000); }
+    const young = require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+    return parentPort.postMessage({ id: job.id, ok: { young } });
+  }
   if (r.fail) return parentPort.postMessage({ id: job.id, error: { error: { code: 'UNPROCESSABLE_CONTENT', message: r.fail } } });
   parentPort.postMessage({ id: job.id, ok: { echo: r.value, engine: job.engine, kind: job.kind, thread: threadId } });
 });`;
@@ -140,5 +147,22 @@ describe('AnalysisPool when no worker can start', () => {
     pools.push(p);
     const all = await Promise.allSettled([p.run('document', {}), p.run('document', {}), p.run('media', {})]);
     expect(all.map((r) => r.status === 'rejected' && (r.reason as VerityError).code)).toEqual(['INTERNAL_ERROR', 'INTERNAL_ERROR', 'INTERNAL_ERROR']);
+  });
+
+  it('starts workers with a young generation of WORKER_YOUNG_GENERATION_MB that does not grow with the work', async () => {
+    const limits: unknown[] = [];
+    const p = new AnalysisPool({
+      size: 1,
+      jobBudgetMs: 60_000,
+      memoryMb: 256,
+      start: async (resourceLimits) => {
+        limits.push(resourceLimits);
+        return new Worker(WORKER, { eval: true, resourceLimits });
+      },
+    });
+    pools.push(p);
+    const { young } = (await p.run('media', { churn: true })) as { young: number };
+    expect(limits).toEqual([{ maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB }]);
+    expect(young).toBeLessThanOrEqual(WORKER_YOUNG_GENERATION_MB * 1048576);
   });
 });
