@@ -379,7 +379,9 @@ async function earlyStart(args, cacheDir) {
       }
       // As the engine types it (document/input.ts): a PDF header within the first 1024 bytes.
       if (!head.includes('%PDF-')) continue;
-      const { extractionThreadAvailable, startEarlyPdfThread, pdfRunTiering, arriveAtTieringGate, useDefaultFlagsForCodeCaches } = await import('../dist/engine/document/extraction-thread.js');
+      // One CommonJS file (as for media): no ES module loader reading and linking its modules
+      // (and node:fs's ESM facade) before the thread is asked for.
+      const { extractionThreadAvailable, startEarlyPdfThread, pdfRunTiering, arriveAtTieringGate, useDefaultFlagsForCodeCaches } = createRequire(import.meta.url)('../dist/early-pdf.cjs');
       if (!extractionThreadAvailable()) return {};
       // Later optimisation for this run, shared with the thread: V8's flags change only once both
       // threads have started (src/engine/document/pdf-tiering.ts).

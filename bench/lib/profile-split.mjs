@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 const PARTS = [
   ['waiting (idle)', (s) => s.self === '(idle)'],
   ['garbage collection', (s) => s.self === '(garbage collector)'],
-  ['AI-text features', (s) => s.names.has('analyzeAiText')],
+  // With the detector's warm-up, which the CLI thread runs while pdf.js reads (document/verify.ts).
+  ['AI-text features', (s) => s.names.has('analyzeAiText') || s.names.has('prepareAiTextDetector')],
   ['pdf.js (open, text)', (s) => s.urls.some((u) => u.endsWith('/pdfjs.cjs'))],
   ['code caches (read, deserialise)', (s) => (s.self === 'Script' && s.selfUrl === 'node:vm') || (/^readFile/.test(s.self) && (s.names.has('runBundle') || s.names.has('runCommonJsWithCodeCache')) && s.depthTo('runBundle', 'runCommonJsWithCodeCache') <= 3)],
   ['PDF structure, streams, signatures', (s) => s.names.has('analyzePdf') || s.names.has('readPdfStructure')],

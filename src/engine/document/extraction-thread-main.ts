@@ -51,6 +51,12 @@ const { codeCacheDir, speculative, tiering } = (workerData ?? {}) as ThreadData;
 useDefaultFlagsForCodeCaches(tiering);
 const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
   await m.loadPdfJs(codeCacheDir);
+  // pdf.js streams every page's text through a web ReadableStream, whose Node modules
+  // (internal/webstreams/readablestream and writablestream) load on first use of the global.
+  // Loaded here, still under V8's default flags, they come from Node's own code cache; loaded by
+  // the first page's text, after the gate, V8 rejected that cache (its flag hash differs) and
+  // compiled them from source: ~2 ms more on the path to the text (pdf-tiering.ts).
+  void globalThis.ReadableStream;
   // pdf.js was read from its code cache under V8's default flags: the later optimisation may
   // start now (pdf-tiering.ts).
   arriveAtTieringGate(tiering);

@@ -12,7 +12,7 @@ import type { DocumentRequest } from '../../api/requests.js';
 import type { AnalysisEvidence, DimensionProducers, DocumentResult, Watermark } from '../../api/results.js';
 import { round3 } from '../scoring.js';
 import type { Computed, EnginePorts, VerifyOptions } from '../types.js';
-import { analyzeAiText } from './ai-text/analyze.js';
+import { analyzeAiText, prepareAiTextDetector } from './ai-text/analyze.js';
 import { Budget, DEFAULT_BUDGET_MS } from './budget.js';
 import { resolveDocumentInput } from './input.js';
 import { emptyAnalysis, plainFindingSummary, type FormatAnalysis, type Finding } from './report.js';
@@ -46,7 +46,15 @@ async function analyseByKind(
       // loading and structure reading below; it is stopped here whatever happens.
       const pdfReader = (await import('./extraction-thread.js')).preparePdfReader(ports.codeCacheDir, ports.pdfThread);
       try {
-        return await (await import('./pdf/analyze.js')).analyzePdf(bytes, now, budget, { onImages: startImages, trustAnchors: await documentTrustAnchors(ports), onC2paCandidate: startC2pa, pdfReader });
+        // While pdf.js reads (the text of the first pages, ~0.1 s), this thread would idle: the
+        // AI-text detector, which runs as soon as the text arrives, builds its tables meanwhile.
+        return await (await import('./pdf/analyze.js')).analyzePdf(bytes, now, budget, {
+          onImages: startImages,
+          trustAnchors: await documentTrustAnchors(ports),
+          onC2paCandidate: startC2pa,
+          pdfReader,
+          whilePdfJsReads: prepareAiTextDetector,
+        });
       } finally {
         pdfReader.discard();
       }

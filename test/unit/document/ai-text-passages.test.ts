@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AiTextSummary, DocumentResult } from '../../../src/api/results.js';
 import { createEngine } from '../../../src/engine/index.js';
-import { DEFAULT_MODEL } from '../../../src/engine/document/ai-text/detector.js';
-import { proseForDetection } from '../../../src/engine/document/ai-text/analyze.js';
+import { DEFAULT_MODEL, detectAiTextStylometric } from '../../../src/engine/document/ai-text/detector.js';
+import { prepareAiTextDetector, proseForDetection } from '../../../src/engine/document/ai-text/analyze.js';
 import { words } from '../../../src/engine/document/ai-text/features.js';
+import { scoreFeatures } from '../../../src/engine/document/ai-text/model.js';
 import { aiTextPassages, sentenceWindows } from '../../../src/engine/document/ai-text/passages.js';
 import { PROSE_HUMAN, b64, buildDocx, paragraph, testPorts } from './build.js';
 
@@ -65,6 +66,38 @@ describe('AI-text passages (ai_text on DocumentResult)', () => {
     const solo = aiTextPassages(text.slice(passages[0]!.start, passages[0]!.end), DEFAULT_MODEL);
     expect(solo).toHaveLength(1);
     expect(solo[0]!.probability).toBe(passages[0]!.probability);
+  });
+
+  it("reuses the detector's features only for a window that is the whole text: the same passages as measuring every window", () => {
+    // One window (no sentence ends to cut at), several windows, and a text past the features' 60,000
+    // characters (its one window is a prefix, not the whole text, so it is measured itself).
+    const oneWindow = proseForDetection(AI_PARA.replace(/\./g, ',').repeat(4));
+    const several = proseForDetection([...HUMAN_PARAS, AI_PARA].join(' '));
+    const long = proseForDetection('word and more words, '.repeat(3_500));
+    expect(sentenceWindows(oneWindow, DEFAULT_MODEL.min_flag_words)).toEqual([{ start: 0, end: oneWindow.length }]);
+    expect(long.length).toBeGreaterThan(60_000);
+    for (const text of [oneWindow, several, long]) {
+      const style = detectAiTextStylometric(text);
+      const reused = aiTextPassages(text, DEFAULT_MODEL, style);
+      expect(reused.length, text.slice(0, 40)).toBeGreaterThan(0);
+      expect(reused).toEqual(aiTextPassages(text, DEFAULT_MODEL));
+    }
+    // A window that is the whole text takes the given features as they are (here another text's,
+    // to show that they are used and not measured again).
+    const other = detectAiTextStylometric(several);
+    const given = scoreFeatures(DEFAULT_MODEL, other.features, other.wordCount).probability;
+    expect(aiTextPassages(oneWindow, DEFAULT_MODEL, other)[0]!.probability).toBe(Math.round(given * 1000) / 1000);
+    expect(aiTextPassages(oneWindow, DEFAULT_MODEL)[0]!.probability).not.toBe(Math.round(given * 1000) / 1000);
+  });
+
+  it('gives the same analysis after the detector was prepared on its warm-up text (nothing of it is kept)', async () => {
+    const content = [...HUMAN_PARAS, AI_PARA].join(' ');
+    const engine = createEngine(testPorts());
+    const before = await engine.verifyDocument({ source: 'raw', content });
+    prepareAiTextDetector();
+    const after = await engine.verifyDocument({ source: 'raw', content });
+    const strip = (r: typeof before): unknown => ({ ...r, id: undefined, latency_ms: undefined });
+    expect(strip(after)).toEqual(strip(before));
   });
 
   it('is absent when there was too little prose to measure, and when a document has no text', async () => {

@@ -48,7 +48,7 @@ describe('the PDF run tiering gate', () => {
       expect(() => withDefaultFlags(t, () => { throw new Error('boom'); })).toThrow('boom');
     } finally {
       // V8's default again for the rest of this test process.
-      process.getBuiltinModule('node:v8').setFlagsFromString('--interrupt-budget=67584');
+      process.getBuiltinModule('node:v8').setFlagsFromString('--interrupt-budget=67584 --incremental-marking');
     }
   });
 
@@ -68,18 +68,18 @@ describe('the PDF run tiering gate', () => {
         expect(arriveAtTieringGate(thread)).toBe(true);
         expect(set).toEqual([]);
       });
-      expect(set).toEqual(['--interrupt-budget=540672']);
+      expect(set).toEqual(['--interrupt-budget=540672 --no-incremental-marking']);
       // Overlapping scopes of both threads: the default is put back once, the budget once, by the last out.
       set.length = 0;
       withDefaultFlags(cli, () => {
         withDefaultFlags(thread, () => undefined);
-        expect(set).toEqual(['--interrupt-budget=67584']);
+        expect(set).toEqual(['--interrupt-budget=67584 --incremental-marking']);
       });
-      expect(set).toEqual(['--interrupt-budget=67584', '--interrupt-budget=540672']);
+      expect(set).toEqual(['--interrupt-budget=67584 --incremental-marking', '--interrupt-budget=540672 --no-incremental-marking']);
       // A throwing cache operation still leaves the scope.
       set.length = 0;
       expect(() => withDefaultFlags(thread, () => { throw new Error('disk full'); })).toThrow('disk full');
-      expect(set).toEqual(['--interrupt-budget=67584', '--interrupt-budget=540672']);
+      expect(set).toEqual(['--interrupt-budget=67584 --incremental-marking', '--interrupt-budget=540672 --no-incremental-marking']);
       expect(Array.from(cli.gate)).toEqual([2, 0, 0]);
     } finally {
       replaceFlagSetterForTests(prev);

@@ -83,6 +83,22 @@ export function proseForDetection(text: string): string {
   return kept.join(' ');
 }
 
+/** A few sentences that reach every part of the detector (words, sentences, windows, both tables). */
+const WARM_UP_TEXT = 'The report was filed on 3 May. However, the figures differ: see table 2 (revised).\nDr. Lee said "it is crucial" — moreover, the ledger, and the invoice, agree.\nNobody checked the totals again.';
+
+/**
+ * Builds what the detector makes once per process — its tables as Maps, its regular expressions
+ * compiled on their first use — by running it on a short constant text, so that a caller with
+ * idle time (the CLI thread while pdf.js reads a PDF on its own thread) pays that before the text
+ * arrives rather than after (~2–3 ms of a cold run). Nothing of that text is kept: the results do
+ * not depend on it.
+ */
+export function prepareAiTextDetector(): void {
+  const text = proseForDetection(WARM_UP_TEXT);
+  const style = detectAiTextStylometric(text);
+  aiTextPassages(text, style.model, style);
+}
+
 export async function analyzeAiText(input: string, deps: { config: EngineConfig; http: HttpClient; signal?: AbortSignal }): Promise<AiTextAnalysis> {
   const warnings: string[] = [];
   const findings: Finding[] = [];
@@ -144,6 +160,8 @@ export async function analyzeAiText(input: string, deps: { config: EngineConfig;
       flag: 'ai_generated_text',
       severity: 0,
     });
-  const passages = aiTextPassages(text, m);
+  // The detector's features are those of all of `text` with the model's tables (its default
+  // model is `m`): a passage that is the whole text reuses them.
+  const passages = aiTextPassages(text, m, style);
   return { probability, enoughText: true, flagged, findings, warnings, llm, producer: llm ? 'stylometric model + LLM log-probabilities' : 'stylometric model', words: style.wordCount, passages };
 }

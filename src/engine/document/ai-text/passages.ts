@@ -10,7 +10,7 @@
  * Offsets are into the text the detector analysed (`proseForDetection`'s output: layout lines
  * dropped, whitespace collapsed), so `text.slice(start, end)` is the window.
  */
-import { ABBREV, extractFeatures, MAX_FEATURE_CHARS, words, type FeatureName } from './features.js';
+import { ABBREV, extractFeatures, MAX_FEATURE_CHARS, words, type FeatureName, type FeatureVector } from './features.js';
 import { char4Of, scoreFeatures, vocabularyOf, type AiTextModel } from './model.js';
 
 export interface AiTextPassage {
@@ -136,13 +136,25 @@ function excerptOf(s: string): string {
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Up to MAX_PASSAGES windows of `text` (the analysed prose), most machine-like first. */
-export function aiTextPassages(text: string, model: AiTextModel): AiTextPassage[] {
+/** What extractFeatures gave for the whole of `text` (the detector measured it already). */
+export interface WholeTextFeatures {
+  features: FeatureVector;
+  wordCount: number;
+}
+
+/**
+ * Up to MAX_PASSAGES windows of `text` (the analysed prose), most machine-like first. `whole`: the
+ * features of all of `text` with `model`'s tables, when the caller has them. A window that is the
+ * whole text (prose with too few sentence ends to cut, or under two windows' worth of words) then
+ * reuses them instead of measuring the same string again: the same function of the same string,
+ * ~10 ms less for a 30,000-character text.
+ */
+export function aiTextPassages(text: string, model: AiTextModel, whole?: WholeTextFeatures): AiTextPassage[] {
   const vocabulary = vocabularyOf(model);
   const char4 = char4Of(model);
   const scored = spread(sentenceWindows(text, model.min_flag_words), MAX_SCORED_WINDOWS).map((w) => {
     const slice = text.slice(w.start, w.end);
-    const { features, wordCount } = extractFeatures(slice, vocabulary, char4);
+    const { features, wordCount } = whole && slice === text ? whole : extractFeatures(slice, vocabulary, char4);
     const s = scoreFeatures(model, features, wordCount);
     if (!s.enoughText) return null;
     const i = (name: FeatureName): number => model.features.indexOf(name);

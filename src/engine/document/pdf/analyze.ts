@@ -154,6 +154,8 @@ export interface PdfAnalysisHooks {
   onC2paCandidate?(): void;
   /** A pdf.js reader prepared by the caller (its thread already starting); the caller discards it afterwards. */
   pdfReader?: PdfReader;
+  /** Called once this thread's own work is done and it is about to wait for pdf.js (its idle time). */
+  whilePdfJsReads?(): void;
 }
 
 /** Embedded JPEG image XObjects (latest version of each object), largest first, at most IMAGE_LIMIT. */
@@ -214,6 +216,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   const diffPolicy = sigs.length ? await import('./diff-policy.js') : undefined;
   const diffsByBase: Map<number, RevisionDiff[]> = bases.length && s ? diffPolicy!.diffRevisions(bytes, s, bases) : new Map();
 
+  hooks.whilePdfJsReads?.();
   const pdfjs = await pdfjsRun;
   a.warnings.push(...pdfjsWarnings);
   if (!pdfjs && s && !s.xrefChainOk && s.revisions.every((r) => r.objects.length === 0))
