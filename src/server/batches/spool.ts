@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants, createWriteStream, type WriteStream } from 'node:fs';
-import { access, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { VerityError } from '../../api/errors.js';
@@ -42,8 +42,6 @@ export interface Staging {
 
 export interface BatchSpool {
   staging(): Promise<Staging>;
-  /** Item `index`'s bytes; UNAVAILABLE when the file is not in this spool. */
-  read(batchId: string, index: number): Promise<Buffer>;
   /**
    * Where item `index`'s file is, for the analysis to read it there (VerifyOptions.inputFile: the
    * server itself then never holds the bytes); UNAVAILABLE when the file is not in this spool.
@@ -120,13 +118,6 @@ export function createBatchSpool(dir?: string): BatchSpool {
           await rm(folder, { recursive: true, force: true });
         },
       };
-    },
-    async read(batchId, index) {
-      try {
-        return await readFile(await itemFile(batchId, index));
-      } catch (err) {
-        throw await notHere(err);
-      }
     },
     async file(batchId, index) {
       const path = await itemFile(batchId, index);

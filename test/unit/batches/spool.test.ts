@@ -3,7 +3,7 @@
  * and index only, removal per item and per batch, the start-up sweep, and the private temp folder
  * that goes with the server.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ const folder = (): string => {
 };
 
 describe('batch spool', () => {
-  it('a staged upload becomes the batch\'s files; items are read by index and removed one by one, the batch folder at its end', async () => {
+  it('a staged upload becomes the batch\'s files; items are found by index and removed one by one, the batch folder at its end', async () => {
     const root = folder();
     const spool = createBatchSpool(join(root, 'spool'));
     const s = await spool.staging();
@@ -30,11 +30,11 @@ describe('batch spool', () => {
     await s.commit('bat_abc');
     await s.discard(); // after a commit: nothing to remove
     expect(readdirSync(join(root, 'spool'))).toEqual(['bat_abc']);
-    expect((await spool.read('bat_abc', 2)).toString()).toBe('two');
+    expect(readFileSync(await spool.file('bat_abc', 2), 'utf8')).toBe('two');
     await spool.dropItem('bat_abc', 2);
-    await expect(spool.read('bat_abc', 2)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(spool.file('bat_abc', 2)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     // Only ids the server makes name a folder: nothing a caller sends becomes a path.
-    await expect(spool.read('../etc', 0)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+    await expect(spool.file('../etc', 0)).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
     await spool.dropBatch('bat_abc');
     expect(readdirSync(join(root, 'spool'))).toEqual([]);
   });
@@ -62,9 +62,9 @@ describe('batch spool', () => {
     const s = await spool.staging();
     await s.put(0, Buffer.from('x'));
     await s.commit('bat_tmp');
-    expect((await spool.read('bat_tmp', 0)).toString()).toBe('x');
+    expect(readFileSync(await spool.file('bat_tmp', 0), 'utf8')).toBe('x');
     await spool.close();
     // The folder is gone with what was in it.
-    await expect(spool.read('bat_tmp', 0)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(spool.file('bat_tmp', 0)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   });
 });
