@@ -32,7 +32,13 @@ async function youngAfter(name: string, n: number): Promise<string | undefined> 
 
 describe('serve young generation', () => {
   it('stays at 2 MB for a few requests and grows to twice SERVE_SEMI_SPACE_MB for hundreds at once', async () => {
-    expect(await youngAfter('few', 10)).toBe('2');
-    expect(await youngAfter('many', 300)).toBe(String(2 * (SERVE_SEMI_SPACE_MB as number)));
+    // Node 20 holds it at 2 MB exactly; Node 24 (V8 13.6) read up to 3.75 MB in a loaded CI run
+    // (test/unit/cli/serve-young-generation.test.ts HELD_MAX_MB): far below V8's own 32-128 MB.
+    const few = Number(await youngAfter('few', 10));
+    expect(few).toBeGreaterThan(0);
+    expect(few).toBeLessThanOrEqual(4);
+    const many = Number(await youngAfter('many', 300));
+    expect(many).toBeGreaterThanOrEqual(2 * (SERVE_SEMI_SPACE_MB as number));
+    expect(many).toBeLessThanOrEqual(2 * (SERVE_SEMI_SPACE_MB as number) + 2);
   });
 });

@@ -65,7 +65,14 @@ function decodeError(err: unknown, what: string): VerityError {
       { cause: err },
     );
   }
-  return new VerityError('UNPROCESSABLE_CONTENT', `The ${what} cannot be decoded: it looks truncated or corrupt (${msg.split('\n')[0]!.slice(0, 120)})`, { cause: err });
+  // libvips's own words are not quoted here: its error buffer is one per process, so while another
+  // decode runs beside this one (the EXIF thumbnail's check, the early decode, another request in
+  // serve) the text read back may be that decode's, a mix, or "Unknown error". Measured on the
+  // shared corrupted.jpg: alone, always "premature end of data segment"; 15 decodes at once, 2 of
+  // them "Warning treated as error"; through the CLI, 3 of 12 runs another decoder warning. A
+  // result must not vary from run to run (nor carry text from another caller's file); the words
+  // stay in the cause, for the logs.
+  return new VerityError('UNPROCESSABLE_CONTENT', `The ${what} cannot be decoded: it looks truncated or corrupt`, { cause: err });
 }
 
 /**

@@ -39,6 +39,22 @@ describe('bad input → catalogue errors, never a crash', () => {
       expect((err as VerityError).code).toBe('UNPROCESSABLE_CONTENT');
     }
   });
+  it('a corrupt JPEG decoded beside others says the same every time: libvips\'s words (one error buffer per process, shared by concurrent decodes) are not quoted', async () => {
+    const full = await cameraJpeg(scene(512, 384, 3), 512, 384);
+    const broken = Buffer.from(full);
+    for (let i = Math.floor(broken.length / 3); i < broken.length - 2; i += 97) broken[i] = 0xd3; // stray restart markers in the scan
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        run(broken).then(
+          (r) => JSON.stringify(r.warnings),
+          (e: VerityError) => `${e.code}: ${e.message}`,
+        ),
+      ),
+    );
+    expect(new Set(outcomes).size).toBe(1);
+    expect(outcomes[0]).not.toMatch(/Vips|Unknown error|failOn/);
+    expect(outcomes[0]).toContain('The image cannot be decoded: it looks truncated or corrupt');
+  });
   it('a decompression bomb (PNG header declaring 30000×30000) → 413 before decoding', async () => {
     const ihdr = Buffer.alloc(13);
     ihdr.writeUInt32BE(30000, 0);
