@@ -32,13 +32,14 @@ async function youngAfter(name: string, n: number): Promise<string | undefined> 
 
 describe('serve young generation', () => {
   it('stays at 2 MB for a few requests and grows to twice SERVE_SEMI_SPACE_MB for hundreds at once', async () => {
-    // Node 20 holds it at 2 MB exactly; Node 24 (V8 13.6) read up to 3.75 MB in a loaded CI run
-    // (test/unit/cli/serve-young-generation.test.ts HELD_MAX_MB): far below V8's own 32-128 MB.
+    // Node 20 reads exactly 2 and 16 MB; Node 24 (V8 13.6) up to a few MB more under load
+    // (test/unit/cli/serve-young-generation.test.ts NODE24_SLACK_MB): far below V8's own 32-128 MB.
+    const slack = 4;
     const few = Number(await youngAfter('few', 10));
     expect(few).toBeGreaterThan(0);
-    expect(few).toBeLessThanOrEqual(4);
+    expect(few).toBeLessThanOrEqual(2 + slack);
     const many = Number(await youngAfter('many', 300));
     expect(many).toBeGreaterThanOrEqual(2 * (SERVE_SEMI_SPACE_MB as number));
-    expect(many).toBeLessThanOrEqual(2 * (SERVE_SEMI_SPACE_MB as number) + 2);
+    expect(many).toBeLessThanOrEqual(2 * (SERVE_SEMI_SPACE_MB as number) + slack);
   });
 });
