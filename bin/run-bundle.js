@@ -138,14 +138,16 @@ export function keepYoungGenerationSmall(
     }
   };
   let grown = false;
-  const stopCollecting = collectOldGarbage(setFlags);
+  // V8's `gc`, fetched once: the extra full collections and the one-time growth both use it.
+  const gc = gcFunction(setFlags);
+  const stopCollecting = collectOldGarbage(gc);
   globalThis[GROW_HOOK] = () => {
     if (grown) return;
     grown = true;
     stopCollecting();
     setFlags(`${GROWTH_FLAG}=${DEFAULT_GROWTH}`);
     try {
-      growYoungGeneration(semiSpaceMb, setFlags);
+      growYoungGeneration(semiSpaceMb, gc);
     } finally {
       setFlags(`${GROWTH_FLAG}=1`);
     }
@@ -157,13 +159,11 @@ export function keepYoungGenerationSmall(
 /**
  * Young collections, each with ~0.6 MB of objects alive through it, until the young generation is
  * two semi-spaces of `semiSpaceMb` (V8 grows it once the bytes that survived since its last growth
- * pass its size): 3–6 collections for 8 MB. The `gc` function is taken with --expose-gc set only
- * while it is fetched (as cli/engine-worker.ts does), so V8's flags stay as they were.
+ * pass its size): 3–6 collections for 8 MB. `gc`: gcFunction's (nothing is done without it).
  */
-function growYoungGeneration(semiSpaceMb, setFlags) {
+function growYoungGeneration(semiSpaceMb, gc) {
   const v8 = process.getBuiltinModule('node:v8');
   const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? Infinity;
-  const gc = gcFunction(setFlags);
   if (!gc) return;
   for (let i = 0; i < 32 && young() < 2 * semiSpaceMb * 1048576; i++) {
     const alive = Array.from({ length: 4000 }, (_, j) => ({ j, s: `${'y'.repeat(100)}${j}` }));
@@ -197,10 +197,9 @@ export const OLD_GARBAGE_BYTES = 16 * 1048576;
  * serve's ~30 MB heap costs a few ms every several seconds of upload. Once the young generation
  * is grown for claims, V8's own timing is kept (claims were measured so). Returns the stop.
  */
-function collectOldGarbage(setFlags) {
+function collectOldGarbage(gc) {
   const v8 = process.getBuiltinModule('node:v8');
   const old = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')?.space_used_size ?? 0;
-  const gc = gcFunction(setFlags);
   if (!gc) return () => undefined;
   let left = old();
   const timer = setInterval(() => {

@@ -54,7 +54,7 @@ export const HOST_EXEC_ARGV: readonly string[] = ['--max-semi-space-size=2'];
  * those of processes with V8's defaults (which would otherwise reject and rewrite each other's
  * caches, one run after the other). bin/run-bundle.js removes the folder once unused for a month.
  */
-export const HOST_CODE_CACHE_FOLDER = 'max-semi-space-size-2';
+export const HOST_CODE_CACHE_FOLDER = HOST_EXEC_ARGV.map((f) => f.replace(/^--/, '').replace('=', '-')).join('_'); // 'max-semi-space-size-2'
 
 /** Parent → host. */
 export type ToHost =

@@ -38,8 +38,9 @@ const PDF_RUN_BUDGET = 8 * DEFAULT_BUDGET;
  * (~13 MB live: pdf.js's bytecode and the pages read), so V8 started marking it incrementally, on
  * helper threads, for a collection the run never needed; and a heap torn down while it is being
  * marked first finishes that marking in one pause (`--trace-gc`: a 14.6 ms "external finalize"
- * mark-compact as the PDF thread ended, and the process waits for its threads at exit). Without it, a heap that reaches its limit is collected in one full mark-compact, as
- * V8 collects a heap that outgrows incremental marking: the same heap limits, the same results.
+ * mark-compact as the PDF thread ended, and the process waits for its threads at exit). Without
+ * it, a heap that reaches its limit is collected in one full mark-compact, as V8 collects a heap
+ * that outgrows incremental marking: the same heap limits, the same results.
  * 15 interleaved pairs of the 10-page bench PDF: 0.948× the CPU, 0.959× the wall time.
  */
 const RUN_GC = '--no-incremental-marking';

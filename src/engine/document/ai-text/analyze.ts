@@ -93,7 +93,11 @@ const WARM_UP_TEXT = 'The report was filed on 3 May. However, the figures differ
  * arrives rather than after (~2–3 ms of a cold run). Nothing of that text is kept: the results do
  * not depend on it.
  */
+let prepared = false;
 export function prepareAiTextDetector(): void {
+  // Once per process: a server's later PDFs find the tables built.
+  if (prepared) return;
+  prepared = true;
   const text = proseForDetection(WARM_UP_TEXT);
   const style = detectAiTextStylometric(text);
   aiTextPassages(text, style.model, style);
