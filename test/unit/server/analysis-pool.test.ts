@@ -9,6 +9,7 @@ import { getEventListeners } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
+import { YOUNG_SLACK_MB } from '../../helpers/young-generation.js';
 import { AnalysisPool, WORKER_YOUNG_GENERATION_MB } from '../../../src/server/analysis-pool.js';
 
 const WORKER = `
@@ -163,6 +164,7 @@ describe('AnalysisPool when no worker can start', () => {
     pools.push(p);
     const { young } = (await p.run('media', { churn: true })) as { young: number };
     expect(limits).toEqual([{ maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB }]);
-    expect(young).toBeLessThanOrEqual(WORKER_YOUNG_GENERATION_MB * 1048576);
+    // Exact on Node 20; Node 24 may read a few MB over under load (test/helpers/young-generation.ts).
+    expect(young).toBeLessThanOrEqual((WORKER_YOUNG_GENERATION_MB + YOUNG_SLACK_MB) * 1048576);
   });
 });
