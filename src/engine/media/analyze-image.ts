@@ -160,7 +160,7 @@ async function runAnalysis(bytes: Buffer, opts: AnalyzeImageOptions, signal: Abo
   const early = opts.ports.earlyMedia?.take(bytes);
   const earlyPixels = early && (early.forHash || !wantHash) ? early.outcome : undefined;
   try {
-    header = early?.header ?? (await readHeader(bytes));
+    header = early?.header ?? (await readHeader(bytes, type.format));
   } catch (err) {
     const declared = type.format === 'heif' || type.format === 'avif' ? bmffDeclaredSize(bytes) : null;
     if (!(err instanceof VerityError) || err.code === 'PAYLOAD_TOO_LARGE' || !declared) throw err;

@@ -13,7 +13,7 @@ import {
   headerOf,
   lumaProxy,
   MAX_PIXELS,
-  PIXEL_LIMIT,
+  missingPixelCodec,
   storedValues,
   UNSUPPORTED,
   VIPS_TIMEOUT_S,
@@ -45,33 +45,55 @@ export async function loadSharp(codeCacheDir?: string): Promise<Sharp> {
 // The decode's own constants and steps live in luma-decode.ts (light enough for early-media.ts).
 if (MAX_PIXELS !== LIMITS.megapixels * 1_000_000) throw new Error('luma-decode.ts MAX_PIXELS differs from LIMITS.megapixels');
 export { MAX_PIXELS, cropView };
+
+/** sharp's own message for an image over `limitInputPixels` (thrown by sharp, not read from libvips's buffer). */
+const PIXEL_LIMIT = /pixel limit/i;
 export type { ImageHeader };
 
-function decodeError(err: unknown, what: string): VerityError {
+/** sharp's loader for a detected format (detect-type.ts names AVIF apart; libvips reads it with heifload). */
+const LOADER: Record<string, string> = { avif: 'heif' };
+
+/**
+ * Where a libvips failure happened, which decides what it means: reading the header of a file whose
+ * detected `format` is known (or not known: a caller that detected none), or decoding the pixels of
+ * a file whose `header` was read.
+ */
+type FailedAt = { stage: 'header'; format?: string } | { stage: 'pixels'; header: ImageHeader };
+
+/**
+ * The engine's error for a libvips failure, decided from facts, not from libvips's words: its
+ * error buffer is one per process, so while another decode runs beside this one (the EXIF
+ * thumbnail's check, the early decode, another request in serve, the analysis pool's threads) the
+ * text read back may be that decode's, a mix, or "Unknown error". Measured on the shared
+ * corrupted.jpg: alone, always "premature end of data segment"; 15 decodes at once, 2 of them
+ * "Warning treated as error"; through the CLI, 3 of 12 runs another decoder warning. A result must
+ * not vary from run to run (nor carry text from another caller's file); the words stay in the
+ * cause, for the logs.
+ * - Over the pixel limit: sharp's own fixed message, thrown by sharp before libvips reads pixels
+ *   (not the shared buffer), or the header check (readHeader).
+ * - A codec this build lacks (luma-decode.ts missingPixelCodec: HEVC in a HEIC, from the header
+ *   and sharp's library list) or a format it has no loader for (`sharp.format`): 415.
+ * - Anything else, once the header named a format this build reads: the data is truncated or
+ *   corrupt, 422. Only a libvips of the system's, whose codecs sharp does not list, leaves a HEIC's
+ *   failure to libvips's words.
+ */
+function decodeError(sharp: Sharp, err: unknown, what: string, at: FailedAt): VerityError {
   const msg = err instanceof Error ? err.message : String(err);
-  if (PIXEL_LIMIT.test(msg))
+  if (at.stage === 'header' && PIXEL_LIMIT.test(msg))
     return new VerityError('PAYLOAD_TOO_LARGE', `The image has more than ${LIMITS.megapixels} megapixels: refused before decoding`, { cause: err });
-  if (UNSUPPORTED.test(msg)) {
-    // libvips lists every loader's complaint, one per line, and the first is often a side effect
-    // (a HEVC-coded HEIC gives "source: bad seek to 38166" four times before the heif loader says
-    // the HEVC decoder "has not been built in"): quote the line that names the cause.
-    const line = msg.split('\n').find((l) => UNSUPPORTED.test(l))!.trim();
-    const codec = /has not been built in:\s*([A-Za-z0-9][\w.-]*)/i.exec(line)?.[1];
-    return new VerityError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      codec
-        ? `The ${what} cannot be decoded here: this build cannot decode ${codec} pixels (libvips: the ${codec} decoder has not been built in)`
-        : `The ${what} cannot be decoded here (${line.slice(0, 120)})`,
-      { cause: err },
-    );
+  const unsupported = (detail: string) => new VerityError('UNSUPPORTED_MEDIA_TYPE', `The ${what} cannot be decoded here: ${detail}`, { cause: err });
+  if (at.stage === 'header') {
+    const loader = at.format && (LOADER[at.format] ?? at.format);
+    if (loader && !(sharp.format as unknown as Record<string, { input?: { buffer?: boolean } } | undefined>)[loader]?.input?.buffer)
+      return unsupported(`this build of libvips has no ${loader} loader`);
+  } else {
+    const missing = missingPixelCodec(sharp, at.header);
+    if (missing === 'unknown') {
+      // A system libvips: its words are all there is to tell a missing HEVC decoder by.
+      const codec = UNSUPPORTED.test(msg) ? /has not been built in:\s*([A-Za-z0-9][\w.-]*)/i.exec(msg)?.[1] : undefined;
+      if (codec) return unsupported(`this build cannot decode ${codec} pixels (libvips: the ${codec} decoder has not been built in)`);
+    } else if (missing) return unsupported(`this build cannot decode ${missing} pixels (libvips: the ${missing} decoder has not been built in)`);
   }
-  // libvips's own words are not quoted here: its error buffer is one per process, so while another
-  // decode runs beside this one (the EXIF thumbnail's check, the early decode, another request in
-  // serve) the text read back may be that decode's, a mix, or "Unknown error". Measured on the
-  // shared corrupted.jpg: alone, always "premature end of data segment"; 15 decodes at once, 2 of
-  // them "Warning treated as error"; through the CLI, 3 of 12 runs another decoder warning. A
-  // result must not vary from run to run (nor carry text from another caller's file); the words
-  // stay in the cause, for the logs.
   return new VerityError('UNPROCESSABLE_CONTENT', `The ${what} cannot be decoded: it looks truncated or corrupt`, { cause: err });
 }
 
@@ -91,14 +113,17 @@ export function bmffDeclaredSize(bytes: Buffer): { width: number; height: number
   return best;
 }
 
-/** Reads the header only; throws 413 over the pixel limit and 422 when the header is unreadable. */
-export async function readHeader(bytes: Buffer): Promise<ImageHeader> {
+/**
+ * Reads the header only; throws 413 over the pixel limit, 415 when this build has no loader for
+ * the detected `format` (detect-type.ts), and 422 when the header is unreadable.
+ */
+export async function readHeader(bytes: Buffer, format?: string): Promise<ImageHeader> {
   const sharp = await loadSharp();
   let header: Awaited<ReturnType<typeof headerOf>>;
   try {
     header = await headerOf(sharp, bytes);
   } catch (err) {
-    throw decodeError(err, 'image');
+    throw decodeError(sharp, err, 'image', { stage: 'header', format });
   }
   if ('problem' in header) {
     if (header.problem === 'no-size') throw new VerityError('UNPROCESSABLE_CONTENT', 'The image header declares no width or height');
@@ -136,9 +161,11 @@ export interface DecodedLuma extends DecodedPlanes {
  */
 export async function decodeLuma(bytes: Buffer, header: ImageHeader, started?: Promise<DecodeOutcome>, forHash = true): Promise<DecodedLuma> {
   const outcome = await (started ?? decodeOutcome(await loadSharp(), bytes, header, forHash));
-  if ('ok' in outcome)
-    return outcome.partial ? { ...outcome.ok, partial: true, problem: decodeError(outcome.strictError, 'image').message } : { ...outcome.ok, partial: false, problem: null };
-  throw decodeError(outcome.lenientError ?? outcome.strictError, 'image');
+  if ('ok' in outcome && !outcome.partial) return { ...outcome.ok, partial: false, problem: null };
+  const sharp = await loadSharp(); // loaded already, by this decode or the early one
+  const at: FailedAt = { stage: 'pixels', header };
+  if ('ok' in outcome) return { ...outcome.ok, partial: true, problem: decodeError(sharp, outcome.strictError, 'image', at).message };
+  throw decodeError(sharp, outcome.lenientError ?? outcome.strictError, 'image', at);
 }
 
 /** The plane's pixels as width × height contiguous bytes (a copy only when it is a view with a wider stride). */

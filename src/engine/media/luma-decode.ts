@@ -35,6 +35,8 @@ export interface ImageHeader {
   space: string;
   /** EXIF orientation 1–8 (1 when absent). */
   orientation: number;
+  /** The pixels' coding inside a HEIF container (hevc, av1), as libheif reports it; absent elsewhere. */
+  compression?: string;
 }
 
 /** Why a header is refused (decode.ts turns it into the engine's error). */
@@ -59,6 +61,7 @@ export async function headerOf(sharp: Sharp, bytes: Buffer): Promise<ImageHeader
     channels: meta.channels ?? 3,
     space: meta.space ?? 'srgb',
     orientation: meta.orientation ?? 1,
+    ...(meta.compression ? { compression: meta.compression } : {}),
   };
 }
 
@@ -122,12 +125,25 @@ export function cropView(src: LumaPlane, left: number, top: number, w: number, h
   return { data: src.data.subarray(from, from + (h - 1) * stride + w), width: w, height: h, left: src.left + left, top: src.top + top, stride };
 }
 
-/** How decode.ts classifies a libvips failure. */
-export const PIXEL_LIMIT = /pixel limit/i;
-export const UNSUPPORTED = /unsupported image format|no decode|not a known file format|compression format has not been built in|codec/i;
+/**
+ * The codec this build lacks for the header's pixels (HEVC in a HEIC: sharp's own libvips carries
+ * libheif with the AV1 decoders only), decided from the header and the libraries sharp reports,
+ * never from libvips's error text: that text comes from one error buffer per process, shared by
+ * every decode running at the same moment (the early decode, the EXIF thumbnail's check, other
+ * requests in `serve`, the analysis pool's threads), so it may be another decode's words, a mix,
+ * or "Unknown error" (decode.ts decodeError). `'unknown'` when sharp runs on a libvips of the
+ * system's, whose plug-ins it does not list; null when nothing is missing.
+ */
+export function missingPixelCodec(sharp: Sharp, header: Pick<ImageHeader, 'format' | 'compression'>): string | 'unknown' | null {
+  if (header.format !== 'heif' || header.compression !== 'hevc') return null;
+  const versions = sharp.versions as Record<string, string | undefined>;
+  // sharp's prebuilt libvips lists every library it bundles (heif, aom…); a system libvips only itself.
+  if (!versions.heif) return 'unknown';
+  return versions.de265 ? null : 'HEVC';
+}
 
-/** Whether a strict decode's failure is one a lenient decode may recover from (truncated or corrupt data). */
-export const recoverable = (msg: string): boolean => !PIXEL_LIMIT.test(msg) && !UNSUPPORTED.test(msg);
+/** libvips's words for a missing loader or codec: consulted only where missingPixelCodec cannot tell. */
+export const UNSUPPORTED = /unsupported image format|no decode|not a known file format|compression format has not been built in|codec/i;
 
 /** The outcome of the strict decode and, when it failed recoverably, of the lenient one. */
 export type DecodeOutcome =
@@ -136,15 +152,19 @@ export type DecodeOutcome =
   | { strictError: unknown; lenientError?: unknown };
 
 /**
- * The strict decode, then the lenient one when the strict one failed on data (not on the limit or
- * a missing codec): the whole of decodeLuma's libvips work, errors kept as sharp gave them.
- * `forHash` as in decodePlanes.
+ * The strict decode, then the lenient one when the strict one failed (truncated or corrupt data
+ * decodes in part), unless the pixels' codec is missing from this build: the whole of decodeLuma's
+ * libvips work, errors kept as sharp gave them. Whether to try the lenient decode is decided from
+ * the header (missingPixelCodec), not from the strict failure's text, so a file gives the same
+ * outcome whatever else libvips is decoding at the moment. (The pixel limit cannot be the failure:
+ * headerOf refused a larger header before any decode.) `forHash` as in decodePlanes.
  */
 export async function decodeOutcome(sharp: Sharp, bytes: Buffer, header: ImageHeader, forHash: boolean): Promise<DecodeOutcome> {
   try {
     return { ok: await decodePlanes(sharp, bytes, header, 'warning', forHash), partial: false };
   } catch (strictError) {
-    if (!recoverable(strictError instanceof Error ? strictError.message : String(strictError))) return { strictError };
+    const missing = missingPixelCodec(sharp, header);
+    if ((missing !== null && missing !== 'unknown') || (missing === 'unknown' && UNSUPPORTED.test(strictError instanceof Error ? strictError.message : String(strictError)))) return { strictError };
     try {
       return { ok: await decodePlanes(sharp, bytes, header, 'none', forHash), partial: true, strictError };
     } catch (lenientError) {

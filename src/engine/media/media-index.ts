@@ -124,7 +124,7 @@ export async function addToMediaIndex(
     let width: number | null = null;
     let height: number | null = null;
     if (type.kind === 'image') {
-      const h = await readHeader(bytes);
+      const h = await readHeader(bytes, type.format);
       width = h.width;
       height = h.height;
       phash = await pHash(bytes).catch(() => null);

@@ -1,0 +1,101 @@
+// A decode failure's meaning is decided from the header and the libraries sharp reports, never
+// from libvips's error text: that text comes from one buffer per process, shared by concurrent
+// decodes, so it may be another decode's words or "Unknown error". Here a real sharp is wrapped so
+// that every failure carries such a foreign text, as a busy process would hand it over.
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { VerityError } from '../../../src/api/errors.js';
+import { decodeLuma, readHeader } from '../../../src/engine/media/decode.js';
+import { decodeOutcome, headerOf, missingPixelCodec, type ImageHeader } from '../../../src/engine/media/luma-decode.js';
+import { cameraJpeg, scene } from './helpers.js';
+
+type Sharp = typeof sharp;
+
+/** Real sharp whose every failed `toBuffer` reports `text` instead of its own message. */
+function sharpReporting(text: string): Sharp {
+  const wrapped = ((...args: Parameters<Sharp>) => {
+    const img = sharp(...args);
+    const toBuffer = img.toBuffer.bind(img) as (...a: unknown[]) => Promise<unknown>;
+    (img as unknown as { toBuffer: unknown }).toBuffer = (...a: unknown[]) =>
+      toBuffer(...a).catch(() => {
+        throw new Error(text);
+      });
+    return img;
+  }) as unknown as Sharp;
+  return new Proxy(wrapped, { get: (target, key) => (key in target ? Reflect.get(target, key) : Reflect.get(sharp, key)) });
+}
+
+/** A JPEG whose scan carries stray restart markers: the strict decode fails, the lenient one reads it. */
+async function corruptJpeg(): Promise<Buffer> {
+  const broken = Buffer.from(await cameraJpeg(scene(512, 384, 3), 512, 384));
+  for (let i = Math.floor(broken.length / 3); i < broken.length - 2; i += 97) broken[i] = 0xd3;
+  return broken;
+}
+
+const FOREIGN = [
+  'Unknown error',
+  'heif: Error while loading plugin: Support for this compression format has not been built in: HEVC (a suitable decoder plugin is libde265) (11.6003)',
+  'VipsForeignLoad: buffer is not in a known file format',
+  'Input image exceeds pixel limit',
+];
+
+const heic: ImageHeader = { width: 1056, height: 1056, format: 'heif', pages: 1, channels: 3, space: 'srgb', orientation: 1, compression: 'hevc' };
+
+describe('decode failures are classified from facts, not from libvips\'s shared error text', () => {
+  it('a corrupt JPEG is read leniently whatever words its strict failure came back with', async () => {
+    const bytes = await corruptJpeg();
+    const header = await headerOf(sharp, bytes);
+    if ('problem' in header) throw new Error('header unreadable');
+    const own = await decodeOutcome(sharp, bytes, header, false);
+    expect('ok' in own && own.partial).toBe(true); // the premise: strict fails, lenient recovers
+    for (const text of FOREIGN) {
+      const outcome = await decodeOutcome(sharpReporting(text), bytes, header, false);
+      expect('ok' in outcome && outcome.partial, text).toBe(true);
+      const luma = await decodeLuma(bytes, header, Promise.resolve(outcome), false);
+      expect(luma.partial).toBe(true);
+      expect(luma.problem).toBe('The image cannot be decoded: it looks truncated or corrupt');
+      // Both decodes failing: the same 422 whatever the words.
+      const failed = { strictError: new Error(text), lenientError: new Error(text) };
+      await expect(decodeLuma(bytes, header, Promise.resolve(failed), false)).rejects.toMatchObject({
+        code: 'UNPROCESSABLE_CONTENT',
+        message: 'The image cannot be decoded: it looks truncated or corrupt',
+      });
+    }
+  });
+
+  it('a HEVC-coded HEIC is unsupported in this build whatever the text, and no lenient decode is tried', async () => {
+    expect(missingPixelCodec(sharp, heic)).toBe('HEVC'); // sharp's prebuilt libvips: libheif with AV1 only
+    for (const text of FOREIGN) {
+      const outcome = { strictError: new Error(text) };
+      const err = await decodeLuma(Buffer.alloc(0), heic, Promise.resolve(outcome), false).catch((e: unknown) => e);
+      expect(err, text).toBeInstanceOf(VerityError);
+      expect((err as VerityError).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect((err as VerityError).message).toBe('The image cannot be decoded here: this build cannot decode HEVC pixels (libvips: the HEVC decoder has not been built in)');
+    }
+    let tries = 0;
+    const counting = new Proxy(sharp, { apply: (target, self, args: Parameters<Sharp>) => (tries++, Reflect.apply(target, self, args)) });
+    const outcome = await decodeOutcome(counting, Buffer.from('not a heic at all'), heic, false);
+    expect('lenientError' in outcome).toBe(false);
+    expect(tries).toBe(1);
+  });
+
+  it('missingPixelCodec reads the codec from the header and the libraries sharp lists', () => {
+    const withVersions = (versions: Record<string, string>) => ({ versions }) as unknown as Sharp;
+    expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20', aom: '3.12' }), heic)).toBe('HEVC');
+    expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20', de265: '1.0' }), heic)).toBeNull();
+    expect(missingPixelCodec(withVersions({ vips: '8.15' }), heic)).toBe('unknown'); // a system libvips lists only itself
+    expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20' }), { ...heic, compression: 'av1' })).toBeNull();
+    expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20' }), { format: 'jpeg' })).toBeNull();
+  });
+
+  it('an unreadable header is corrupt when this build has the detected format\'s loader, unsupported when it has none', async () => {
+    const cut = (await cameraJpeg(scene(64, 64, 1), 64, 64)).subarray(0, 40);
+    await expect(readHeader(cut, 'jpeg')).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT' });
+    await expect(readHeader(Buffer.from('RIFF\0\0\0\0WEBPVP8 garbage'), 'webp')).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT' });
+    // detect-type.ts names no such format today; the rule holds for any it may add.
+    await expect(readHeader(Buffer.from([0, 0, 0, 12, 0x6a, 0x50, 0x20, 0x20]), 'jp2k')).rejects.toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'The image cannot be decoded here: this build of libvips has no jp2k loader',
+    });
+  });
+});
