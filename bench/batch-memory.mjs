@@ -6,7 +6,7 @@
 //   remote    the same folder with `--remote URL` through a built `verity serve` (live business
 //             key): the CLI's tree and serve's tree, each on its own
 // Variants are environments the processes start with, run interleaved round by round (A B A B …)
-// so a busy moment on the shared machine hits each alike:
+// so a busy moment on the shared machine hits each alike, each round starting with the next one:
 //   --variants default,arena2,mmap   (default: nothing added; arena2: MALLOC_ARENA_MAX=2;
 //   mmap: MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TRIM_THRESHOLD_=131072; arena2mmap: both)
 //   BENCH_EXTRA_VARIANTS='name,K=V,K2=V2;name2,K=V' adds variants of your own
@@ -48,7 +48,10 @@ const measured = (bin, args, env) => sampledRun(bin, args, env);
 
 const rows = [];
 for (let r = 1; r <= rounds; r++) {
-  for (const v of variants) {
+  // Each round starts with the next variant (A B, B A, …): the first run of a round meets a cold
+  // page cache and whatever the machine was doing before, and must not always be the same variant's.
+  const order = variants.map((_, i) => variants[(i + r - 1) % variants.length]);
+  for (const v of order) {
     const bin = v === 'other' ? other : (bins[v] ?? here);
     const home = mkdtempSync(join(tmpdir(), 'verity-bench-mem-'));
     const env = { PATH: process.env.PATH, HOME: process.env.HOME, VERITY_HOME: home, NO_COLOR: '1', ...(ENVS[v] ?? {}) };
