@@ -15,6 +15,7 @@ import {
   MAX_PIXELS,
   missingPixelCodec,
   storedValues,
+  withoutOperationCache,
   UNSUPPORTED,
   VIPS_TIMEOUT_S,
   type DecodedPlanes,
@@ -37,7 +38,7 @@ export async function loadSharp(codeCacheDir?: string): Promise<Sharp> {
   // main thread) or an I/O callback is not held up behind it.
   sharpModule ??= new Promise((resolve) => setImmediate(() => setImmediate(resolve))).then(async () => {
     const bundled = (await import('./cached-modules.js')).loadBundledSharp(codeCacheDir);
-    return bundled ?? (createRequire(import.meta.url)('sharp') as Sharp);
+    return withoutOperationCache(bundled ?? (createRequire(import.meta.url)('sharp') as Sharp));
   });
   return sharpModule;
 }

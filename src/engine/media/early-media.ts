@@ -18,7 +18,7 @@
 import { resolvePaths } from '../../config/paths.js';
 import { storeFileMissing } from '../store-file.js';
 import { loadBundledSharp } from './cached-modules.js';
-import { decodeOutcome, headerOf, type DecodeOutcome, type ImageHeader } from './luma-decode.js';
+import { decodeOutcome, headerOf, withoutOperationCache, type DecodeOutcome, type ImageHeader } from './luma-decode.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 
@@ -129,7 +129,7 @@ export async function startEarlyMediaDecode(path: string, codeCacheDir: string |
   let sharp: Sharp;
   let header: ImageHeader;
   try {
-    sharp = loadBundledSharp(codeCacheDir) ?? (process.getBuiltinModule('node:module').createRequire(import.meta.url)('sharp') as Sharp);
+    sharp = withoutOperationCache(loadBundledSharp(codeCacheDir) ?? (process.getBuiltinModule('node:module').createRequire(import.meta.url)('sharp') as Sharp));
   } catch {
     await file.rest;
     return undefined; // the engine loads sharp again and reports the problem itself

@@ -8,6 +8,19 @@ import { strideOf, type LumaPlane } from './forensics/types.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 
+/**
+ * sharp with libvips's operation cache switched off, for every caller in the process (the cache is
+ * libvips's, one per process). By default libvips keeps the last 100 operations and what they hold:
+ * each decode's load operation keeps its input, so a server or a batch held the last hundred
+ * files' bytes (a 12 MP JPEG: ~3 MB each) although no file is analysed twice. Measured: 40 photos
+ * of 12 MP decoded one after the other, 199 → 131 MB peak RSS. The engine never repeats an
+ * operation on the same input, so nothing is lost.
+ */
+export function withoutOperationCache(sharp: Sharp): Sharp {
+  sharp.cache(false);
+  return sharp;
+}
+
 /** LIMITS.megapixels (api/requests.ts) in pixels; decode.ts checks the two agree. */
 export const MAX_PIXELS = 100 * 1_000_000;
 /** Longest side of the region the pixel analyzers read: 4096² covers 12–16 MP cameras entirely. */

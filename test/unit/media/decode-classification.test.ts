@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { VerityError } from '../../../src/api/errors.js';
-import { decodeLuma, readHeader } from '../../../src/engine/media/decode.js';
+import { decodeLuma, loadSharp, readHeader } from '../../../src/engine/media/decode.js';
 import { decodeOutcome, headerOf, missingPixelCodec, type ImageHeader } from '../../../src/engine/media/luma-decode.js';
 import { cameraJpeg, scene } from './helpers.js';
 
@@ -97,5 +97,19 @@ describe('decode failures are classified from facts, not from libvips\'s shared 
       code: 'UNSUPPORTED_MEDIA_TYPE',
       message: 'The image cannot be decoded here: this build of libvips has no jp2k loader',
     });
+  });
+});
+
+describe('libvips keeps nothing between decodes', () => {
+  it('after several decodes its operation cache holds no operation (each would keep its input file\'s bytes)', async () => {
+    const sharpOfEngine = await loadSharp();
+    for (let seed = 1; seed <= 3; seed++) {
+      const bytes = await cameraJpeg(scene(320, 240, seed), 320, 240);
+      const header = await readHeader(bytes, 'jpeg');
+      await decodeLuma(bytes, header, undefined, true);
+    }
+    const stats = sharpOfEngine.cache();
+    expect(stats.items.current).toBe(0);
+    expect(stats.memory.max).toBe(0);
   });
 });
