@@ -280,7 +280,6 @@ export function pruneFlagFolders(cacheDir, inUse, now = Date.now()) {
  * sends inline data over 1,400,000 base64 characters there); smaller ones on the CLI's thread.
  */
 const INLINE_MAX_BYTES = 1_050_000;
-const SPLIT_MIN_BYTES = 64 * 1024;
 
 /**
  * Options of `verity` and of `verify document` that take a value (src/cli/program.ts and
@@ -381,17 +380,16 @@ async function earlyStart(args, cacheDir) {
       if (!head.includes('%PDF-')) continue;
       // One CommonJS file (as for media): no ES module loader reading and linking its modules
       // (and node:fs's ESM facade) before the thread is asked for.
-      const { extractionThreadAvailable, startEarlyPdfThread, pdfRunTiering, arriveAtTieringGate, useDefaultFlagsForCodeCaches, SPLIT_PAGE } = createRequire(import.meta.url)('../dist/early-pdf.cjs');
+      const { extractionThreadAvailable, startEarlyPdfThread, pdfRunTiering, arriveAtTieringGate, useDefaultFlagsForCodeCaches } = createRequire(import.meta.url)('../dist/early-pdf.cjs');
       if (!extractionThreadAvailable()) return {};
       // Later optimisation for this run, shared with the thread: V8's flags change only once both
       // threads have started (src/engine/document/pdf-tiering.ts).
-      const split = size >= Number(process.env.XSPLIT ?? SPLIT_MIN_BYTES) ? SPLIT_PAGE : undefined;
-      const tiering = pdfRunTiering(undefined, split ? 3 : 2);
+      const tiering = pdfRunTiering();
       try {
         // The thread may read this file with pdf.js while the CLI loads and the engine measures
         // it; the engine's verdict and the bytes it reads still decide (extraction-thread-main.ts).
         const file = { path: resolve(arg), maxBytes: INLINE_MAX_BYTES };
-        const pdfThread = startEarlyPdfThread(cacheDir, file, tiering, split);
+        const pdfThread = startEarlyPdfThread(cacheDir, file, tiering);
         if (!pdfThread || !tiering) return { pdfThread };
         useDefaultFlagsForCodeCaches(tiering);
         return { pdfThread, arriveAtTieringGate: () => arriveAtTieringGate(tiering) };

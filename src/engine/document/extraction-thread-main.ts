@@ -47,15 +47,7 @@ function fail(err: unknown): void {
 
 // pdf.js is compiled as soon as the thread starts, before its job arrives (the calling thread is
 // meanwhile reading the file's structure); a failure here is reported with the job.
-const { codeCacheDir, speculative, tiering, split } = (workerData ?? {}) as ThreadData;
-/**
- * A reading split between two threads (extraction-thread.ts, startEarlyPdfThread): this thread
- * reads pages 1…split.page and sends them as a 'part' before it goes on (role 'first'), or only
- * reads the later pages ahead and answers with them (role 'rest'), never under the document's
- * full decode budget.
- */
-const rest = split?.role === 'rest';
-const from = rest ? split.page + 1 : 1;
+const { codeCacheDir, speculative, tiering } = (workerData ?? {}) as ThreadData;
 useDefaultFlagsForCodeCaches(tiering);
 const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
   await m.loadPdfJs(codeCacheDir);
@@ -139,24 +131,6 @@ function readBounded(f: SpeculativeFile): Buffer | undefined {
  * under the document's full budget, as without reading ahead. The host names only files of at
  * most ~1 MB, and at most `textPages` pages are read.
  */
-/** The first pages' text (role 'first'), sent once the job has come (the engine's verdict). */
-let part: { text: string; decodedBytes: number } | undefined;
-let sendPart: (() => void) | undefined;
-
-/** Where the first thread of a split reading notes its first pages' text. */
-function partAfter(budget: DecodeBudget, live: () => boolean = () => true): { page: number; call: (textSoFar: string) => void } | undefined {
-  if (split?.role !== 'first') return undefined;
-  return {
-    page: split.page,
-    call: (text) => {
-      // A reading ahead that was abandoned (other bytes came) may still be finishing a page.
-      if (!live()) return;
-      part = { text, decodedBytes: budget.used };
-      sendPart?.();
-    },
-  };
-}
-
 const early = ((): EarlyReading | undefined => {
   const bytes = speculative && readBounded(speculative);
   if (!speculative || !bytes) return undefined;
@@ -164,16 +138,13 @@ const early = ((): EarlyReading | undefined => {
   const abandon = (): void => {
     if (e.abandoned) return;
     e.abandoned = true;
-    part = undefined;
     send({ type: 'ahead', event: 'abandoned', decodedBytes: e.budget.used });
     void e.doc.then((d) => d.destroy()).catch(() => undefined);
   };
   // Past the speculative budget before the job came: the early document is dropped (at once:
   // pdf.js then fails every further decode of it) and the job reads afresh.
   e.budget = startDecodeBudget(SPECULATIVE_DECODE_BYTES, () => {
-    // The later pages' thread never reads past the speculative budget: the first thread then
-    // reads them itself.
-    if (!jobArrived || rest) queueMicrotask(abandon);
+    if (!jobArrived) queueMicrotask(abandon);
     else onDocumentCap?.();
   });
   e.abandon = abandon;
@@ -181,7 +152,7 @@ const early = ((): EarlyReading | undefined => {
   void e.doc.then(() => {
     if (!e.abandoned && !jobArrived) send({ type: 'ahead', event: 'opened', decodedBytes: e.budget.used });
   }, () => undefined);
-  e.text = Promise.all([e.doc, goSignal]).then(([d]) => (e.abandoned ? '' : d.text(speculative.textPages, from, partAfter(e.budget, () => !e.abandoned))));
+  e.text = Promise.all([e.doc, goSignal]).then(([d]) => (e.abandoned ? '' : d.text(speculative.textPages)));
   // Awaited only if the job carries these bytes; a failure is then reported as the job's.
   e.doc.catch(() => undefined);
   e.text.catch(() => undefined);
@@ -229,13 +200,8 @@ async function run(job: ExtractionJob): Promise<void> {
   });
   capped.catch(() => undefined);
   if (budget.exceeded) onDocumentCap!();
-  // The first pages' text goes as soon as it is read (now, when the reading ahead has read it).
-  sendPart = () => {
-    if (part && !budget.exceeded) send({ type: 'part', text: part.text, readAhead, decodedBytes: part.decodedBytes, room: budget.limit - part.decodedBytes });
-  };
-  sendPart();
   // The main thread terminates this thread if the page count is over the limit.
-  const text = await Promise.race([ahead ?? doc.text(job.textPages, 1, partAfter(budget)), capped]);
+  const text = await Promise.race([ahead ?? doc.text(job.textPages), capped]);
   checkBudget(budget);
   // Before the answer: the main thread terminates this thread once it has the text. Only a run
   // without a usable code cache writes one.
@@ -244,21 +210,7 @@ async function run(job: ExtractionJob): Promise<void> {
   await doc.destroy();
 }
 
-/**
- * The later pages' thread (role 'rest'): answers with what it read ahead of the same bytes, or
- * fails (the first thread then reads those pages itself). It never reads afresh.
- */
-async function runRest(job: ExtractionJob): Promise<void> {
-  jobArrived = true;
-  const e = early;
-  if (!e || e.abandoned || e.budget.exceeded || e.textPages !== job.textPages || !e.bytes.equals(Buffer.from(job.bytes))) throw new Error('the later pages were not read ahead');
-  const [doc, text] = await Promise.all([e.doc, e.text]);
-  // Abandoned on the way (past the speculative budget), pdf.js may have returned partial text.
-  if (e.abandoned || e.budget.exceeded) throw new Error('the later pages were not read ahead');
-  send({ type: 'rest', text, pages: doc.pages, decodedBytes: e.budget.used });
-}
-
 parentPort!.on('message', (m: ExtractionJob | { type: 'go' }) => {
   go();
-  if (!('type' in m)) (rest ? runRest(m) : run(m)).catch(fail);
+  if (!('type' in m)) run(m).catch(fail);
 });

@@ -25,13 +25,6 @@ export type ExtractionMessage =
    * `readAhead`: the text came from the reading ahead; `decodedBytes`: what pdf.js decoded in all.
    */
   | { type: 'text'; text: string; readAhead: boolean; decodedBytes: number }
-  /**
-   * A split reading (startEarlyPdfThread): the first thread's text of pages 1…split.page, what it had
-   * decoded by then and how much more its budget allowed; the second thread's text of the later
-   * pages, the page count it read and what it decoded in all.
-   */
-  | { type: 'part'; text: string; readAhead: boolean; decodedBytes: number; room: number }
-  | { type: 'rest'; text: string; pages: number; decodedBytes: number }
   | { type: 'error'; name: string; message: string }
   /** The reading ahead opened the named file, or was abandoned past its speculative budget. */
   | { type: 'ahead'; event: 'opened' | 'abandoned'; decodedBytes: number };
@@ -57,9 +50,6 @@ function namedError(name: string, message: string): Error {
 export interface ThreadRun {
   opened: Promise<Extract<ExtractionMessage, { type: 'opened' }>>;
   text: Promise<string>;
-  /** A split reading's shares (startSplitThreads): never settle on a thread that sends none. */
-  part: Promise<Extract<ExtractionMessage, { type: 'part' }>>;
-  rest: Promise<Extract<ExtractionMessage, { type: 'rest' }>>;
   /** Sends the one job; from then on the thread keeps the process alive until it answers or is stopped. */
   send(job: ExtractionJob): void;
   /** Lets a thread that reads ahead read the pages' text too (the host will run the engine). */
@@ -84,9 +74,6 @@ export interface ThreadStats {
   /** The reading ahead's last event, and what it had decoded by then. */
   ahead?: 'opened' | 'abandoned';
   aheadDecodedBytes?: number;
-  /** A split reading: whether the answer joined the two threads' texts, and why the second's went unused. */
-  joined?: boolean;
-  restUnused?: string;
 }
 
 /**
@@ -130,8 +117,6 @@ export interface ThreadData {
   speculative?: SpeculativeFile & { textPages: number };
   /** The later-optimisation gate shared with the host (pdf-tiering.ts); the thread arrives once pdf.js is loaded. */
   tiering?: PdfTiering;
-  /** This thread's share of a reading split between two threads (startEarlyPdfThread). */
-  split?: { page: number; role: 'first' | 'rest' };
 }
 
 /**
@@ -140,10 +125,9 @@ export interface ThreadData {
  * pdf.js is loaded, before the engine has decided whether pdf.js may read it (see
  * extraction-thread-main.ts for what that reading does and what bounds it).
  */
-export function startEarlyPdfThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile, tiering?: PdfTiering, split?: number): EarlyPdfThread | undefined {
+export function startEarlyPdfThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile, tiering?: PdfTiering): EarlyPdfThread | undefined {
   if (!extractionThreadAvailable()) return undefined;
-  let run: ThreadRun | undefined =
-    speculative && split ? startSplitThreads(codeCacheDir, speculative, tiering, split) : startThread(codeCacheDir, speculative, tiering);
+  let run: ThreadRun | undefined = startThread(codeCacheDir, speculative, tiering);
   const stats = run.stats;
   return {
     take: () => {
@@ -161,79 +145,9 @@ export function startEarlyPdfThread(codeCacheDir: string | undefined, speculativ
   };
 }
 
-/**
- * Pages of the first thread's share when the reading is split (bin/run-bundle.js, for a PDF large
- * enough that pdf.js's opening is a large part of the thread's path): the second thread reads the
- * text of pages SPLIT_PAGE + 1…TEXT_PAGE_LIMIT at the same time.
- */
-export const SPLIT_PAGE = 5;
-
-/**
- * One reading on two threads, started at the same moment: the first is the usual thread (it
- * opens the file, reads pages 1…TEXT_PAGE_LIMIT and answers the job as ever), and sends the text
- * of pages 1…`split` as a 'part' on the way; the second reads the same file ahead, with the same
- * bounds (its own speculative decode budget, never raised: past it the second thread's reading
- * is abandoned), and answers the job with the later pages' text only if the job carries the bytes
- * it read. The answer is the first thread's own text, or the part joined to the later pages
- * whenever those come first, and only when the second thread read the same page count and
- * decoded no more than the first thread's budget still allowed (so a reading the first thread
- * would have failed at its decode budget is never joined). pdf.js reads each page of one document
- * the same on any thread, so the joined text is the first thread's own, byte for byte (tested on
- * the shared fixtures, test/e2e/pdf-split-reading.test.ts). Any failure of the second thread (an
- * error, its budget, a hang) only leaves the first thread's own reading, as without a split.
- */
-function startSplitThreads(codeCacheDir: string | undefined, speculative: SpeculativeFile, tiering: PdfTiering | undefined, split: number): ThreadRun {
-  const first = startThread(codeCacheDir, speculative, tiering, { page: split, role: 'first' });
-  const second = startThread(codeCacheDir, speculative, tiering, { page: split, role: 'rest' });
-  const stats = first.stats;
-  const text = new Promise<string>((resolve, reject) => {
-    first.text.then(resolve, reject);
-    Promise.all([first.opened, first.part, second.rest]).then(
-      ([opened, part, rest]) => {
-        if (rest.pages !== opened.pages) stats.restUnused = 'page count';
-        else if (rest.decodedBytes > part.room) stats.restUnused = 'decode budget';
-        else {
-          stats.joined = true;
-          stats.readAhead = part.readAhead;
-          stats.decodedBytes = part.decodedBytes + rest.decodedBytes;
-          resolve(part.text + rest.text);
-        }
-        // Its answer is in (or unused): the core is the first thread's.
-        second.stop();
-      },
-      (err: unknown) => {
-        stats.restUnused ??= err instanceof Error ? err.message : String(err);
-        second.stop();
-      },
-    );
-  });
-  text.catch(() => undefined);
-  return {
-    opened: first.opened,
-    text,
-    part: first.part,
-    rest: second.rest,
-    send: (job) => {
-      // Each thread gets its own copy (a job's bytes move to the thread they are sent to).
-      second.send({ ...job, bytes: job.bytes.slice(0) });
-      first.send(job);
-    },
-    go: () => {
-      first.go();
-      second.go();
-    },
-    stop: () => {
-      first.stop();
-      second.stop();
-    },
-    stats,
-    ahead: first.ahead,
-  };
-}
-
 /** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
-function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile, tiering?: PdfTiering, split?: ThreadData['split']): ThreadRun {
-  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, textPages: TEXT_PAGE_LIMIT }, tiering, split };
+function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile, tiering?: PdfTiering): ThreadRun {
+  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, textPages: TEXT_PAGE_LIMIT }, tiering };
   const worker = new Worker(ENTRY, { workerData });
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
   let resolveText!: (t: string) => void;
@@ -259,24 +173,8 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
   const ahead = new Promise<'opened' | 'abandoned'>((res) => {
     resolveAhead = res;
   });
-  let resolvePart!: (m: Extract<ExtractionMessage, { type: 'part' }>) => void;
-  const part = new Promise<Extract<ExtractionMessage, { type: 'part' }>>((res) => {
-    resolvePart = res;
-  });
-  let resolveRest!: (m: Extract<ExtractionMessage, { type: 'rest' }>) => void;
-  const rest = new Promise<Extract<ExtractionMessage, { type: 'rest' }>>((res, rej) => {
-    resolveRest = res;
-    const prev = rejectAll;
-    rejectAll = (e) => {
-      prev(e);
-      rej(e);
-    };
-  });
-  rest.catch(() => undefined);
   worker.on('message', (m: ExtractionMessage) => {
     if (m.type === 'opened') resolveOpened(m);
-    else if (m.type === 'part') resolvePart(m);
-    else if (m.type === 'rest') resolveRest(m);
     else if (m.type === 'ahead') {
       stats.ahead = m.event;
       stats.aheadDecodedBytes = m.decodedBytes;
@@ -296,8 +194,6 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
   return {
     opened,
     text,
-    part,
-    rest,
     send: (job) => {
       try {
         worker.ref();

@@ -47,12 +47,10 @@ const RUN_GC = '--no-incremental-marking';
 const DEFAULT_GC = '--incremental-marking';
 
 /**
- * The state the threads share (an Int32Array over a SharedArrayBuffer): [0] threads that have
+ * The state the two threads share (an Int32Array over a SharedArrayBuffer): [0] threads that have
  * arrived at the gate, [1] threads now inside a default-flags scope, [2] a lock held while either
  * count changes together with the flag, so that the flag always matches them: the run's budget
- * once the gate is open and no thread is reading or writing a code cache, V8's default otherwise;
- * [3] how many threads the gate waits for: two (the CLI's and the PDF thread), three when a second
- * PDF thread reads the later pages (extraction-thread.ts, startEarlyPdfThread's `split`).
+ * once the gate is open and no thread is reading or writing a code cache, V8's default otherwise.
  */
 export interface PdfTiering {
   gate: Int32Array;
@@ -61,14 +59,11 @@ export interface PdfTiering {
 const ARRIVED = 0;
 const INSIDE = 1;
 const LOCK = 2;
-const PARTIES = 3;
 
-/** A gate for this process (for `parties` threads), or undefined where the flag does not apply (not Node 20). */
-export function pdfRunTiering(nodeVersion = process.versions.node, parties = 2): PdfTiering | undefined {
+/** A gate for this process, or undefined where the flag does not apply (not Node 20). */
+export function pdfRunTiering(nodeVersion = process.versions.node): PdfTiering | undefined {
   if (nodeVersion.split('.')[0] !== '20') return undefined;
-  const gate = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
-  gate[PARTIES] = parties;
-  return { gate };
+  return { gate: new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT)) };
 }
 
 let setFlags = (flags: string): void => process.getBuiltinModule('node:v8').setFlagsFromString(flags);
@@ -96,10 +91,9 @@ function locked<T>(g: Int32Array, f: () => T): T {
 }
 
 /**
- * One thread has started; the last of the gate's parties to arrive opens it and sets the run's
- * budget (unless a thread is inside a default-flags scope: the last to leave it sets the budget).
- * True when this call opened the gate. A party that never arrives (a thread that failed to start)
- * leaves V8's defaults for the run: slower, the same results.
+ * One thread has started; the second to arrive opens the gate and sets the run's budget (unless a
+ * thread is inside a default-flags scope: the last to leave it sets the budget). True when this
+ * call opened the gate.
  */
 export function arriveAtTieringGate(t: PdfTiering | undefined): boolean {
   if (!t) return false;
@@ -107,7 +101,7 @@ export function arriveAtTieringGate(t: PdfTiering | undefined): boolean {
   return locked(g, () => {
     const arrived = g[ARRIVED]! + 1;
     g[ARRIVED] = arrived;
-    if (arrived !== g[PARTIES]) return false;
+    if (arrived !== 2) return false;
     if (g[INSIDE] === 0) setBudget(PDF_RUN_BUDGET);
     return true;
   });
@@ -132,7 +126,7 @@ export function withDefaultFlags<T>(t: PdfTiering, f: () => T): T {
   locked(g, () => {
     const inside = g[INSIDE]!;
     g[INSIDE] = inside + 1;
-    if (inside === 0 && g[ARRIVED]! >= g[PARTIES]!) setBudget(DEFAULT_BUDGET);
+    if (inside === 0 && g[ARRIVED]! >= 2) setBudget(DEFAULT_BUDGET);
   });
   try {
     return f();
@@ -140,7 +134,7 @@ export function withDefaultFlags<T>(t: PdfTiering, f: () => T): T {
     locked(g, () => {
       const inside = g[INSIDE]! - 1;
       g[INSIDE] = inside;
-      if (inside === 0 && g[ARRIVED]! >= g[PARTIES]!) setBudget(PDF_RUN_BUDGET);
+      if (inside === 0 && g[ARRIVED]! >= 2) setBudget(PDF_RUN_BUDGET);
     });
   }
 }

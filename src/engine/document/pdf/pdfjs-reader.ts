@@ -74,12 +74,8 @@ export interface PdfJsDocument {
   pages: number;
   info: Record<string, unknown>;
   xmpRaw: string | null;
-  /**
-   * Text of pages `from`…n (1 by default), each page followed by a blank line (pdf-parse's page
-   * joiner removed). `after`, when given, is called with the text so far once page `after.page`
-   * has been read (the first part of a reading split between two threads, extraction-thread.ts).
-   */
-  text(firstPages: number, from?: number, after?: { page: number; call: (textSoFar: string) => void }): Promise<string>;
+  /** Text of pages 1…n, each page followed by a blank line (pdf-parse's page joiner removed). */
+  text(firstPages: number): Promise<string>;
   destroy(): Promise<void>;
 }
 
@@ -105,7 +101,7 @@ export async function openPdfJs(bytes: Buffer): Promise<PdfJsDocument> {
       pages: doc.numPages,
       info: (info ?? {}) as Record<string, unknown>,
       xmpRaw: metadata?.getRaw() ?? null,
-      text: (n, from, after) => pagesText(doc, n, from, after),
+      text: (n) => pagesText(doc, n),
       destroy: () => doc.destroy(),
     };
   } catch (err) {
@@ -114,14 +110,13 @@ export async function openPdfJs(bytes: Buffer): Promise<PdfJsDocument> {
   }
 }
 
-async function pagesText(doc: PdfJs.PDFDocumentProxy, firstPages: number, from = 1, after?: { page: number; call: (textSoFar: string) => void }): Promise<string> {
+async function pagesText(doc: PdfJs.PDFDocumentProxy, firstPages: number): Promise<string> {
   let out = '';
   const last = Math.min(firstPages, doc.numPages);
-  for (let i = from; i <= last; i++) {
+  for (let i = 1; i <= last; i++) {
     const page = await doc.getPage(i);
     out += `${await pageText(page)}\n\n\n`;
     page.cleanup();
-    if (i === after?.page) after.call(out);
   }
   return out;
 }
