@@ -228,12 +228,8 @@ await build({
  * libvips.cjs and for detect-libc's fallback command (it reads the C library from the file system
  * first), and node:crypto (~2 ms to load in a fresh process, on the path to `verify media`'s early
  * decode) for libvips.cjs's build-time integrity check. In the bundle each is required on first
- * use instead (esbuild's wrapped modules initialise at their first require). So is semver (its ~50
- * modules, ~2–3 ms of set-up before the early decode can start: issue 31), which libvips.cjs
- * needs only for the install-time checks and the messages of a failed load, and once at load for
- * the minimum libvips version's label, now worked out when a message or check first reads it
- * (`also`: the other places that name it, each rewritten exactly once). The build fails if the
- * code no longer has that shape.
+ * use instead (esbuild's wrapped modules initialise at their first require). The build fails if
+ * the code no longer has that shape.
  */
 function sharpLoadsOnUse(path, text) {
   const lazy = {
@@ -241,42 +237,15 @@ function sharpLoadsOnUse(path, text) {
     'libvips.cjs': [
       ["const { spawnSync } = require('node:child_process');", "const spawnSync = (...a) => require('node:child_process').spawnSync(...a);", /\bspawnSync\(/g, 5],
       ["const { createHash } = require('node:crypto');", "const createHash = (...a) => require('node:crypto').createHash(...a);", /\bcreateHash\b/g, 2],
-      [
-        "const semver = require('semver');",
-        "const semver = { coerce: (...a) => require('semver').coerce(...a), satisfies: (...a) => require('semver').satisfies(...a), gte: (...a) => require('semver').gte(...a) };",
-        /\bsemver\./g,
-        4,
-      ],
-      [
-        'const minimumLibvipsVersion = semver.coerce(minimumLibvipsVersionLabelled).version;',
-        'let minimumLibvipsVersionKnown;\nconst minimumLibvipsVersionOf = () => (minimumLibvipsVersionKnown ??= semver.coerce(minimumLibvipsVersionLabelled).version);',
-        /\bminimumLibvipsVersion\b/g,
-        3,
-        [
-          ['semver.gte(globalVipsVersion, minimumLibvipsVersion)', 'semver.gte(globalVipsVersion, minimumLibvipsVersionOf())'],
-          ['  minimumLibvipsVersion,\n', '  get minimumLibvipsVersion() { return minimumLibvipsVersionOf(); },\n'],
-        ],
-      ],
-    ],
-    // Read from libvips.cjs where a failed load's message needs it, not taken at load.
-    'sharp.cjs': [
-      [
-        'const { runtimePlatformArch, isUnsupportedNodeRuntime, prebuiltPlatforms, minimumLibvipsVersion } = libvips;',
-        'const { runtimePlatformArch, isUnsupportedNodeRuntime, prebuiltPlatforms } = libvips;',
-        /\bminimumLibvipsVersion\b/g,
-        2,
-        [['${minimumLibvipsVersion}', '${libvips.minimumLibvipsVersion}']],
-      ],
     ],
     'detect-libc.js': [["const childProcess = require('child_process');", "const childProcess = { exec: (...a) => require('child_process').exec(...a), execSync: (...a) => require('child_process').execSync(...a) };", /\bchildProcess\b/g, 3]],
   }[path.split(/[\\/]/).pop()];
-  for (const [eager, onUse, uses, count, also = []] of lazy ?? []) {
+  for (const [eager, onUse, uses, count] of lazy ?? []) {
     // The eager require once, and the name's uses as counted in sharp 0.35.5 (comments included):
     // a new use, perhaps not a call, fails the build.
-    if (text.split(eager).length !== 2 || (text.match(uses) ?? []).length !== count || also.some(([from]) => text.split(from).length !== 2))
+    if (text.split(eager).length !== 2 || (text.match(uses) ?? []).length !== count)
       throw new Error(`sharp's ${eager} is not where the build expects it (${path}): update sharpLoadsOnUse in scripts/build.mjs`);
-    text = text.replace(eager, () => onUse);
-    for (const [from, to] of also) text = text.replace(from, () => to);
+    text = text.replace(eager, onUse);
   }
   return text;
 }
