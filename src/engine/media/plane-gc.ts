@@ -11,7 +11,7 @@
  * the pixels, on the critical path. Without incremental marking V8 collects a heap that reaches
  * its hard limit in one full mark-compact, as it does a heap that outgrows incremental marking:
  * the same limits, the same results (src/engine/document/pdf-tiering.ts does the same for a small
- * PDF's run). In a traced 24 MP run no collection then comes at all.
+ * PDF's run). In a traced 24 MP, 12 MP or 4K PNG run no mark-compact then comes at all.
  *
  * Why only then: V8 checks a code cache, Node's built-in ones included, against a hash of the
  * process's flags, so the flag is set only once the pixels are there (by then the CLI has loaded
