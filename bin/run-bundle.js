@@ -31,7 +31,7 @@ export async function runBundle() {
   // own (without a build it finds nothing to start, and the read below says what to do).
   const early = await earlyStart(process.argv.slice(2), cacheDir);
   // For tests: whether `verify media` used the decode started early (src/engine/media/early-media.ts).
-  if (env.VERITY_DEBUG_EARLY_MEDIA === '1' && early.media) process.once('exit', () => process.stderr.write(`verity-debug early-media ${early.media.state}\n`));
+  if (env.VERITY_DEBUG_EARLY_MEDIA === '1' && early.media) process.once('exit', () => process.stderr.write(`verity-debug early-media ${early.media.state}${early.media.incrementalMarkingStopped ? ' no-incremental-marking' : ''}\n`));
   // For tests: how the early PDF thread's reading went (extraction-thread.ts ThreadStats).
   if (env.VERITY_DEBUG_EARLY_PDF_THREAD === '1' && early.pdfThread) {
     const stats = early.pdfThread.stats;

@@ -3,7 +3,7 @@
  * src/engine/media/early-media.ts): the result must be the one the ordinary path gives (stdin,
  * which starts nothing early), and the early decode must actually be what the engine used.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -21,6 +21,8 @@ const strip = (s: string): unknown => {
   return rest;
 };
 const earlyState = (stderr: string): string | undefined => /verity-debug early-media (\w+)/.exec(stderr)?.[1];
+/** Whether the plane's arrival stopped V8's incremental marking (src/engine/media/plane-gc.ts). */
+const markingStopped = (stderr: string): boolean => /verity-debug early-media \w+ no-incremental-marking/.test(stderr);
 
 describe('verify media: the decode started while the CLI loads', () => {
   it('a JPEG and a PNG by path or --file: the early decode is used, and the result is the one stdin gives', async () => {
@@ -37,6 +39,7 @@ describe('verify media: the decode started while the CLI loads', () => {
       const byPath = await verity(['verify', 'media', path, '--json'], { home, cwd: dir, env: DEBUG });
       expect(byPath.code, byPath.stderr).toBe(0);
       expect(earlyState(byPath.stderr)).toBe('taken');
+      expect(markingStopped(byPath.stderr)).toBe(false); // 1 MP: V8's defaults
       const byFlag = await verity(['verify', 'media', '--file', name, '--json'], { home, cwd: dir, env: DEBUG });
       expect(earlyState(byFlag.stderr)).toBe('taken');
       const stdin = await verity(['verify', 'media', '-', '--json'], { home, cwd: dir, input: bytes, env: DEBUG });
@@ -64,6 +67,7 @@ describe('verify media: the decode started while the CLI loads', () => {
     const byPath = await verity(['verify', 'media', path, '--json'], { home, cwd: dir, env: DEBUG });
     expect(byPath.code, byPath.stderr).toBe(0);
     expect(earlyState(byPath.stderr)).toBe('taken');
+    expect(markingStopped(byPath.stderr)).toBe(true); // a 4096×2400 plane: 9.8 MP
     const stdin = await verity(['verify', 'media', '-', '--json'], { home, cwd: dir, input: bytes, env: DEBUG });
     expect(stdin.code, stdin.stderr).toBe(0);
     expect(strip(byPath.stdout)).toEqual(strip(stdin.stdout));
@@ -80,6 +84,38 @@ describe('verify media: the decode started while the CLI loads', () => {
     const noProvenance = await verity(['verify', 'media', path, '--no-check-provenance', '--json'], { home, cwd: dir, env: DEBUG });
     expect(noProvenance.code, noProvenance.stderr).toBe(0);
     expect((JSON.parse(noProvenance.stdout) as { provenance: unknown[] }).provenance).toEqual([]);
+  }, 60_000);
+
+  it("a large photo run without incremental marking still reads and writes the code caches under V8's defaults", async () => {
+    // V8 rejects a code cache made under other flags: a cache written after the flag changed (the
+    // CLI's own, at exit) would be rejected by the next run, and written again by every run.
+    const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-early-media-'));
+    dirs.push(dir);
+    const path = join(dir, 'large.jpg');
+    writeFileSync(
+      path,
+      await sharp({ create: { width: 4000, height: 2400, channels: 3, background: { r: 90, g: 120, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+        .withExif({ IFD0: { Make: 'Canon', Model: 'Canon EOS R5' } })
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    );
+    const home = newHome();
+    const caches = (): Record<string, number> =>
+      Object.fromEntries(readdirSync(join(home, 'cache')).map((f) => [f, statSync(join(home, 'cache', f)).mtimeMs]));
+    const first = await verity(['verify', 'media', path, '--json'], { home, cwd: dir, env: DEBUG });
+    expect(first.code, first.stderr).toBe(0);
+    expect(markingStopped(first.stderr)).toBe(true);
+    const written = caches();
+    expect(Object.keys(written).some((f) => f.startsWith('cli-'))).toBe(true);
+    expect(Object.keys(written).some((f) => f.startsWith('sharp-'))).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      const again = await verity(['verify', 'media', path, '--json'], { home, cwd: dir, env: DEBUG });
+      expect(again.code, again.stderr).toBe(0);
+      expect(markingStopped(again.stderr)).toBe(true);
+      expect(strip(again.stdout)).toEqual(strip(first.stdout));
+      // Every cache was accepted: none written again.
+      expect(caches()).toEqual(written);
+    }
   }, 60_000);
 
   it('nothing is started for a sandbox run, a profile that names a service (unless --local), or a file that is not an image', async () => {

@@ -19,6 +19,7 @@ import { resolvePaths } from '../../config/paths.js';
 import { storeFileMissing } from '../store-file.js';
 import { loadBundledSharp } from './cached-modules.js';
 import { decodeOutcome, headerOf, withoutOperationCache, type DecodeOutcome, type ImageHeader } from './luma-decode.js';
+import { LARGE_PLANE_PIXELS, stopIncrementalMarking, v8FlagSetter } from './plane-gc.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 
@@ -39,6 +40,8 @@ export interface EarlyMedia {
   discard(): void;
   /** What became of it, for tests (bin/run-bundle.js prints it under VERITY_DEBUG_EARLY_MEDIA=1). */
   readonly state: 'started' | 'taken' | 'dropped';
+  /** Whether the plane's arrival stopped V8's incremental marking (plane-gc.ts), for the same tests. */
+  readonly incrementalMarkingStopped: boolean;
 }
 
 /** LIMITS.fileBytes (api/requests.ts): the CLI refuses a larger file before any analysis. */
@@ -144,6 +147,17 @@ export async function startEarlyMediaDecode(path: string, codeCacheDir: string |
   }
   let outcome: Promise<DecodeOutcome> | undefined = decodeOutcome(sharp, read, header, forHash);
   let state: EarlyMedia['state'] = 'started';
+  // A large plane's arrival would start V8's incremental marking for a collection this one-shot
+  // run never needs (plane-gc.ts). Registered before the engine takes the outcome, so it runs
+  // before the analysis continues; node:v8 is loaded now, while libvips decodes, not after.
+  const setFlags = v8FlagSetter();
+  let markingStopped = false;
+  outcome.then(
+    (o) => {
+      if (state !== 'dropped' && 'ok' in o && o.ok.plane.width * o.ok.plane.height >= LARGE_PLANE_PIXELS) markingStopped = stopIncrementalMarking(setFlags);
+    },
+    () => undefined,
+  );
   return {
     fileBytes(asked) {
       if (!bytes || asked !== path) return undefined;
@@ -169,6 +183,9 @@ export async function startEarlyMediaDecode(path: string, codeCacheDir: string |
     },
     get state() {
       return state;
+    },
+    get incrementalMarkingStopped() {
+      return markingStopped;
     },
   };
 }
