@@ -1,17 +1,16 @@
 // The CLI proper, for bin/verity.js: runs the bundled CLI (dist/verity.cjs) through a V8 code
 // cache, because Node 20 has no module compile cache (module.enableCompileCache arrived in Node
 // 22.1). A separate file so that `--version` and the top-level help load none of this.
-// Built-in modules as in bin/verity.js: no ESM facades to build (node:fs's loads the streams).
+// CommonJS, as bin/verity.js (bin/package.json says so: see there). Built-in modules as in
+// bin/verity.js: no ESM facades to build (node:fs's loads the streams).
 const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
 const Module = process.getBuiltinModule('node:module');
-const { createRequire } = Module;
 const { homedir } = process.getBuiltinModule('node:os');
 const { dirname, join, resolve } = process.getBuiltinModule('node:path');
-const { fileURLToPath } = process.getBuiltinModule('node:url');
 const vm = process.getBuiltinModule('node:vm');
 
-export async function runBundle() {
-  const file = fileURLToPath(new URL('../dist/verity.cjs', import.meta.url));
+async function runBundle() {
+  const file = join(__dirname, '..', 'dist', 'verity.cjs');
   // The cache is keyed by the bundle's size and mtime; V8 also rejects data that does not match
   // the source, so a stale or corrupt cache only costs one slower start.
   const env = process.env;
@@ -88,7 +87,7 @@ export async function runBundle() {
   }
   globalThis.__verity_import = (specifier) => import(specifier);
   const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, createRequire(file), mod, file, dirname(file));
+  script.runInThisContext()(mod.exports, Module.createRequire(file), mod, file, dirname(file));
   await mod.exports.main(process.argv, early);
 }
 
@@ -96,7 +95,7 @@ const GROWTH_FLAG = '--semi-space-growth-factor';
 /** V8's default growth factor of the young generation (Node 20's V8 11.3 to Node 24's 13.6). */
 const DEFAULT_GROWTH = 2;
 /** serve's semi-spaces once it answers many small requests, in MB (its young generation is twice this). */
-export const SERVE_SEMI_SPACE_MB = 8;
+const SERVE_SEMI_SPACE_MB = 8;
 /** Where serve finds the function that grows its young generation (src/cli/young-generation.ts). */
 const GROW_HOOK = Symbol.for('verity.growYoungGeneration');
 
@@ -120,7 +119,7 @@ const GROW_HOOK = Symbol.for('verity.growYoungGeneration');
  * other command does. Built-in modules first loaded after this are compiled without Node's own
  * caches (a few ms once, at start). Returns undefined where the flag is not known to exist.
  */
-export function keepYoungGenerationSmall(
+function keepYoungGenerationSmall(
   setFlags = (f) => process.getBuiltinModule('node:v8').setFlagsFromString(f),
   nodeVersion = process.versions.node,
   semiSpaceMb = SERVE_SEMI_SPACE_MB,
@@ -186,7 +185,7 @@ function gcFunction(setFlags) {
 }
 
 /** Bytes the old generation may grow past what the last full collection left before serve collects (collectOldGarbage). */
-export const OLD_GARBAGE_BYTES = 16 * 1048576;
+const OLD_GARBAGE_BYTES = 16 * 1048576;
 
 /**
  * While serve's young generation is held small: a full collection once the old generation has
@@ -262,7 +261,7 @@ const FLAG_FOLDER_UNUSED_MS = 30 * 24 * 3_600_000;
  * and whose newest file is over a month old are removed with their caches. Recent ones stay, so two
  * Node versions that share the cache folder do not delete each other's caches.
  */
-export function pruneFlagFolders(cacheDir, inUse, now = Date.now()) {
+function pruneFlagFolders(cacheDir, inUse, now = Date.now()) {
   try {
     for (const f of readdirSync(cacheDir)) {
       const dir = join(cacheDir, f);
@@ -286,13 +285,13 @@ const INLINE_MAX_BYTES = 1_050_000;
  * src/cli/tree/verify.ts; test/unit/cli/early-start-options.test.ts checks this list against
  * them): their values are not the input file (`verify document --report out.pdf in.pdf`).
  */
-export const VALUE_OPTIONS = ['--remote', '--key', '--key-file', '--profile', '--source', '--content', '--mime-type', '--fail-on', '--min-trust', '--report'];
+const VALUE_OPTIONS = ['--remote', '--key', '--key-file', '--profile', '--source', '--content', '--mime-type', '--fail-on', '--min-trust', '--report'];
 
 /** Options of `verity` and of `verify media` that take a value (checked likewise). */
-export const MEDIA_VALUE_OPTIONS = ['--remote', '--key', '--key-file', '--profile', '--fail-on', '--min-trust', '--report', '--url', '--file', '--heatmap'];
+const MEDIA_VALUE_OPTIONS = ['--remote', '--key', '--key-file', '--profile', '--fail-on', '--min-trust', '--report', '--url', '--file', '--heatmap'];
 
 /** The positional arguments among `args` (option values skipped; everything after `--`). */
-export function positionals(args, valueOptions = VALUE_OPTIONS) {
+function positionals(args, valueOptions = VALUE_OPTIONS) {
   const out = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -328,7 +327,7 @@ async function earlyMedia(allArgs, args, cacheDir) {
   const file = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--file='))?.slice('--file='.length) ?? positionals(args, MEDIA_VALUE_OPTIONS)[0];
   if (!file || file === '-' || /^https?:\/\//i.test(file)) return {};
   try {
-    const { startEarlyMediaDecode, mediaHashWanted } = createRequire(import.meta.url)('../dist/early-media.cjs');
+    const { startEarlyMediaDecode, mediaHashWanted } = require('../dist/early-media.cjs');
     // Whether the engine will hash the image (only for a known-media look-up): without the hash a
     // photo larger than the analysed region is decoded only in that region.
     return { media: await startEarlyMediaDecode(resolve(file), cacheDir, mediaHashWanted(allArgs, process.env)) };
@@ -374,13 +373,13 @@ async function earlyStart(args, cacheDir) {
     try {
       if (size > INLINE_MAX_BYTES) {
         const { startEarlyAnalysisWorker } = await import('../dist/cli/engine-worker-boot.js');
-        return { analysisWorker: await startEarlyAnalysisWorker(fileURLToPath(new URL('../dist/engine-worker.cjs', import.meta.url)), cacheDir) };
+        return { analysisWorker: await startEarlyAnalysisWorker(join(__dirname, '..', 'dist', 'engine-worker.cjs'), cacheDir) };
       }
       // As the engine types it (document/input.ts): a PDF header within the first 1024 bytes.
       if (!head.includes('%PDF-')) continue;
       // One CommonJS file (as for media): no ES module loader reading and linking its modules
       // (and node:fs's ESM facade) before the thread is asked for.
-      const { extractionThreadAvailable, startEarlyPdfThread, pdfRunTiering, arriveAtTieringGate, useDefaultFlagsForCodeCaches } = createRequire(import.meta.url)('../dist/early-pdf.cjs');
+      const { extractionThreadAvailable, startEarlyPdfThread, pdfRunTiering, arriveAtTieringGate, useDefaultFlagsForCodeCaches } = require('../dist/early-pdf.cjs');
       if (!extractionThreadAvailable()) return {};
       // Later optimisation for this run, shared with the thread: V8's flags change only once both
       // threads have started (src/engine/document/pdf-tiering.ts).
@@ -402,3 +401,5 @@ async function earlyStart(args, cacheDir) {
   }
   return {};
 }
+
+module.exports = { runBundle, SERVE_SEMI_SPACE_MB, keepYoungGenerationSmall, OLD_GARBAGE_BYTES, pruneFlagFolders, VALUE_OPTIONS, MEDIA_VALUE_OPTIONS, positionals };

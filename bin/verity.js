@@ -6,7 +6,11 @@
 // bundled CLI through bin/run-bundle.js (imported only then: these answers load nothing else).
 // Built-in modules through process.getBuiltinModule, not `import`: an ESM import of node:fs builds
 // its ESM facade, which reads every export and so loads the stream modules behind fs.ReadStream.
+// CommonJS (bin/package.json), though the package is ES modules: an ES-module entry makes Node
+// start its ES module loader before the first line runs, and importing bin/run-bundle.js through
+// it cost ~3.3 ms more; together 0.953–0.977× the wall of every command (issue 31, docs/cli.md).
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
+const { join } = process.getBuiltinModule('node:path');
 
 /** The build's help text when it is what the CLI would print now; undefined otherwise. */
 function prebuiltHelp(args) {
@@ -14,10 +18,10 @@ function prebuiltHelp(args) {
   // commander wraps help at the terminal's width (80 when not a terminal); the file is 80 wide.
   if (!asked || ((process.stdout.isTTY ? process.stdout.columns : undefined) ?? 80) !== 80) return undefined;
   try {
-    const text = readFileSync(new URL('../dist/help.txt', import.meta.url), 'utf8');
+    const text = readFileSync(join(__dirname, '..', 'dist', 'help.txt'), 'utf8');
     const nl = text.indexOf('\n');
     // First line: the size of the bundle that printed it; another bundle may print other help.
-    const size = statSync(new URL('../dist/verity.cjs', import.meta.url)).size;
+    const size = statSync(join(__dirname, '..', 'dist', 'verity.cjs')).size;
     return text.slice(0, nl) === `bundle ${size}` ? text.slice(nl + 1) : undefined;
   } catch {
     return undefined;
@@ -27,12 +31,13 @@ function prebuiltHelp(args) {
 const args = process.argv.slice(2);
 const help = prebuiltHelp(args);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else if (help !== undefined) {
   process.stdout.write(help);
 } else {
   // The CLI itself (bin/run-bundle.js): loaded only here, so the answers above import nothing else.
-  const { runBundle } = await import('./run-bundle.js');
-  await runBundle();
+  // A failure here is a bug: it ends the process with its stack, as an ES module's top-level
+  // await did (an unhandled rejection).
+  require('./run-bundle.js').runBundle();
 }
