@@ -5,6 +5,7 @@
  * `process.getBuiltinModule`). Both run these same functions, so an early decode is the decode.
  */
 import { strideOf, type LumaPlane } from './forensics/types.js';
+import { heifPixelCoding } from './heif-items.js';
 
 type Sharp = (typeof import('sharp'))['default'];
 
@@ -48,7 +49,11 @@ export interface ImageHeader {
   space: string;
   /** EXIF orientation 1–8 (1 when absent). */
   orientation: number;
-  /** The pixels' coding inside a HEIF container (hevc, av1), as libheif reports it; absent elsewhere. */
+  /**
+   * The pixels' coding inside a HEIF container (hevc, av1, avc, jpeg…), from the file's own item
+   * list (heif-items.ts), else libvips's `heif-compression` (a guess from the major brand); absent
+   * elsewhere.
+   */
   compression?: string;
 }
 
@@ -74,8 +79,18 @@ export async function headerOf(sharp: Sharp, bytes: Buffer): Promise<ImageHeader
     channels: meta.channels ?? 3,
     space: meta.space ?? 'srgb',
     orientation: meta.orientation ?? 1,
-    ...(meta.compression ? { compression: meta.compression } : {}),
+    ...heifCompression(meta.format, meta.compression, bytes),
   };
+}
+
+/**
+ * A HEIF's pixel coding as its items declare it: libvips reports `heif-compression` from the major
+ * brand alone (anything but avif/avis reads as hevc), so an AV1 image in a `mif1` file would be
+ * taken for HEVC, which this build cannot decode (missingPixelCodec).
+ */
+function heifCompression(format: string | undefined, reported: string | undefined, bytes: Buffer): { compression?: string } {
+  const compression = format === 'heif' ? (heifPixelCoding(bytes) ?? reported) : reported;
+  return compression ? { compression } : {};
 }
 
 /**
@@ -140,7 +155,8 @@ export function cropView(src: LumaPlane, left: number, top: number, w: number, h
 
 /**
  * The codec this build lacks for the header's pixels (HEVC in a HEIC: sharp's own libvips carries
- * libheif with the AV1 decoders only), decided from the header and the libraries sharp reports,
+ * libheif with the AV1 decoders only), decided from the header (its `compression` read from the
+ * file's items: headerOf) and the libraries sharp reports,
  * never from libvips's error text: that text comes from one error buffer per process, shared by
  * every decode running at the same moment (the early decode, the EXIF thumbnail's check, other
  * requests in `serve`, the analysis pool's threads), so it may be another decode's words, a mix,

@@ -79,6 +79,25 @@ describe('decode failures are classified from facts, not from libvips\'s shared 
     expect(tries).toBe(1);
   });
 
+  it("an AV1 image in a mif1 file (libvips's metadata says hevc) that fails to decode is tried leniently and read as corrupt, not as missing HEVC", async () => {
+    const avif = await sharp(scene(256, 192, 5), { raw: { width: 256, height: 192, channels: 3 } }).avif({ quality: 60 }).toBuffer();
+    const mif1 = Buffer.from(avif);
+    mif1.write('mif1', 8, 'latin1');
+    expect((await sharp(mif1).metadata()).compression).toBe('hevc'); // the premise: libvips guesses from the brand
+    const cut = mif1.subarray(0, Math.floor(mif1.length * 0.8));
+    const header = await readHeader(cut, 'heif');
+    expect(header.compression).toBe('av1');
+    expect(missingPixelCodec(sharp, header)).toBeNull();
+    let tries = 0;
+    const counting = new Proxy(sharp, { apply: (target, self, args: Parameters<Sharp>) => (tries++, Reflect.apply(target, self, args)) });
+    const outcome = await decodeOutcome(counting, cut, header, false);
+    expect(tries).toBe(2); // strict, then lenient
+    await expect(decodeLuma(cut, header, Promise.resolve(outcome), false)).rejects.toMatchObject({
+      code: 'UNPROCESSABLE_CONTENT',
+      message: 'The image cannot be decoded: it looks truncated or corrupt',
+    });
+  });
+
   it('missingPixelCodec reads the codec from the header and the libraries sharp lists', () => {
     const withVersions = (versions: Record<string, string>) => ({ versions }) as unknown as Sharp;
     expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20', aom: '3.12' }), heic)).toBe('HEVC');
