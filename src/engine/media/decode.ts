@@ -49,6 +49,12 @@ export { MAX_PIXELS, cropView };
 
 /** sharp's own message for an image over `limitInputPixels` (thrown by sharp, not read from libvips's buffer). */
 const PIXEL_LIMIT = /pixel limit/i;
+/**
+ * sharp's own whole message when no libvips loader recognises the bytes (common.cc: a fixed text,
+ * not libvips's buffer), as for an AVIF sequence (`avis`) or a `hevx` HEIF, which file-type
+ * names but libvips does not sniff: not corrupt, but unreadable here.
+ */
+const NO_LOADER = /^Input (buffer|file) contains unsupported image format$/;
 export type { ImageHeader };
 
 /** sharp's loader for a detected format (detect-type.ts names AVIF apart; libvips reads it with heifload). */
@@ -72,6 +78,7 @@ type FailedAt = { stage: 'header'; format?: string } | { stage: 'pixels'; header
  * cause, for the logs.
  * - Over the pixel limit: sharp's own fixed message, thrown by sharp before libvips reads pixels
  *   (not the shared buffer), or the header check (readHeader).
+ * - No loader recognises the bytes: sharp's own fixed message (NO_LOADER), 415.
  * - A codec this build lacks (luma-decode.ts missingPixelCodec: HEVC in a HEIC, from the header
  *   and sharp's library list) or a format it has no loader for (`sharp.format`): 415.
  * - Anything else, once the header named a format this build reads: the data is truncated or
@@ -87,6 +94,8 @@ function decodeError(sharp: Sharp, err: unknown, what: string, at: FailedAt): Ve
     const loader = at.format && (LOADER[at.format] ?? at.format);
     if (loader && !(sharp.format as unknown as Record<string, { input?: { buffer?: boolean } } | undefined>)[loader]?.input?.buffer)
       return unsupported(`this build of libvips has no ${loader} loader`);
+    // Quoted whole: the text is sharp's own, the same in every run (not libvips's shared buffer).
+    if (NO_LOADER.test(msg)) return new VerityError('UNSUPPORTED_MEDIA_TYPE', `The ${what} cannot be decoded here (${msg})`, { cause: err });
   } else {
     const missing = missingPixelCodec(sharp, at.header);
     if (missing === 'unknown') {
@@ -116,7 +125,8 @@ export function bmffDeclaredSize(bytes: Buffer): { width: number; height: number
 
 /**
  * Reads the header only; throws 413 over the pixel limit, 415 when this build has no loader for
- * the detected `format` (detect-type.ts), and 422 when the header is unreadable.
+ * the detected `format` (detect-type.ts) or none of its loaders recognises the bytes, and 422 when
+ * the header is unreadable.
  */
 export async function readHeader(bytes: Buffer, format?: string): Promise<ImageHeader> {
   const sharp = await loadSharp();

@@ -117,6 +117,18 @@ describe('decode failures are classified from facts, not from libvips\'s shared 
       message: 'The image cannot be decoded here: this build of libvips has no jp2k loader',
     });
   });
+
+  it('a container no libvips loader recognises (an AVIF sequence\'s avis brand) is unsupported here, not corrupt, with or without a detected format', async () => {
+    const avif = await sharp(scene(128, 96, 2), { raw: { width: 128, height: 96, channels: 3 } }).avif().toBuffer();
+    const avis = Buffer.from(avif);
+    avis.write('avis', 8, 'latin1');
+    for (const format of ['avif', undefined]) {
+      await expect(readHeader(avis, format)).rejects.toMatchObject({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'The image cannot be decoded here (Input buffer contains unsupported image format)',
+      });
+    }
+  });
 });
 
 describe('libvips keeps nothing between decodes', () => {
