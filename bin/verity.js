@@ -37,7 +37,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(help);
 } else {
   // The CLI itself (bin/run-bundle.js): loaded only here, so the answers above import nothing else.
-  // A failure here is a bug: it ends the process with its stack, as an ES module's top-level
-  // await did (an unhandled rejection).
-  require('./run-bundle.js').runBundle();
+  // A failure here is a bug: it ends the process (exit 1, with its stack) as an uncaught
+  // exception, as an ES module's top-level await did. Left as an unhandled rejection it would reach
+  // serve's or worker's safety net (src/cli/process-safety-net.ts), which logs a rejection and
+  // keeps running: the process could then end with exit 0.
+  require('./run-bundle.js').runBundle().catch((err) => process.nextTick(() => {
+    throw err;
+  }));
 }
