@@ -82,8 +82,9 @@ type FailedAt = { stage: 'header'; format?: string } | { stage: 'pixels'; header
  * - A codec this build lacks (luma-decode.ts missingPixelCodec: HEVC in a HEIC, from the header
  *   and sharp's library list) or a format it has no loader for (`sharp.format`): 415.
  * - Anything else, once the header named a format this build reads: the data is truncated or
- *   corrupt, 422. Only a libvips of the system's, whose codecs sharp does not list, leaves a HEIC's
- *   failure to libvips's words.
+ *   corrupt, 422. Only a HEIF whose decoder the library list cannot vouch for (on a libvips of
+ *   the system's, whose libheif plug-ins sharp does not list, or coded other than HEVC and AV1)
+ *   leaves its failure to libvips's words.
  */
 function decodeError(sharp: Sharp, err: unknown, what: string, at: FailedAt): VerityError {
   const msg = err instanceof Error ? err.message : String(err);
@@ -99,7 +100,7 @@ function decodeError(sharp: Sharp, err: unknown, what: string, at: FailedAt): Ve
   } else {
     const missing = missingPixelCodec(sharp, at.header);
     if (missing === 'unknown') {
-      // A system libvips: its words are all there is to tell a missing HEVC decoder by.
+      // The list cannot tell (a system libvips, another coding): its words are all there is to go by.
       const codec = UNSUPPORTED.test(msg) ? /has not been built in:\s*([A-Za-z0-9][\w.-]*)/i.exec(msg)?.[1] : undefined;
       if (codec) return unsupported(`this build cannot decode ${codec} pixels (libvips: the ${codec} decoder has not been built in)`);
     } else if (missing) return unsupported(`this build cannot decode ${missing} pixels (libvips: the ${missing} decoder has not been built in)`);

@@ -160,15 +160,19 @@ export function cropView(src: LumaPlane, left: number, top: number, w: number, h
  * never from libvips's error text: that text comes from one error buffer per process, shared by
  * every decode running at the same moment (the early decode, the EXIF thumbnail's check, other
  * requests in `serve`, the analysis pool's threads), so it may be another decode's words, a mix,
- * or "Unknown error" (decode.ts decodeError). `'unknown'` when sharp runs on a libvips of the
- * system's, whose plug-ins it does not list; null when nothing is missing.
+ * or "Unknown error" (decode.ts decodeError). `'unknown'` where the list cannot tell: a HEIF on a
+ * libvips of the system's, whose libheif plug-ins sharp does not list (Debian, for one, packages
+ * the HEVC and AV1 decoders apart: either may be missing), or a coding other than HEVC and AV1;
+ * null when nothing is missing.
  */
 export function missingPixelCodec(sharp: Sharp, header: Pick<ImageHeader, 'format' | 'compression'>): string | 'unknown' | null {
-  if (header.format !== 'heif' || header.compression !== 'hevc') return null;
+  if (header.format !== 'heif') return null;
   const versions = sharp.versions as Record<string, string | undefined>;
   // sharp's prebuilt libvips lists every library it bundles (heif, aom…); a system libvips only itself.
   if (!versions.heif) return 'unknown';
-  return versions.de265 ? null : 'HEVC';
+  if (header.compression === 'hevc') return versions.de265 ? null : 'HEVC';
+  if (header.compression === 'av1') return versions.aom || versions.dav1d ? null : 'unknown';
+  return 'unknown';
 }
 
 /** libvips's words for a missing loader or codec: consulted only where missingPixelCodec cannot tell. */

@@ -103,8 +103,25 @@ describe('decode failures are classified from facts, not from libvips\'s shared 
     expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20', aom: '3.12' }), heic)).toBe('HEVC');
     expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20', de265: '1.0' }), heic)).toBeNull();
     expect(missingPixelCodec(withVersions({ vips: '8.15' }), heic)).toBe('unknown'); // a system libvips lists only itself
-    expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20' }), { ...heic, compression: 'av1' })).toBeNull();
+    // …whatever the coding: its libheif may lack the AV1 plug-in as well (Debian packages it apart).
+    expect(missingPixelCodec(withVersions({ vips: '8.15' }), { ...heic, compression: 'av1' })).toBe('unknown');
+    expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20', aom: '3.12' }), { ...heic, compression: 'av1' })).toBeNull();
+    expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20', aom: '3.12' }), { ...heic, compression: 'avc' })).toBe('unknown');
+    expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20', aom: '3.12' }), { format: 'heif' })).toBe('unknown');
     expect(missingPixelCodec(withVersions({ vips: '8.17', heif: '1.20' }), { format: 'jpeg' })).toBeNull();
+  });
+
+  it('on a system libvips an AVIF whose AV1 decoder is missing is not retried leniently (its words say so; the list cannot)', async () => {
+    const avif = await sharp(scene(128, 96, 3), { raw: { width: 128, height: 96, channels: 3 } }).avif().toBuffer();
+    const header = await readHeader(avif, 'avif');
+    expect(header.compression).toBe('av1');
+    const systemLibvips = new Proxy(sharpReporting('heif: Unsupported feature: Unsupported codec (Support for this compression format has not been built in: AV1)'), {
+      get: (target, key) => (key === 'versions' ? { vips: '8.15.1' } : Reflect.get(target, key)),
+    });
+    // Bytes that fail to decode, as the AVIF does on such a libvips: strict only.
+    const outcome = await decodeOutcome(systemLibvips, Buffer.from('not an image at all'), header, false);
+    expect('ok' in outcome).toBe(false);
+    expect('lenientError' in outcome).toBe(false);
   });
 
   it('an unreadable header is corrupt when this build has the detected format\'s loader, unsupported when it has none', async () => {
