@@ -8,7 +8,7 @@
 // its ESM facade, which reads every export and so loads the stream modules behind fs.ReadStream.
 // CommonJS (bin/package.json), though the package is ES modules: an ES-module entry makes Node
 // start its ES module loader before the first line runs, and importing bin/run-bundle.js through
-// it cost ~3.3 ms more; together 0.953–0.977× the wall of every command (issue 31, docs/cli.md).
+// it cost ~3.3 ms more; together 0.934–0.986× the wall of the commands measured (issue 31, docs/cli.md).
 const { readFileSync, statSync } = process.getBuiltinModule('node:fs');
 const { join } = process.getBuiltinModule('node:path');
 
