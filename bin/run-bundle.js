@@ -1,8 +1,8 @@
 // The CLI proper, for bin/verity.js: runs the bundled CLI (dist/verity.cjs) through a V8 code
 // cache, because Node 20 has no module compile cache (module.enableCompileCache arrived in Node
 // 22.1). A separate file so that `--version` and the top-level help load none of this.
-// CommonJS, as bin/verity.js (bin/package.json says so: see there). Built-in modules as in
-// bin/verity.js: no ESM facades to build (node:fs's loads the streams).
+// CommonJS, as bin/verity.js (bin/package.json says so; bin/verity.js says why). Built-in modules
+// as in bin/verity.js: no ESM facades to build (node:fs's loads the streams).
 const { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } = process.getBuiltinModule('node:fs');
 const Module = process.getBuiltinModule('node:module');
 const { homedir } = process.getBuiltinModule('node:os');

@@ -3,9 +3,10 @@
 // no arguments) are answered without loading the CLI at all: the help is the text the CLI itself
 // printed at build time (dist/help.txt, scripts/build.mjs), shown only when it is still the text
 // the CLI would print (same bundle, an 80-column or non-terminal output). Everything else runs the
-// bundled CLI through bin/run-bundle.js (imported only then: these answers load nothing else).
-// Built-in modules through process.getBuiltinModule, not `import`: an ESM import of node:fs builds
-// its ESM facade, which reads every export and so loads the stream modules behind fs.ReadStream.
+// bundled CLI through bin/run-bundle.js (required only then: these answers load nothing else).
+// Built-in modules through process.getBuiltinModule, never an ESM `import` (which builds node:fs's
+// ESM facade, reading every export and so loading the stream modules behind fs.ReadStream; a
+// CommonJS `require` of a built-in builds no facade either).
 // CommonJS (bin/package.json), though the package is ES modules: an ES-module entry makes Node
 // start its ES module loader before the first line runs, and importing bin/run-bundle.js through
 // it cost ~3.3 ms more; together 0.934–0.986× the wall of the commands measured (issue 31, docs/cli.md).
