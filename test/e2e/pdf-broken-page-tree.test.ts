@@ -1,5 +1,5 @@
 /**
- * Broken page trees against the whole CLI (docs/document.md "Limits", broken page trees): a
+ * Broken page trees against the whole CLI (docs/document.md "Hostile input: broken page trees"): a
  * /Count that lies, kids that are missing, not dictionaries, cycles, a /Kids array naming one page
  * thousands of times, cross-reference entries (classic and in an object stream) that point at
  * nothing. Each file, built here, must end promptly with exit 0 or a catalogue code, one JSON
@@ -8,10 +8,11 @@
  * before the job comes) as on stdin and in a `verify batch` of the folder (the analysis pool).
  *
  * The one defect found: pdf.js prefetches every kid of the top-level /Pages node while it looks
- * for a page, and a kid it never walks to (a /Count smaller than the kids) was never awaited, so a
- * failed fetch (an offset that points at nothing) was an unhandled rejection. On the extraction
- * thread Node's default ended the thread: read by path the file's text was lost ("pdf.js could
- * not read the document (UnhandledPromiseRejection: …)"), on stdin it was usually read. The build
+ * for a page, and a kid it never walks to (a /Count smaller than the kids, or an earlier kid that
+ * failed) was never awaited, so a failed fetch (an offset that points at nothing) was an unhandled
+ * rejection. On the extraction thread Node's default ended the thread: read by path the file's
+ * text was lost ("pdf.js could not read the document (UnhandledPromiseRejection: …)"), on stdin
+ * and in a batch it was read (the three cases marked strayPrefetch failed here). The build
  * now marks that prefetch handled (scripts/build.mjs; pdfjs-bundle-patches.test.ts checks the
  * patch against pdf.js itself).
  */
