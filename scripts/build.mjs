@@ -149,7 +149,7 @@ for (const { outfile } of bundles) {
   writeFileSync(outfile, rewritten);
 }
 
-// Three changes to the bundled pdf.js (dist/pdfjs.cjs, which verity uses for text and metadata only);
+// Four changes to the bundled pdf.js (dist/pdfjs.cjs, which verity uses for text and metadata only);
 // the build fails if pdf.js's code no longer has the expected shape (a pdfjs-dist upgrade) rather
 // than bundling it unpatched:
 // - its FlateStream tries node:zlib before its own JavaScript decoder: one call at the start of
@@ -159,7 +159,9 @@ for (const { outfile } of bundles) {
 //   geometry module and ImageData/Path2D on first use, instead of requiring the package (and its
 //   native binding) at once (src/engine/document/pdf/canvas-for-text.ts);
 // - its DecodeStream.ensureBuffer refuses to grow a decoder's output past the decompression caps
-//   (src/engine/document/pdf/decode-cap.ts: streams the structure reader could not measure).
+//   (src/engine/document/pdf/decode-cap.ts: streams the structure reader could not measure);
+// - its Catalog.getPageDict marks its prefetch of the top-level page-tree kids as handled (a failed
+//   fetch nobody awaits is otherwise an unhandled rejection, which ends the extraction thread).
 const pdfjsPatches = {
   name: 'pdfjs-patches',
   setup(b) {
@@ -179,8 +181,27 @@ const pdfjsPatches = {
       if (grow.length !== 1 || patched.lastIndexOf('class DecodeStream extends BaseStream{', grow[0].index) < 0) fail(args.path, 'DecodeStream.ensureBuffer');
       const [whole, requested] = grow[0];
       patched = `${patched.slice(0, grow[0].index)}${whole}__verity_checkDecodeSize(this,${requested});${patched.slice(grow[0].index + whole.length)}`;
+      // Catalog.getPageDict prefetches every kid of the top-level /Pages node into pageDictCache:
+      // `a===this.toplevelPagesDict&&r instanceof Ref&&!o.has(r)&&o.put(r,n.fetchAsync(r))`. A
+      // kid the walk never reaches (a /Count smaller than its /Kids, or the page sought found
+      // first) is never awaited, so a failed fetch (a bad cross-reference offset) was an unhandled
+      // rejection: on the extraction thread Node's default ends the thread, and the reading of a
+      // file whose first page reads fine failed, or not, depending on timing (docs/document.md
+      // "Hostile input"). The prefetch is marked handled; a walk that reaches the kid still
+      // awaits the cached promise and sees its failure as before.
+      const prefetch = [...patched.matchAll(/(\w+)===this\.toplevelPagesDict&&(\w+) instanceof Ref&&!(\w+)\.has\(\2\)&&\3\.put\(\2,(\w+)\.fetchAsync\(\2\)\)/g)];
+      const getPageDict = prefetch.length === 1 ? patched.lastIndexOf('async getPageDict(', prefetch[0].index) : -1;
+      if (getPageDict < 0 || patched.indexOf('async getAllPageDicts(', getPageDict) < prefetch[0].index || !/=this\.pageDictCache[;,]/.test(patched.slice(getPageDict, prefetch[0].index)))
+        fail(args.path, "Catalog.getPageDict's prefetch of the top-level kids");
+      {
+        const [whole, , kid, cache, xref] = prefetch[0];
+        const handled = whole.replace(`${cache}.put(${kid},${xref}.fetchAsync(${kid}))`, `${cache}.put(${kid},__verity_handled(${xref}.fetchAsync(${kid})))`);
+        patched = `${patched.slice(0, prefetch[0].index)}${handled}${patched.slice(prefetch[0].index + whole.length)}`;
+      }
       return {
-        contents: `import { inflateWholeStream as __verity_inflateWholeStream } from ${helper('native-flate.ts')};\nimport { checkDecodeSize as __verity_checkDecodeSize } from ${helper('decode-cap.ts')};\n${patched}`,
+        contents:
+          `import { inflateWholeStream as __verity_inflateWholeStream } from ${helper('native-flate.ts')};\nimport { checkDecodeSize as __verity_checkDecodeSize } from ${helper('decode-cap.ts')};\n` +
+          `const __verity_handled = (p) => (p.catch(() => undefined), p);\n${patched}`,
         loader: 'js',
       };
     });

@@ -1,15 +1,15 @@
 /**
- * The bundled pdf.js (dist/pdfjs.cjs) is patched by scripts/build.mjs in two ways: it inflates
- * Flate streams with node:zlib when zlib decodes them completely, and with pdf.js's own decoder
- * otherwise (src/engine/document/pdf/native-flate.ts); and it takes DOMMatrix from
- * @napi-rs/canvas's JavaScript geometry module instead of loading the package's native binding as
- * it loads (src/engine/document/pdf/canvas-for-text.ts); and its decoders stop at the decompression
- * caps (src/engine/document/pdf/decode-cap.ts). Every PDF here — valid streams and
- * damaged ones (truncated, a wrong or missing Adler-32, trailing bytes, no final block, flipped
- * bytes, a filter chain), and a Type 3 font whose glyph is an image mask (pdf.js builds a
- * DOMMatrix for it) — must read exactly as the unpatched pdf.js from pdfjs-dist reads it: same
- * page count, same text, same error. Each side runs in a child process of its own (pdf.js
- * registers its worker globally).
+ * The bundled pdf.js (dist/pdfjs.cjs) is patched by scripts/build.mjs: it inflates Flate streams
+ * with node:zlib when zlib decodes them completely, and with pdf.js's own decoder otherwise
+ * (src/engine/document/pdf/native-flate.ts); it takes DOMMatrix from @napi-rs/canvas's JavaScript
+ * geometry module instead of loading the package's native binding as it loads
+ * (src/engine/document/pdf/canvas-for-text.ts); its decoders stop at the decompression caps
+ * (src/engine/document/pdf/decode-cap.ts); and its page-tree walk leaves no failed prefetch of a
+ * page unhandled (the last describe). Every PDF here — valid streams and damaged ones (truncated, a
+ * wrong or missing Adler-32, trailing bytes, no final block, flipped bytes, a filter chain), a
+ * Type 3 font whose glyph is an image mask (pdf.js builds a DOMMatrix for it), broken page trees —
+ * must read exactly as the unpatched pdf.js from pdfjs-dist reads it: same page count, same text,
+ * same error. Each side runs in a child process of its own (pdf.js registers its worker globally).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateSync, constants as zc } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { brokenPageTrees } from '../helpers/broken-page-trees.js';
 import { rawPdf } from '../helpers/raw-pdf.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -121,6 +122,9 @@ const zlib = require('node:zlib');
 const raw = zlib.inflateRawSync;
 const calls = { ok: 0, failed: 0, matrices: 0 };
 zlib.inflateRawSync = function (...a) { try { const r = raw.apply(this, a); calls.ok++; return r; } catch (e) { calls.failed++; throw e; } };
+// Rejections nobody handled while pdf.js read the file (counted, not fatal: the reading goes on).
+let rejections = 0;
+process.on('unhandledRejection', () => rejections++);
 (async () => {
   const [kind, file] = process.argv.slice(1);
   let api, worker;
@@ -144,11 +148,13 @@ zlib.inflateRawSync = function (...a) { try { const r = raw.apply(this, a); call
   } catch (e) { out.error = e.name + ': ' + e.message; }
   const canvasModules = Object.keys(require.cache).filter((k) => k.includes('@napi-rs')).map((k) => k.replace(/^.*node_modules[\\\\/]/, '')).sort();
   const capHits = globalThis[Symbol.for('verity.pdfjsDecodeCapHits')] ?? 0;
-  process.stdout.write(JSON.stringify({ out, calls, canvasModules, capHits }));
+  // Node reports unhandled rejections once the microtasks have run: one turn of the event loop.
+  await new Promise((r) => setImmediate(r));
+  process.stdout.write(JSON.stringify({ out, calls, canvasModules, capHits, rejections }));
 })();
 `;
 
-type Reading = { out: unknown; calls: { ok: number; failed: number; matrices: number }; canvasModules: string[]; capHits: number };
+type Reading = { out: unknown; calls: { ok: number; failed: number; matrices: number }; canvasModules: string[]; capHits: number; rejections: number };
 function read(kind: 'bundle' | 'pdfjs-dist', file: string): Reading {
   return JSON.parse(execFileSync(process.execPath, ['-e', CHILD, kind, file], { cwd: root, encoding: 'utf8' })) as Reading;
 }
@@ -234,6 +240,7 @@ describe('the bundled pdf.js (Flate through node:zlib, no native canvas binding)
       const patched = read('bundle', file);
       const plain = read('pdfjs-dist', file);
       expect(patched.out).toEqual(plain.out);
+      expect(patched.rejections).toBe(0);
       // The unpatched pdf.js never calls zlib for a content stream; the bundle does, for the plain Flate streams.
       expect({ ok: plain.calls.ok, failed: plain.calls.failed }).toEqual({ ok: 0, failed: 0 });
       // The bundle reads text without @napi-rs/canvas's native binding: only its geometry module.
@@ -248,5 +255,26 @@ describe('the bundled pdf.js (Flate through node:zlib, no native canvas binding)
         expect(patched.calls.matrices).toBe(plain.calls.matrices);
         expect(JSON.stringify(patched.out)).toContain('after the boxes');
       }
+    });
+});
+
+// Catalog.getPageDict prefetches every top-level kid; on these files a kid's fetch fails where
+// nothing walks to it. pdf.js from pdfjs-dist leaves that rejection unhandled (which ends the
+// extraction thread: pdf-broken-page-tree.test.ts); the bundle marks the prefetch handled and
+// reads the file exactly as pdf.js does.
+describe("the bundled pdf.js leaves no failed page-tree prefetch unhandled", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'verity-e2e-prefetch-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const cases = brokenPageTrees().filter((c) => c.strayPrefetch);
+  it('has files to read', () => expect(cases.length).toBeGreaterThanOrEqual(3));
+  for (const c of cases)
+    it(c.name, () => {
+      const file = join(dir, `${c.name.replace(/\W+/g, '-')}.pdf`);
+      writeFileSync(file, c.bytes);
+      const patched = read('bundle', file);
+      const plain = read('pdfjs-dist', file);
+      expect(plain.rejections).toBeGreaterThanOrEqual(1);
+      expect(patched.rejections).toBe(0);
+      expect(patched.out).toEqual(plain.out);
     });
 });
