@@ -7,40 +7,23 @@
  * write) reads as HEVC, and a truncated one was reported as "this build cannot decode HEVC pixels"
  * with no lenient decode tried. The item type is what libheif itself picks the decoder by.
  *
- * Bounded: only the top-level boxes and the `meta` box's children are walked, at most
- * MAX_BOXES boxes and MAX_ITEMS item entries; anything malformed gives null (not known).
+ * Bounded: only the top-level boxes, the `meta` box's children and the item entries are walked,
+ * at most MAX_BOXES of each; anything malformed gives null (not known).
  */
+import { boxes, type Box } from './bmff-boxes.js';
 
 /** Item types of coded pixels, as libvips names their compression (heif-compression's nicks where it has one). */
 const CODED: Record<string, string> = { hvc1: 'hevc', av01: 'av1', avc1: 'avc', jpeg: 'jpeg', vvc1: 'vvc', j2k1: 'j2k', unci: 'uncompressed' };
 /** Item types made from other items (a grid of tiles, an overlay, a rotation…): their tiles carry the coding. */
 const DERIVED = new Set(['grid', 'iovl', 'iden', 'tmap']);
 const MAX_BOXES = 1024;
-const MAX_ITEMS = 65_536;
-
-interface Box {
-  type: string;
-  /** Where the box's payload starts (after its header). */
-  body: number;
-  end: number;
-}
 
 /** The boxes between `from` and `to`, as far as they are well formed (at most MAX_BOXES). */
-function boxes(bytes: Buffer, from: number, to: number): Box[] {
+function boxesIn(bytes: Buffer, from: number, to: number): Box[] {
   const out: Box[] = [];
-  for (let at = from; at + 8 <= to && out.length < MAX_BOXES; ) {
-    let size = bytes.readUInt32BE(at);
-    let header = 8;
-    if (size === 1) {
-      if (at + 16 > to) break;
-      const big = bytes.readBigUInt64BE(at + 8);
-      if (big > BigInt(to - at)) break;
-      size = Number(big);
-      header = 16;
-    } else if (size === 0) size = to - at;
-    if (size < header || at + size > to) break;
-    out.push({ type: bytes.toString('latin1', at + 4, at + 8), body: at + header, end: at + size });
-    at += size;
+  for (const box of boxes(bytes, from, to)) {
+    if (out.length >= MAX_BOXES) break;
+    out.push(box);
   }
   return out;
 }
@@ -50,10 +33,10 @@ function boxes(bytes: Buffer, from: number, to: number): Box[] {
  * items declare it; null when the file has no readable item list or its coded items disagree.
  */
 export function heifPixelCoding(bytes: Buffer): string | null {
-  const meta = boxes(bytes, 0, bytes.length).find((b) => b.type === 'meta');
+  const meta = boxesIn(bytes, 0, bytes.length).find((b) => b.type === 'meta');
   // meta is a full box: version and flags (4 bytes) before its children.
   if (!meta || meta.body + 4 > meta.end) return null;
-  const children = boxes(bytes, meta.body + 4, meta.end);
+  const children = boxesIn(bytes, meta.body + 4, meta.end);
   let primary: number | undefined;
   const pitm = children.find((b) => b.type === 'pitm');
   if (pitm && pitm.body + 4 <= pitm.end) {
@@ -65,7 +48,7 @@ export function heifPixelCoding(bytes: Buffer): string | null {
   if (!iinf || iinf.body + 4 > iinf.end) return null;
   const entriesAt = iinf.body + 4 + (bytes[iinf.body] === 0 ? 2 : 4);
   const types = new Map<number, string>();
-  for (const infe of boxes(bytes, entriesAt, iinf.end).slice(0, MAX_ITEMS)) {
+  for (const infe of boxesIn(bytes, entriesAt, iinf.end)) {
     if (infe.type !== 'infe' || infe.body + 4 > infe.end) continue;
     const version = bytes[infe.body]!;
     // Versions 0 and 1 carry no item type (an old layout no HEIF writer uses).

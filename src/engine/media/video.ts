@@ -4,34 +4,8 @@
  * and location from `udta` (©mak, ©mod, ©xyz) or Apple `mdta` keys. Plus C2PA (BMFF hash binding).
  */
 import type { MediaMetadata } from '../../api/results.js';
+import { boxes, type Box } from './bmff-boxes.js';
 import { exifDate } from './metadata.js';
-
-interface Box {
-  type: string;
-  start: number;
-  end: number;
-  /** Payload offset (after size/type/largesize). */
-  body: number;
-}
-
-function* boxes(b: Buffer, start: number, end: number): Generator<Box> {
-  let p = start;
-  while (p + 8 <= end) {
-    let size = b.readUInt32BE(p);
-    const type = b.toString('latin1', p + 4, p + 8);
-    let body = p + 8;
-    if (size === 1) {
-      if (p + 16 > end) return;
-      const big = b.readBigUInt64BE(p + 8);
-      if (big > BigInt(end - p)) return;
-      size = Number(big);
-      body = p + 16;
-    } else if (size === 0) size = end - p;
-    if (size < body - p || p + size > end) return;
-    yield { type, start: p, end: p + size, body };
-    p += size;
-  }
-}
 
 const child = (b: Buffer, parent: Box, type: string, skip = 0): Box | undefined => {
   for (const c of boxes(b, parent.body + skip, parent.end)) if (c.type === type) return c;
