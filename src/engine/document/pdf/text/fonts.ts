@@ -1,0 +1,368 @@
+/**
+ * Fonts as pdf.js 5.4.296's text extraction sees them — a code's Unicode text and width — for
+ * the fonts whose answer pdf.js derives without looking into a font program:
+ *
+ * - simple Type1/TrueType fonts that are not embedded (pdf.js in Node has no standard font data
+ *   and no system fonts, so it never loads a program for them): the standard 14 by name (their
+ *   AFM widths) or any font with /Widths, encoded by WinAnsi, StandardEncoding and /Differences
+ *   of known glyph names, or by a /ToUnicode CMap;
+ * - embedded simple TrueType fonts with /Widths whose /ToUnicode maps every code shown (pdf.js
+ *   then takes the CMap's text whatever the program says, and TrueType widths are not rescaled);
+ * - Type0 fonts with /Identity-H over an embedded CIDFontType2, with /W or /DW and a /ToUnicode
+ *   that maps every code shown.
+ *
+ * Anything else (Type3, Type1/CFF programs whose FontMatrix could rescale widths, symbolic
+ * encodings, other CMaps, vertical writing, a code the encoding leaves unnamed) is not eligible.
+ */
+import { isDict, isRef, type PdfDict, type PdfValue } from '../objects.js';
+import type { DocObjects } from './doc-objects.js';
+import { SYMBOLS_FONTS, glyphUnicode, standardEncoding, winAnsiEncoding } from './encodings.js';
+import { ineligible } from './ineligible.js';
+import { STANDARD_FONTS, standardFontMetrics } from './standard-metrics.js';
+import { readToUnicode, type UnicodeMap } from './to-unicode.js';
+
+export interface Category {
+  isWhitespace: boolean;
+  isZeroWidthDiacritic: boolean;
+  isInvisibleFormatMark: boolean;
+}
+
+export interface Glyph {
+  originalCharCode: number;
+  unicode: string;
+  width: number;
+  category: Category;
+}
+
+export interface TextFont {
+  glyphs(chars: string): Glyph[];
+}
+
+// pdf.js's getCharUnicodeCategory: leading white-space, a non-spacing mark anywhere, a format
+// character at the end (of the whole Unicode string of the glyph, which may be several chars).
+const SPECIAL_CHAR = /^(\s)|(\p{Mn})|(\p{Cf})$/u;
+const categories = new Map<string, Category>();
+function categoryOf(u: string): Category {
+  let c = categories.get(u);
+  if (!c) {
+    const g = u.match(SPECIAL_CHAR);
+    c = { isWhitespace: !!g?.[1], isZeroWidthDiacritic: !!g?.[2], isInvisibleFormatMark: !!g?.[3] };
+    categories.set(u, c);
+  }
+  return c;
+}
+
+const nameOfValue = (v: PdfValue | undefined): string | undefined =>
+  v && typeof v === 'object' && !Array.isArray(v) && v.kind === 'name' ? v.name : undefined;
+const isInt = (v: PdfValue | undefined): v is number => typeof v === 'number' && Number.isInteger(v);
+
+const FLAG_SYMBOLIC = 4;
+const FLAG_NONSYMBOLIC = 32;
+
+/** A simple font: one byte per code. */
+class SimpleFont implements TextFont {
+  private readonly cache = new Map<number, Glyph>();
+  constructor(
+    private readonly unicodeOf: (code: number) => string,
+    private readonly widthOf: (code: number) => number,
+  ) {}
+  glyphs(chars: string): Glyph[] {
+    const out: Glyph[] = [];
+    for (let i = 0; i < chars.length; i++) {
+      const code = chars.charCodeAt(i);
+      let g = this.cache.get(code);
+      if (!g) {
+        const unicode = this.unicodeOf(code);
+        g = { originalCharCode: code, unicode, width: this.widthOf(code), category: categoryOf(unicode) };
+        this.cache.set(code, g);
+      }
+      out.push(g);
+    }
+    return out;
+  }
+}
+
+/** A Type0 font with Identity-H: two bytes per code, the code is the CID. */
+class IdentityFont implements TextFont {
+  private readonly cache = new Map<number, Glyph>();
+  constructor(
+    private readonly toUnicode: UnicodeMap,
+    private readonly widths: (number | undefined)[],
+    private readonly defaultWidth: number,
+  ) {}
+  glyphs(chars: string): Glyph[] {
+    if (chars.length % 2) ineligible('font: odd byte count for Identity-H');
+    const out: Glyph[] = [];
+    for (let i = 0; i < chars.length; i += 2) {
+      const code = (chars.charCodeAt(i) << 8) | chars.charCodeAt(i + 1);
+      let g = this.cache.get(code);
+      if (!g) {
+        const u = this.toUnicode.map[code];
+        if (!u) ineligible('font: code without ToUnicode');
+        const w = this.widths[code];
+        g = { originalCharCode: code, unicode: u, width: typeof w === 'number' ? w : this.defaultWidth, category: categoryOf(u) };
+        this.cache.set(code, g);
+      }
+      out.push(g);
+    }
+    return out;
+  }
+}
+
+/** pdf.js's _simpleFontToUnicode, for glyph names this module knows; unknown names stay unmapped (used → not eligible). */
+function simpleToUnicode(encoding: readonly string[], differences: (string | undefined)[]): (string | undefined)[] {
+  const enc = encoding.slice();
+  differences.forEach((n, code) => {
+    if (n !== undefined && n !== '.notdef') enc[code] = n;
+  });
+  const out: (string | undefined)[] = [];
+  enc.forEach((name, code) => {
+    if (!name) return;
+    const u = glyphUnicode(name);
+    if (u !== undefined) out[code] = String.fromCharCode(u);
+  });
+  return out;
+}
+
+export class FontLoader {
+  private readonly byRef = new Map<number, TextFont>();
+  private readonly descriptorOwner = new Map<string, number>();
+  constructor(private readonly objs: DocObjects) {}
+
+  /** The font a resource name points to (a reference, as nearly every writer makes it). */
+  load(ref: PdfValue | undefined): TextFont {
+    if (!isRef(ref)) ineligible('font: not a reference');
+    let f = this.byRef.get(ref.num);
+    if (!f) {
+      const dict = this.objs.dict(ref);
+      if (!dict) ineligible('font: not a dictionary');
+      f = this.translate(dict, ref.num);
+      this.byRef.set(ref.num, f);
+    }
+    return f;
+  }
+
+  private translate(dict: PdfDict, num: number): TextFont {
+    const o = this.objs;
+    const subtype = nameOfValue(o.get(dict.entries.get('Subtype')));
+    if (subtype === 'Type0') return this.type0(dict, num);
+    if (subtype === 'Type3') ineligible('font: Type3');
+    if (subtype !== 'Type1' && subtype !== 'TrueType') ineligible(`font: ${subtype ?? 'no Subtype'}`);
+    if (dict.entries.has('FontMatrix')) ineligible('font: FontMatrix');
+    const fc = o.get(dict.entries.get('FirstChar'));
+    const firstChar = isInt(fc) ? fc : 0;
+    const descriptorRef = dict.entries.get('FontDescriptor');
+    const descriptor = o.dict(descriptorRef);
+    if (descriptorRef !== undefined && !descriptor) ineligible('font: bad FontDescriptor');
+    const baseFont = nameOfValue(o.get(dict.entries.get('BaseFont')));
+    if (descriptor) this.claimDescriptor(descriptorRef, num);
+
+    let name: string;
+    let flags: number;
+    let embedded = false;
+    if (!descriptor) {
+      if (baseFont === undefined) ineligible('font: no BaseFont');
+      if (!STANDARD_FONTS.has(baseFont)) ineligible('font: non-standard font without FontDescriptor');
+      if (SYMBOLS_FONTS.has(baseFont)) ineligible('font: symbolic');
+      name = baseFont;
+      flags = FLAG_NONSYMBOLIC; // pdf.js's simulated flags for the 12 non-symbolic standard fonts
+    } else {
+      const fontName = nameOfValue(o.get(descriptor.entries.get('FontName')));
+      if (fontName === undefined || fontName !== baseFont) ineligible('font: FontName differs from BaseFont');
+      name = fontName;
+      const fl = o.get(descriptor.entries.get('Flags'));
+      flags = isInt(fl) ? fl : 0;
+      if (descriptor.entries.has('FontFile') || descriptor.entries.has('FontFile3')) ineligible('font: embedded Type1/CFF program');
+      if (descriptor.entries.has('FontFile2')) {
+        if (subtype !== 'TrueType') ineligible('font: FontFile2 in a Type1 font');
+        this.checkTrueType(descriptor.entries.get('FontFile2'));
+        embedded = true;
+      }
+    }
+
+    // Encoding (extractDataStructures).
+    const differences: (string | undefined)[] = [];
+    let baseEncodingName: string | undefined;
+    const encV = o.get(dict.entries.get('Encoding'));
+    if (encV !== undefined) {
+      if (isDict(encV)) {
+        baseEncodingName = nameOfValue(o.get(encV.entries.get('BaseEncoding')));
+        const diffs = o.get(encV.entries.get('Differences'));
+        if (encV.entries.has('Differences')) {
+          if (!Array.isArray(diffs)) ineligible('font: bad Differences');
+          let index = 0;
+          for (const e of diffs) {
+            if (typeof e === 'number') index = e;
+            else {
+              const n = nameOfValue(e);
+              if (n === undefined) ineligible('font: bad Differences');
+              if (!Number.isInteger(index) || index < 0 || index > 255) ineligible('font: Differences index');
+              differences[index++] = n;
+            }
+          }
+        }
+      } else {
+        baseEncodingName = nameOfValue(encV);
+        if (baseEncodingName === undefined) ineligible('font: bad Encoding');
+      }
+      if (baseEncodingName !== 'MacRomanEncoding' && baseEncodingName !== 'MacExpertEncoding' && baseEncodingName !== 'WinAnsiEncoding') baseEncodingName = undefined;
+    }
+    const nonEmbedded = !embedded;
+    const symbolsName = SYMBOLS_FONTS.has(name);
+    if (baseEncodingName && nonEmbedded && symbolsName) baseEncodingName = undefined;
+    let encoding: readonly string[];
+    if (baseEncodingName) {
+      if (baseEncodingName !== 'WinAnsiEncoding') ineligible(`font: ${baseEncodingName}`);
+      encoding = winAnsiEncoding();
+    } else {
+      let symbolic = !!(flags & FLAG_SYMBOLIC);
+      const nonsymbolic = !!(flags & FLAG_NONSYMBOLIC);
+      if (subtype === 'TrueType' && symbolic && nonsymbolic && differences.length !== 0) symbolic = false;
+      encoding = standardEncoding();
+      if (subtype === 'TrueType' && !nonsymbolic) encoding = winAnsiEncoding();
+      if (symbolic || symbolsName) ineligible('font: symbolic');
+    }
+    const hasEncoding = !!baseEncodingName || differences.length > 0;
+
+    // ToUnicode (readToUnicode, buildToUnicode, amendFallbackToUnicode).
+    const tu = this.toUnicode(dict);
+    const fallback = simpleToUnicode(encoding, differences);
+    let unicodeMap: (string | undefined)[];
+    if (tu && tu.length > 0) {
+      unicodeMap = tu.map.slice();
+      if (hasEncoding) fallback.forEach((u, code) => {
+        if (unicodeMap[code] === undefined) unicodeMap[code] = u;
+      });
+    } else {
+      if (embedded) ineligible('font: no ToUnicode for embedded font');
+      unicodeMap = fallback;
+    }
+    const glyphName = (code: number): string => differences[code] ?? encoding[code] ?? '';
+    const unicodeOf = (code: number): string => {
+      if (embedded && !tu?.map[code]) ineligible('font: code without ToUnicode');
+      // A non-embedded Type1 font draws a code its encoding leaves unnamed as a space, with a width pdf.js guesses.
+      if (!embedded && subtype === 'Type1' && glyphName(code) === '') ineligible('font: code outside the encoding');
+      const u = unicodeMap[code];
+      if (!u) ineligible('font: unmapped code');
+      return u;
+    };
+
+    // Widths (translateFont's no-descriptor branch, or extractWidths).
+    const widths: (number | undefined)[] = [];
+    let defaultWidth = 0;
+    const widthsV = o.get(dict.entries.get('Widths'));
+    if (Array.isArray(widthsV)) {
+      let j = firstChar;
+      for (const w of widthsV) {
+        const v = o.get(w);
+        if (typeof v === 'number') widths[j] = v;
+        j++;
+      }
+      if (descriptor) {
+        const mw = o.get(descriptor.entries.get('MissingWidth'));
+        defaultWidth = typeof mw === 'number' ? mw : 0;
+      } else defaultWidth = standardFontMetrics(name).defaultWidth;
+    } else {
+      if (embedded) ineligible('font: embedded font without Widths');
+      if (baseFont === undefined || !STANDARD_FONTS.has(baseFont)) ineligible('font: no Widths for a non-standard font');
+      const m = standardFontMetrics(baseFont);
+      defaultWidth = m.defaultWidth;
+      for (let code = 0; code < 256; code++) {
+        const d = differences[code];
+        const dw = d !== undefined ? m.widths.get(d) : undefined;
+        if (dw) {
+          widths[code] = dw;
+          continue;
+        }
+        const e = encoding[code];
+        const ew = e ? m.widths.get(e) : undefined;
+        if (ew) widths[code] = ew;
+      }
+    }
+    const widthOf = (code: number): number => {
+      const w = widths[code];
+      return typeof w === 'number' ? w : defaultWidth;
+    };
+    return new SimpleFont(unicodeOf, widthOf);
+  }
+
+  private type0(dict: PdfDict, num: number): TextFont {
+    const o = this.objs;
+    const enc = nameOfValue(o.get(dict.entries.get('Encoding')));
+    if (enc !== 'Identity-H') ineligible(enc === 'Identity-V' ? 'font: vertical' : 'font: CMap other than Identity-H');
+    const df = o.get(dict.entries.get('DescendantFonts'));
+    const cid = o.dict(Array.isArray(df) ? df[0] : df);
+    if (!cid) ineligible('font: no descendant font');
+    const sub = nameOfValue(o.get(cid.entries.get('Subtype')));
+    if (sub !== 'CIDFontType2') ineligible(`font: Type0 over ${sub ?? 'unknown'}`);
+    if (cid.entries.has('FontMatrix') || dict.entries.has('FontMatrix')) ineligible('font: FontMatrix');
+    const descriptorRef = cid.entries.get('FontDescriptor');
+    const descriptor = o.dict(descriptorRef);
+    if (!descriptor) ineligible('font: Type0 without FontDescriptor');
+    this.claimDescriptor(descriptorRef, num);
+    if (!descriptor.entries.has('FontFile2') || descriptor.entries.has('FontFile') || descriptor.entries.has('FontFile3')) ineligible('font: Type0 not embedded as TrueType');
+    this.checkTrueType(descriptor.entries.get('FontFile2'));
+    const fontName = nameOfValue(o.get(descriptor.entries.get('FontName')));
+    const baseFont = nameOfValue(o.get(cid.entries.get('BaseFont')));
+    if (fontName === undefined || fontName !== baseFont) ineligible('font: FontName differs from BaseFont');
+    // pdf.js reads the descendant's /ToUnicode first, then the Type0 dictionary's.
+    const tu = this.toUnicode(cid.entries.has('ToUnicode') ? cid : dict);
+    if (!tu || tu.length === 0) ineligible('font: Type0 without ToUnicode');
+    const dw = o.get(cid.entries.get('DW'));
+    const defaultWidth = typeof dw === 'number' ? Math.ceil(dw) : 1000;
+    const widths: (number | undefined)[] = [];
+    const w = o.get(cid.entries.get('W'));
+    if (w !== undefined) {
+      if (!Array.isArray(w)) ineligible('font: bad W');
+      for (let i = 0; i < w.length; i++) {
+        let start = o.get(w[i++]);
+        if (!isInt(start)) ineligible('font: bad W');
+        const code = o.get(w[i]);
+        if (Array.isArray(code)) {
+          for (const c of code) {
+            const width = o.get(c);
+            if (typeof width === 'number') widths[start] = width;
+            start++;
+          }
+        } else if (isInt(code)) {
+          const width = o.get(w[++i]);
+          if (typeof width !== 'number') ineligible('font: bad W');
+          if (code - start > 0x10000) ineligible('font: bad W');
+          for (let j = start; j <= code; j++) widths[j] = width;
+        } else ineligible('font: bad W');
+        if (start > 0x10000) ineligible('font: bad W');
+      }
+    }
+    return new IdentityFont(tu, widths, defaultWidth);
+  }
+
+  /** pdf.js aliases font dictionaries that share one FontDescriptor and hash alike; this reader keeps one font per descriptor. */
+  private claimDescriptor(ref: PdfValue | undefined, fontNum: number): void {
+    if (!isRef(ref)) return;
+    const key = `${ref.num}`;
+    const owner = this.descriptorOwner.get(key);
+    if (owner !== undefined && owner !== fontNum) ineligible('font: shared FontDescriptor');
+    this.descriptorOwner.set(key, fontNum);
+  }
+
+  private toUnicode(dict: PdfDict): UnicodeMap | undefined {
+    const v = dict.entries.get('ToUnicode');
+    if (v === undefined) return undefined;
+    const resolved = this.objs.get(v);
+    if (nameOfValue(resolved) !== undefined) ineligible('unicode: ToUnicode name');
+    return readToUnicode(this.objs.stream(v).data);
+  }
+
+  /** A TrueType program pdf.js will parse: an sfnt header with the tables it needs. */
+  private checkTrueType(ref: PdfValue | undefined): void {
+    const { data } = this.objs.stream(ref);
+    if (data.length < 12) ineligible('font: bad TrueType program');
+    const tag = data.readUInt32BE(0);
+    if (tag !== 0x00010000 && tag !== 0x74727565 /* true */) ineligible('font: not a TrueType program');
+    const numTables = data.readUInt16BE(4);
+    if (numTables === 0 || 12 + numTables * 16 > data.length) ineligible('font: bad TrueType program');
+    const tables = new Set<string>();
+    for (let i = 0; i < numTables; i++) tables.add(data.toString('latin1', 12 + i * 16, 16 + i * 16));
+    for (const t of ['head', 'hhea', 'maxp', 'loca', 'glyf']) if (!tables.has(t)) ineligible('font: bad TrueType program');
+  }
+}

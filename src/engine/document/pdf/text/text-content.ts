@@ -1,0 +1,435 @@
+/**
+ * pdf.js 5.4.296's `getTextContent` (PartialEvaluator, src/core/evaluator.js) for horizontal
+ * text in the fonts fonts.ts supports, written anew with the same arithmetic in the same order
+ * so every item — its text, transform, width, height and end-of-line flag — comes out as pdf.js
+ * makes it: the text state and its q/Q copies, glyph advance, the "is this a space / a new line /
+ * a new item" decisions against the previous glyph, fake spaces, and the page's view box clip.
+ * The items feed page-layout.ts exactly as pdf.js's feed it in pdfjs-reader.ts.
+ */
+import type { LayoutItem } from './page-layout.js';
+import type { Operand, Operation } from './content-ops.js';
+import type { Glyph, TextFont } from './fonts.js';
+import { ineligible } from './ineligible.js';
+
+type Matrix = number[];
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+const FONT_SCALE = 0.001; // FONT_IDENTITY_MATRIX[0]: every supported font uses it
+
+/** Util.transform, term for term. */
+function mul(m1: ArrayLike<number>, m2: ArrayLike<number>): Matrix {
+  return [
+    m1[0]! * m2[0]! + m1[2]! * m2[1]!,
+    m1[1]! * m2[0]! + m1[3]! * m2[1]!,
+    m1[0]! * m2[2]! + m1[2]! * m2[3]!,
+    m1[1]! * m2[2]! + m1[3]! * m2[3]!,
+    m1[0]! * m2[4]! + m1[2]! * m2[5]! + m1[4]!,
+    m1[1]! * m2[4]! + m1[3]! * m2[5]! + m1[5]!,
+  ];
+}
+
+class TextState {
+  ctm: Matrix = IDENTITY.slice();
+  fontName: string | null = null;
+  fontSize = 0;
+  font: TextFont | null = null;
+  textMatrix: Matrix = IDENTITY.slice();
+  textLineMatrix: Matrix = IDENTITY.slice();
+  charSpacing = 0;
+  wordSpacing = 0;
+  leading = 0;
+  textHScale = 1;
+  textRise = 0;
+
+  translateTextMatrix(x: number, y: number): void {
+    const m = this.textMatrix;
+    m[4] = m[0]! * x + m[2]! * y + m[4]!;
+    m[5] = m[1]! * x + m[3]! * y + m[5]!;
+  }
+  translateTextLineMatrix(x: number, y: number): void {
+    const m = this.textLineMatrix;
+    m[4] = m[0]! * x + m[2]! * y + m[4]!;
+    m[5] = m[1]! * x + m[3]! * y + m[5]!;
+  }
+  carriageReturn(): void {
+    this.translateTextLineMatrix(0, -this.leading);
+    this.textMatrix = this.textLineMatrix.slice();
+  }
+  /** pdf.js clones with the matrices copied and every other field shared until reassigned: a full copy behaves the same. */
+  clone(): TextState {
+    const c = new TextState();
+    Object.assign(c, this);
+    c.textMatrix = this.textMatrix.slice();
+    c.textLineMatrix = this.textLineMatrix.slice();
+    return c;
+  }
+}
+
+// pdf.js's normalizeUnicode: NFKC on runs of these characters (ligatures, compatibility spaces,
+// presentation forms), and U+FB05 to "ſt".
+const NORMALIZE = /([\u00a0\u00b5\u037e\u0eb3\u2000-\u200a\u202f\u2126\ufb00-\ufb04\ufb06\ufb20-\ufb36\ufb38-\ufb3c\ufb3e\ufb40-\ufb41\ufb43-\ufb44\ufb46-\ufba1\ufba4-\ufba9\ufbae-\ufbb1\ufbd3-\ufbdc\ufbde-\ufbe7\ufbea-\ufbf8\ufbfc-\ufbfd\ufc00-\ufc5d\ufc64-\ufcf1\ufcf5-\ufd3d\ufd88\ufdf4\ufdfa-\ufdfb\ufe71\ufe77\ufe79\ufe7b\ufe7d]+)|(\ufb05+)/gu;
+function normalizeUnicode(s: string): string {
+  // U+FB05 runs: pdf.js maps a run through a one-entry table (a run of two reads as "undefined"); not eligible.
+  if (s.includes('\ufb05')) ineligible('unicode: U+FB05');
+  return s.replaceAll(NORMALIZE, (_, p1: string | undefined) => (p1 ? p1.normalize('NFKC') : ''));
+}
+/** Characters pdf.js's bidi would treat as right-to-left or Arabic numbers: such text is not eligible. */
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+
+export interface TextItem extends LayoutItem {
+  transform: number[];
+}
+
+export interface PageInput {
+  ops: Operation[];
+  view: number[];
+  /** The font a /Font resource name loads (Ineligible when it cannot). */
+  font(name: string): TextFont;
+  /** What `Do` of this name is: an image (ignored) or anything else (not eligible). */
+  xobject(name: string): 'image';
+  /** An ExtGState without /Font (ignored); anything else is not eligible. */
+  extGState(name: string): void;
+}
+
+const num = (v: Operand | undefined): number => (typeof v === 'number' ? v : ineligible('content: operand type'));
+const nameArg = (v: Operand | undefined): string =>
+  v && typeof v === 'object' && !Array.isArray(v) && 'name' in v ? v.name : ineligible('content: operand type');
+const strArg = (v: Operand | undefined): string => (typeof v === 'string' ? v : ineligible('content: operand type'));
+
+const TRACKING_SPACE_FACTOR = 0.102;
+const NOT_A_SPACE_FACTOR = 0.03;
+const NEGATIVE_SPACE_FACTOR = -0.2;
+const SPACE_IN_FLOW_MIN_FACTOR = 0.102;
+const SPACE_IN_FLOW_MAX_FACTOR = 0.6;
+const VERTICAL_SHIFT_RATIO = 0.25;
+
+export function extractTextItems(page: PageInput): TextItem[] {
+  const items: TextItem[] = [];
+  const viewBox = page.view;
+  const stack: TextState[] = [];
+  let state = new TextState();
+
+  const chunk = {
+    initialized: false,
+    str: [] as string[],
+    totalWidth: 0,
+    totalHeight: 0,
+    width: 0,
+    height: 0,
+    prevTransform: null as Matrix | null,
+    textAdvanceScale: 0,
+    spaceInFlowMin: 0,
+    spaceInFlowMax: 0,
+    trackingSpaceMin: Infinity,
+    negativeSpaceMax: -Infinity,
+    notASpace: -Infinity,
+    transform: null as Matrix | null,
+    hasEOL: false,
+  };
+  const twoLastChars = [' ', ' '];
+  let twoLastCharsPos = 0;
+  const saveLastChar = (char: string): boolean => {
+    const nextPos = (twoLastCharsPos + 1) % 2;
+    const ret = twoLastChars[twoLastCharsPos] !== ' ' && twoLastChars[nextPos] === ' ';
+    twoLastChars[twoLastCharsPos] = char;
+    twoLastCharsPos = nextPos;
+    return ret;
+  };
+  const shouldAddWhitespace = (): boolean => twoLastChars[twoLastCharsPos] !== ' ' && twoLastChars[(twoLastCharsPos + 1) % 2] === ' ';
+  const resetLastChars = (): void => {
+    twoLastChars[0] = twoLastChars[1] = ' ';
+    twoLastCharsPos = 0;
+  };
+
+  const pushWhitespace = (width: number, height: number, transform: Matrix | null): void => {
+    if (!transform) ineligible('text: whitespace without position');
+    items.push({ str: ' ', width, height, transform, hasEOL: false });
+  };
+  const currentTransform = (): Matrix => {
+    const tsm = [state.fontSize * state.textHScale, 0, 0, state.fontSize, 0, state.textRise];
+    return mul(state.ctm, mul(state.textMatrix, tsm));
+  };
+  const ensureItem = (): typeof chunk => {
+    if (chunk.initialized) return chunk;
+    const trm = (chunk.transform = currentTransform());
+    chunk.width = chunk.totalWidth = 0;
+    chunk.height = chunk.totalHeight = Math.hypot(trm[2]!, trm[3]!);
+    const scaleLineX = Math.hypot(state.textLineMatrix[0]!, state.textLineMatrix[1]!);
+    const scaleCtmX = Math.hypot(state.ctm[0]!, state.ctm[1]!);
+    chunk.textAdvanceScale = scaleCtmX * scaleLineX;
+    const { fontSize } = state;
+    chunk.trackingSpaceMin = fontSize * TRACKING_SPACE_FACTOR;
+    chunk.notASpace = fontSize * NOT_A_SPACE_FACTOR;
+    chunk.negativeSpaceMax = fontSize * NEGATIVE_SPACE_FACTOR;
+    chunk.spaceInFlowMin = fontSize * SPACE_IN_FLOW_MIN_FACTOR;
+    chunk.spaceInFlowMax = fontSize * SPACE_IN_FLOW_MAX_FACTOR;
+    chunk.hasEOL = false;
+    chunk.initialized = true;
+    return chunk;
+  };
+  const updateAdvanceScale = (): void => {
+    if (!chunk.initialized) return;
+    const scaleLineX = Math.hypot(state.textLineMatrix[0]!, state.textLineMatrix[1]!);
+    const scaleCtmX = Math.hypot(state.ctm[0]!, state.ctm[1]!);
+    const scaleFactor = scaleCtmX * scaleLineX;
+    if (scaleFactor === chunk.textAdvanceScale) return;
+    chunk.totalWidth += chunk.width * chunk.textAdvanceScale;
+    chunk.width = 0;
+    chunk.textAdvanceScale = scaleFactor;
+  };
+  const flush = (): void => {
+    if (!chunk.initialized) return;
+    chunk.totalWidth += chunk.width * chunk.textAdvanceScale;
+    const text = normalizeUnicode(chunk.str.join(''));
+    if (RTL.test(text)) ineligible('unicode: RTL');
+    items.push({ str: text, width: Math.abs(chunk.totalWidth), height: Math.abs(chunk.totalHeight), transform: chunk.transform!, hasEOL: chunk.hasEOL });
+    chunk.initialized = false;
+    chunk.str.length = 0;
+  };
+  const appendEOL = (): void => {
+    resetLastChars();
+    if (chunk.initialized) {
+      chunk.hasEOL = true;
+      flush();
+    } else items.push({ str: '', width: 0, height: 0, transform: currentTransform(), hasEOL: true });
+  };
+  const addFakeSpaces = (width: number, transf: Matrix | null, textOrientation: number): boolean => {
+    if (textOrientation * chunk.spaceInFlowMin <= width && width <= textOrientation * chunk.spaceInFlowMax) {
+      if (chunk.initialized) {
+        resetLastChars();
+        chunk.str.push(' ');
+      }
+      return false;
+    }
+    flush();
+    resetLastChars();
+    pushWhitespace(Math.abs(width), Math.abs(0), transf || currentTransform());
+    return true;
+  };
+  const applyInverseRotation = (x: number, y: number, m: Matrix): [number, number] => {
+    const scale = Math.hypot(m[0]!, m[1]!);
+    return [(m[0]! * x + m[1]! * y) / scale, (m[2]! * x + m[3]! * y) / scale];
+  };
+  const compareWithLastPosition = (glyphWidth: number): boolean => {
+    const cur = currentTransform();
+    let posX = cur[4]!;
+    let posY = cur[5]!;
+    if (posX + glyphWidth < viewBox[0]! || posX > viewBox[2]! || posY < viewBox[1]! || posY > viewBox[3]!) return false;
+    if (!state.font || !chunk.prevTransform) return true;
+    let lastPosX = chunk.prevTransform[4]!;
+    let lastPosY = chunk.prevTransform[5]!;
+    if (lastPosX === posX && lastPosY === posY) return true;
+    let rotate = -1;
+    if (cur[0] && cur[1] === 0 && cur[2] === 0) rotate = cur[0] > 0 ? 0 : 180;
+    else if (cur[1] && cur[0] === 0 && cur[3] === 0) rotate = cur[1] > 0 ? 90 : 270;
+    switch (rotate) {
+      case 0:
+        break;
+      case 90:
+        [posX, posY] = [posY, posX];
+        [lastPosX, lastPosY] = [lastPosY, lastPosX];
+        break;
+      case 180:
+        [posX, posY, lastPosX, lastPosY] = [-posX, -posY, -lastPosX, -lastPosY];
+        break;
+      case 270:
+        [posX, posY] = [-posY, -posX];
+        [lastPosX, lastPosY] = [-lastPosY, -lastPosX];
+        break;
+      default:
+        [posX, posY] = applyInverseRotation(posX, posY, cur);
+        [lastPosX, lastPosY] = applyInverseRotation(lastPosX, lastPosY, chunk.prevTransform);
+    }
+    const advanceX = (posX - lastPosX) / chunk.textAdvanceScale;
+    const advanceY = posY - lastPosY;
+    const textOrientation = Math.sign(chunk.width);
+    if (advanceX < textOrientation * chunk.negativeSpaceMax) {
+      if (Math.abs(advanceY) > 0.5 * chunk.height) {
+        appendEOL();
+        return true;
+      }
+      resetLastChars();
+      flush();
+      return true;
+    }
+    if (Math.abs(advanceY) > chunk.height) {
+      appendEOL();
+      return true;
+    }
+    if (advanceX <= textOrientation * chunk.notASpace) resetLastChars();
+    if (advanceX <= textOrientation * chunk.trackingSpaceMin) {
+      if (shouldAddWhitespace()) {
+        resetLastChars();
+        flush();
+        pushWhitespace(Math.abs(advanceX), 0, chunk.prevTransform);
+      } else chunk.width += advanceX;
+    } else if (!addFakeSpaces(advanceX, chunk.prevTransform, textOrientation)) {
+      if (chunk.str.length === 0) {
+        resetLastChars();
+        pushWhitespace(Math.abs(advanceX), 0, chunk.prevTransform);
+      } else chunk.width += advanceX;
+    }
+    if (Math.abs(advanceY) > chunk.height * VERTICAL_SHIFT_RATIO) flush();
+    return true;
+  };
+  const buildTextContentItem = (chars: string, extraSpacing: number): void => {
+    const font = state.font!;
+    if (!chars) {
+      const charSpacing = state.charSpacing + extraSpacing;
+      if (charSpacing) state.translateTextMatrix(charSpacing * state.textHScale, 0);
+      return;
+    }
+    const glyphs: Glyph[] = font.glyphs(chars);
+    const scale = FONT_SCALE * state.fontSize;
+    for (let i = 0, ii = glyphs.length; i < ii; i++) {
+      const glyph = glyphs[i]!;
+      const { category, originalCharCode } = glyph;
+      if (category.isInvisibleFormatMark) continue;
+      let charSpacing = state.charSpacing + (i + 1 === ii ? extraSpacing : 0);
+      let scaledDim = glyph.width * scale;
+      if (originalCharCode === 0x20) charSpacing += state.wordSpacing;
+      if (category.isWhitespace) {
+        charSpacing += scaledDim;
+        state.translateTextMatrix(charSpacing * state.textHScale, 0);
+        saveLastChar(' ');
+        continue;
+      }
+      if (!category.isZeroWidthDiacritic && !compareWithLastPosition(scaledDim)) {
+        state.translateTextMatrix(scaledDim * state.textHScale, 0);
+        continue;
+      }
+      const textChunk = ensureItem();
+      if (category.isZeroWidthDiacritic) scaledDim = 0;
+      scaledDim *= state.textHScale;
+      state.translateTextMatrix(scaledDim, 0);
+      textChunk.width += scaledDim;
+      if (scaledDim) textChunk.prevTransform = currentTransform();
+      const glyphUnicode = glyph.unicode;
+      if (saveLastChar(glyphUnicode)) textChunk.str.push(' ');
+      textChunk.str.push(glyphUnicode);
+      if (charSpacing) state.translateTextMatrix(charSpacing * state.textHScale, 0);
+    }
+  };
+  const requireFont = (): void => {
+    if (!state.font) ineligible('content: text shown without a font');
+  };
+
+  for (const { op, args } of page.ops) {
+    // The preprocessor's state changes come first (EvaluatorPreprocessor.preprocessCommand).
+    const previousState = state;
+    if (op === 'q') {
+      stack.push(state);
+      state = state.clone();
+      if (stack.length > 256) ineligible('content: q nesting');
+    } else if (op === 'Q') {
+      const prev = stack.pop();
+      if (prev) state = prev;
+    } else if (op === 'cm') {
+      state.ctm = mul(state.ctm, args.map(num));
+    }
+    switch (op) {
+      case 'Tf': {
+        const fontName = nameArg(args[0]);
+        const fontSize = num(args[1]);
+        if (state.font && fontName === state.fontName && fontSize === state.fontSize) break;
+        flush();
+        state.fontName = fontName;
+        state.fontSize = fontSize;
+        state.font = page.font(fontName);
+        break;
+      }
+      case 'Ts':
+        state.textRise = num(args[0]);
+        break;
+      case 'Tz':
+        state.textHScale = num(args[0]) / 100;
+        break;
+      case 'TL':
+        state.leading = num(args[0]);
+        break;
+      case 'Td':
+        state.translateTextLineMatrix(num(args[0]), num(args[1]));
+        state.textMatrix = state.textLineMatrix.slice();
+        break;
+      case 'TD':
+        state.leading = -num(args[1]);
+        state.translateTextLineMatrix(num(args[0]), num(args[1]));
+        state.textMatrix = state.textLineMatrix.slice();
+        break;
+      case 'T*':
+        state.carriageReturn();
+        break;
+      case 'Tm': {
+        const [a, b, c, d, e, f] = args.map(num) as [number, number, number, number, number, number];
+        state.textMatrix = [a, b, c, d, e, f];
+        state.textLineMatrix = [a, b, c, d, e, f];
+        updateAdvanceScale();
+        break;
+      }
+      case 'Tc':
+        state.charSpacing = num(args[0]);
+        break;
+      case 'Tw':
+        state.wordSpacing = num(args[0]);
+        break;
+      case 'BT':
+        state.textMatrix = IDENTITY.slice();
+        state.textLineMatrix = IDENTITY.slice();
+        break;
+      case 'TJ': {
+        requireFont();
+        const spaceFactor = (-1 * state.fontSize) / 1000;
+        const elements = args[0];
+        if (!Array.isArray(elements)) ineligible('content: operand type');
+        const buffer: string[] = [];
+        for (const item of elements) {
+          if (typeof item === 'string') buffer.push(item);
+          else if (typeof item === 'number') {
+            if (item !== 0) {
+              const str = buffer.join('');
+              buffer.length = 0;
+              buildTextContentItem(str, item * spaceFactor);
+            }
+          } else ineligible('content: operand type');
+        }
+        if (buffer.length > 0) buildTextContentItem(buffer.join(''), 0);
+        break;
+      }
+      case 'Tj':
+        requireFont();
+        buildTextContentItem(strArg(args[0]), 0);
+        break;
+      case "'":
+        requireFont();
+        state.carriageReturn();
+        buildTextContentItem(strArg(args[0]), 0);
+        break;
+      case '"':
+        requireFont();
+        state.wordSpacing = num(args[0]);
+        state.charSpacing = num(args[1]);
+        state.carriageReturn();
+        buildTextContentItem(strArg(args[2]), 0);
+        break;
+      case 'Do':
+        flush();
+        page.xobject(nameArg(args[0]));
+        break;
+      case 'gs':
+        page.extGState(nameArg(args[0]));
+        break;
+      case 'BMC':
+      case 'BDC':
+      case 'EMC':
+        flush();
+        break;
+      case 'Q':
+        if (previousState && (previousState.font !== state.font || previousState.fontSize !== state.fontSize || previousState.fontName !== state.fontName)) flush();
+        break;
+      case 'cm':
+        if (args.length !== 6) ineligible('content: operand count');
+        break;
+    }
+  }
+  flush();
+  return items;
+}
