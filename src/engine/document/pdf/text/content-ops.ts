@@ -122,9 +122,11 @@ export class ContentLexer {
   }
 
   /**
-   * Only plain decimals (`-12`, `3.5`, `.5`, `5.`) followed by a delimiter or white-space, with
-   * few enough digits that pdf.js's digit-by-digit value (integer ÷ power of ten) is exact and so
-   * equals this one. Anything else (`--1`, `1e5`, `1.2.3`, `1-2`, `12Tf`) is not eligible.
+   * Only plain decimals (`-12`, `3.5`, `.5`, `5.`) followed by a delimiter or white-space; anything
+   * pdf.js would repair (`--1`, `1-2`, `1.2.3`, `12Tf`) or read as an exponent (`1e5`) is not
+   * eligible. The value is computed as pdf.js's `getNumber` computes it, digit by digit in floating
+   * point (integer part × 10 + digit, then ÷ a power of ten that also grows by × 10 per decimal),
+   * so long decimals such as `21.599999999999998` round exactly as there.
    */
   private number(): number {
     const b = this.b;
@@ -134,7 +136,7 @@ export class ContentLexer {
       sign = -1;
       p++;
     } else if (b[p] === 0x2b) p++;
-    let int = 0;
+    let value = 0;
     let digits = 0;
     let divideBy = 0;
     if (b[p] === 0x2e) {
@@ -144,21 +146,19 @@ export class ContentLexer {
     while (p < b.length) {
       const c = b[p]!;
       if (c >= 0x30 && c <= 0x39) {
-        int = int * 10 + (c - 0x30);
+        value = value * 10 + (c - 0x30);
         digits++;
-        if (divideBy) divideBy *= 10;
+        if (divideBy !== 0) divideBy *= 10;
         p++;
       } else if (c === 0x2e && divideBy === 0) {
         divideBy = 1;
         p++;
       } else break;
     }
-    if (digits === 0 || digits > 15) ineligible('content: number');
+    if (digits === 0 || digits > 64) ineligible('content: number');
     if (p < b.length && !SPECIAL[b[p]!]) ineligible('content: number');
     this.pos = p;
-    // pdf.js: a leading '.' starts divideBy at 10 before the first digit; a '.' after digits at 1.
-    // Either way the value is the digits as an integer over 10^(digits after the point).
-    const value = divideBy > 1 ? int / divideBy : int;
+    if (divideBy !== 0) value /= divideBy;
     return sign * value;
   }
 
