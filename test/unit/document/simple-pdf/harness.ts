@@ -19,13 +19,13 @@ export interface RawObject {
 
 /** Objects numbered from 1 in order; `root` is the catalog's object number. */
 export function rawPdf(objects: RawObject[], opts: { root?: number; version?: string } = {}): Buffer {
-  const chunks: Buffer[] = [Buffer.from(`%PDF-${opts.version ?? '1.7'}\n%\xe2\xe3\xcf\xd3\n`, 'latin1')];
+  const chunks: Buffer<ArrayBufferLike>[] = [Buffer.from(`%PDF-${opts.version ?? '1.7'}\n%\xe2\xe3\xcf\xd3\n`, 'latin1')];
   let offset = chunks[0]!.length;
   const offsets: number[] = [];
   objects.forEach((o, i) => {
     offsets.push(offset);
     let body = o.body;
-    let data: Buffer | undefined;
+    let data: Buffer<ArrayBufferLike> | undefined;
     if (o.stream !== undefined) {
       data = Buffer.isBuffer(o.stream) ? o.stream : Buffer.from(o.stream, 'latin1');
       if (o.flate) data = deflateSync(data);
@@ -33,7 +33,7 @@ export function rawPdf(objects: RawObject[], opts: { root?: number; version?: st
       body = body.replace(/>>\s*$/, ` ${extra} >>`);
     }
     const head = Buffer.from(`${i + 1} 0 obj\n${body}\n`, 'latin1');
-    const parts = [head];
+    const parts: Buffer<ArrayBufferLike>[] = [head];
     if (data) parts.push(Buffer.from('stream\n'), data, Buffer.from('\nendstream\n'));
     parts.push(Buffer.from('endobj\n'));
     const buf = Buffer.concat(parts);

@@ -55,11 +55,18 @@ describe('simple reader: standard 14 fonts', () => {
     }
   });
 
-  it('a code StandardEncoding leaves unnamed is not eligible (pdf.js draws a space with a guessed width)', () => {
-    const pdf = pagesPdf([{ content: 'BT /F1 12 Tf 72 700 Td <80> Tj ET', resources: `<< /Font << /F1 ${firstExtra(1)} 0 R >> >>` }], [
-      { body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>' },
-    ]);
-    expectIneligible(pdf, 'font: code outside the encoding');
+  it('codes the encoding leaves unnamed (controls, 127–160): drawn as spaces by Type1, as their own number by TrueType', async () => {
+    const unnamed = [...codes(1, 31), ...codes(127, 160), 0o260, 0o265, 0o276, 0o300, 0o311, 0o314, 0o321, 0o340, 0o342, 0o360, 0o377];
+    const fonts = [
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Bold /Encoding << /Differences [65 /.notdef 66 /emdash] >> >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 32 /LastChar 34 /Widths [0 500 600] >>',
+    ];
+    for (const font of fonts) {
+      const pdf = pagesPdf([{ content: everyCode([...unnamed, 65, 66, 67]), resources: `<< /Font << /F1 ${firstExtra(1)} 0 R >> >>` }], [{ body: font }]);
+      await expectSameAsPdfJs(pdf);
+    }
   });
 
   it('Symbol and ZapfDingbats are not eligible', () => {

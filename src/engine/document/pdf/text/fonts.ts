@@ -240,13 +240,9 @@ export class FontLoader {
     const glyphName = (code: number): string => differences[code] ?? encoding[code] ?? '';
     const unicodeOf = (code: number): string => {
       if (embedded && !tu?.map[code]) ineligible('font: code without ToUnicode');
-      // A non-embedded Type1 font draws a code its encoding leaves unnamed as a space, with a width pdf.js guesses.
-      if (!embedded && subtype === 'Type1' && glyphName(code) === '') ineligible('font: code outside the encoding');
-      const u = unicodeMap[code];
-      if (!u) ineligible('font: unmapped code');
-      return u;
+      // pdf.js: a code without Unicode shows as the character of the same number.
+      return unicodeMap[code] || String.fromCharCode(code);
     };
-
     // Widths (translateFont's no-descriptor branch, or extractWidths).
     const widths: (number | undefined)[] = [];
     let defaultWidth = 0;
@@ -283,6 +279,20 @@ export class FontLoader {
       const w = widths[code];
       return typeof w === 'number' ? w : defaultWidth;
     };
+    if (!embedded && subtype === 'Type1') {
+      // pdf.js with no program for a Type1 font (_charToGlyph, missingFile): a code its encoding
+      // leaves unnamed is drawn as a space, and a zero width becomes the font's "space width": the
+      // first non-zero width of codes 32, U+2212, 49, 105, 73 (pdf.js looks the glyph names up as
+      // char codes, since its reverse Unicode lookup never matches), else the default width.
+      const spaceWidth = (): number => {
+        for (const code of [0x20, 0x2212, 0x31, 0x69, 0x49]) if (widths[code]) return widths[code]!;
+        return defaultWidth;
+      };
+      return new SimpleFont(
+        (code) => (glyphName(code) === '' ? ' ' : unicodeOf(code)),
+        (code) => (glyphName(code) === '' ? widthOf(code) || spaceWidth() : widthOf(code)),
+      );
+    }
     return new SimpleFont(unicodeOf, widthOf);
   }
 
