@@ -109,19 +109,25 @@ class IdentityFont implements TextFont {
   }
 }
 
-/** pdf.js's _simpleFontToUnicode, for glyph names this module knows; unknown names stay unmapped (used → not eligible). */
-function simpleToUnicode(encoding: readonly string[], differences: (string | undefined)[]): (string | undefined)[] {
+/**
+ * pdf.js's _simpleFontToUnicode for the glyph names encodings.ts knows. A code whose name it does
+ * not know is listed in `unknown` (pdf.js may map it through the full Adobe Glyph List or a
+ * `uniXXXX` form): showing such a code is not eligible.
+ */
+function simpleToUnicode(encoding: readonly string[], differences: (string | undefined)[]): { map: (string | undefined)[]; unknown: Set<number> } {
   const enc = encoding.slice();
   differences.forEach((n, code) => {
     if (n !== undefined && n !== '.notdef') enc[code] = n;
   });
-  const out: (string | undefined)[] = [];
+  const map: (string | undefined)[] = [];
+  const unknown = new Set<number>();
   enc.forEach((name, code) => {
     if (!name) return;
     const u = glyphUnicode(name);
-    if (u !== undefined) out[code] = String.fromCharCode(u);
+    if (u !== undefined) map[code] = String.fromCharCode(u);
+    else unknown.add(code);
   });
-  return out;
+  return { map, unknown };
 }
 
 export class FontLoader {
@@ -227,19 +233,22 @@ export class FontLoader {
     // ToUnicode (readToUnicode, buildToUnicode, amendFallbackToUnicode).
     const tu = this.toUnicode(dict);
     const fallback = simpleToUnicode(encoding, differences);
+    const included = !!tu && tu.length > 0;
     let unicodeMap: (string | undefined)[];
-    if (tu && tu.length > 0) {
+    if (included) {
       unicodeMap = tu.map.slice();
-      if (hasEncoding) fallback.forEach((u, code) => {
+      if (hasEncoding) fallback.map.forEach((u, code) => {
         if (unicodeMap[code] === undefined) unicodeMap[code] = u;
       });
     } else {
       if (embedded) ineligible('font: no ToUnicode for embedded font');
-      unicodeMap = fallback;
+      unicodeMap = fallback.map;
     }
     const glyphName = (code: number): string => differences[code] ?? encoding[code] ?? '';
     const unicodeOf = (code: number): string => {
       if (embedded && !tu?.map[code]) ineligible('font: code without ToUnicode');
+      const fromCMap = included && tu.map[code] !== undefined;
+      if (!fromCMap && (!included || hasEncoding) && fallback.unknown.has(code)) ineligible('font: unknown glyph name');
       // pdf.js: a code without Unicode shows as the character of the same number.
       return unicodeMap[code] || String.fromCharCode(code);
     };
