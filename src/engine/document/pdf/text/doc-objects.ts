@@ -1,29 +1,112 @@
 /**
- * The objects the simple reader reads, taken from structure.ts's scan only where pdf.js would
- * find the very same object through the cross-reference table: exactly one version of the
- * object in the file, not marked free, generation matching. Streams are decoded strictly (a whole
- * Flate stream, or unfiltered data of exactly its /Length); anything else is not eligible.
+ * The objects the simple reader reads, taken from structure.ts's scan only where pdf.js finds the
+ * very same object through the cross-reference sections (newest first): the version at the
+ * offset the xref gives, or in the object stream it names, generation matching. An object the
+ * xref does not list where the scan found it (pdf.js would then reconstruct the table, or fail)
+ * is not eligible. Streams are decoded strictly (a whole Flate stream, or unfiltered data of
+ * exactly its /Length); anything else is not eligible.
  */
 import { inflateSync } from 'node:zlib';
-import { isDict, isRef, type PdfDict, type PdfValue } from '../objects.js';
-import type { IndirectObject, PdfStructure } from '../structure.js';
+import { arrayOf, isDict, isRef, numberOf, type PdfDict, type PdfValue } from '../objects.js';
+import { decodeStream, type IndirectObject, type PdfStructure } from '../structure.js';
 import { ineligible } from './ineligible.js';
 
+type XrefEntry = { type: 'free' } | { type: 'offset'; offset: number; gen: number } | { type: 'compressed'; stm: number };
+
+const MAX_XREF_ENTRIES = 4_000_000;
+
 export class DocObjects {
-  private readonly freed = new Set<number>();
-  /** Every object number read, so callers can tell two references to one object apart from two objects. */
+  private xref: Map<number, XrefEntry> | undefined;
   constructor(
     private readonly bytes: Buffer,
     readonly s: PdfStructure,
-  ) {
-    for (const sec of s.sections) for (const n of sec.freed) this.freed.add(n);
+  ) {}
+
+  /** The cross-reference entries, newest section first (each number's first entry wins, as in pdf.js). */
+  private entries(): Map<number, XrefEntry> {
+    if (this.xref) return this.xref;
+    const map = new Map<number, XrefEntry>();
+    const src = this.bytes;
+    for (const sec of this.s.sections) {
+      if (sec.kind === 'table') {
+        const t = src.indexOf('trailer', sec.offset, 'latin1');
+        if (t < 0) ineligible('xref: table');
+        const lines = src.toString('latin1', sec.offset + 4, t).split(/\r\n|\r|\n/);
+        let num = -1;
+        let left = 0;
+        for (const raw of lines) {
+          const line = raw.trim();
+          if (line === '') continue;
+          const sub = /^(\d+) (\d+)$/.exec(line);
+          if (sub && left === 0) {
+            num = Number(sub[1]);
+            left = Number(sub[2]);
+            continue;
+          }
+          const e = /^(\d{10}) (\d{5}) ([fn])$/.exec(line);
+          if (!e || left === 0) ineligible('xref: table');
+          if (!map.has(num)) map.set(num, e[3] === 'f' ? { type: 'free' } : { type: 'offset', offset: Number(e[1]), gen: Number(e[2]) });
+          num++;
+          left--;
+          if (map.size > MAX_XREF_ENTRIES) ineligible('xref: too large');
+        }
+        if (left !== 0) ineligible('xref: table');
+      } else {
+        let obj: IndirectObject | undefined;
+        for (const list of this.s.versions.values()) for (const o of list) if (o.offset === sec.offset && o.inObjStm === undefined) obj = o;
+        const d = obj?.value;
+        if (!obj || !isDict(d)) ineligible('xref: stream');
+        const w = arrayOf(d, 'W');
+        const data = decodeStream(this.bytes, obj, this.s.inflateBudget);
+        if (!w || w.length !== 3 || !w.every((x) => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= 6) || !data) ineligible('xref: stream');
+        const [w0, w1, w2] = w as [number, number, number];
+        const rowLen = w0 + w1 + w2;
+        const size = numberOf(d, 'Size') ?? 0;
+        const index = arrayOf(d, 'Index') ?? [0, size];
+        let row = 0;
+        for (let i = 0; i + 1 < index.length; i += 2) {
+          const first = index[i], count = index[i + 1];
+          if (typeof first !== 'number' || typeof count !== 'number') ineligible('xref: stream');
+          for (let k = 0; k < count; k++, row++) {
+            if ((row + 1) * rowLen > data.length) ineligible('xref: stream');
+            const at = row * rowLen;
+            const type = w0 === 0 ? 1 : data.readUIntBE(at, w0);
+            const f2 = w1 === 0 ? 0 : data.readUIntBE(at + w0, w1);
+            const f3 = w2 === 0 ? 0 : data.readUIntBE(at + w0 + w1, w2);
+            const num = first + k;
+            if (map.has(num)) continue;
+            if (type === 0) map.set(num, { type: 'free' });
+            else if (type === 1) map.set(num, { type: 'offset', offset: f2, gen: f3 });
+            else if (type === 2) map.set(num, { type: 'compressed', stm: f2 });
+            else ineligible('xref: stream entry type');
+            if (map.size > MAX_XREF_ENTRIES) ineligible('xref: too large');
+          }
+        }
+      }
+    }
+    return (this.xref = map);
   }
 
   object(num: number, gen: number): IndirectObject {
-    const list = this.s.versions.get(num);
-    if (!list || list.length !== 1) ineligible(list ? 'objects: several versions' : 'objects: missing object');
-    if (this.freed.has(num)) ineligible('objects: freed object');
-    const o = list[0]!;
+    const entry = this.entries().get(num);
+    if (!entry) ineligible('objects: not in xref');
+    if (entry.type === 'free') ineligible('objects: freed object');
+    const list = this.s.versions.get(num) ?? [];
+    let o: IndirectObject | undefined;
+    if (entry.type === 'offset') {
+      if (entry.gen !== gen) ineligible('objects: generation mismatch');
+      o = list.find((v) => v.inObjStm === undefined && v.offset === entry.offset);
+    } else {
+      if (gen !== 0) ineligible('objects: generation mismatch');
+      // The object stream itself must be where the xref says, and hold this object only once.
+      const stm = this.entries().get(entry.stm);
+      if (!stm || stm.type !== 'offset') ineligible('objects: object stream not in xref');
+      const inStm = list.filter((v) => v.inObjStm === entry.stm);
+      if (inStm.length !== 1) ineligible('objects: object stream');
+      if (!this.s.versions.get(entry.stm)?.some((v) => v.inObjStm === undefined && v.offset === stm.offset)) ineligible('objects: object stream not in xref');
+      o = inStm[0];
+    }
+    if (!o) ineligible('objects: xref offset mismatch');
     if (o.gen !== gen) ineligible('objects: generation mismatch');
     if (o.value === undefined) ineligible('objects: unparsed object');
     return o;

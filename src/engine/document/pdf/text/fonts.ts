@@ -132,26 +132,32 @@ function simpleToUnicode(encoding: readonly string[], differences: (string | und
 
 export class FontLoader {
   private readonly byRef = new Map<number, TextFont>();
-  private readonly descriptorOwner = new Map<string, number>();
+  private readonly direct = new WeakMap<PdfDict, TextFont>();
+  private readonly descriptorOwner = new Map<string, PdfDict>();
   constructor(private readonly objs: DocObjects) {}
 
-  /** The font a resource name points to (a reference, as nearly every writer makes it). */
-  load(ref: PdfValue | undefined): TextFont {
-    if (!isRef(ref)) ineligible('font: not a reference');
-    let f = this.byRef.get(ref.num);
+  /** The font a resource name points to: a reference (cached by object, as pdf.js caches by reference) or a direct dictionary. */
+  load(v: PdfValue | undefined): TextFont {
+    if (isDict(v)) {
+      let f = this.direct.get(v);
+      if (!f) this.direct.set(v, (f = this.translate(v)));
+      return f;
+    }
+    if (!isRef(v)) ineligible('font: not a dictionary');
+    let f = this.byRef.get(v.num);
     if (!f) {
-      const dict = this.objs.dict(ref);
+      const dict = this.objs.dict(v);
       if (!dict) ineligible('font: not a dictionary');
-      f = this.translate(dict, ref.num);
-      this.byRef.set(ref.num, f);
+      f = this.translate(dict);
+      this.byRef.set(v.num, f);
     }
     return f;
   }
 
-  private translate(dict: PdfDict, num: number): TextFont {
+  private translate(dict: PdfDict): TextFont {
     const o = this.objs;
     const subtype = nameOfValue(o.get(dict.entries.get('Subtype')));
-    if (subtype === 'Type0') return this.type0(dict, num);
+    if (subtype === 'Type0') return this.type0(dict);
     if (subtype === 'Type3') ineligible('font: Type3');
     if (subtype !== 'Type1' && subtype !== 'TrueType') ineligible(`font: ${subtype ?? 'no Subtype'}`);
     if (dict.entries.has('FontMatrix')) ineligible('font: FontMatrix');
@@ -161,7 +167,7 @@ export class FontLoader {
     const descriptor = o.dict(descriptorRef);
     if (descriptorRef !== undefined && !descriptor) ineligible('font: bad FontDescriptor');
     const baseFont = nameOfValue(o.get(dict.entries.get('BaseFont')));
-    if (descriptor) this.claimDescriptor(descriptorRef, num);
+    if (descriptor) this.claimDescriptor(descriptorRef, dict);
 
     let name: string;
     let flags: number;
@@ -305,7 +311,7 @@ export class FontLoader {
     return new SimpleFont(unicodeOf, widthOf);
   }
 
-  private type0(dict: PdfDict, num: number): TextFont {
+  private type0(dict: PdfDict): TextFont {
     const o = this.objs;
     const enc = nameOfValue(o.get(dict.entries.get('Encoding')));
     if (enc !== 'Identity-H') ineligible(enc === 'Identity-V' ? 'font: vertical' : 'font: CMap other than Identity-H');
@@ -318,7 +324,7 @@ export class FontLoader {
     const descriptorRef = cid.entries.get('FontDescriptor');
     const descriptor = o.dict(descriptorRef);
     if (!descriptor) ineligible('font: Type0 without FontDescriptor');
-    this.claimDescriptor(descriptorRef, num);
+    this.claimDescriptor(descriptorRef, dict);
     if (!descriptor.entries.has('FontFile2') || descriptor.entries.has('FontFile') || descriptor.entries.has('FontFile3')) ineligible('font: Type0 not embedded as TrueType');
     this.checkTrueType(descriptor.entries.get('FontFile2'));
     const fontName = nameOfValue(o.get(descriptor.entries.get('FontName')));
@@ -356,12 +362,12 @@ export class FontLoader {
   }
 
   /** pdf.js aliases font dictionaries that share one FontDescriptor and hash alike; this reader keeps one font per descriptor. */
-  private claimDescriptor(ref: PdfValue | undefined, fontNum: number): void {
+  private claimDescriptor(ref: PdfValue | undefined, font: PdfDict): void {
     if (!isRef(ref)) return;
     const key = `${ref.num}`;
     const owner = this.descriptorOwner.get(key);
-    if (owner !== undefined && owner !== fontNum) ineligible('font: shared FontDescriptor');
-    this.descriptorOwner.set(key, fontNum);
+    if (owner !== undefined && owner !== font) ineligible('font: shared FontDescriptor');
+    this.descriptorOwner.set(key, font);
   }
 
   private toUnicode(dict: PdfDict): UnicodeMap | undefined {
