@@ -222,41 +222,46 @@ export class FontLoader {
     const nonEmbedded = !embedded;
     const symbolsName = SYMBOLS_FONTS.has(name);
     if (baseEncodingName && nonEmbedded && symbolsName) baseEncodingName = undefined;
-    let encoding: readonly string[];
+    // The base encoding, when it is one this reader has; otherwise why not. An embedded font
+    // whose /ToUnicode maps every code shown never consults it, so only a consultation declines.
+    let encoding: readonly string[] | undefined;
+    let encodingReason = '';
     if (baseEncodingName) {
-      if (baseEncodingName !== 'WinAnsiEncoding') ineligible(`font: ${baseEncodingName}`);
-      encoding = winAnsiEncoding();
+      if (baseEncodingName === 'WinAnsiEncoding') encoding = winAnsiEncoding();
+      else encodingReason = `font: ${baseEncodingName}`;
     } else {
       let symbolic = !!(flags & FLAG_SYMBOLIC);
       const nonsymbolic = !!(flags & FLAG_NONSYMBOLIC);
       if (subtype === 'TrueType' && symbolic && nonsymbolic && differences.length !== 0) symbolic = false;
       encoding = standardEncoding();
       if (subtype === 'TrueType' && !nonsymbolic) encoding = winAnsiEncoding();
-      if (symbolic || symbolsName) ineligible('font: symbolic');
+      if (symbolic || symbolsName) {
+        encoding = undefined;
+        encodingReason = 'font: symbolic';
+      }
     }
     const hasEncoding = !!baseEncodingName || differences.length > 0;
+    const baseName = (code: number): string => (encoding ? (encoding[code] ?? '') : ineligible(encodingReason));
 
     // ToUnicode (readToUnicode, buildToUnicode, amendFallbackToUnicode).
     const tu = this.toUnicode(dict);
-    const fallback = simpleToUnicode(encoding, differences);
+    const fallback = simpleToUnicode(encoding ?? [], differences);
     const included = !!tu && tu.length > 0;
-    let unicodeMap: (string | undefined)[];
-    if (included) {
-      unicodeMap = tu.map.slice();
-      if (hasEncoding) fallback.map.forEach((u, code) => {
-        if (unicodeMap[code] === undefined) unicodeMap[code] = u;
-      });
-    } else {
-      if (embedded) ineligible('font: no ToUnicode for embedded font');
-      unicodeMap = fallback.map;
-    }
-    const glyphName = (code: number): string => differences[code] ?? encoding[code] ?? '';
+    if (!included && embedded) ineligible('font: no ToUnicode for embedded font');
+    const glyphName = (code: number): string => differences[code] ?? baseName(code);
     const unicodeOf = (code: number): string => {
       if (embedded && !tu?.map[code]) ineligible('font: code without ToUnicode');
       const fromCMap = included && tu.map[code] !== undefined;
-      if (!fromCMap && (!included || hasEncoding) && fallback.unknown.has(code)) ineligible('font: unknown glyph name');
+      let u = fromCMap ? tu.map[code] : undefined;
+      if (!fromCMap && (!included || hasEncoding)) {
+        // _simpleFontToUnicode's answer for this code: its /Differences name (unless .notdef), else the base encoding's.
+        const d = differences[code];
+        if ((d === undefined || d === '.notdef') && !encoding) ineligible(encodingReason);
+        if (fallback.unknown.has(code)) ineligible('font: unknown glyph name');
+        u = fallback.map[code];
+      }
       // pdf.js: a code without Unicode shows as the character of the same number.
-      return unicodeMap[code] || String.fromCharCode(code);
+      return u || String.fromCharCode(code);
     };
     // Widths (translateFont's no-descriptor branch, or extractWidths).
     const widths: (number | undefined)[] = [];
@@ -285,7 +290,7 @@ export class FontLoader {
           widths[code] = dw;
           continue;
         }
-        const e = encoding[code];
+        const e = baseName(code);
         const ew = e ? m.widths.get(e) : undefined;
         if (ew) widths[code] = ew;
       }

@@ -132,10 +132,23 @@ export function pageUserUnit(objs: DocObjects, page: PageInfo): number {
   return u;
 }
 
+/**
+ * pdf.js's page.resources: the nearest /Resources when one level has it (or the nearest is not a
+ * dictionary); when several levels do, their entries merged key by key, the nearest level's
+ * value winning (Dict.merge without merging sub-dictionaries).
+ */
 export function pageResources(objs: DocObjects, page: PageInfo): PdfDict | undefined {
-  const { value, levels } = inherited(objs, page, 'Resources');
-  if (levels > 1) ineligible('page: Resources at several levels');
-  if (value === undefined) return undefined;
-  if (!isDict(value)) ineligible('page: bad Resources');
-  return value;
+  const values: PdfValue[] = [];
+  for (const d of page.chain) {
+    const v = objs.get(d.entries.get('Resources'));
+    if (v !== undefined) values.push(v);
+  }
+  if (values.length === 0) return undefined;
+  if (values.length === 1 || !isDict(values[0])) return isDict(values[0]) ? values[0] : undefined;
+  const merged = new Map<string, PdfValue>();
+  for (const v of values) {
+    if (!isDict(v)) continue;
+    for (const [k, x] of v.entries) if (!merged.has(k)) merged.set(k, x);
+  }
+  return { kind: 'dict', entries: merged };
 }
