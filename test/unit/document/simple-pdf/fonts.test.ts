@@ -12,6 +12,8 @@ import { type RawObject, expectIneligible, expectSameAsPdfJs, firstExtra, pagesP
 
 const require = createRequire(import.meta.url);
 const TTF = readFileSync(require.resolve('pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf'));
+/** A bare CFF program (pdfjs-dist ships its Foxit fonts as CFF despite the .pfb name). */
+const CFF = readFileSync(require.resolve('pdfjs-dist/standard_fonts/FoxitSerif.pfb'));
 
 const hex = (s: string): string => Buffer.from(s, 'latin1').toString('hex');
 const u16 = (cp: number): string => Buffer.from(String.fromCodePoint(cp), 'utf16le').swap16().toString('hex');
@@ -42,6 +44,19 @@ describe('simple reader: fonts against pdf.js', () => {
         ]),
       );
     }
+  });
+
+  it('MacRomanEncoding (by name, and as the default of symbolic fonts), every code 32–255', async () => {
+    const lines = ['BT /F1 9 Tf'];
+    for (let c = 32; c < 256; c++) lines.push(`1 0 0 1 ${30 + Math.floor((c - 32) / 75) * 180} ${780 - ((c - 32) % 75) * 10} Tm <${c.toString(16)}> Tj`);
+    const text = `${lines.join('\n')} ET`;
+    await expectSameAsPdfJs(page(text, [{ body: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding /MacRomanEncoding >>' }]));
+    await expectSameAsPdfJs(
+      page(text, [
+        { body: `<< /Type /Font /Subtype /TrueType /BaseFont /Glyphs /FirstChar 32 /LastChar 255 /Widths ${widths(224)} /FontDescriptor ${F + 1} 0 R >>` },
+        { body: '<< /Type /FontDescriptor /FontName /Glyphs /Flags 4 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 >>' },
+      ]),
+    );
   });
 
   it('/Differences over WinAnsi and over StandardEncoding, with .notdef entries', async () => {
@@ -96,6 +111,25 @@ endbfchar`);
     );
   });
 
+  it('embedded Type1 (a program pdf.js may or may not read) and CFF programs, with /ToUnicode and /Differences', async () => {
+    const tu = cmap(`1 beginbfrange
+<20> <7E> <0020>
+endbfrange
+1 beginbfchar
+<01> <FB01>
+endbfchar`);
+    const text = `BT /F1 11 Tf 72 700 Td <${hex('Type1 and CFF: office ')}01${hex(' done.')}> Tj 0 -14 Td [<${hex('Ke')}> 80 <${hex('rn')}> -400 <${hex('ing')}>] TJ ET`;
+    const font = (file: string, flags: number): RawObject[] => [
+      { body: `<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+Serif /FirstChar 1 /LastChar 126 /Widths ${widths(126, 450)} /Encoding << /Differences [1 /fi] >> /FontDescriptor ${F + 1} 0 R /ToUnicode ${F + 3} 0 R >>` },
+      { body: `<< /Type /FontDescriptor /FontName /ABCDEF+Serif /Flags ${flags} /FontBBox [-200 -300 1000 900] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 ${file} ${F + 2} 0 R >>` },
+    ];
+    const type1Program = '%!PS-AdobeFont-1.0: ABCDEF+Serif 001.000\n12 dict begin\n/FontName /ABCDEF+Serif def\n/FontMatrix [0.001 0 0 0.001 0 0] readonly def\n/Encoding StandardEncoding def\ncurrentdict end\ncurrentfile eexec\n';
+    for (const flags of [32, 4, 6]) {
+      await expectSameAsPdfJs(page(text, [...font('/FontFile3', flags), { body: '<< /Subtype /Type1C >>', stream: CFF, flate: true }, tu]));
+      await expectSameAsPdfJs(page(text, [...font('/FontFile', flags), { body: `<< /Length1 ${type1Program.length} /Length2 64 /Length3 0 >>`, stream: type1Program + '\xd9\xd6'.repeat(32) }, tu]));
+    }
+  });
+
   const type0 = (toUnicode: string, w = '[3 [278 355] 36 [667 667 722] 68 70 556]', extra = ''): RawObject[] => [
     { body: `<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+LiberationSans /Encoding /Identity-H /DescendantFonts [${F + 1} 0 R] /ToUnicode ${F + 4} 0 R ${extra} >>` },
     { body: `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ABCDEF+LiberationSans /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor ${F + 2} 0 R /W ${w} /DW 1000.4 /CIDToGIDMap /Identity >>` },
@@ -129,9 +163,12 @@ endbfchar`;
     const desc = (file: string): RawObject => ({ body: `<< /Type /FontDescriptor /FontName /X /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 ${file} >>` });
     expectIneligible(page(text, [{ body: '<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1 1] /FontMatrix [1 0 0 1 0 0] /CharProcs << >> /Encoding << /Differences [97 /a] >> /FirstChar 97 /LastChar 99 /Widths [1 1 1] /Resources << >> >>' }]), 'font: Type3');
     expectIneligible(page(text, [{ body: `<< /Type /Font /Subtype /TrueType /BaseFont /X /FirstChar 97 /LastChar 99 /Widths [1 1 1] /FontDescriptor ${F + 1} 0 R >>` }, desc(`/FontFile2 ${F + 2} 0 R`), { body: '<< >>', stream: TTF, flate: true }]), 'font: no ToUnicode for embedded font');
-    expectIneligible(page(text, [{ body: `<< /Type /Font /Subtype /Type1 /BaseFont /X /FirstChar 97 /LastChar 99 /Widths [1 1 1] /FontDescriptor ${F + 1} 0 R >>` }, desc(`/FontFile ${F + 2} 0 R`), { body: '<< >>', stream: 'x' }]), 'font: embedded Type1/CFF program');
-    expectIneligible(page(text, [{ body: `<< /Type /Font /Subtype /Type1 /BaseFont /X /FirstChar 97 /LastChar 99 /Widths [1 1 1] /FontDescriptor ${F + 1} 0 R >>` }, desc(`/FontFile3 ${F + 2} 0 R`), { body: '<< /Subtype /Type1C >>', stream: 'x' }]), 'font: embedded Type1/CFF program');
-    expectIneligible(page(text, [{ body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /MacRomanEncoding >>' }]), 'font: MacRomanEncoding');
+    expectIneligible(page(text, [{ body: `<< /Type /Font /Subtype /Type1 /BaseFont /X /FirstChar 97 /LastChar 99 /Widths [1 1 1] /FontDescriptor ${F + 1} 0 R >>` }, desc(`/FontFile ${F + 2} 0 R`), { body: '<< >>', stream: 'x' }]), 'font: bad Type1 program');
+    expectIneligible(page(text, [{ body: `<< /Type /Font /Subtype /Type1 /BaseFont /X /FirstChar 97 /LastChar 99 /Widths [1 1 1] /FontDescriptor ${F + 1} 0 R >>` }, desc(`/FontFile3 ${F + 2} 0 R`), { body: '<< /Subtype /Type1C >>', stream: 'x' }]), 'font: bad CFF program');
+    expectIneligible(page(text, [{ body: `<< /Type /Font /Subtype /Type1 /BaseFont /X /FirstChar 97 /LastChar 99 /Widths [1 1 1] /FontDescriptor ${F + 1} 0 R >>` }, desc(`/FontFile3 ${F + 2} 0 R`), { body: '<< /Subtype /OpenType >>', stream: 'x' }]), 'font: FontFile3 other than Type1C');
+    // A Type1 program whose FontMatrix is not the standard one: pdf.js rescales the widths.
+    expectIneligible(page(text, [{ body: `<< /Type /Font /Subtype /Type1 /BaseFont /X /FirstChar 97 /LastChar 99 /Widths [1 1 1] /FontDescriptor ${F + 1} 0 R /ToUnicode ${F + 3} 0 R >>` }, desc(`/FontFile ${F + 2} 0 R`), { body: '<< >>', stream: '%!PS-AdobeFont-1.0: X\n/FontMatrix [0.002 0 0 0.002 0 0] readonly def\ncurrentfile eexec\n' }, cmap('1 beginbfrange <61> <63> <0061> endbfrange')]), 'font: Type1 FontMatrix');
+    expectIneligible(page(text, [{ body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /MacExpertEncoding >>' }]), 'font: MacExpertEncoding');
     expectIneligible(page(text, [{ body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Differences [97 /uni05D0] >> >>' }]), 'font: unknown glyph name');
     expectIneligible(page(text, [{ body: '<< /Type /Font /Subtype /Type1 /BaseFont /Arial >>' }]), 'font: non-standard font without FontDescriptor');
     expectIneligible(page('BT /F1 12 Tf 72 700 Td <00240044> Tj ET', type0('1 beginbfchar <0024> <0041> endbfchar')), 'font: code without ToUnicode');

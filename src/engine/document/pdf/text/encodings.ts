@@ -1,5 +1,6 @@
 /**
- * The simple-font encodings the simple reader supports (ISO 32000-1 Annex D) as pdf.js 5.4.296
+ * The simple-font encodings the simple reader supports (ISO 32000-1 Annex D: WinAnsi, Standard,
+ * MacRoman) as pdf.js 5.4.296
  * uses them, and the glyph names → Unicode it needs for them. WinAnsi is Annex D's table with
  * its notes applied as pdf.js applies them (codes 127, 129, 141, 143, 144, 157 are `bullet`;
  * 160 is `space`, 173 `hyphen`). Names are checked against pdf.js by the tests (every code of
@@ -9,7 +10,7 @@ import { Encodings } from '@pdf-lib/standard-fonts';
 
 export type EncodingTable = readonly string[];
 
-function build(): { winAnsi: string[]; standard: string[]; unicode: Map<string, number> } {
+function build(): { winAnsi: string[]; standard: string[]; macRoman: string[]; unicode: Map<string, number> } {
   const winAnsi = new Array<string>(256).fill('');
   const unicode = new Map<string, number>();
   // pdf-lib's WinAnsi table (unicode → [code, name]) is Annex D's; it names 159 `ydieresis`
@@ -47,7 +48,27 @@ function build(): { winAnsi: string[]; standard: string[]; unicode: Map<string, 
     caron: 0x2c7, dotlessi: 0x131, Lslash: 0x141, lslash: 0x142,
   };
   for (const [n, u] of Object.entries(extra)) unicode.set(n, u);
-  return { winAnsi, standard, unicode };
+
+  // MacRomanEncoding as pdf.js has it: Annex D's table plus the Mac OS Roman symbols Annex D
+  // leaves out (notequal, infinity, …, apple) and 202 as `space`.
+  const macRoman = new Array<string>(256).fill('');
+  for (let c = 32; c < 127; c++) macRoman[c] = winAnsi[c]!;
+  const macUpper = `Adieresis Aring Ccedilla Eacute Ntilde Odieresis Udieresis aacute agrave acircumflex adieresis atilde aring ccedilla eacute egrave
+ecircumflex edieresis iacute igrave icircumflex idieresis ntilde oacute ograve ocircumflex odieresis otilde uacute ugrave ucircumflex udieresis
+dagger degree cent sterling section bullet paragraph germandbls registered copyright trademark acute dieresis notequal AE Oslash
+infinity plusminus lessequal greaterequal yen mu partialdiff summation product pi integral ordfeminine ordmasculine Omega ae oslash
+questiondown exclamdown logicalnot radical florin approxequal Delta guillemotleft guillemotright ellipsis space Agrave Atilde Otilde OE oe
+endash emdash quotedblleft quotedblright quoteleft quoteright divide lozenge ydieresis Ydieresis fraction currency guilsinglleft guilsinglright fi fl
+daggerdbl periodcentered quotesinglbase quotedblbase perthousand Acircumflex Ecircumflex Aacute Edieresis Egrave Iacute Icircumflex Idieresis Igrave Oacute Ocircumflex
+apple Ograve Uacute Ucircumflex Ugrave dotlessi circumflex tilde macron breve dotaccent ring cedilla hungarumlaut ogonek caron`.split(/\s+/);
+  macUpper.forEach((n, i) => (macRoman[128 + i] = n));
+  // Adobe Glyph List values of the MacRoman names the tables above lack.
+  const macExtra: Record<string, number> = {
+    notequal: 0x2260, infinity: 0x221e, lessequal: 0x2264, greaterequal: 0x2265, partialdiff: 0x2202, summation: 0x2211, product: 0x220f,
+    pi: 0x3c0, integral: 0x222b, Omega: 0x2126, radical: 0x221a, approxequal: 0x2248, Delta: 0x2206, lozenge: 0x25ca, apple: 0xf8ff,
+  };
+  for (const [n, u] of Object.entries(macExtra)) unicode.set(n, u);
+  return { winAnsi, standard, macRoman, unicode };
 }
 
 let tables: ReturnType<typeof build> | undefined;
@@ -55,6 +76,7 @@ const get = (): ReturnType<typeof build> => (tables ??= build());
 
 export const winAnsiEncoding = (): EncodingTable => get().winAnsi;
 export const standardEncoding = (): EncodingTable => get().standard;
+export const macRomanEncoding = (): EncodingTable => get().macRoman;
 /** Unicode of a glyph name, for the names above only (undefined: not known here). */
 export const glyphUnicode = (name: string): number | undefined => get().unicode.get(name);
 

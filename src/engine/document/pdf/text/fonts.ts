@@ -14,10 +14,11 @@
  * Anything else (Type3, Type1/CFF programs whose FontMatrix could rescale widths, symbolic
  * encodings, other CMaps, vertical writing, a code the encoding leaves unnamed) is not eligible.
  */
-import { isDict, isRef, type PdfDict, type PdfValue } from '../objects.js';
+import { canonical, isDict, isRef, type PdfDict, type PdfValue } from '../objects.js';
 import type { DocObjects } from './doc-objects.js';
-import { SYMBOLS_FONTS, glyphUnicode, standardEncoding, winAnsiEncoding } from './encodings.js';
+import { SYMBOLS_FONTS, glyphUnicode, macRomanEncoding, standardEncoding, winAnsiEncoding } from './encodings.js';
 import { ineligible } from './ineligible.js';
+import { checkCffProgram, checkTrueTypeProgram, checkType1Program } from './font-programs.js';
 import { STANDARD_FONTS, standardFontMetrics } from './standard-metrics.js';
 import { readToUnicode, type UnicodeMap } from './to-unicode.js';
 
@@ -133,7 +134,7 @@ function simpleToUnicode(encoding: readonly string[], differences: (string | und
 export class FontLoader {
   private readonly byRef = new Map<number, TextFont>();
   private readonly direct = new WeakMap<PdfDict, TextFont>();
-  private readonly descriptorOwner = new Map<string, PdfDict>();
+  private readonly descriptorOwners = new Map<string, PdfDict[]>();
   constructor(private readonly objs: DocObjects) {}
 
   /** The font a resource name points to: a reference (cached by object, as pdf.js caches by reference) or a direct dictionary. */
@@ -172,6 +173,7 @@ export class FontLoader {
     let name: string;
     let flags: number;
     let embedded = false;
+    let nameUnsure = false;
     if (!descriptor) {
       if (baseFont === undefined) ineligible('font: no BaseFont');
       if (!STANDARD_FONTS.has(baseFont)) ineligible('font: non-standard font without FontDescriptor');
@@ -179,17 +181,33 @@ export class FontLoader {
       name = baseFont;
       flags = FLAG_NONSYMBOLIC; // pdf.js's simulated flags for the 12 non-symbolic standard fonts
     } else {
-      const fontName = nameOfValue(o.get(descriptor.entries.get('FontName')));
-      if (fontName === undefined || fontName !== baseFont) ineligible('font: FontName differs from BaseFont');
-      name = fontName;
+      const fontNameV = o.get(descriptor.entries.get('FontName'));
+      const fontName = nameOfValue(fontNameV);
+      if (fontNameV !== undefined && fontName === undefined) ineligible('font: FontName not a name');
       const fl = o.get(descriptor.entries.get('Flags'));
       flags = isInt(fl) ? fl : 0;
-      if (descriptor.entries.has('FontFile') || descriptor.entries.has('FontFile3')) ineligible('font: embedded Type1/CFF program');
-      if (descriptor.entries.has('FontFile2')) {
+      const files = ['FontFile', 'FontFile2', 'FontFile3'].filter((k) => descriptor.entries.has(k));
+      if (files.length > 1) ineligible('font: several font files');
+      const file = files[0];
+      if (file === 'FontFile2') {
         if (subtype !== 'TrueType') ineligible('font: FontFile2 in a Type1 font');
-        this.checkTrueType(descriptor.entries.get('FontFile2'));
-        embedded = true;
+        checkTrueTypeProgram(o.stream(descriptor.entries.get(file)).data);
+      } else if (file === 'FontFile') {
+        if (subtype !== 'Type1') ineligible('font: FontFile in a TrueType font');
+        checkType1Program(o.stream(descriptor.entries.get(file)).data);
+      } else if (file === 'FontFile3') {
+        const { dict: fd, data } = o.stream(descriptor.entries.get(file));
+        if (subtype !== 'Type1' || nameOfValue(o.get(fd.entries.get('Subtype'))) !== 'Type1C') ineligible('font: FontFile3 other than Type1C');
+        checkCffProgram(data);
       }
+      embedded = file !== undefined;
+      if (fontName !== undefined && fontName === baseFont) name = fontName;
+      else if (embedded && (fontName !== undefined || baseFont !== undefined)) {
+        // pdf.js picks between the two names with tables this reader lacks; an embedded font with
+        // a full /ToUnicode only needs the name where its encoding is consulted.
+        name = '';
+        nameUnsure = true;
+      } else ineligible('font: FontName differs from BaseFont');
     }
 
     // Encoding (extractDataStructures).
@@ -228,6 +246,7 @@ export class FontLoader {
     let encodingReason = '';
     if (baseEncodingName) {
       if (baseEncodingName === 'WinAnsiEncoding') encoding = winAnsiEncoding();
+      else if (baseEncodingName === 'MacRomanEncoding') encoding = macRomanEncoding();
       else encodingReason = `font: ${baseEncodingName}`;
     } else {
       let symbolic = !!(flags & FLAG_SYMBOLIC);
@@ -236,8 +255,16 @@ export class FontLoader {
       encoding = standardEncoding();
       if (subtype === 'TrueType' && !nonsymbolic) encoding = winAnsiEncoding();
       if (symbolic || symbolsName) {
+        // MacRoman, unless pdf.js swaps in a Symbol/Dingbats/Wingdings encoding for a font without a program.
+        encoding = macRomanEncoding();
+        if (!embedded && /Symbol|Dingbats|Wingdings/i.test(name)) {
+          encoding = undefined;
+          encodingReason = 'font: symbolic';
+        }
+      } else if (nameUnsure) {
+        // Which name pdf.js took decides whether it counts as a "symbols font".
         encoding = undefined;
-        encodingReason = 'font: symbolic';
+        encodingReason = 'font: FontName differs from BaseFont';
       }
     }
     const hasEncoding = !!baseEncodingName || differences.length > 0;
@@ -250,7 +277,11 @@ export class FontLoader {
     if (!included && embedded) ineligible('font: no ToUnicode for embedded font');
     const glyphName = (code: number): string => differences[code] ?? baseName(code);
     const unicodeOf = (code: number): string => {
-      if (embedded && !tu?.map[code]) ineligible('font: code without ToUnicode');
+      // Embedded fonts have a non-empty /ToUnicode (checked above): pdf.js then never amends the
+      // map from the program (adjustType1ToUnicode/adjustTrueTypeToUnicode stop at an included map),
+      // so a code the CMap lacks takes the encoding's glyph name or its own number, as for any font.
+      // Should pdf.js fail to read a Type1/CFF program, it draws codes the encoding leaves unnamed as spaces.
+      if (embedded && subtype === 'Type1' && glyphName(code) === '') ineligible('font: code outside the encoding');
       const fromCMap = included && tu.map[code] !== undefined;
       let u = fromCMap ? tu.map[code] : undefined;
       if (!fromCMap && (!included || hasEncoding)) {
@@ -331,10 +362,11 @@ export class FontLoader {
     if (!descriptor) ineligible('font: Type0 without FontDescriptor');
     this.claimDescriptor(descriptorRef, dict);
     if (!descriptor.entries.has('FontFile2') || descriptor.entries.has('FontFile') || descriptor.entries.has('FontFile3')) ineligible('font: Type0 not embedded as TrueType');
-    this.checkTrueType(descriptor.entries.get('FontFile2'));
-    const fontName = nameOfValue(o.get(descriptor.entries.get('FontName')));
-    const baseFont = nameOfValue(o.get(cid.entries.get('BaseFont')));
-    if (fontName === undefined || fontName !== baseFont) ineligible('font: FontName differs from BaseFont');
+    checkTrueTypeProgram(this.objs.stream(descriptor.entries.get('FontFile2')).data);
+    // pdf.js needs a font name (FontName or BaseFont); with the program read, it does not use it for text.
+    const fontNameV = o.get(descriptor.entries.get('FontName'));
+    if (fontNameV !== undefined && nameOfValue(fontNameV) === undefined) ineligible('font: FontName not a name');
+    if (nameOfValue(fontNameV) === undefined && nameOfValue(o.get(cid.entries.get('BaseFont'))) === undefined) ineligible('font: no font name');
     // pdf.js reads the descendant's /ToUnicode first, then the Type0 dictionary's.
     const tu = this.toUnicode(cid.entries.has('ToUnicode') ? cid : dict);
     if (!tu || tu.length === 0) ineligible('font: Type0 without ToUnicode');
@@ -366,13 +398,39 @@ export class FontLoader {
     return new IdentityFont(tu, widths, defaultWidth);
   }
 
-  /** pdf.js aliases font dictionaries that share one FontDescriptor and hash alike; this reader keeps one font per descriptor. */
+  /**
+   * pdf.js aliases a font dictionary to an earlier one that shares its FontDescriptor when a hash
+   * of some of their entries (encoding, FirstChar/LastChar, ToUnicode bytes, Widths, W) matches,
+   * and then shows the second with the first one's font. Sharing is fine here when those entries
+   * certainly differ (no alias) or the two dictionaries are identical (an alias changes nothing).
+   */
   private claimDescriptor(ref: PdfValue | undefined, font: PdfDict): void {
     if (!isRef(ref)) return;
     const key = `${ref.num}`;
-    const owner = this.descriptorOwner.get(key);
-    if (owner !== undefined && owner !== font) ineligible('font: shared FontDescriptor');
-    this.descriptorOwner.set(key, font);
+    const owners = this.descriptorOwners.get(key) ?? [];
+    for (const other of owners) {
+      if (other === font || canonical(other) === canonical(font)) continue;
+      if (this.hashInputs(other) !== this.hashInputs(font)) continue;
+      ineligible('font: shared FontDescriptor');
+    }
+    owners.push(font);
+    this.descriptorOwners.set(key, owners);
+  }
+
+  /**
+   * Parts of pdf.js's font hash this reader computes exactly as pdf.js feeds them in: the raw
+   * /Encoding (a name, a reference as a reference, a dictionary's names and Differences),
+   * FirstChar-LastChar, and the /Widths entries. Two fonts that differ here hash differently in
+   * pdf.js; two that agree may or may not (ToUnicode bytes and the like are not compared).
+   */
+  private hashInputs(d: PdfDict): string {
+    const o = this.objs;
+    const fc = o.get(d.entries.get('FirstChar'));
+    const lc = o.get(d.entries.get('LastChar'));
+    const widths = o.get(d.entries.get('Widths'));
+    const enc = d.entries.get('Encoding');
+    const encKey = isDict(enc) ? [...enc.entries.values()].map((v) => canonical(v)).join(' ') : canonical(enc);
+    return `${isInt(fc) ? fc : '-'}-${isInt(lc) ? lc : '-'}|${Array.isArray(widths) ? widths.map((v) => canonical(v)).join(',') : '-'}|${encKey}`;
   }
 
   private toUnicode(dict: PdfDict): UnicodeMap | undefined {
@@ -381,18 +439,5 @@ export class FontLoader {
     const resolved = this.objs.get(v);
     if (nameOfValue(resolved) !== undefined) ineligible('unicode: ToUnicode name');
     return readToUnicode(this.objs.stream(v).data);
-  }
-
-  /** A TrueType program pdf.js will parse: an sfnt header with the tables it needs. */
-  private checkTrueType(ref: PdfValue | undefined): void {
-    const { data } = this.objs.stream(ref);
-    if (data.length < 12) ineligible('font: bad TrueType program');
-    const tag = data.readUInt32BE(0);
-    if (tag !== 0x00010000 && tag !== 0x74727565 /* true */) ineligible('font: not a TrueType program');
-    const numTables = data.readUInt16BE(4);
-    if (numTables === 0 || 12 + numTables * 16 > data.length) ineligible('font: bad TrueType program');
-    const tables = new Set<string>();
-    for (let i = 0; i < numTables; i++) tables.add(data.toString('latin1', 12 + i * 16, 16 + i * 16));
-    for (const t of ['head', 'hhea', 'maxp', 'loca', 'glyf']) if (!tables.has(t)) ineligible('font: bad TrueType program');
   }
 }
