@@ -30,11 +30,17 @@ const OPERATORS: Record<string, number | true> = {
 };
 /** Prefixes pdf.js's lexer also knows (its table lists them so that longer commands are read whole). */
 const KNOWN = new Set([...Object.keys(OPERATORS), 'BM', 'BD', 'true', 'fa', 'fal', 'fals', 'false', 'nu', 'nul', 'null']);
+const INTERNED = new Map([...KNOWN].map((k) => [k, k]));
 
 // Byte classes as pdf.js's `specialChars`: 1 white-space, 2 delimiter.
 const SPECIAL = new Uint8Array(256);
 for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) SPECIAL[c] = 1;
 for (const c of '()<>[]{}/%') SPECIAL[c.charCodeAt(0)] = 2;
+
+/** Hex digit values; 255 for anything else. */
+const HEX = new Uint8Array(256).fill(255);
+for (let i = 0; i < 10; i++) HEX[0x30 + i] = i;
+for (let i = 0; i < 6; i++) HEX[0x41 + i] = HEX[0x61 + i] = 10 + i;
 
 const MAX_DEPTH = 16;
 const MAX_STRING = 1 << 20;
@@ -102,19 +108,23 @@ export class ContentLexer {
     }
     if (c === 0x29) ineligible('content: lexing');
     if (c < 0x20 || c > 0x7f) ineligible('content: lexing');
-    // A command, read as pdf.js reads it: stop where a known command would stop being one.
-    let str = String.fromCharCode(c);
-    let known = this.knownCommands && KNOWN.has(str);
-    p++;
-    while (p < b.length && !SPECIAL[b[p]!]) {
-      const cand = str + String.fromCharCode(b[p]!);
-      if (known && !KNOWN.has(cand)) break;
-      if (str.length >= 128) ineligible('content: lexing');
-      str = cand;
-      known = this.knownCommands && KNOWN.has(str);
-      p++;
+    // A command, read as pdf.js reads it: stop where a known command would stop being one. The
+    // word is sliced once and matched against the table's own strings (interned: the operator
+    // switch downstream then compares pointers, not characters).
+    let end = p + 1;
+    while (end < b.length && !SPECIAL[b[end]!]) end++;
+    if (end - p > 128) ineligible('content: lexing');
+    const run = end - p <= 3 ? String.fromCharCode(...b.subarray(p, end)) : Buffer.from(b.buffer, b.byteOffset + p, end - p).toString('latin1');
+    let len = 1;
+    let known = this.knownCommands && KNOWN.has(run.slice(0, 1));
+    while (len < run.length) {
+      if (known && !KNOWN.has(run.slice(0, len + 1))) break;
+      len++;
+      known = this.knownCommands && KNOWN.has(run.slice(0, len));
     }
-    this.pos = p;
+    const word = len === run.length ? run : run.slice(0, len);
+    this.pos = p + len;
+    const str = INTERNED.get(word) ?? word;
     if (str === 'true') return true;
     if (str === 'false') return false;
     if (str === 'null') return null;
@@ -164,6 +174,23 @@ export class ContentLexer {
 
   private literal(): string {
     const b = this.b;
+    // Fast path: no escapes and no nested parentheses up to the closing ')'.
+    const close = b.indexOf(0x29, this.pos + 1);
+    if (close > 0 && close - this.pos - 1 <= MAX_STRING) {
+      let plain = true;
+      for (let q = this.pos + 1; q < close; q++) {
+        const c = b[q]!;
+        if (c === 0x5c || c === 0x28) {
+          plain = false;
+          break;
+        }
+      }
+      if (plain) {
+        const s = Buffer.from(b.buffer, b.byteOffset + this.pos + 1, close - this.pos - 1).toString('latin1');
+        this.pos = close + 1;
+        return s;
+      }
+    }
     let p = this.pos + 1;
     let depth = 1;
     const out: number[] = [];
@@ -240,6 +267,21 @@ export class ContentLexer {
 
   private hex(): string {
     const b = this.b;
+    // Fast path: an even run of hex digits straight to '>'.
+    const close = b.indexOf(0x3e, this.pos + 1);
+    if (close > 0 && (close - this.pos - 1) % 2 === 0 && close - this.pos - 1 <= 8192) {
+      const codes: number[] = [];
+      let q = this.pos + 1;
+      for (; q < close; q += 2) {
+        const hi = HEX[b[q]!]!, lo = HEX[b[q + 1]!]!;
+        if ((hi | lo) > 15) break;
+        codes.push((hi << 4) | lo);
+      }
+      if (q >= close) {
+        this.pos = close + 1;
+        return String.fromCharCode(...codes);
+      }
+    }
     let p = this.pos + 1;
     const out: number[] = [];
     let first = -1;

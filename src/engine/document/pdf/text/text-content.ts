@@ -102,55 +102,99 @@ const SPACE_IN_FLOW_MIN_FACTOR = 0.102;
 const SPACE_IN_FLOW_MAX_FACTOR = 0.6;
 const VERTICAL_SHIFT_RATIO = 0.25;
 
-export function extractTextItems(page: PageInput): TextItem[] {
-  const items: TextItem[] = [];
-  const viewBox = page.view;
-  const stack: TextState[] = [];
-  let state = new TextState();
+interface Chunk {
+  initialized: boolean;
+  str: string[];
+  totalWidth: number;
+  totalHeight: number;
+  width: number;
+  height: number;
+  prevTransform: Matrix | null;
+  textAdvanceScale: number;
+  spaceInFlowMin: number;
+  spaceInFlowMax: number;
+  trackingSpaceMin: number;
+  negativeSpaceMax: number;
+  notASpace: number;
+  transform: Matrix | null;
+  hasEOL: boolean;
+}
 
-  const chunk = {
+/**
+ * One page's extraction. A class, not closures: its methods are one set of functions for every
+ * page, so V8 optimizes them once per process instead of once per page.
+ */
+class PageText {
+  readonly items: TextItem[] = [];
+  private readonly viewBox: number[];
+  private readonly stack: TextState[] = [];
+  private state = new TextState();
+  private readonly chunk: Chunk = {
     initialized: false,
-    str: [] as string[],
+    str: [],
     totalWidth: 0,
     totalHeight: 0,
     width: 0,
     height: 0,
-    prevTransform: null as Matrix | null,
+    prevTransform: null,
     textAdvanceScale: 0,
     spaceInFlowMin: 0,
     spaceInFlowMax: 0,
     trackingSpaceMin: Infinity,
     negativeSpaceMax: -Infinity,
     notASpace: -Infinity,
-    transform: null as Matrix | null,
+    transform: null,
     hasEOL: false,
   };
-  const twoLastChars = [' ', ' '];
-  let twoLastCharsPos = 0;
-  const saveLastChar = (char: string): boolean => {
-    const nextPos = (twoLastCharsPos + 1) % 2;
-    const ret = twoLastChars[twoLastCharsPos] !== ' ' && twoLastChars[nextPos] === ' ';
-    twoLastChars[twoLastCharsPos] = char;
-    twoLastCharsPos = nextPos;
-    return ret;
-  };
-  const shouldAddWhitespace = (): boolean => twoLastChars[twoLastCharsPos] !== ' ' && twoLastChars[(twoLastCharsPos + 1) % 2] === ' ';
-  const resetLastChars = (): void => {
-    twoLastChars[0] = twoLastChars[1] = ' ';
-    twoLastCharsPos = 0;
-  };
+  private readonly twoLastChars = [' ', ' '];
+  private twoLastCharsPos = 0;
 
-  const pushWhitespace = (width: number, height: number, transform: Matrix | null): void => {
+  constructor(private readonly page: PageInput) {
+    this.viewBox = page.view;
+  }
+
+  private saveLastChar(char: string): boolean {
+    const nextPos = (this.twoLastCharsPos + 1) % 2;
+    const ret = this.twoLastChars[this.twoLastCharsPos] !== ' ' && this.twoLastChars[nextPos] === ' ';
+    this.twoLastChars[this.twoLastCharsPos] = char;
+    this.twoLastCharsPos = nextPos;
+    return ret;
+  }
+  private shouldAddWhitespace(): boolean {
+    return this.twoLastChars[this.twoLastCharsPos] !== ' ' && this.twoLastChars[(this.twoLastCharsPos + 1) % 2] === ' ';
+  }
+  private resetLastChars(): void {
+    this.twoLastChars[0] = this.twoLastChars[1] = ' ';
+    this.twoLastCharsPos = 0;
+  }
+  private pushWhitespace(width: number, height: number, transform: Matrix | null): void {
     if (!transform) ineligible('text: whitespace without position');
-    items.push({ str: ' ', width, height, transform, hasEOL: false });
-  };
-  const currentTransform = (): Matrix => {
-    const tsm = [state.fontSize * state.textHScale, 0, 0, state.fontSize, 0, state.textRise];
-    return mul(state.ctm, mul(state.textMatrix, tsm));
-  };
-  const ensureItem = (): typeof chunk => {
+    this.items.push({ str: ' ', width, height, transform, hasEOL: false });
+  }
+
+  // Util.transform(ctm, Util.transform(textMatrix, [fontSize * hScale, 0, 0, fontSize, 0, rise])),
+  // written out term for term (the `* 0` terms too: they decide the sign of a zero) to spare the
+  // two intermediate arrays; it runs several times per glyph.
+  private currentTransform(): Matrix {
+    const state = this.state;
+    const a = state.fontSize * state.textHScale, d = state.fontSize, e = state.textRise;
+    const t = state.textMatrix, c = state.ctm;
+    const t0 = t[0]!, t1 = t[1]!, t2 = t[2]!, t3 = t[3]!;
+    const i0 = t0 * a + t2 * 0;
+    const i1 = t1 * a + t3 * 0;
+    const i2 = t0 * 0 + t2 * d;
+    const i3 = t1 * 0 + t3 * d;
+    const i4 = t0 * 0 + t2 * e + t[4]!;
+    const i5 = t1 * 0 + t3 * e + t[5]!;
+    const c0 = c[0]!, c1 = c[1]!, c2 = c[2]!, c3 = c[3]!;
+    return [c0 * i0 + c2 * i1, c1 * i0 + c3 * i1, c0 * i2 + c2 * i3, c1 * i2 + c3 * i3, c0 * i4 + c2 * i5 + c[4]!, c1 * i4 + c3 * i5 + c[5]!];
+  }
+
+  private ensureItem(): Chunk {
+    const chunk = this.chunk;
     if (chunk.initialized) return chunk;
-    const trm = (chunk.transform = currentTransform());
+    const state = this.state;
+    const trm = (chunk.transform = this.currentTransform());
     chunk.width = chunk.totalWidth = 0;
     chunk.height = chunk.totalHeight = Math.hypot(trm[2]!, trm[3]!);
     const scaleLineX = Math.hypot(state.textLineMatrix[0]!, state.textLineMatrix[1]!);
@@ -165,9 +209,12 @@ export function extractTextItems(page: PageInput): TextItem[] {
     chunk.hasEOL = false;
     chunk.initialized = true;
     return chunk;
-  };
-  const updateAdvanceScale = (): void => {
+  }
+
+  private updateAdvanceScale(): void {
+    const chunk = this.chunk;
     if (!chunk.initialized) return;
+    const state = this.state;
     const scaleLineX = Math.hypot(state.textLineMatrix[0]!, state.textLineMatrix[1]!);
     const scaleCtmX = Math.hypot(state.ctm[0]!, state.ctm[1]!);
     const scaleFactor = scaleCtmX * scaleLineX;
@@ -175,49 +222,57 @@ export function extractTextItems(page: PageInput): TextItem[] {
     chunk.totalWidth += chunk.width * chunk.textAdvanceScale;
     chunk.width = 0;
     chunk.textAdvanceScale = scaleFactor;
-  };
-  const flush = (): void => {
+  }
+
+  flush(): void {
+    const chunk = this.chunk;
     if (!chunk.initialized) return;
     chunk.totalWidth += chunk.width * chunk.textAdvanceScale;
     const text = normalizeUnicode(chunk.str.join(''));
     if (RTL.test(text)) ineligible('unicode: RTL');
-    items.push({ str: text, width: Math.abs(chunk.totalWidth), height: Math.abs(chunk.totalHeight), transform: chunk.transform!, hasEOL: chunk.hasEOL });
+    this.items.push({ str: text, width: Math.abs(chunk.totalWidth), height: Math.abs(chunk.totalHeight), transform: chunk.transform!, hasEOL: chunk.hasEOL });
     chunk.initialized = false;
     chunk.str.length = 0;
-  };
-  const appendEOL = (): void => {
-    resetLastChars();
-    if (chunk.initialized) {
-      chunk.hasEOL = true;
-      flush();
-    } else items.push({ str: '', width: 0, height: 0, transform: currentTransform(), hasEOL: true });
-  };
-  const addFakeSpaces = (width: number, transf: Matrix | null, textOrientation: number): boolean => {
+  }
+
+  private appendEOL(): void {
+    this.resetLastChars();
+    if (this.chunk.initialized) {
+      this.chunk.hasEOL = true;
+      this.flush();
+    } else this.items.push({ str: '', width: 0, height: 0, transform: this.currentTransform(), hasEOL: true });
+  }
+
+  private addFakeSpaces(width: number, transf: Matrix | null, textOrientation: number): boolean {
+    const chunk = this.chunk;
     if (textOrientation * chunk.spaceInFlowMin <= width && width <= textOrientation * chunk.spaceInFlowMax) {
       if (chunk.initialized) {
-        resetLastChars();
+        this.resetLastChars();
         chunk.str.push(' ');
       }
       return false;
     }
-    flush();
-    resetLastChars();
-    pushWhitespace(Math.abs(width), Math.abs(0), transf || currentTransform());
+    this.flush();
+    this.resetLastChars();
+    this.pushWhitespace(Math.abs(width), Math.abs(0), transf || this.currentTransform());
     return true;
-  };
-  const applyInverseRotation = (x: number, y: number, m: Matrix): [number, number] => {
-    const scale = Math.hypot(m[0]!, m[1]!);
-    return [(m[0]! * x + m[1]! * y) / scale, (m[2]! * x + m[3]! * y) / scale];
-  };
-  const compareWithLastPosition = (glyphWidth: number): boolean => {
-    const cur = currentTransform();
-    let posX = cur[4]!;
-    let posY = cur[5]!;
+  }
+
+  private compareWithLastPosition(glyphWidth: number): boolean {
+    const state = this.state, chunk = this.chunk, viewBox = this.viewBox;
+    // The translation of currentTransform() alone (the same terms), so the common cases — off
+    // the page, or exactly where the previous glyph ended — need no matrix.
+    const t = state.textMatrix, c = state.ctm, e = state.textRise;
+    const i4 = t[0]! * 0 + t[2]! * e + t[4]!;
+    const i5 = t[1]! * 0 + t[3]! * e + t[5]!;
+    let posX = c[0]! * i4 + c[2]! * i5 + c[4]!;
+    let posY = c[1]! * i4 + c[3]! * i5 + c[5]!;
     if (posX + glyphWidth < viewBox[0]! || posX > viewBox[2]! || posY < viewBox[1]! || posY > viewBox[3]!) return false;
     if (!state.font || !chunk.prevTransform) return true;
     let lastPosX = chunk.prevTransform[4]!;
     let lastPosY = chunk.prevTransform[5]!;
     if (lastPosX === posX && lastPosY === posY) return true;
+    const cur = this.currentTransform();
     let rotate = -1;
     if (cur[0] && cur[1] === 0 && cur[2] === 0) rotate = cur[0] > 0 ? 0 : 180;
     else if (cur[1] && cur[0] === 0 && cur[3] === 0) rotate = cur[1] > 0 ? 90 : 270;
@@ -244,34 +299,36 @@ export function extractTextItems(page: PageInput): TextItem[] {
     const textOrientation = Math.sign(chunk.width);
     if (advanceX < textOrientation * chunk.negativeSpaceMax) {
       if (Math.abs(advanceY) > 0.5 * chunk.height) {
-        appendEOL();
+        this.appendEOL();
         return true;
       }
-      resetLastChars();
-      flush();
+      this.resetLastChars();
+      this.flush();
       return true;
     }
     if (Math.abs(advanceY) > chunk.height) {
-      appendEOL();
+      this.appendEOL();
       return true;
     }
-    if (advanceX <= textOrientation * chunk.notASpace) resetLastChars();
+    if (advanceX <= textOrientation * chunk.notASpace) this.resetLastChars();
     if (advanceX <= textOrientation * chunk.trackingSpaceMin) {
-      if (shouldAddWhitespace()) {
-        resetLastChars();
-        flush();
-        pushWhitespace(Math.abs(advanceX), 0, chunk.prevTransform);
+      if (this.shouldAddWhitespace()) {
+        this.resetLastChars();
+        this.flush();
+        this.pushWhitespace(Math.abs(advanceX), 0, chunk.prevTransform);
       } else chunk.width += advanceX;
-    } else if (!addFakeSpaces(advanceX, chunk.prevTransform, textOrientation)) {
+    } else if (!this.addFakeSpaces(advanceX, chunk.prevTransform, textOrientation)) {
       if (chunk.str.length === 0) {
-        resetLastChars();
-        pushWhitespace(Math.abs(advanceX), 0, chunk.prevTransform);
+        this.resetLastChars();
+        this.pushWhitespace(Math.abs(advanceX), 0, chunk.prevTransform);
       } else chunk.width += advanceX;
     }
-    if (Math.abs(advanceY) > chunk.height * VERTICAL_SHIFT_RATIO) flush();
+    if (Math.abs(advanceY) > chunk.height * VERTICAL_SHIFT_RATIO) this.flush();
     return true;
-  };
-  const buildTextContentItem = (chars: string, extraSpacing: number): void => {
+  }
+
+  private buildTextContentItem(chars: string, extraSpacing: number): void {
+    const state = this.state;
     const font = state.font!;
     if (!chars) {
       const charSpacing = state.charSpacing + extraSpacing;
@@ -282,154 +339,166 @@ export function extractTextItems(page: PageInput): TextItem[] {
     const scale = FONT_SCALE * state.fontSize;
     for (let i = 0, ii = glyphs.length; i < ii; i++) {
       const glyph = glyphs[i]!;
-      const { category, originalCharCode } = glyph;
+      const category = glyph.category;
       if (category.isInvisibleFormatMark) continue;
       let charSpacing = state.charSpacing + (i + 1 === ii ? extraSpacing : 0);
       let scaledDim = glyph.width * scale;
-      if (originalCharCode === 0x20) charSpacing += state.wordSpacing;
+      if (glyph.originalCharCode === 0x20) charSpacing += state.wordSpacing;
       if (category.isWhitespace) {
         charSpacing += scaledDim;
         state.translateTextMatrix(charSpacing * state.textHScale, 0);
-        saveLastChar(' ');
+        this.saveLastChar(' ');
         continue;
       }
-      if (!category.isZeroWidthDiacritic && !compareWithLastPosition(scaledDim)) {
+      if (!category.isZeroWidthDiacritic && !this.compareWithLastPosition(scaledDim)) {
         state.translateTextMatrix(scaledDim * state.textHScale, 0);
         continue;
       }
-      const textChunk = ensureItem();
+      const textChunk = this.ensureItem();
       if (category.isZeroWidthDiacritic) scaledDim = 0;
       scaledDim *= state.textHScale;
       state.translateTextMatrix(scaledDim, 0);
       textChunk.width += scaledDim;
-      if (scaledDim) textChunk.prevTransform = currentTransform();
+      if (scaledDim) textChunk.prevTransform = this.currentTransform();
       const glyphUnicode = glyph.unicode;
-      if (saveLastChar(glyphUnicode)) textChunk.str.push(' ');
+      if (this.saveLastChar(glyphUnicode)) textChunk.str.push(' ');
       textChunk.str.push(glyphUnicode);
       if (charSpacing) state.translateTextMatrix(charSpacing * state.textHScale, 0);
     }
-  };
-  const requireFont = (): void => {
-    if (!state.font) ineligible('content: text shown without a font');
-  };
-
-  for (const { op, args } of page.ops) {
-    // The preprocessor's state changes come first (EvaluatorPreprocessor.preprocessCommand).
-    const previousState = state;
-    if (op === 'q') {
-      stack.push(state);
-      state = state.clone();
-      if (stack.length > 256) ineligible('content: q nesting');
-    } else if (op === 'Q') {
-      const prev = stack.pop();
-      if (prev) state = prev;
-    } else if (op === 'cm') {
-      state.ctm = mul(state.ctm, args.map(num));
-    }
-    switch (op) {
-      case 'Tf': {
-        const fontName = nameArg(args[0]);
-        const fontSize = num(args[1]);
-        if (state.font && fontName === state.fontName && fontSize === state.fontSize) break;
-        flush();
-        state.fontName = fontName;
-        state.fontSize = fontSize;
-        state.font = page.font(fontName);
-        break;
-      }
-      case 'Ts':
-        state.textRise = num(args[0]);
-        break;
-      case 'Tz':
-        state.textHScale = num(args[0]) / 100;
-        break;
-      case 'TL':
-        state.leading = num(args[0]);
-        break;
-      case 'Td':
-        state.translateTextLineMatrix(num(args[0]), num(args[1]));
-        state.textMatrix = state.textLineMatrix.slice();
-        break;
-      case 'TD':
-        state.leading = -num(args[1]);
-        state.translateTextLineMatrix(num(args[0]), num(args[1]));
-        state.textMatrix = state.textLineMatrix.slice();
-        break;
-      case 'T*':
-        state.carriageReturn();
-        break;
-      case 'Tm': {
-        const [a, b, c, d, e, f] = args.map(num) as [number, number, number, number, number, number];
-        state.textMatrix = [a, b, c, d, e, f];
-        state.textLineMatrix = [a, b, c, d, e, f];
-        updateAdvanceScale();
-        break;
-      }
-      case 'Tc':
-        state.charSpacing = num(args[0]);
-        break;
-      case 'Tw':
-        state.wordSpacing = num(args[0]);
-        break;
-      case 'BT':
-        state.textMatrix = IDENTITY.slice();
-        state.textLineMatrix = IDENTITY.slice();
-        break;
-      case 'TJ': {
-        requireFont();
-        const spaceFactor = (-1 * state.fontSize) / 1000;
-        const elements = args[0];
-        if (!Array.isArray(elements)) ineligible('content: operand type');
-        const buffer: string[] = [];
-        for (const item of elements) {
-          if (typeof item === 'string') buffer.push(item);
-          else if (typeof item === 'number') {
-            if (item !== 0) {
-              const str = buffer.join('');
-              buffer.length = 0;
-              buildTextContentItem(str, item * spaceFactor);
-            }
-          } else ineligible('content: operand type');
-        }
-        if (buffer.length > 0) buildTextContentItem(buffer.join(''), 0);
-        break;
-      }
-      case 'Tj':
-        requireFont();
-        buildTextContentItem(strArg(args[0]), 0);
-        break;
-      case "'":
-        requireFont();
-        state.carriageReturn();
-        buildTextContentItem(strArg(args[0]), 0);
-        break;
-      case '"':
-        requireFont();
-        state.wordSpacing = num(args[0]);
-        state.charSpacing = num(args[1]);
-        state.carriageReturn();
-        buildTextContentItem(strArg(args[2]), 0);
-        break;
-      case 'Do':
-        flush();
-        page.xobject(nameArg(args[0]));
-        break;
-      case 'gs':
-        page.extGState(nameArg(args[0]));
-        break;
-      case 'BMC':
-      case 'BDC':
-      case 'EMC':
-        flush();
-        break;
-      case 'Q':
-        if (previousState && (previousState.font !== state.font || previousState.fontSize !== state.fontSize || previousState.fontName !== state.fontName)) flush();
-        break;
-      case 'cm':
-        if (args.length !== 6) ineligible('content: operand count');
-        break;
-    }
   }
-  flush();
-  return items;
+
+  private requireFont(): void {
+    if (!this.state.font) ineligible('content: text shown without a font');
+  }
+
+  run(): void {
+    const page = this.page;
+    for (const { op, args } of page.ops) {
+      // The preprocessor's state changes come first (EvaluatorPreprocessor.preprocessCommand).
+      const previousState = this.state;
+      if (op === 'q') {
+        this.stack.push(this.state);
+        this.state = this.state.clone();
+        if (this.stack.length > 256) ineligible('content: q nesting');
+      } else if (op === 'Q') {
+        const prev = this.stack.pop();
+        if (prev) this.state = prev;
+      } else if (op === 'cm') {
+        this.state.ctm = mul(this.state.ctm, args.map(num));
+      }
+      const state = this.state;
+      switch (op) {
+        case 'Tf': {
+          const fontName = nameArg(args[0]);
+          const fontSize = num(args[1]);
+          if (state.font && fontName === state.fontName && fontSize === state.fontSize) break;
+          this.flush();
+          state.fontName = fontName;
+          state.fontSize = fontSize;
+          state.font = page.font(fontName);
+          break;
+        }
+        case 'Ts':
+          state.textRise = num(args[0]);
+          break;
+        case 'Tz':
+          state.textHScale = num(args[0]) / 100;
+          break;
+        case 'TL':
+          state.leading = num(args[0]);
+          break;
+        case 'Td':
+          state.translateTextLineMatrix(num(args[0]), num(args[1]));
+          state.textMatrix = state.textLineMatrix.slice();
+          break;
+        case 'TD':
+          state.leading = -num(args[1]);
+          state.translateTextLineMatrix(num(args[0]), num(args[1]));
+          state.textMatrix = state.textLineMatrix.slice();
+          break;
+        case 'T*':
+          state.carriageReturn();
+          break;
+        case 'Tm': {
+          const [a, b, c, d, e, f] = args.map(num) as [number, number, number, number, number, number];
+          state.textMatrix = [a, b, c, d, e, f];
+          state.textLineMatrix = [a, b, c, d, e, f];
+          this.updateAdvanceScale();
+          break;
+        }
+        case 'Tc':
+          state.charSpacing = num(args[0]);
+          break;
+        case 'Tw':
+          state.wordSpacing = num(args[0]);
+          break;
+        case 'BT':
+          state.textMatrix = IDENTITY.slice();
+          state.textLineMatrix = IDENTITY.slice();
+          break;
+        case 'TJ': {
+          this.requireFont();
+          const spaceFactor = (-1 * state.fontSize) / 1000;
+          const elements = args[0];
+          if (!Array.isArray(elements)) ineligible('content: operand type');
+          const buffer: string[] = [];
+          for (const item of elements) {
+            if (typeof item === 'string') buffer.push(item);
+            else if (typeof item === 'number') {
+              if (item !== 0) {
+                const str = buffer.join('');
+                buffer.length = 0;
+                this.buildTextContentItem(str, item * spaceFactor);
+              }
+            } else ineligible('content: operand type');
+          }
+          if (buffer.length > 0) this.buildTextContentItem(buffer.join(''), 0);
+          break;
+        }
+        case 'Tj':
+          this.requireFont();
+          this.buildTextContentItem(strArg(args[0]), 0);
+          break;
+        case "'":
+          this.requireFont();
+          state.carriageReturn();
+          this.buildTextContentItem(strArg(args[0]), 0);
+          break;
+        case '"':
+          this.requireFont();
+          state.wordSpacing = num(args[0]);
+          state.charSpacing = num(args[1]);
+          state.carriageReturn();
+          this.buildTextContentItem(strArg(args[2]), 0);
+          break;
+        case 'Do':
+          this.flush();
+          page.xobject(nameArg(args[0]));
+          break;
+        case 'gs':
+          page.extGState(nameArg(args[0]));
+          break;
+        case 'BMC':
+        case 'BDC':
+        case 'EMC':
+          this.flush();
+          break;
+        case 'Q':
+          if (previousState && (previousState.font !== state.font || previousState.fontSize !== state.fontSize || previousState.fontName !== state.fontName)) this.flush();
+          break;
+      }
+    }
+    this.flush();
+  }
+}
+
+function applyInverseRotation(x: number, y: number, m: Matrix): [number, number] {
+  const scale = Math.hypot(m[0]!, m[1]!);
+  return [(m[0]! * x + m[1]! * y) / scale, (m[2]! * x + m[3]! * y) / scale];
+}
+
+export function extractTextItems(page: PageInput): TextItem[] {
+  const p = new PageText(page);
+  p.run();
+  return p.items;
 }
