@@ -6,7 +6,7 @@
  * 160 is `space`, 173 `hyphen`). Names are checked against pdf.js by the tests (every code of
  * every encoding, through pdf.js, for every standard font).
  */
-import { Encodings } from '@pdf-lib/standard-fonts';
+import { WIN_ANSI } from './standard-font-data.js';
 
 export type EncodingTable = readonly string[];
 
@@ -15,8 +15,7 @@ function build(): { winAnsi: string[]; standard: string[]; macRoman: string[]; u
   const unicode = new Map<string, number>();
   // pdf-lib's WinAnsi table (unicode → [code, name]) is Annex D's; it names 159 `ydieresis`
   // where Annex D and pdf.js say `Ydieresis` (U+0178).
-  const mappings = (Encodings.WinAnsi as unknown as { unicodeMappings: Record<string, [number, string]> }).unicodeMappings;
-  for (const [u, [code, name]] of Object.entries(mappings)) {
+  for (const [u, code, name] of WIN_ANSI) {
     const n = code === 159 ? 'Ydieresis' : name;
     winAnsi[code] = n;
     if (!unicode.has(n) && Number(u) !== 0xa0 && Number(u) !== 0xad) unicode.set(n, Number(u));

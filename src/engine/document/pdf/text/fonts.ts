@@ -62,7 +62,7 @@ const FLAG_NONSYMBOLIC = 32;
 
 /** A simple font: one byte per code. */
 class SimpleFont implements TextFont {
-  private readonly cache = new Map<number, Glyph>();
+  private readonly cache: (Glyph | undefined)[] = new Array<Glyph | undefined>(256).fill(undefined);
   constructor(
     private readonly unicodeOf: (code: number) => string,
     private readonly widthOf: (code: number) => number,
@@ -71,11 +71,11 @@ class SimpleFont implements TextFont {
     const out: Glyph[] = [];
     for (let i = 0; i < chars.length; i++) {
       const code = chars.charCodeAt(i);
-      let g = this.cache.get(code);
+      let g = this.cache[code];
       if (!g) {
         const unicode = this.unicodeOf(code);
         g = { originalCharCode: code, unicode, width: this.widthOf(code), category: categoryOf(unicode) };
-        this.cache.set(code, g);
+        this.cache[code] = g;
       }
       out.push(g);
     }
@@ -312,6 +312,7 @@ export class FontLoader {
     } else {
       if (embedded) ineligible('font: embedded font without Widths');
       if (baseFont === undefined || !STANDARD_FONTS.has(baseFont)) ineligible('font: no Widths for a non-standard font');
+      if (SYMBOLS_FONTS.has(baseFont)) ineligible('font: symbolic');
       const m = standardFontMetrics(baseFont);
       defaultWidth = m.defaultWidth;
       for (let code = 0; code < 256; code++) {

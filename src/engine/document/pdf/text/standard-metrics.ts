@@ -2,9 +2,10 @@
  * Glyph widths of the standard 14 fonts by glyph name, as pdf.js 5.4.296's `getBaseFontMetrics`
  * gives them for a non-embedded standard font: Adobe's core-14 AFM widths
  * (@pdf-lib/standard-fonts), and the four Couriers as one default width of 600 with no table (pdf.js
- * keeps them as a number). Loaded per font on first use (each table is ~3 ms to unpack).
+ * keeps them as a number). The widths are @pdf-lib/standard-fonts' tables, generated into
+ * standard-font-data.ts (scripts/standard-font-data.mjs) so nothing is unpacked at run time.
  */
-import { Font } from '@pdf-lib/standard-fonts';
+import { GLYPH_NAMES, GLYPH_WIDTHS } from './standard-font-data.js';
 
 export const STANDARD_FONTS = new Set([
   'Courier', 'Courier-Bold', 'Courier-Oblique', 'Courier-BoldOblique',
@@ -26,8 +27,10 @@ export function standardFontMetrics(name: string): BaseFontMetrics {
   if (!m) {
     if (name.startsWith('Courier')) m = { defaultWidth: 600, widths: new Map() };
     else {
-      const f = Font.load(name as Parameters<typeof Font.load>[0]);
-      m = { defaultWidth: 0, widths: new Map(f.CharMetrics.map((c) => [c.N, c.WX])) };
+      const w = GLYPH_WIDTHS[name];
+      // Symbol and ZapfDingbats have no table here; fonts.ts never asks for them.
+      if (!w) throw new Error(`no metrics for ${name}`);
+      m = { defaultWidth: 0, widths: new Map(GLYPH_NAMES.map((n, i) => [n, w[i]!])) };
     }
     cache.set(name, m);
   }

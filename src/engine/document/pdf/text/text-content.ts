@@ -337,33 +337,67 @@ class PageText {
     }
     const glyphs: Glyph[] = font.glyphs(chars);
     const scale = FONT_SCALE * state.fontSize;
+    const viewBox = this.viewBox;
+    const chunk = this.chunk;
+    const last = this.twoLastChars;
+    // The text matrix stays the same array through this loop (only its translation moves), so it
+    // is read once. The common case of each step is written inline (pdf.js's arithmetic, term for
+    // term: translateTextMatrix(x, 0) keeps its `m[2] * 0`); the rare ones call the methods above.
+    const tm = state.textMatrix;
     for (let i = 0, ii = glyphs.length; i < ii; i++) {
       const glyph = glyphs[i]!;
       const category = glyph.category;
       if (category.isInvisibleFormatMark) continue;
+      const hScale = state.textHScale;
       let charSpacing = state.charSpacing + (i + 1 === ii ? extraSpacing : 0);
       let scaledDim = glyph.width * scale;
       if (glyph.originalCharCode === 0x20) charSpacing += state.wordSpacing;
       if (category.isWhitespace) {
         charSpacing += scaledDim;
-        state.translateTextMatrix(charSpacing * state.textHScale, 0);
+        const x = charSpacing * hScale;
+        tm[4] = tm[0]! * x + tm[2]! * 0 + tm[4]!;
+        tm[5] = tm[1]! * x + tm[3]! * 0 + tm[5]!;
         this.saveLastChar(' ');
         continue;
       }
-      if (!category.isZeroWidthDiacritic && !this.compareWithLastPosition(scaledDim)) {
-        state.translateTextMatrix(scaledDim * state.textHScale, 0);
-        continue;
+      if (!category.isZeroWidthDiacritic) {
+        // compareWithLastPosition's first steps: off the page, or exactly where the last glyph
+        // ended; anything else takes the method (which finds the same position and goes on).
+        const c = state.ctm, e = state.textRise;
+        const i4 = tm[0]! * 0 + tm[2]! * e + tm[4]!;
+        const i5 = tm[1]! * 0 + tm[3]! * e + tm[5]!;
+        const posX = c[0]! * i4 + c[2]! * i5 + c[4]!;
+        const posY = c[1]! * i4 + c[3]! * i5 + c[5]!;
+        if (posX + scaledDim < viewBox[0]! || posX > viewBox[2]! || posY < viewBox[1]! || posY > viewBox[3]!) {
+          const x = scaledDim * hScale;
+          tm[4] = tm[0]! * x + tm[2]! * 0 + tm[4]!;
+          tm[5] = tm[1]! * x + tm[3]! * 0 + tm[5]!;
+          continue;
+        }
+        const prev = chunk.prevTransform;
+        if (prev && (prev[4] !== posX || prev[5] !== posY)) this.compareWithLastPosition(scaledDim);
       }
-      const textChunk = this.ensureItem();
+      const textChunk = chunk.initialized ? chunk : this.ensureItem();
       if (category.isZeroWidthDiacritic) scaledDim = 0;
-      scaledDim *= state.textHScale;
-      state.translateTextMatrix(scaledDim, 0);
+      scaledDim *= hScale;
+      tm[4] = tm[0]! * scaledDim + tm[2]! * 0 + tm[4]!;
+      tm[5] = tm[1]! * scaledDim + tm[3]! * 0 + tm[5]!;
       textChunk.width += scaledDim;
       if (scaledDim) textChunk.prevTransform = this.currentTransform();
       const glyphUnicode = glyph.unicode;
-      if (this.saveLastChar(glyphUnicode)) textChunk.str.push(' ');
+      // saveLastChar, inline.
+      const pos = this.twoLastCharsPos;
+      const nextPos = (pos + 1) % 2;
+      const addSpace = last[pos] !== ' ' && last[nextPos] === ' ';
+      last[pos] = glyphUnicode;
+      this.twoLastCharsPos = nextPos;
+      if (addSpace) textChunk.str.push(' ');
       textChunk.str.push(glyphUnicode);
-      if (charSpacing) state.translateTextMatrix(charSpacing * state.textHScale, 0);
+      if (charSpacing) {
+        const x = charSpacing * hScale;
+        tm[4] = tm[0]! * x + tm[2]! * 0 + tm[4]!;
+        tm[5] = tm[1]! * x + tm[3]! * 0 + tm[5]!;
+      }
     }
   }
 
