@@ -14,9 +14,16 @@ import { ineligible } from './ineligible.js';
 type XrefEntry = { type: 'free' } | { type: 'offset'; offset: number; gen: number } | { type: 'compressed'; stm: number };
 
 const MAX_XREF_ENTRIES = 4_000_000;
+/**
+ * Decoded stream bytes one reading may produce (content, fonts, CMaps). Far above any "simple"
+ * file, and well under the 128 MB decode budget the extraction thread gives pdf.js (decode-cap.ts),
+ * past which pdf.js's reading fails: a file this reader answers for never gets near it.
+ */
+const MAX_DECODED_BYTES = 32 * 1024 * 1024;
 
 export class DocObjects {
   private xref: Map<number, XrefEntry> | undefined;
+  private decoded = 0;
   constructor(
     private readonly bytes: Buffer,
     readonly s: PdfStructure,
@@ -146,19 +153,26 @@ export class DocObjects {
     if (f === undefined) {
       const len = this.get(dict.entries.get('Length'));
       if (len !== raw.length) ineligible('stream: length');
+      this.count(raw.length);
       return { dict, data: raw, num: v.num };
     }
     if (!f || typeof f !== 'object' || Array.isArray(f) || f.kind !== 'name' || (f.name !== 'FlateDecode' && f.name !== 'Fl')) ineligible('stream: filter');
     const budget = this.s.inflateBudget;
-    const cap = budget.nextCap();
+    const cap = Math.min(budget.nextCap(), MAX_DECODED_BYTES - this.decoded + 1);
     if (cap === 0) ineligible('stream: inflate budget');
     let data: Buffer;
     try {
       data = inflateSync(raw, { maxOutputLength: cap });
-    } catch {
-      ineligible('stream: flate');
+    } catch (err) {
+      ineligible((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError ? 'stream: too much decoded' : 'stream: flate');
     }
     budget.note(data.length, false, false);
+    this.count(data.length);
     return { dict, data, num: v.num };
+  }
+
+  private count(bytes: number): void {
+    this.decoded += bytes;
+    if (this.decoded > MAX_DECODED_BYTES) ineligible('stream: too much decoded');
   }
 }
