@@ -344,34 +344,38 @@ class PageText {
     // is read once. The common case of each step is written inline (pdf.js's arithmetic, term for
     // term: translateTextMatrix(x, 0) keeps its `m[2] * 0`); the rare ones call the methods above.
     const tm = state.textMatrix;
+    // Nothing in this loop changes the text state but the text matrix's translation (tm[4], tm[5]):
+    // the rest is read once.
+    const t0 = tm[0]!, t1 = tm[1]!, t2 = tm[2]!, t3 = tm[3]!;
+    const c = state.ctm, c0 = c[0]!, c1 = c[1]!, c2 = c[2]!, c3 = c[3]!, c4 = c[4]!, c5 = c[5]!;
+    const rise = state.textRise, hScale = state.textHScale, baseSpacing = state.charSpacing, wordSpacing = state.wordSpacing;
+    const vx0 = viewBox[0]!, vy0 = viewBox[1]!, vx1 = viewBox[2]!, vy1 = viewBox[3]!;
     for (let i = 0, ii = glyphs.length; i < ii; i++) {
       const glyph = glyphs[i]!;
       const category = glyph.category;
       if (category.isInvisibleFormatMark) continue;
-      const hScale = state.textHScale;
-      let charSpacing = state.charSpacing + (i + 1 === ii ? extraSpacing : 0);
+      let charSpacing = baseSpacing + (i + 1 === ii ? extraSpacing : 0);
       let scaledDim = glyph.width * scale;
-      if (glyph.originalCharCode === 0x20) charSpacing += state.wordSpacing;
+      if (glyph.originalCharCode === 0x20) charSpacing += wordSpacing;
       if (category.isWhitespace) {
         charSpacing += scaledDim;
         const x = charSpacing * hScale;
-        tm[4] = tm[0]! * x + tm[2]! * 0 + tm[4]!;
-        tm[5] = tm[1]! * x + tm[3]! * 0 + tm[5]!;
+        tm[4] = t0 * x + t2 * 0 + tm[4]!;
+        tm[5] = t1 * x + t3 * 0 + tm[5]!;
         this.saveLastChar(' ');
         continue;
       }
       if (!category.isZeroWidthDiacritic) {
         // compareWithLastPosition's first steps: off the page, or exactly where the last glyph
         // ended; anything else takes the method (which finds the same position and goes on).
-        const c = state.ctm, e = state.textRise;
-        const i4 = tm[0]! * 0 + tm[2]! * e + tm[4]!;
-        const i5 = tm[1]! * 0 + tm[3]! * e + tm[5]!;
-        const posX = c[0]! * i4 + c[2]! * i5 + c[4]!;
-        const posY = c[1]! * i4 + c[3]! * i5 + c[5]!;
-        if (posX + scaledDim < viewBox[0]! || posX > viewBox[2]! || posY < viewBox[1]! || posY > viewBox[3]!) {
+        const i4 = t0 * 0 + t2 * rise + tm[4]!;
+        const i5 = t1 * 0 + t3 * rise + tm[5]!;
+        const posX = c0 * i4 + c2 * i5 + c4;
+        const posY = c1 * i4 + c3 * i5 + c5;
+        if (posX + scaledDim < vx0 || posX > vx1 || posY < vy0 || posY > vy1) {
           const x = scaledDim * hScale;
-          tm[4] = tm[0]! * x + tm[2]! * 0 + tm[4]!;
-          tm[5] = tm[1]! * x + tm[3]! * 0 + tm[5]!;
+          tm[4] = t0 * x + t2 * 0 + tm[4]!;
+          tm[5] = t1 * x + t3 * 0 + tm[5]!;
           continue;
         }
         const prev = chunk.prevTransform;
@@ -380,8 +384,8 @@ class PageText {
       const textChunk = chunk.initialized ? chunk : this.ensureItem();
       if (category.isZeroWidthDiacritic) scaledDim = 0;
       scaledDim *= hScale;
-      tm[4] = tm[0]! * scaledDim + tm[2]! * 0 + tm[4]!;
-      tm[5] = tm[1]! * scaledDim + tm[3]! * 0 + tm[5]!;
+      tm[4] = t0 * scaledDim + t2 * 0 + tm[4]!;
+      tm[5] = t1 * scaledDim + t3 * 0 + tm[5]!;
       textChunk.width += scaledDim;
       if (scaledDim) textChunk.prevTransform = this.currentTransform();
       const glyphUnicode = glyph.unicode;
@@ -395,8 +399,8 @@ class PageText {
       textChunk.str.push(glyphUnicode);
       if (charSpacing) {
         const x = charSpacing * hScale;
-        tm[4] = tm[0]! * x + tm[2]! * 0 + tm[4]!;
-        tm[5] = tm[1]! * x + tm[3]! * 0 + tm[5]!;
+        tm[4] = t0 * x + t2 * 0 + tm[4]!;
+        tm[5] = t1 * x + t3 * 0 + tm[5]!;
       }
     }
   }
