@@ -67,19 +67,47 @@ describe('simple reader: document shapes against pdf.js', () => {
   });
 });
 
+describe('simple reader: form XObjects against pdf.js', () => {
+  it('forms read in place: own and inherited resources, /Matrix, nesting, reuse, state carried in and not out', async () => {
+    const TIMES: RawObject = { body: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Bold /Encoding /WinAnsiEncoding >>' };
+    const content = `BT /F1 12 Tf 72 700 Td (before the form) Tj ET
+/Fm1 Do
+BT /F1 12 Tf 72 600 Td (between) Tj ET
+q 1 0 0 1 0 -200 cm /Fm1 Do Q
+BT /F1 10 Tf 72 650 Td (text state goes in:) Tj /Fm2 Do ( and continues here) Tj ET
+/Fm3 Do (after Fm3, same font as before it) Tj
+/Im0 Do`;
+    const pdf = pagesPdf([{ content, resources: '<< /Font << /F1 5 0 R >> /XObject << /Fm1 6 0 R /Fm2 7 0 R /Fm3 8 0 R /Im0 10 0 R >> >>' }], [
+      HELV,
+      // Fm1: own resources where /F1 is Times, a Matrix, and a nested form.
+      { body: '<< /Type /XObject /Subtype /Form /BBox [0 0 600 800] /Matrix [1 0 0 1 20 -30] /Resources << /Font << /F1 9 0 R >> /XObject << /Fm2 7 0 R >> >> >>', stream: 'BT /F1 11 Tf 72 560 Td (inside Fm1, Times) Tj ET q 0.5 0 0 0.5 100 100 cm /Fm2 Do Q' },
+      // Fm2: no resources (the caller's), no BT: uses the text state it is given.
+      { body: '<< /Type /XObject /Subtype /Form /BBox [0 0 600 800] >>', stream: '( [Fm2 text]) Tj 0 -14 Td (Fm2 second line) Tj' },
+      // Fm3: Tf of the same name and size as the caller's keeps the caller's font (pdf.js skips the reload).
+      { body: '<< /Type /XObject /Subtype /Form /BBox [0 0 600 800] /Resources << /Font << /F1 9 0 R >> >> >>', stream: 'BT /F1 10 Tf 72 500 Td (Fm3, F1 at 10 as outside) Tj /F1 11 Tf ( now Times) Tj ET q Q' },
+      TIMES,
+      { body: '<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 >>', stream: Buffer.from([1]) },
+    ]);
+    await expectSameAsPdfJs(pdf);
+    const r = readSimplePdfFile(pdf);
+    const text = r.ok ? r.reading.text : '';
+    for (const s of ['inside Fm1, Times', 'Fm2 second line', 'Fm3, F1 at 10 as outside', 'now Times', 'after Fm3']) expect(text).toContain(s);
+  });
+});
+
 describe('simple reader: declines what it cannot reproduce', () => {
-  it('form XObjects, inline images, ExtGState fonts', () => {
-    expectIneligible(
-      pagesPdf([{ content: 'BT /F1 12 Tf 72 700 Td (x) Tj ET /Fm1 Do', resources: '<< /Font << /F1 5 0 R >> /XObject << /Fm1 6 0 R >> >>' }], [
-        HELV,
-        { body: '<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] /Resources << /Font << /F1 5 0 R >> >> >>', stream: 'BT /F1 12 Tf (in form) Tj ET' },
-      ]),
-      'form XObject',
-    );
+  it('inline images, ExtGState fonts, forms that contain themselves', () => {
     expectIneligible(one('BI /W 1 /H 1 /CS /G /BPC 8 ID \x80 EI BT /F1 12 Tf 72 700 Td (x) Tj ET'), 'content: inline image');
     expectIneligible(
       pagesPdf([{ content: '/GS1 gs BT 72 700 Td (x) Tj ET', resources: '<< /ExtGState << /GS1 << /Font [5 0 R 12] >> >> >>' }], [HELV]),
       'extgstate: Font',
+    );
+    expectIneligible(
+      pagesPdf([{ content: 'BT /F1 12 Tf 72 700 Td (x) Tj ET /Fm1 Do', resources: '<< /Font << /F1 5 0 R >> /XObject << /Fm1 6 0 R >> >>' }], [
+        HELV,
+        { body: '<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] /Resources << /XObject << /Fm1 6 0 R >> >> >>', stream: '/Fm1 Do' },
+      ]),
+      'form XObject: contains itself',
     );
   });
 

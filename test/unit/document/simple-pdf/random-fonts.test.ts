@@ -27,7 +27,7 @@ function rng(seed: number): () => number {
 
 const PAGES = 2;
 const X = 3 + 2 * PAGES; // first extra object
-const RES = `<< /Font << /F1 ${X} 0 R /F2 ${X + 1} 0 R /F3 ${X + 2} 0 R /F4 ${X + 3} 0 R /F5 ${X + 5} 0 R /F6 ${X + 7} 0 R >> /XObject << /Im1 ${X + 12} 0 R >> /ExtGState << /G1 << /CA 0.5 /ca 0.7 >> >> >>`;
+const RES = `<< /Font << /F1 ${X} 0 R /F2 ${X + 1} 0 R /F3 ${X + 2} 0 R /F4 ${X + 3} 0 R /F5 ${X + 5} 0 R /F6 ${X + 7} 0 R >> /XObject << /Im1 ${X + 12} 0 R /Fm1 ${X + 13} 0 R >> /ExtGState << /G1 << /CA 0.5 /ca 0.7 >> >> >>`;
 const u16 = (s: string): string => Buffer.from(s, 'utf16le').swap16().toString('hex');
 const EXTRA: RawObject[] = [
   { body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>' },
@@ -59,6 +59,7 @@ endcmap end end`,
   { body: `<< /Length1 ${TTF.length} >>`, stream: TTF, flate: true },
   { body: '<< >>', stream: `/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Y def\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n2 beginbfrange <0001> <001A> <0041> <0020> <0030> <0061> endbfrange\nendcmap end end` },
   { body: '<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /ColorSpace /DeviceGray /BitsPerComponent 8 >>', stream: Buffer.from([77]) },
+  { body: '<< /Type /XObject /Subtype /Form /BBox [0 0 600 800] /Matrix [0.9 0 0 0.9 30 -20] >>', stream: 'BT /F2 9 Tf 40 300 Td (form text, in Times) Tj 0 -11 Td [(kern) -300 (ed)] TJ ET q 2 Tc BT /F5 8 Tf 60 280 Td <41424344> Tj ET Q' },
 ];
 
 const WORDS = ['the', 'quick', 'Brown', 'fox', 'café', 'naïve', '—', '“q”', '…', '12.50', '€', 'AB', 'CDEFG', ' ', '  ', 'µ±', '\xa0x'];
@@ -102,7 +103,7 @@ function randomContent(r: () => number): string {
     else if (k < 0.4) out.push(`${pick(['1 0 0 1', '0 1 -1 0', '1 0.2 0 1', '-1 0 0 1'])} ${num(0, 600)} ${num(0, 800)} Tm`);
     else if (k < 0.46) out.push(setFont());
     else if (k < 0.48) out.push(pick(['/Span BMC', '/P << /MCID 3 >> BDC', 'EMC', '/Artifact BMC', '/Tag MP', '/Tag << /A 1 >> DP']));
-    else if (k < 0.5) out.push(pick(['q 50 0 0 50 100 100 cm /Im1 Do Q', '/G1 gs', '2 Tr', '0 Tr', '0.5 g 10 10 50 50 re f', '1 0 0 RG 0 0 m 100 100 l S', '[2 1] 0 d']));
+    else if (k < 0.5) out.push(pick(['q 50 0 0 50 100 100 cm /Im1 Do Q', '/Fm1 Do', 'q 1 0 0 1 10 -40 cm /Fm1 Do Q', '/G1 gs', '2 Tr', '0 Tr', '0.5 g 10 10 50 50 re f', '1 0 0 RG 0 0 m 100 100 l S', '[2 1] 0 d']));
     else if (k < 0.65) out.push(`[${Array.from({ length: 1 + Math.floor(r() * 5) }, () => (r() < 0.5 ? str() : pick(['-250', '-1000', '120', '-60', '0', '-30', '500', num(-400, 100, 0)]))).join(' ')}] TJ`);
     else if (k < 0.7) out.push(`${str()} '`);
     else if (k < 0.72) out.push(`${num(0, 3)} ${num(0, 1)} ${str()} "`);

@@ -20,7 +20,7 @@ import { FontLoader, type TextFont } from './fonts.js';
 import { Ineligible } from './ineligible.js';
 import { layoutPageText, viewportTransform } from './page-layout.js';
 import { pageResources, pageRotate, pageUserUnit, pageView, readPageTree, type PageInfo } from './page-tree.js';
-import { extractTextItems, type TextItem } from './text-content.js';
+import { extractTextItems, type FormXObject, type ResourceScope, type TextItem } from './text-content.js';
 
 export interface SimpleReading {
   pages: number;
@@ -63,41 +63,69 @@ function pageItems(objs: DocObjects, fonts: FontLoader, page: PageInfo): { items
   }
   const ops = readOperations(parts.length === 1 ? parts[0]! : Buffer.concat(parts), { maxOps: LIMITS.opsPerPage });
 
+  const budget = { ops: ops.length };
+  const items = extractTextItems({ ops, view, scope: resourceScope(objs, fonts, resources, budget) });
+  return { items, transform: viewportTransform(view, rotate, userUnit) };
+}
+
+/**
+ * A content stream's resources for the extractor: fonts by name (loaded once per font object),
+ * image and form XObjects (a form's operators read once, its uses counted against the page's
+ * operator budget, since pdf.js reads a form again at every `Do`), and font-less ExtGStates.
+ */
+function resourceScope(objs: DocObjects, fonts: FontLoader, resources: PdfDict | undefined, budget: { ops: number }): ResourceScope {
   const sub = (key: string): PdfDict | undefined => {
     const v = objs.get(resources?.entries.get(key));
     if (v !== undefined && !isDict(v)) fail(`resources: bad ${key}`);
     return v;
   };
-  const fontRes = sub('Font');
-  const pageFonts = new Map<string, TextFont>();
-  const items = extractTextItems({
-    ops,
-    view,
+  const byName = new Map<string, TextFont>();
+  const forms = new Map<string, FormXObject>();
+  const scope: ResourceScope = {
     font: (name) => {
-      let f = pageFonts.get(name);
+      let f = byName.get(name);
       if (!f) {
-        const ref = fontRes?.entries.get(name);
+        const ref = sub('Font')?.entries.get(name);
         if (ref === undefined) fail('font: missing resource');
         f = fonts.load(ref);
-        pageFonts.set(name, f);
+        byName.set(name, f);
       }
       return f;
     },
     xobject: (name) => {
-      const ref = sub('XObject')?.entries.get(name);
-      if (!isRef(ref)) fail('xobject: missing');
-      const { dict } = objs.streamDict(ref);
-      const subtype = nameOf(objs.get(dict.entries.get('Subtype')));
-      if (subtype === 'Image') return 'image';
-      fail(subtype === 'Form' ? 'form XObject' : 'xobject: unknown type');
+      let form = forms.get(name);
+      if (!form) {
+        const ref = sub('XObject')?.entries.get(name);
+        if (!isRef(ref)) fail('xobject: missing');
+        const { dict } = objs.streamDict(ref);
+        const subtype = nameOf(objs.get(dict.entries.get('Subtype')));
+        if (subtype === 'Image') return { kind: 'image' };
+        if (subtype !== 'Form') fail('xobject: unknown type');
+        const { data } = objs.stream(ref);
+        if (data.length > LIMITS.contentBytesPerPage) fail('content: too large');
+        const m = objs.get(dict.entries.get('Matrix'));
+        let matrix: number[] | undefined;
+        if (m !== undefined) {
+          const values = Array.isArray(m) ? m.map((v) => objs.get(v)) : [];
+          if (values.length !== 6 || !values.every((v): v is number => typeof v === 'number')) fail('form XObject: bad Matrix');
+          matrix = values;
+        }
+        const own = objs.get(dict.entries.get('Resources'));
+        const formOps = readOperations(data, { maxOps: LIMITS.opsPerPage });
+        form = { kind: 'form', id: ref.num, ops: formOps, matrix, scope: isDict(own) ? resourceScope(objs, fonts, own, budget) : scope };
+        forms.set(name, form);
+      }
+      budget.ops += form.ops.length;
+      if (budget.ops > LIMITS.opsPerPage) fail('content: too many operators');
+      return form;
     },
     extGState: (name) => {
       const gs = objs.dict(sub('ExtGState')?.entries.get(name));
       if (!gs) fail('extgstate: missing');
       if (gs.entries.has('Font')) fail('extgstate: Font');
     },
-  });
-  return { items, transform: viewportTransform(view, rotate, userUnit) };
+  };
+  return scope;
 }
 
 /** `text` equals pdfjs-reader's doc.text(textPages); `pages` equals pdf.js's numPages. */

@@ -79,16 +79,35 @@ export interface TextItem extends LayoutItem {
   transform: number[];
 }
 
-export interface PageInput {
-  ops: Operation[];
-  view: number[];
-  /** The font a /Font resource name loads (Ineligible when it cannot). */
+/** A content stream's resources, as the extractor asks for them (Ineligible when one cannot be had). */
+export interface ResourceScope {
+  /** The font a /Font resource name loads. */
   font(name: string): TextFont;
-  /** What `Do` of this name is: an image (ignored) or anything else (not eligible). */
-  xobject(name: string): 'image';
+  /** What `Do` of this name shows: an image (ignored for text) or a form to read in place. */
+  xobject(name: string): { kind: 'image' } | FormXObject;
   /** An ExtGState without /Font (ignored); anything else is not eligible. */
   extGState(name: string): void;
 }
+
+export interface FormXObject {
+  kind: 'form';
+  /** The form's object number (pdf.js refuses a form that contains itself). */
+  id: number;
+  ops: Operation[];
+  /** Its /Matrix, when it has one. */
+  matrix: number[] | undefined;
+  /** Its own /Resources, or the caller's when it has none. */
+  scope: ResourceScope;
+}
+
+export interface PageInput {
+  ops: Operation[];
+  view: number[];
+  scope: ResourceScope;
+}
+
+/** Forms inside forms: pdf.js follows them without a limit (but for cycles); past this many, not eligible. */
+const MAX_FORM_DEPTH = 12;
 
 const num = (v: Operand | undefined): number => (typeof v === 'number' ? v : ineligible('content: operand type'));
 const nameArg = (v: Operand | undefined): string =>
@@ -125,10 +144,9 @@ interface Chunk {
  * page, so V8 optimizes them once per process instead of once per page.
  */
 class PageText {
-  readonly items: TextItem[] = [];
   private readonly viewBox: number[];
   private readonly stack: TextState[] = [];
-  private state = new TextState();
+  private state: TextState;
   private readonly chunk: Chunk = {
     initialized: false,
     str: [],
@@ -149,8 +167,18 @@ class PageText {
   private readonly twoLastChars = [' ', ' '];
   private twoLastCharsPos = 0;
 
-  constructor(private readonly page: PageInput) {
-    this.viewBox = page.view;
+  constructor(
+    view: number[],
+    private readonly ops: Operation[],
+    private readonly scope: ResourceScope,
+    /** The items of the whole page: a form's go into its caller's list, in order. */
+    readonly items: TextItem[],
+    initial: TextState,
+    /** Object numbers of the forms this content is inside (pdf.js's seenRefs). */
+    private readonly forms: readonly number[],
+  ) {
+    this.viewBox = view;
+    this.state = initial;
   }
 
   private saveLastChar(char: string): boolean {
@@ -405,13 +433,29 @@ class PageText {
     }
   }
 
+  /**
+   * pdf.js's `Do` for text: an image shows nothing; a form is read by a fresh extraction (its own
+   * item, spacing memory and q/Q stack) that starts from a copy of the current state with the
+   * form's /Matrix applied, its items going into the page's list in order. The caller's state is
+   * untouched by it.
+   */
+  private paintXObject(name: string): void {
+    const x = this.scope.xobject(name);
+    if (x.kind === 'image') return;
+    if (this.forms.includes(x.id)) ineligible('form XObject: contains itself');
+    if (this.forms.length >= MAX_FORM_DEPTH) ineligible('form XObject: nested too deep');
+    const initial = this.state.clone();
+    if (x.matrix) initial.ctm = mul(initial.ctm, x.matrix);
+    new PageText(this.viewBox, x.ops, x.scope, this.items, initial, [...this.forms, x.id]).run();
+  }
+
   private requireFont(): void {
     if (!this.state.font) ineligible('content: text shown without a font');
   }
 
   run(): void {
-    const page = this.page;
-    for (const { op, args } of page.ops) {
+    const scope = this.scope;
+    for (const { op, args } of this.ops) {
       // The preprocessor's state changes come first (EvaluatorPreprocessor.preprocessCommand).
       const previousState = this.state;
       if (op === 'q') {
@@ -433,7 +477,7 @@ class PageText {
           this.flush();
           state.fontName = fontName;
           state.fontSize = fontSize;
-          state.font = page.font(fontName);
+          state.font = scope.font(fontName);
           break;
         }
         case 'Ts':
@@ -511,10 +555,10 @@ class PageText {
           break;
         case 'Do':
           this.flush();
-          page.xobject(nameArg(args[0]));
+          this.paintXObject(nameArg(args[0]));
           break;
         case 'gs':
-          page.extGState(nameArg(args[0]));
+          scope.extGState(nameArg(args[0]));
           break;
         case 'BMC':
         case 'BDC':
@@ -536,7 +580,7 @@ function applyInverseRotation(x: number, y: number, m: Matrix): [number, number]
 }
 
 export function extractTextItems(page: PageInput): TextItem[] {
-  const p = new PageText(page);
+  const p = new PageText(page.view, page.ops, page.scope, [], new TextState(), []);
   p.run();
   return p.items;
 }
