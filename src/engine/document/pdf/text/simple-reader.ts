@@ -7,10 +7,10 @@
  *
  * Supported: unencrypted files whose cross-reference chain and objects structure.ts reads without
  * warnings, each object read in one version only; a page tree pdf.js reads plainly; content streams
- * unfiltered or Flate; text operators in the fonts fonts.ts supports; images, marked content and
- * font-less ExtGStates (ignored, as pdf.js ignores them for text). Not: forms XObjects, inline
- * images, Type3 and embedded Type1/CFF fonts, vertical or right-to-left text, and anything
- * malformed that pdf.js would repair.
+ * unfiltered or Flate; text operators in the fonts fonts.ts supports; form XObjects (read in
+ * place); images, marked content and font-less ExtGStates (ignored, as pdf.js ignores them for
+ * text). Not: inline images, Type3 fonts, fonts whose text pdf.js would take from the program,
+ * vertical or right-to-left text, and anything malformed that pdf.js would repair.
  */
 import { isDict, isRef, type PdfDict, type PdfValue } from '../objects.js';
 import { readPdfStructure, type PdfStructure } from '../structure.js';
