@@ -244,7 +244,8 @@ export interface PdfReading {
  */
 export interface PdfReader {
   read(bytes: Buffer, textPages: number): PdfReading;
-  discard(): void;
+  /** `reason`, when given, is kept in the thread's stats (tests read it: a thread the engine took and never used). */
+  discard(reason?: string): void;
 }
 
 export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread): PdfReader {
@@ -286,7 +287,10 @@ export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread):
       opened.catch(stop);
       return { opened, cancel: stop };
     },
-    discard: stop,
+    discard: (reason) => {
+      if (reason) r.stats.discarded = reason;
+      stop();
+    },
   };
 }
 

@@ -22,6 +22,7 @@ import { preparePdfReader, TEXT_PAGE_LIMIT, type PdfReader, type PdfReading } fr
 import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import { pdfMayCarryC2pa } from './c2pa-scan.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
+import { readLikePdfJs, type PdfJsLikeReading } from './simple-reading.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
 /**
@@ -54,13 +55,12 @@ async function readWithPdfJs(reading: PdfReading, budget: Budget, warnings: stri
       return undefined;
     }
     doc = openRun.value;
-    if (doc.pages > LIMITS.pdfPages)
-      throw new VerityError('PAYLOAD_TOO_LARGE', `the PDF has ${doc.pages} pages; the limit is ${LIMITS.pdfPages}`);
+    checkPageLimit(doc.pages);
     const out: PdfJsReading = { pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw, text: '' };
     const textRun = await budget.run(doc.text(TEXT_PAGE_LIMIT));
     if (textRun.timedOut) warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
     else out.text = textRun.value;
-    if (doc.pages > TEXT_PAGE_LIMIT) warnings.push(`text was extracted from the first ${TEXT_PAGE_LIMIT} of ${doc.pages} pages`);
+    pushPagesRead(doc.pages, warnings);
     return out;
   } catch (err) {
     // Cancelled or over a limit: stop pdf.js (the thread) rather than let it read on.
@@ -74,6 +74,21 @@ async function readWithPdfJs(reading: PdfReading, budget: Budget, warnings: stri
   } finally {
     await doc?.destroy().catch(() => undefined);
   }
+}
+
+function checkPageLimit(pages: number): void {
+  if (pages > LIMITS.pdfPages) throw new VerityError('PAYLOAD_TOO_LARGE', `the PDF has ${pages} pages; the limit is ${LIMITS.pdfPages}`);
+}
+
+function pushPagesRead(pages: number, warnings: string[]): void {
+  if (pages > TEXT_PAGE_LIMIT) warnings.push(`text was extracted from the first ${TEXT_PAGE_LIMIT} of ${pages} pages`);
+}
+
+/** The simple reader's reading, with the page limit and warnings pdf.js's reading gets. */
+function checkedReading(reading: PdfJsLikeReading, warnings: string[]): PdfJsReading {
+  checkPageLimit(reading.pages);
+  pushPagesRead(reading.pages, warnings);
+  return reading;
 }
 
 /** Info dictionary straight from the file, for when pdf.js cannot open it (unencrypted files only). */
@@ -152,6 +167,11 @@ export interface PdfAnalysisHooks {
   trustAnchors?: { anchors: TrustAnchors; warnings: string[] };
   /** Called once the structure is read, when the file may carry a C2PA manifest (c2pa-scan.ts); not called when it cannot. */
   onC2paCandidate?(): void;
+  /**
+   * false: pdf.js reads every PDF (`document.pdf_reader = pdfjs`). Otherwise a simple PDF is read
+   * here without it, with the same result (simple-reading.ts).
+   */
+  simpleReader?: boolean;
   /** A pdf.js reader prepared by the caller (its thread already starting); the caller discards it afterwards. */
   pdfReader?: PdfReader;
   /** Called once this thread's own work is done and it is about to wait for pdf.js (its idle time). */
@@ -198,7 +218,15 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     a.warnings.push(`decompression stopped: ${overCap}; text, Info/XMP metadata and page text were not read (pdf.js was not run), the file structure and signatures were analysed`);
     hooks.pdfReader?.discard();
     pdfjsRun = Promise.resolve(undefined);
-  } else pdfjsRun = readWithPdfJs((hooks.pdfReader ?? preparePdfReader()).read(bytes, TEXT_PAGE_LIMIT), budget, pdfjsWarnings);
+  } else {
+    // A simple PDF is read here, as pdf.js would read it, and the thread is stopped unused;
+    // anything else goes to pdf.js (simple-reading.ts).
+    const simple = s && hooks.simpleReader !== false ? readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT) : undefined;
+    if (simple && 'reading' in simple) {
+      hooks.pdfReader?.discard('read without pdf.js');
+      pdfjsRun = Promise.resolve().then(() => checkedReading(simple.reading, pdfjsWarnings));
+    } else pdfjsRun = readWithPdfJs((hooks.pdfReader ?? preparePdfReader()).read(bytes, TEXT_PAGE_LIMIT), budget, pdfjsWarnings);
+  }
   if (s) {
     a.images = embeddedJpegs(bytes, s);
     hooks.onImages?.(a.images);
