@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newHome, verity } from './run-cli.js';
 
 function comparable(stdout: string): Record<string, unknown> {
@@ -19,9 +19,9 @@ function comparable(stdout: string): Record<string, unknown> {
 }
 
 /** The early thread's report (bin/run-bundle.js prints it with VERITY_DEBUG_EARLY_PDF_THREAD=1). */
-function threadStats(stderr: string): { discarded?: string } | undefined {
+function threadStats(stderr: string): Record<string, unknown> | undefined {
   const m = /verity-debug early-pdf-thread (\{.*\})/.exec(stderr);
-  return m ? (JSON.parse(m[1]!) as { discarded?: string }) : undefined;
+  return m ? (JSON.parse(m[1]!) as Record<string, unknown>) : undefined;
 }
 
 const PARA =
@@ -88,18 +88,27 @@ describe('the simple-PDF reader answers as pdf.js would, and leaves the rest to 
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a 12-page text PDF: read without pdf.js, the same result as pdf.js gives', async () => {
+  it('a 12-page text PDF: read without pdf.js (on the early thread, which never loads pdf.js), the same result as pdf.js gives', async () => {
     const ours = await verity(['verify', 'document', simple, '--json'], { env });
     expect(ours.code, ours.stderr).toBe(0);
-    expect(threadStats(ours.stderr)?.discarded).toBe('read without pdf.js');
+    expect(threadStats(ours.stderr)).toEqual({ go: true, readAhead: true, decodedBytes: 0, simple: true });
     const theirs = await verity(['verify', 'document', simple, '--json'], { env, home: pdfjsHome });
     expect(theirs.code, theirs.stderr).toBe(0);
-    expect(threadStats(theirs.stderr)?.discarded).toBeUndefined();
+    expect(threadStats(theirs.stderr)).toMatchObject({ ahead: 'opened', readAhead: true });
+    expect(threadStats(theirs.stderr)?.simple).toBeUndefined();
     const a = comparable(ours.stdout);
     expect(a).toEqual(comparable(theirs.stdout));
     // What pdf.js read is in the result: the page count, Info and XMP, and the warning on the pages read.
     expect(a).toMatchObject({ metadata: { page_count: 12, author: 'A. Reviewer', producer: 'verity tests' } });
     expect((a as { warnings: string[] }).warnings).toContain('text was extracted from the first 10 of 12 pages');
+  });
+
+  it('on stdin (no early thread): read on the CLI thread, no pdf.js thread started', async () => {
+    const stdin = await verity(['verify', 'document', '-', '--json'], { input: readFileSync(simple), env: { VERITY_DEBUG_PDF_THREADS: '1' } });
+    expect(stdin.code, stdin.stderr).toBe(0);
+    expect(stdin.stderr).toContain('verity-debug pdf-threads-started 0');
+    const type3Run = await verity(['verify', 'document', '-', '--json'], { input: readFileSync(type3), env: { VERITY_DEBUG_PDF_THREADS: '1' } });
+    expect(type3Run.stderr).toContain('verity-debug pdf-threads-started 1');
   });
 
   it('the same result on stdin and in a batch', async () => {
@@ -119,7 +128,8 @@ describe('the simple-PDF reader answers as pdf.js would, and leaves the rest to 
   it('a Type 3 font goes to pdf.js (the thread answers), with the same result either way', async () => {
     const ours = await verity(['verify', 'document', type3, '--json'], { env });
     expect(ours.code, ours.stderr).toBe(0);
-    expect(threadStats(ours.stderr)?.discarded).toBeUndefined();
+    expect(threadStats(ours.stderr)).toMatchObject({ ahead: 'opened', readAhead: true });
+    expect(threadStats(ours.stderr)?.simple).toBeUndefined();
     const theirs = await verity(['verify', 'document', type3, '--json'], { home: pdfjsHome });
     expect(comparable(ours.stdout)).toEqual(comparable(theirs.stdout));
   });
@@ -136,5 +146,34 @@ describe('the simple-PDF reader answers as pdf.js would, and leaves the rest to 
     expect(ours.code).toBe(theirs.code);
     expect(ours.stdout + ours.stderr).toContain('PAYLOAD_TOO_LARGE');
     expect(ours.stdout + ours.stderr).toContain('the PDF has 2001 pages; the limit is 2000');
+  });
+
+  it('the early thread answers a job from its simple reading only for the same bytes and when allowed (built thread module)', async () => {
+    const mod = (await import(join(inject('verityRoot'), 'dist', 'engine', 'document', 'extraction-thread.js'))) as typeof import('../../src/engine/document/extraction-thread.js');
+    const job = (path: string, bytes: Buffer, simpleReader?: boolean) => {
+      const run = mod.startEarlyPdfThread(undefined, { path, maxBytes: 1_050_000 })!.take()!;
+      const copy = new ArrayBuffer(bytes.length);
+      new Uint8Array(copy).set(bytes);
+      run.send({ kind: 'pdf', bytes: copy, textPages: 10, simpleReader });
+      return run;
+    };
+    const answer = async (run: ReturnType<typeof job>) => {
+      try {
+        return { pages: (await run.opened).pages, text: await run.text, simple: run.stats.simple };
+      } finally {
+        run.stop();
+      }
+    };
+    const same = await answer(job(simple, readFileSync(simple)));
+    expect(same.simple).toBe(true);
+    expect(same.pages).toBe(12);
+    // pdf.js asked for: the same reading, by pdf.js.
+    const forced = await answer(job(simple, readFileSync(simple), false));
+    expect(forced.simple).toBeUndefined();
+    expect(forced).toEqual({ ...same, simple: undefined });
+    // The job carries other bytes than the file read ahead: those bytes are read, by pdf.js.
+    const other = await answer(job(simple, readFileSync(type3)));
+    expect(other.simple).toBeUndefined();
+    expect(other.pages).toBe(1);
   });
 });

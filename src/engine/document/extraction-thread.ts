@@ -18,13 +18,14 @@ import type { PdfTiering } from './pdf-tiering.js';
 
 export { arriveAtTieringGate, pdfRunTiering, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 
-export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number };
+/** `simpleReader: false`: pdf.js must read the file (`document.pdf_reader = pdfjs`), even where the simple reader could. */
+export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number; simpleReader?: boolean };
 export type ExtractionMessage =
   | { type: 'opened'; pages: number; info: Record<string, unknown>; xmpRaw: string | null }
   /**
    * `readAhead`: the text came from the reading ahead; `decodedBytes`: what pdf.js decoded in all.
    */
-  | { type: 'text'; text: string; readAhead: boolean; decodedBytes: number }
+  | { type: 'text'; text: string; readAhead: boolean; decodedBytes: number; simple?: boolean }
   | { type: 'error'; name: string; message: string }
   /** The reading ahead opened the named file, or was abandoned past its speculative budget. */
   | { type: 'ahead'; event: 'opened' | 'abandoned'; decodedBytes: number };
@@ -59,6 +60,8 @@ export interface ThreadRun {
   stats: ThreadStats;
   /** The reading ahead's first event (never settles without one), for tests. */
   ahead: Promise<'opened' | 'abandoned'>;
+  /** Started with a file to read ahead: the thread tries the simple-PDF reader on it first. */
+  readsAhead: boolean;
 }
 
 /** How a thread's reading went (see ThreadRun.stats). */
@@ -67,6 +70,8 @@ export interface ThreadStats {
   readAhead?: boolean;
   /** Bytes pdf.js's decoders produced for the answer's reading. */
   decodedBytes?: number;
+  /** The answer came from the simple-PDF reader (pdf/simple-reading.ts), not pdf.js. */
+  simple?: boolean;
   /** Why an early thread was stopped before the engine took it (EarlyPdfThread.discard). */
   discarded?: string;
   /** Whether the host said "go". */
@@ -109,6 +114,8 @@ export const TEXT_PAGE_LIMIT = 10;
 export interface SpeculativeFile {
   path: string;
   maxBytes: number;
+  /** false: the config asks for pdf.js (`document.pdf_reader = pdfjs`), so the simple-PDF reader is not tried on it. */
+  simpleReader?: boolean;
 }
 
 /** What the thread is started with (its workerData); `textPages` is what the thread reads ahead. */
@@ -145,8 +152,13 @@ export function startEarlyPdfThread(codeCacheDir: string | undefined, speculativ
   };
 }
 
+/** Threads started in this process, for tests (bin/run-bundle.js prints it with VERITY_DEBUG_PDF_THREADS=1). */
+const THREADS_STARTED = Symbol.for('verity.pdfThreadsStarted');
+
 /** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
 function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile, tiering?: PdfTiering): ThreadRun {
+  const g = globalThis as { [THREADS_STARTED]?: number };
+  g[THREADS_STARTED] = (g[THREADS_STARTED] ?? 0) + 1;
   const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, textPages: TEXT_PAGE_LIMIT }, tiering };
   const worker = new Worker(ENTRY, { workerData });
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
@@ -182,6 +194,7 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
     } else if (m.type === 'text') {
       stats.readAhead = m.readAhead;
       stats.decodedBytes = m.decodedBytes;
+      if (m.simple) stats.simple = true;
       resolveText(m.text);
     } else rejectAll(namedError(m.name, m.message));
   });
@@ -218,6 +231,7 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
     },
     stats,
     ahead,
+    readsAhead: !!speculative,
   };
 }
 
@@ -243,7 +257,13 @@ export interface PdfReading {
  * code cache (pdf/pdfjs-bundle.ts); none → compiled from source.
  */
 export interface PdfReader {
-  read(bytes: Buffer, textPages: number): PdfReading;
+  /** `simpleReader: false`: pdf.js reads the file even where the simple-PDF reader could (`document.pdf_reader = pdfjs`). */
+  read(bytes: Buffer, textPages: number, simpleReader?: boolean): PdfReading;
+  /**
+   * True when the thread has been reading ahead the file the host named, and so has already
+   * tried the simple-PDF reader on it (extraction-thread-main.ts): the caller need not try it too.
+   */
+  readonly simpleAhead: boolean;
   /** `reason`, when given, is kept in the thread's stats (tests read it: a thread the engine took and never used). */
   discard(reason?: string): void;
 }
@@ -257,40 +277,63 @@ export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread):
         return { opened, cancel: () => void opened.then((d) => d.destroy()).catch(() => undefined) };
       },
       discard: () => undefined,
+      simpleAhead: false,
     };
   }
-  let r: ThreadRun;
+  // An early thread (bin/run-bundle.js) is already starting and reading the file ahead. Without
+  // one the thread starts when a file is given to pdf.js: most simple PDFs are read by the
+  // simple-PDF reader on the calling thread first (pdf/simple-reading.ts) and never need it.
+  let r: ThreadRun | undefined;
+  let startError: Error | undefined;
   try {
-    r = early?.take() ?? startThread(codeCacheDir);
+    r = early?.take();
   } catch (err) {
-    // No thread could be started: the reading fails with that error (a warning), as pdf.js errors do.
-    const failed = Promise.reject(err instanceof Error ? err : new Error(String(err)));
-    failed.catch(() => undefined);
-    return { read: () => ({ opened: failed, cancel: () => undefined }), discard: () => undefined };
+    startError = err instanceof Error ? err : new Error(String(err));
   }
-  const stop = (): void => r.stop();
+  const thread = (): ThreadRun => {
+    if (startError) throw startError;
+    try {
+      r ??= startThread(codeCacheDir);
+    } catch (err) {
+      startError = err instanceof Error ? err : new Error(String(err));
+      throw startError;
+    }
+    return r;
+  };
+  let discarded: string | undefined;
   return {
-    read: (bytes, textPages) => {
-      r.send({ kind: 'pdf', bytes: ownCopy(bytes), textPages });
-      const opened = r.opened.then((m): PdfJsDocument => {
+    read: (bytes, textPages, simpleReader = true) => {
+      let run: ThreadRun;
+      try {
+        run = thread();
+      } catch (err) {
+        // No thread could be started: the reading fails with that error (a warning), as pdf.js errors do.
+        const failed = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+        failed.catch(() => undefined);
+        return { opened: failed, cancel: () => undefined };
+      }
+      run.send({ kind: 'pdf', bytes: ownCopy(bytes), textPages, simpleReader });
+      const opened = run.opened.then((m): PdfJsDocument => {
         return {
           pages: m.pages,
           info: m.info,
           xmpRaw: m.xmpRaw,
           text: async (n) => {
             if (n !== textPages) throw new Error(`the extraction thread reads ${textPages} pages, not ${n}`);
-            return r.text;
+            return run.text;
           },
-          destroy: async () => r.stop(),
+          destroy: async () => run.stop(),
         };
       });
-      opened.catch(stop);
-      return { opened, cancel: stop };
+      opened.catch(() => run.stop());
+      return { opened, cancel: () => run.stop() };
     },
     discard: (reason) => {
-      if (reason) r.stats.discarded = reason;
-      stop();
+      if (!r) return;
+      if (reason && !discarded) r.stats.discarded = discarded = reason;
+      r.stop();
     },
+    simpleAhead: !!r?.readsAhead,
   };
 }
 

@@ -219,13 +219,16 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     hooks.pdfReader?.discard();
     pdfjsRun = Promise.resolve(undefined);
   } else {
-    // A simple PDF is read here, as pdf.js would read it, and the thread is stopped unused;
-    // anything else goes to pdf.js (simple-reading.ts).
-    const simple = s && hooks.simpleReader !== false ? readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT) : undefined;
+    // A simple PDF is read as pdf.js would read it, without pdf.js (simple-reading.ts): here, or
+    // on the early thread that has read the named file ahead (which tried it first); anything
+    // else goes to pdf.js.
+    const allowSimple = hooks.simpleReader !== false;
+    const reader = hooks.pdfReader ?? preparePdfReader();
+    const simple = s && allowSimple && !reader.simpleAhead ? readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT) : undefined;
     if (simple && 'reading' in simple) {
-      hooks.pdfReader?.discard('read without pdf.js');
+      reader.discard('read without pdf.js');
       pdfjsRun = Promise.resolve().then(() => checkedReading(simple.reading, pdfjsWarnings));
-    } else pdfjsRun = readWithPdfJs((hooks.pdfReader ?? preparePdfReader()).read(bytes, TEXT_PAGE_LIMIT), budget, pdfjsWarnings);
+    } else pdfjsRun = readWithPdfJs(reader.read(bytes, TEXT_PAGE_LIMIT, allowSimple), budget, pdfjsWarnings);
   }
   if (s) {
     a.images = embeddedJpegs(bytes, s);
