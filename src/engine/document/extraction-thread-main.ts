@@ -11,8 +11,8 @@ import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 import { startDecodeBudget, type DecodeBudget } from './pdf/decode-cap.js';
 import { INFLATE_LIMITS } from './budget.js';
 import { arriveAtTieringGate, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
-import { readLikePdfJs, type PdfJsLikeReading } from './pdf/simple-reading.js';
-import { readPdfStructure } from './pdf/structure.js';
+import { loadBundledSimpleReader, saveBundledSimpleReaderCache } from './pdf/simple-bundle.js';
+import type { PdfJsLikeReading } from './pdf/simple-reading.js';
 
 /**
  * Decoded bytes the reading ahead may produce before the job arrives. The bench's 100-page PDF
@@ -61,10 +61,15 @@ const aheadBytes = speculative && readBounded(speculative);
 const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: PdfJsLikeReading } | undefined => {
   if (!speculative || !aheadBytes || speculative.simpleReader === false) return undefined;
   try {
-    const r = readLikePdfJs(aheadBytes, readPdfStructure(aheadBytes), speculative.textPages);
+    const simple = loadBundledSimpleReader(codeCacheDir);
+    if (!simple) return undefined;
+    const r = simple.readLikePdfJs(aheadBytes, simple.readPdfStructure(aheadBytes), speculative.textPages);
     return 'reading' in r ? { bytes: aheadBytes, textPages: speculative.textPages, reading: r.reading } : undefined;
   } catch {
     return undefined;
+  } finally {
+    // Only a run without a usable cache writes one; the reader's functions are compiled by now.
+    saveBundledSimpleReaderCache();
   }
 })();
 
