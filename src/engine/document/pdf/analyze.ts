@@ -224,7 +224,9 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     // else goes to pdf.js.
     const allowSimple = hooks.simpleReader !== false;
     const reader = hooks.pdfReader ?? preparePdfReader();
-    const simple = s && allowSimple && !reader.simpleAhead ? readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT) : undefined;
+    // It is synchronous (bounded by its size caps, not by a timer): not started once the time
+    // budget is spent, where pdf.js's reading would report the time-out.
+    const simple = s && allowSimple && !reader.simpleAhead && !budget.expired() ? readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT) : undefined;
     if (simple && 'reading' in simple) {
       reader.discard('read without pdf.js');
       pdfjsRun = Promise.resolve().then(() => checkedReading(simple.reading, pdfjsWarnings));
