@@ -11,7 +11,7 @@ import { arrayOf, isDict, isRef, numberOf, type PdfDict, type PdfValue } from '.
 import { decodeStream, type IndirectObject, type PdfStructure } from '../structure.js';
 import { ineligible } from './ineligible.js';
 
-type XrefEntry = { type: 'free' } | { type: 'offset'; offset: number; gen: number } | { type: 'compressed'; stm: number };
+type XrefEntry = { type: 'free' } | { type: 'offset'; offset: number; gen: number } | { type: 'compressed'; stm: number; index: number };
 
 const MAX_XREF_ENTRIES = 4_000_000;
 /**
@@ -84,7 +84,7 @@ export class DocObjects {
             if (map.has(num)) continue;
             if (type === 0) map.set(num, { type: 'free' });
             else if (type === 1) map.set(num, { type: 'offset', offset: f2, gen: f3 });
-            else if (type === 2) map.set(num, { type: 'compressed', stm: f2 });
+            else if (type === 2) map.set(num, { type: 'compressed', stm: f2, index: f3 });
             else ineligible('xref: stream entry type');
             if (map.size > MAX_XREF_ENTRIES) ineligible('xref: too large');
           }
@@ -111,12 +111,44 @@ export class DocObjects {
       const inStm = list.filter((v) => v.inObjStm === entry.stm);
       if (inStm.length !== 1) ineligible('objects: object stream');
       if (!this.s.versions.get(entry.stm)?.some((v) => v.inObjStm === undefined && v.offset === stm.offset)) ineligible('objects: object stream not in xref');
+      this.checkObjectStream(entry.stm, stm.gen, num, entry.index);
       o = inStm[0];
     }
     if (!o) ineligible('objects: xref offset mismatch');
     if (o.gen !== gen) ineligible('objects: generation mismatch');
     if (o.value === undefined) ineligible('objects: unparsed object');
     return o;
+  }
+
+  /**
+   * pdf.js reads an object stream's header strictly (XRef.fetchCompressed): /N pairs of integers,
+   * offsets that never go back, and it takes the entry at the xref's index, whatever number the
+   * header gives it. The structure reader is lenient there (it stops at the first bad pair and
+   * finds objects by number), so a header pdf.js would refuse or read otherwise is not eligible:
+   * pdf.js then fails to open such a file, or reads another object.
+   */
+  private readonly checkedStreams = new Map<number, number[]>();
+  private checkObjectStream(stm: number, gen: number, num: number, index: number): void {
+    let nums = this.checkedStreams.get(stm);
+    if (!nums) {
+      const { dict, data } = this.stream({ kind: 'ref', num: stm, gen });
+      const n = this.get(dict.entries.get('N'));
+      const first = this.get(dict.entries.get('First'));
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || typeof first !== 'number' || !Number.isInteger(first) || first < 0 || first > data.length)
+        ineligible('objects: object stream header');
+      const words = data.toString('latin1', 0, first).trim().split(/[\0\t\n\f\r ]+/).filter((w) => w !== '');
+      if (words.length !== 2 * n || !words.every((w) => /^\d{1,10}$/.test(w))) ineligible('objects: object stream header');
+      nums = [];
+      let last = -1;
+      for (let i = 0; i < n; i++) {
+        const off = Number(words[2 * i + 1]);
+        if (off < last) ineligible('objects: object stream header');
+        last = off;
+        nums.push(Number(words[2 * i]));
+      }
+      this.checkedStreams.set(stm, nums);
+    }
+    if (nums[index] !== num) ineligible('objects: object stream index');
   }
 
   /** The value, through at most a few references (pdf.js's fetchIfRef follows one; chains are odd). */
