@@ -5,6 +5,7 @@
  */
 import { describe, it } from 'vitest';
 import { expectSameAsPdfJs, firstExtra, pagesPdf } from './harness.js';
+import { rng } from '../../../helpers/seeded-random.js';
 
 const FONTS = (n: number): string => `<< /Font << /F1 ${firstExtra(n)} 0 R /F2 ${firstExtra(n) + 1} 0 R /F3 ${firstExtra(n) + 2} 0 R >> >>`;
 const FONT_OBJS = [
@@ -68,17 +69,6 @@ describe('simple reader: text operators against pdf.js', () => {
   });
 });
 
-/** Mulberry32: a small seeded generator, so a failure names the seed that reproduces it. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog', 'café', 'naïve', 'Œuvre', '—', '“q”', '…', '12.50', '€', 'fi', 'A', 'V', ' ', '  '];
 

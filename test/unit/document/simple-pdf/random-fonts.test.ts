@@ -10,20 +10,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, it } from 'vitest';
 import { type RawObject, expectSameAsPdfJs, pagesPdf } from './harness.js';
+import { rng } from '../../../helpers/seeded-random.js';
 
 const require = createRequire(import.meta.url);
 const TTF = readFileSync(require.resolve('pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf'));
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PAGES = 2;
 const X = 3 + 2 * PAGES; // first extra object
