@@ -91,7 +91,12 @@ describe('the simple-PDF reader answers as pdf.js would, and leaves the rest to 
   it('a 12-page text PDF: read without pdf.js (on the early thread, which never loads pdf.js), the same result as pdf.js gives', async () => {
     const ours = await verity(['verify', 'document', simple, '--json'], { env });
     expect(ours.code, ours.stderr).toBe(0);
-    expect(threadStats(ours.stderr)).toEqual({ go: true, readAhead: true, decodedBytes: 0, simple: true });
+    const stats = threadStats(ours.stderr)!;
+    expect(stats).toMatchObject({ go: true, readAhead: true, decodedBytes: 0, simple: true });
+    // The pages the thread read; the CLI thread read the others, from the last down, once it got there.
+    expect(stats.simplePagesOnThread).toBeGreaterThanOrEqual(0);
+    expect(stats.simplePagesOnThread).toBeLessThanOrEqual(10);
+    expect(stats.ahead).toBeUndefined();
     const theirs = await verity(['verify', 'document', simple, '--json'], { env, home: pdfjsHome });
     expect(theirs.code, theirs.stderr).toBe(0);
     expect(threadStats(theirs.stderr)).toMatchObject({ ahead: 'opened', readAhead: true });
@@ -175,5 +180,88 @@ describe('the simple-PDF reader answers as pdf.js would, and leaves the rest to 
     const other = await answer(job(simple, readFileSync(type3)));
     expect(other.simple).toBeUndefined();
     expect(other.pages).toBe(1);
+  });
+
+  it('pages shared between the early thread and the calling thread: joined in order, equal to pdf.js; a page read by neither, or fonts pdf.js could alias across the two, go to pdf.js (built thread module)', async () => {
+    const root = inject('verityRoot');
+    const mod = (await import(join(root, 'dist', 'engine', 'document', 'extraction-thread.js'))) as typeof import('../../src/engine/document/extraction-thread.js');
+    const reading = (await import(join(root, 'dist', 'engine', 'document', 'pdf', 'simple-reading.js'))) as typeof import('../../src/engine/document/pdf/simple-reading.js');
+    const { readPdfStructure } = (await import(join(root, 'dist', 'engine', 'document', 'pdf', 'structure.js'))) as typeof import('../../src/engine/document/pdf/structure.js');
+    const { openPdfJs } = (await import(join(root, 'dist', 'engine', 'document', 'pdf', 'pdfjs-reader.js'))) as typeof import('../../src/engine/document/pdf/pdfjs-reader.js');
+    /** The thread reads `file` ahead with pages `callerPages` already taken by the caller, which then reads those and sends them with the job. */
+    const shared = async (file: string, callerPages: number[], tamper?: (pages: (string | undefined)[]) => void) => {
+      const bytes = readFileSync(file);
+      const buffer = new SharedArrayBuffer(mod.claimsLength() * 4);
+      const claims = new Int32Array(buffer);
+      for (const i of callerPages) claims[i] = mod.CLAIMED_BY_CALLER;
+      const run = mod.startEarlyPdfThread(undefined, { path: file, maxBytes: 1_050_000, claims: buffer })!.take()!;
+      // The caller's own share: the pages it took (a claim only succeeds on a free page, so here
+      // the caller's reading is given a view that owns exactly `callerPages`).
+      const mine = reading.readLikePdfJsShared(bytes, readPdfStructure(bytes), 10, { descending: true, claim: (i) => callerPages.includes(i) });
+      if (!('reading' in mine)) throw new Error(mine.notLikePdfJs);
+      const pageTexts = [...mine.reading.pageTexts];
+      tamper?.(pageTexts);
+      const copy = new ArrayBuffer(bytes.length);
+      new Uint8Array(copy).set(bytes);
+      run.send({ kind: 'pdf', bytes: copy, textPages: 10, simplePages: pageTexts.map((t) => t ?? null), simpleFonts: mine.reading.fonts });
+      try {
+        return { pages: (await run.opened).pages, text: await run.text, stats: { ...run.stats } };
+      } finally {
+        run.stop();
+      }
+    };
+    const pdfjs = async (file: string) => {
+      const d = await openPdfJs(readFileSync(file));
+      try {
+        return { pages: d.pages, text: await d.text(10) };
+      } finally {
+        await d.destroy();
+      }
+    };
+    const expected = await pdfjs(simple);
+    const half = await shared(simple, [5, 6, 7, 8, 9]);
+    expect(half.stats).toMatchObject({ simple: true, simplePagesOnThread: 5 });
+    expect({ pages: half.pages, text: half.text }).toEqual(expected);
+    const all = await shared(simple, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(all.stats).toMatchObject({ simple: true, simplePagesOnThread: 0 });
+    expect(all.text).toBe(expected.text);
+    // A page the caller took but did not send: pdf.js reads the file (same text).
+    const missing = await shared(simple, [8, 9], (pages) => {
+      pages[9] = undefined;
+    });
+    expect(missing.stats.simple).toBeUndefined();
+    expect(missing.text).toBe(expected.text);
+
+    // Two fonts sharing one FontDescriptor with the same Widths and encoding but other ToUnicode
+    // maps: pdf.js may show the second with the first one's font, so the reader declines a
+    // document that uses both, also when each reader loads only one of them.
+    const cmap = (to: string) =>
+      `/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <41> <${to}> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end`;
+    const font = (tu: number) => `<< /Type /Font /Subtype /TrueType /BaseFont /Arial /FirstChar 65 /LastChar 65 /Widths [600] /Encoding /WinAnsiEncoding /FontDescriptor 4 0 R /ToUnicode ${tu} 0 R >>`;
+    const pageOf = (f: number, contents: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /Font << /F1 ${f} 0 R >> >> /Contents ${contents} 0 R >>`;
+    const stream = (data: string) => `<< /Length ${data.length} >>\nstream\n${data}\nendstream`;
+    const { rawPdf } = await import('../helpers/raw-pdf.js');
+    const aliasing = join(dir, 'aliasing.pdf');
+    writeFileSync(
+      aliasing,
+      rawPdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [10 0 R 11 0 R] /Count 2 >>',
+        '<< /Producer (t) >>',
+        '<< /Type /FontDescriptor /FontName /Arial /Flags 32 /FontBBox [0 0 1000 1000] /ItalicAngle 0 /Ascent 900 /Descent -200 /CapHeight 700 /StemV 80 >>',
+        font(6),
+        stream(cmap('0041')),
+        font(8),
+        stream(cmap('0042')),
+        stream('BT /F1 12 Tf 20 150 Td (AAAA) Tj ET'),
+        pageOf(5, 9),
+        pageOf(7, 9),
+      ]),
+    );
+    const one = readFileSync(aliasing);
+    expect(reading.readLikePdfJs(one, readPdfStructure(one), 10)).toEqual({ notLikePdfJs: 'font: shared FontDescriptor' });
+    const split = await shared(aliasing, [1]);
+    expect(split.stats.simple).toBeUndefined();
+    expect({ pages: split.pages, text: split.text }).toEqual(await pdfjs(aliasing));
   });
 });

@@ -12,7 +12,8 @@ import { startDecodeBudget, type DecodeBudget } from './pdf/decode-cap.js';
 import { INFLATE_LIMITS } from './budget.js';
 import { arriveAtTieringGate, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 import { loadBundledSimpleReader, saveBundledSimpleReaderCache } from './pdf/simple-bundle.js';
-import type { PdfJsLikeReading } from './pdf/simple-reading.js';
+import type { SharedPdfJsLikeReading } from './pdf/simple-reading.js';
+import { CLAIMED_BY_THREAD, pageShare } from './extraction-thread.js';
 
 /**
  * Decoded bytes the reading ahead may produce before the job arrives. The bench's 100-page PDF
@@ -58,12 +59,20 @@ useDefaultFlagsForCodeCaches(tiering);
  * layout. When it declines, pdf.js is loaded and reads ahead as before, that much later.
  */
 const aheadBytes = speculative && readBounded(speculative);
-const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: PdfJsLikeReading } | undefined => {
+/**
+ * The pages are shared with the calling thread (extraction-thread.ts pageShare): this thread goes
+ * up from the first page, the CLI thread, once it has loaded and read the structure, down from
+ * the last; a page is read by whichever takes it first, so the first pages' text is read on both
+ * cores. Each reader that declines says so there, and the other stops taking pages.
+ */
+const share = speculative?.claims && pageShare(new Int32Array(speculative.claims), CLAIMED_BY_THREAD, false);
+let simple: ReturnType<typeof loadBundledSimpleReader>;
+const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: SharedPdfJsLikeReading } | undefined => {
   if (!speculative || !aheadBytes || speculative.simpleReader === false) return undefined;
   try {
-    const simple = loadBundledSimpleReader(codeCacheDir);
+    simple = loadBundledSimpleReader(codeCacheDir);
     if (!simple) return undefined;
-    const r = simple.readLikePdfJs(aheadBytes, simple.readPdfStructure(aheadBytes), speculative.textPages);
+    const r = simple.readLikePdfJsShared(aheadBytes, simple.readPdfStructure(aheadBytes), speculative.textPages, share ?? { claim: () => true, descending: false });
     return 'reading' in r ? { bytes: aheadBytes, textPages: speculative.textPages, reading: r.reading } : undefined;
   } catch {
     return undefined;
@@ -72,6 +81,7 @@ const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: PdfJsLikeR
     saveBundledSimpleReaderCache();
   }
 })();
+if (!simpleAhead) share?.decline();
 
 // pdf.js is compiled as soon as the thread starts (unless the simple reader has answered), before
 // its job arrives (the calling thread is meanwhile reading the file's structure); a failure here
@@ -209,11 +219,16 @@ async function run(job: ExtractionJob): Promise<void> {
   jobArrived = true;
   const bytes = Buffer.from(job.bytes);
   // The simple reader's answer, when the job is for the bytes it read and allows it.
-  if (simpleAhead && job.simpleReader !== false && simpleAhead.textPages === job.textPages && simpleAhead.bytes.equals(bytes)) {
-    const { pages, info, xmpRaw, text } = simpleAhead.reading;
-    send({ type: 'opened', pages, info, xmpRaw });
-    send({ type: 'text', text, readAhead: true, decodedBytes: 0, simple: true });
-    return;
+  if (simpleAhead && simple && job.simpleReader !== false && simpleAhead.textPages === job.textPages && simpleAhead.bytes.equals(bytes)) {
+    // Joined with the pages the calling thread read (none when it did not share them).
+    const joined = simple.joinReadings(simpleAhead.reading, { pageTexts: job.simplePages ?? [], fonts: job.simpleFonts ?? [] });
+    if (joined) {
+      const { pages, info, xmpRaw, text } = joined;
+      send({ type: 'opened', pages, info, xmpRaw });
+      const here = simpleAhead.reading.pageTexts.filter((t) => t !== undefined).length;
+      send({ type: 'text', text, readAhead: true, decodedBytes: 0, simple: true, pagesHere: here });
+      return;
+    }
   }
   const { openPdfJs } = await loadReader();
   let doc: PdfJsDocument;

@@ -22,7 +22,7 @@ import { preparePdfReader, TEXT_PAGE_LIMIT, type PdfReader, type PdfReading } fr
 import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import { pdfMayCarryC2pa } from './c2pa-scan.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
-import { readLikePdfJs, type PdfJsLikeReading } from './simple-reading.js';
+import { joinReadings, readLikePdfJs, readLikePdfJsShared, type PdfJsLikeReading } from './simple-reading.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
 /**
@@ -227,10 +227,23 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     // It is synchronous (bounded by its size caps, not by a timer): not started once the time
     // budget is spent, where pdf.js's reading would report the time-out.
     const simple = s && allowSimple && !reader.simpleAhead && !budget.expired() ? readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT) : undefined;
-    if (simple && 'reading' in simple) {
+    // With the early thread reading the same file, this thread takes the pages from the last one
+    // down while the thread goes up (extraction-thread.ts pageShare), and gives it those with the
+    // job; when it took them all it has the whole reading itself.
+    const share = s && allowSimple && reader.simpleShare && !reader.simpleShare.declined() && !budget.expired() ? reader.simpleShare : undefined;
+    const mine = share && s ? readLikePdfJsShared(bytes, s, TEXT_PAGE_LIMIT, share) : undefined;
+    if (mine && 'notLikePdfJs' in mine) share?.decline();
+    const whole = mine && 'reading' in mine ? joinReadings(mine.reading, { pageTexts: [], fonts: [] }) : undefined;
+    const reading = simple && 'reading' in simple ? simple.reading : whole;
+    if (reading) {
       reader.discard('read without pdf.js');
-      pdfjsRun = Promise.resolve().then(() => checkedReading(simple.reading, pdfjsWarnings));
-    } else pdfjsRun = readWithPdfJs(reader.read(bytes, TEXT_PAGE_LIMIT, allowSimple), budget, pdfjsWarnings);
+      pdfjsRun = Promise.resolve().then(() => checkedReading(reading, pdfjsWarnings));
+    } else {
+      const shared = mine && 'reading' in mine ? mine.reading : undefined;
+      // Declined here: pdf.js reads the file, whatever the thread read.
+      const simpleOk = allowSimple && !(mine && 'notLikePdfJs' in mine);
+      pdfjsRun = readWithPdfJs(reader.read(bytes, TEXT_PAGE_LIMIT, simpleOk, shared), budget, pdfjsWarnings);
+    }
   }
   if (s) {
     a.images = embeddedJpegs(bytes, s);

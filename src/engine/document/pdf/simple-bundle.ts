@@ -14,7 +14,7 @@ import type * as Structure from './structure.js';
 
 const BUNDLE = new URL('../../../simple-pdf.cjs', import.meta.url);
 
-export type BundledSimpleReader = Pick<typeof SimpleReading, 'readLikePdfJs'> & Pick<typeof Structure, 'readPdfStructure'>;
+export type BundledSimpleReader = Pick<typeof SimpleReading, 'readLikePdfJsShared' | 'joinReadings'> & Pick<typeof Structure, 'readPdfStructure'>;
 
 let loaded: CachedCommonJs<BundledSimpleReader> | undefined;
 

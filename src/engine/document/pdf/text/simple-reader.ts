@@ -16,7 +16,7 @@ import { isDict, isRef, type PdfDict, type PdfValue } from '../objects.js';
 import { readPdfStructure, type PdfStructure } from '../structure.js';
 import { readOperations } from './content-ops.js';
 import { DocObjects } from './doc-objects.js';
-import { FontLoader, type TextFont } from './fonts.js';
+import { FontLoader, type DescriptorKey, type TextFont } from './fonts.js';
 import { Ineligible } from './ineligible.js';
 import { layoutPageText, viewportTransform } from './page-layout.js';
 import { pageResources, pageRotate, pageUserUnit, pageView, readPageTree, type PageInfo } from './page-tree.js';
@@ -25,6 +25,23 @@ import { extractTextItems, type FormXObject, type ResourceScope, type TextItem }
 export interface SimpleReading {
   pages: number;
   text: string;
+}
+
+/**
+ * Pages shared with another thread reading the same document (simple-reading.ts): `claim(i)` is
+ * asked before page i (0-based) is read, and a page it refuses is left to the other reader;
+ * `descending` reads from the last page down (the other reader goes up).
+ */
+export interface PageShare {
+  claim(index: number): boolean;
+  descending: boolean;
+}
+
+/** The pages this reader took, when sharing: each page's text (without the page joiner) or undefined where the other took it. */
+export interface SharedReading {
+  pages: number;
+  pageTexts: (string | undefined)[];
+  fonts: DescriptorKey[];
 }
 export type SimpleOutcome = { ok: true; reading: SimpleReading } | { ok: false; reason: string };
 
@@ -131,7 +148,21 @@ function resourceScope(objs: DocObjects, fonts: FontLoader, resources: PdfDict |
 /** `text` equals pdfjs-reader's doc.text(textPages); `pages` equals pdf.js's numPages. */
 export function readSimplePdf(bytes: Buffer, s: PdfStructure, textPages: number): SimpleOutcome {
   const r = read(bytes, s, textPages, false);
-  return r.ok ? { ok: true, reading: r.reading } : r;
+  if (!r.ok) return r;
+  return { ok: true, reading: { pages: r.pages, text: joinPages(r.pageTexts as string[]) } };
+}
+
+/** The pages `share` lets this reader take; the caller joins them with the other reader's (joinPages). */
+export function readSimplePdfShared(bytes: Buffer, s: PdfStructure, textPages: number, share: PageShare): { ok: true; reading: SharedReading } | { ok: false; reason: string } {
+  const r = read(bytes, s, textPages, false, share);
+  return r.ok ? { ok: true, reading: { pages: r.pages, pageTexts: r.pageTexts, fonts: r.fonts } } : r;
+}
+
+/** The text pdfjs-reader gives for these pages: each page's text followed by a blank line. */
+export function joinPages(pageTexts: readonly string[]): string {
+  let text = '';
+  for (const t of pageTexts) text += `${t}\n\n\n`;
+  return text;
 }
 
 /** For tests: the text items of each page (pdf.js's `getTextContent` items, the fields layout reads). */
@@ -140,7 +171,9 @@ export function readSimplePdfItems(bytes: Buffer, textPages = 10): { ok: true; p
   return r.ok ? { ok: true, pages: r.items } : r;
 }
 
-function read(bytes: Buffer, s: PdfStructure, textPages: number, keepItems: boolean): { ok: true; reading: SimpleReading; items: TextItem[][] } | { ok: false; reason: string } {
+type Read = { ok: true; pages: number; pageTexts: (string | undefined)[]; items: TextItem[][]; fonts: DescriptorKey[] } | { ok: false; reason: string };
+
+function read(bytes: Buffer, s: PdfStructure, textPages: number, keepItems: boolean, share?: PageShare): Read {
   try {
     if (s.encrypted) fail('encrypted');
     if (s.warnings.length > 0) fail('structure warnings');
@@ -149,14 +182,16 @@ function read(bytes: Buffer, s: PdfStructure, textPages: number, keepItems: bool
     const objs = new DocObjects(bytes, s);
     const { count, pages } = readPageTree(objs, Math.max(0, Math.floor(textPages)));
     const fonts = new FontLoader(objs);
-    let text = '';
+    const pageTexts: (string | undefined)[] = new Array<string | undefined>(pages.length).fill(undefined);
     const all: TextItem[][] = [];
-    for (const page of pages) {
-      const { items, transform } = pageItems(objs, fonts, page);
+    for (let k = 0; k < pages.length; k++) {
+      const i = share?.descending ? pages.length - 1 - k : k;
+      if (share && !share.claim(i)) continue;
+      const { items, transform } = pageItems(objs, fonts, pages[i]!);
       if (keepItems) all.push(items);
-      text += `${layoutPageText(items, transform)}\n\n\n`;
+      pageTexts[i] = layoutPageText(items, transform);
     }
-    return { ok: true, reading: { pages: count, text }, items: all };
+    return { ok: true, pages: count, pageTexts, items: all, fonts: share ? fonts.descriptorKeys() : [] };
   } catch (err) {
     if (err instanceof Ineligible) return { ok: false, reason: err.reason };
     return { ok: false, reason: 'internal error' };
