@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { pdfJsInfo, pdfJsTextString, pdfJsXmp } from '../../../src/engine/document/pdf/pdfjs-metadata.js';
 import { openPdfJs } from '../../../src/engine/document/pdf/pdfjs-reader.js';
 import { readPdfStructure } from '../../../src/engine/document/pdf/structure.js';
+import { DocObjects } from '../../../src/engine/document/pdf/text/doc-objects.js';
 
 const TEXT_KEYS = ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer', 'CreationDate', 'ModDate'];
 
@@ -39,7 +40,8 @@ async function pdfJsReading(bytes: Buffer): Promise<{ info: Record<string, strin
 
 async function expectLikePdfJs(bytes: Buffer): Promise<{ info: Record<string, string>; xmpRaw: string | null }> {
   const s = readPdfStructure(bytes);
-  const ours = { info: pdfJsInfo(s), xmpRaw: pdfJsXmp(bytes, s) };
+  const objs = new DocObjects(bytes, s);
+  const ours = { info: pdfJsInfo(objs, s), xmpRaw: pdfJsXmp(objs, s) };
   const theirs = await pdfJsReading(bytes);
   expect(ours).toEqual(theirs);
   return theirs;
@@ -145,6 +147,6 @@ describe('the XMP packet as pdf.js returns it', () => {
   it('pdf.js rewrites octal-escaped UTF-16: not reproduced, said so', async () => {
     const bytes = await withXmp(Buffer.from('<a>\\376\\377\\000A</a>'));
     const s = readPdfStructure(bytes);
-    expect(pdfJsXmp(bytes, s)).toEqual({ notLikePdfJs: expect.stringContaining('UTF-16') });
+    expect(pdfJsXmp(new DocObjects(bytes, s), s)).toEqual({ notLikePdfJs: expect.stringContaining('UTF-16') });
   });
 });

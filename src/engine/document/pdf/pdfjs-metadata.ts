@@ -6,9 +6,10 @@
  * module cannot be sure (a filter it does not decode, a packet pdf.js would rewrite), it says so
  * and pdf.js reads the file as before.
  */
-import { isDict, isRef, nameOf, type PdfDict, type PdfValue } from './objects.js';
-import { decodeCompleteStream } from './complete-stream.js';
-import { resolveRef, resolveValue, type PdfStructure } from './structure.js';
+import { isDict, isRef, type PdfString, type PdfValue } from './objects.js';
+import type { PdfStructure } from './structure.js';
+import type { DocObjects } from './text/doc-objects.js';
+import { ineligible } from './text/ineligible.js';
 
 export interface NotLikePdfJs {
   notLikePdfJs: string;
@@ -69,37 +70,50 @@ function bomEncoding(raw: string): 'utf-16be' | 'utf-16le' | 'utf-8' | undefined
   return undefined;
 }
 
-/** The trailer's Info dictionary's text entries, as pdf.js's `documentInfo` gives them. */
-export function pdfJsInfo(s: PdfStructure): Record<string, string> {
+/**
+ * The trailer's Info dictionary's text entries, as pdf.js's `documentInfo` gives them. Objects are
+ * taken where the xref says (`objs`, text/doc-objects.ts), as pdf.js takes them: an object pdf.js
+ * would not find there (another generation, not in the xref) throws Ineligible. pdf.js fetches
+ * every entry of the dictionary, and one that fails fails its whole reading, so every reference in
+ * it is followed here.
+ */
+export function pdfJsInfo(objs: DocObjects, s: PdfStructure): Record<string, string> {
   const out: Record<string, string> = {};
-  const info = resolveValue(s, s.trailer?.entries.get('Info'));
+  const info = objs.get(s.trailer?.entries.get('Info'));
   if (!isDict(info)) return out;
+  const values = new Map<string, PdfValue | undefined>();
+  for (const [key, v] of info.entries) values.set(key, objs.get(v));
   for (const key of TEXT_KEYS) {
-    const v = resolveValue(s, info.entries.get(key));
-    if (isString(v)) out[key] = pdfJsTextString(v.bytes);
+    const v = values.get(key);
+    if (!isString(v)) continue;
+    if (v.wideEscape) ineligible('info: octal escape above 255');
+    out[key] = pdfJsTextString(v.bytes);
   }
   return out;
 }
 
-const isString = (v: PdfValue | undefined): v is { kind: 'string'; bytes: string; hex: boolean } =>
-  !!v && typeof v === 'object' && !Array.isArray(v) && v.kind === 'string';
+const isString = (v: PdfValue | undefined): v is PdfString => !!v && typeof v === 'object' && !Array.isArray(v) && v.kind === 'string';
+const nameValue = (objs: DocObjects, v: PdfValue | undefined): string | undefined => {
+  const r = objs.get(v);
+  return r && typeof r === 'object' && !Array.isArray(r) && r.kind === 'name' ? r.name : undefined;
+};
 
 /**
  * The catalog's XMP packet as pdf.js's `getMetadata()` returns it from `getRaw()`: only when the
  * catalog names it by reference and its dictionary says /Type /Metadata /Subtype /XML; the bytes
  * read as UTF-8 (not valid UTF-8, or empty: no packet), then anything before the first `<`
- * removed. null when pdf.js reports none.
+ * removed. null when pdf.js reports none. The stream is decoded strictly (objs.stream: Flate to its
+ * end, or unfiltered with an exact /Length); pdf.js would report none for a stream it fails to
+ * decode, which this reader cannot tell apart, so it declines (throws Ineligible).
  */
-export function pdfJsXmp(bytes: Buffer, s: PdfStructure): string | null | NotLikePdfJs {
-  const root = resolveValue(s, s.trailer?.entries.get('Root'));
-  if (!isDict(root)) return { notLikePdfJs: 'catalog: not a dictionary' };
+export function pdfJsXmp(objs: DocObjects, s: PdfStructure): string | null | NotLikePdfJs {
+  const root = objs.dict(s.trailer?.entries.get('Root'));
+  if (!root) return { notLikePdfJs: 'catalog: not a dictionary' };
   const ref = root.entries.get('Metadata');
   if (!isRef(ref)) return null;
-  const obj = resolveRef(s, ref);
-  if (!obj?.stream || !isDict(obj.value)) return null;
-  if (!isMetadataStream(obj.value)) return null;
-  const data = decodeCompleteStream(bytes, obj, s.inflateBudget);
-  if (data === undefined) return { notLikePdfJs: 'XMP: stream not decoded here' };
+  const { dict } = objs.streamDict(ref);
+  if (nameValue(objs, dict.entries.get('Type')) !== 'Metadata' || nameValue(objs, dict.entries.get('Subtype')) !== 'XML') return null;
+  const { data } = objs.stream(ref);
   let text: string;
   try {
     // pdf.js reads the bytes through decodeURIComponent(escape(…)): strict UTF-8 that keeps a BOM.
@@ -109,11 +123,7 @@ export function pdfJsXmp(bytes: Buffer, s: PdfStructure): string | null | NotLik
   }
   if (!text) return null;
   const packet = text.replace(/^[^<]+/, '');
-  // pdf.js rewrites octal-escaped UTF-16 text after `>\376\377`; not reproduced here.
+  // pdf.js rewrites octal-escaped UTF-16 text after `>\\376\\377`; not reproduced here.
   if (/>\\376\\377[^<]/.test(packet)) return { notLikePdfJs: 'XMP: escaped UTF-16 text pdf.js rewrites' };
   return packet;
-}
-
-function isMetadataStream(d: PdfDict): boolean {
-  return nameOf(d, 'Type') === 'Metadata' && nameOf(d, 'Subtype') === 'XML';
 }

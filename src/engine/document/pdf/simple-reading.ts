@@ -10,7 +10,9 @@
  */
 import { pdfJsInfo, pdfJsXmp } from './pdfjs-metadata.js';
 import type { PdfStructure } from './structure.js';
+import { DocObjects } from './text/doc-objects.js';
 import { sharedDescriptorConflict, type DescriptorKey } from './text/fonts.js';
+import { Ineligible } from './text/ineligible.js';
 import { joinPages, readSimplePdfShared, type PageShare } from './text/simple-reader.js';
 
 export interface PdfJsLikeReading {
@@ -69,12 +71,16 @@ function readShared(bytes: Buffer, s: PdfStructure, textPages: number, share?: P
   const doubt = structureDoubt(s);
   if (doubt) return { notLikePdfJs: doubt };
   try {
-    const xmpRaw = pdfJsXmp(bytes, s);
+    // Info and XMP through the xref, as the text reader reads its objects (and as pdf.js does).
+    const objs = new DocObjects(bytes, s);
+    const xmpRaw = pdfJsXmp(objs, s);
     if (xmpRaw !== null && typeof xmpRaw === 'object') return xmpRaw;
+    const info = pdfJsInfo(objs, s);
     const r = readSimplePdfShared(bytes, s, textPages, share ?? { claim: () => true, descending: false });
     if (!r.ok) return { notLikePdfJs: r.reason };
-    return { reading: { pages: r.reading.pages, info: pdfJsInfo(s), xmpRaw, pageTexts: r.reading.pageTexts, fonts: r.reading.fonts } };
+    return { reading: { pages: r.reading.pages, info, xmpRaw, pageTexts: r.reading.pageTexts, fonts: r.reading.fonts } };
   } catch (err) {
+    if (err instanceof Ineligible) return { notLikePdfJs: err.reason };
     // A defect here must never cost the reading: pdf.js reads the file instead.
     return { notLikePdfJs: `simple reader failed: ${(err as Error).message}` };
   }

@@ -13,7 +13,10 @@ export interface UnicodeMap {
 }
 
 const MAX_RANGE = 0x10000;
-const MAX_CODES = 0x20000;
+/** Entries written in all (a code written again counts again: the work, not the map, is bounded). */
+const MAX_ENTRIES = 0x40000;
+/** The fonts this reader supports use one- and two-byte codes; a larger code is not eligible (its map would be sparse over billions of slots). */
+const MAX_CODE = 0xffff;
 
 function strToInt(s: string): number {
   if (s.length === 0 || s.length > 4) ineligible('unicode: ToUnicode code length');
@@ -42,9 +45,10 @@ function decodeToken(token: string): string {
 export function readToUnicode(data: Uint8Array): UnicodeMap {
   const lex = new ContentLexer(data, false);
   const raw: (string | undefined)[] = [];
-  let count = 0;
+  let entries = 0;
   const put = (code: number, dst: string): void => {
-    if (raw[code] === undefined && ++count > MAX_CODES) ineligible('unicode: ToUnicode too large');
+    if (code > MAX_CODE) ineligible('unicode: ToUnicode code above 0xFFFF');
+    if (++entries > MAX_ENTRIES) ineligible('unicode: ToUnicode too large');
     raw[code] = dst;
   };
   const str = (t: unknown): string => (typeof t === 'string' ? t : ineligible('unicode: malformed ToUnicode'));
