@@ -25,3 +25,18 @@ it('ranges written over and over are counted, not only new codes', () => {
   const body = Array.from({ length: 4000 }, () => '<0000> <FFFF> <0041>').join('\n');
   declines(fontPdf(`${head}4000 beginbfrange\n${body}\nendbfrange endcmap`), 'unicode: ToUnicode too large');
 });
+
+// The reader runs where nothing can interrupt it: the content it interprets for one reading is
+// bounded (simple-reader.ts LIMITS.readBytes), whether one page holds it or a form drawn many times.
+it('more than 1 MB of content to interpret is declined, a form counted at every use', () => {
+  const big = `BT /F1 12 Tf 20 100 Td (${'A'.repeat(1100 * 1024)}) Tj ET`;
+  declines(fontPdf(`${head}1 beginbfchar <41> <0041> endbfchar endcmap`, `(A) Tj ET BT ${big.slice(3, -3)}`), 'content: too much to read');
+  const f = firstExtra(1);
+  const form = `BT /F1 12 Tf 0 0 Td (${'B'.repeat(20 * 1024)}) Tj ET`;
+  const draws = Array.from({ length: 60 }, () => '/X1 Do').join(' ');
+  const bytes = pagesPdf([{ content: draws, resources: `<< /Font << /F1 ${f} 0 R >> /XObject << /X1 ${f + 1} 0 R >> >>` }], [
+    { body: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>' },
+    { body: `<< /Type /XObject /Subtype /Form /BBox [0 0 300 300] /Resources << /Font << /F1 ${f} 0 R >> >> >>`, stream: form, flate: true },
+  ]);
+  declines(bytes, 'content: too much to read');
+});

@@ -45,8 +45,25 @@ export interface SharedReading {
 }
 export type SimpleOutcome = { ok: true; reading: SimpleReading } | { ok: false; reason: string };
 
-/** Past these a file is not "simple": pdf.js reads it. */
-const LIMITS = { opsPerPage: 200_000, contentBytesPerPage: 16 * 1024 * 1024, streamsPerPage: 64 };
+/**
+ * Past these a file is not "simple": pdf.js reads it (on its thread, under the time budget).
+ * `readBytes` bounds the reader's whole work, since it runs where nothing can interrupt it (the
+ * CLI thread, a pool thread, serve's event loop): the content bytes it interprets for one reading,
+ * every page's and every use of a form counted (a form drawn many times is read every time, as in
+ * pdf.js), and each glyph costs at least one byte of a string. Ten dense text pages are ~0.1–0.3
+ * MB; a hostile 1 MB of text strings takes the reader well under a second.
+ */
+const LIMITS = { opsPerPage: 200_000, contentBytesPerPage: 16 * 1024 * 1024, streamsPerPage: 64, readBytes: 1024 * 1024 };
+
+/** What one reading has interpreted so far (LIMITS.readBytes). */
+interface Work {
+  bytes: number;
+}
+
+function spend(work: Work, bytes: number): void {
+  work.bytes += bytes;
+  if (work.bytes > LIMITS.readBytes) fail('content: too much to read');
+}
 
 const nameOf = (v: PdfValue | undefined): string | undefined =>
   v && typeof v === 'object' && !Array.isArray(v) && v.kind === 'name' ? v.name : undefined;
@@ -55,7 +72,7 @@ function fail(reason: string): never {
   throw new Ineligible(reason);
 }
 
-function pageItems(objs: DocObjects, fonts: FontLoader, page: PageInfo): { items: TextItem[]; transform: number[] } {
+function pageItems(objs: DocObjects, fonts: FontLoader, page: PageInfo, work: Work): { items: TextItem[]; transform: number[] } {
   const view = pageView(objs, page);
   const rotate = pageRotate(objs, page);
   const userUnit = pageUserUnit(objs, page);
@@ -75,12 +92,13 @@ function pageItems(objs: DocObjects, fonts: FontLoader, page: PageInfo): { items
       if (refs.length === 1 && dict.entries.has('Resources')) fail('content: stream Resources');
       total += data.length;
       if (total > LIMITS.contentBytesPerPage) fail('content: too large');
+      spend(work, data.length);
       parts.push(data);
     }
   }
   const ops = readOperations(parts.length === 1 ? parts[0]! : Buffer.concat(parts), { maxOps: LIMITS.opsPerPage });
 
-  const budget = { ops: ops.length };
+  const budget = { ops: ops.length, work };
   const items = extractTextItems({ ops, view, scope: resourceScope(objs, fonts, resources, budget) });
   return { items, transform: viewportTransform(view, rotate, userUnit) };
 }
@@ -90,7 +108,7 @@ function pageItems(objs: DocObjects, fonts: FontLoader, page: PageInfo): { items
  * image and form XObjects (a form's operators read once, its uses counted against the page's
  * operator budget, since pdf.js reads a form again at every `Do`), and font-less ExtGStates.
  */
-function resourceScope(objs: DocObjects, fonts: FontLoader, resources: PdfDict | undefined, budget: { ops: number }): ResourceScope {
+function resourceScope(objs: DocObjects, fonts: FontLoader, resources: PdfDict | undefined, budget: { ops: number; work: Work }): ResourceScope {
   const sub = (key: string): PdfDict | undefined => {
     const v = objs.get(resources?.entries.get(key));
     if (v !== undefined && !isDict(v)) fail(`resources: bad ${key}`);
@@ -129,10 +147,11 @@ function resourceScope(objs: DocObjects, fonts: FontLoader, resources: PdfDict |
         }
         const own = objs.get(dict.entries.get('Resources'));
         const formOps = readOperations(data, { maxOps: LIMITS.opsPerPage });
-        form = { kind: 'form', id: ref.num, ops: formOps, matrix, scope: isDict(own) ? resourceScope(objs, fonts, own, budget) : scope };
+        form = { kind: 'form', id: ref.num, ops: formOps, matrix, scope: isDict(own) ? resourceScope(objs, fonts, own, budget) : scope, bytes: data.length };
         forms.set(name, form);
       }
       budget.ops += form.ops.length;
+      spend(budget.work, form.bytes);
       if (budget.ops > LIMITS.opsPerPage) fail('content: too many operators');
       return form;
     },
@@ -182,12 +201,13 @@ function read(bytes: Buffer, s: PdfStructure, textPages: number, keepItems: bool
     const objs = new DocObjects(bytes, s);
     const { count, pages } = readPageTree(objs, Math.max(0, Math.floor(textPages)));
     const fonts = new FontLoader(objs);
+    const work: Work = { bytes: 0 };
     const pageTexts: (string | undefined)[] = new Array<string | undefined>(pages.length).fill(undefined);
     const all: TextItem[][] = [];
     for (let k = 0; k < pages.length; k++) {
       const i = share?.descending ? pages.length - 1 - k : k;
       if (share && !share.claim(i)) continue;
-      const { items, transform } = pageItems(objs, fonts, pages[i]!);
+      const { items, transform } = pageItems(objs, fonts, pages[i]!, work);
       if (keepItems) all.push(items);
       pageTexts[i] = layoutPageText(items, transform);
     }

@@ -98,6 +98,8 @@ export interface FormXObject {
   matrix: number[] | undefined;
   /** Its own /Resources, or the caller's when it has none. */
   scope: ResourceScope;
+  /** Its content's decoded length (each use counts against the reading's work: simple-reader.ts). */
+  bytes: number;
 }
 
 export interface PageInput {
