@@ -143,11 +143,13 @@ describe('simple reader: declines what it cannot reproduce', () => {
     expectIneligible(pdf.subarray(0, pdf.length - 40), /structure warnings|xref chain/);
   });
 
-  it('bounded: a page\'s content past 16 MB, a reading\'s decoded streams past 32 MB (under pdf.js\'s own decode budget)', () => {
+  it('bounded: a page\'s content past 16 MB, a reading\'s content to interpret past 1 MB (the reader cannot be interrupted)', () => {
     const big = (mb: number): string => `BT /F1 12 Tf 72 700 Td (x) Tj ET${' '.repeat(mb * 1024 * 1024)}`;
     expectIneligible(pagesPdf([{ content: big(17), resources: RES(1), flate: true }], [HELV]), 'content: too large');
     const three = [0, 1, 2].map(() => ({ content: big(12), resources: RES(3), flate: true }));
-    expectIneligible(pagesPdf(three, [HELV]), 'stream: too much decoded');
+    expectIneligible(pagesPdf(three, [HELV]), 'content: too much to read');
+    const small = [0, 1, 2].map(() => ({ content: big(0.4), resources: RES(3), flate: true }));
+    expectIneligible(pagesPdf(small, [HELV]), 'content: too much to read');
   });
 
   it('page trees pdf.js would read differently: wrong /Count, cycles, linearization /N', () => {
