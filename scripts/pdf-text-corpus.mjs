@@ -1,0 +1,696 @@
+#!/usr/bin/env node
+// Writes a varied, real-world-like corpus of PDFs for scripts/pdf-text-diff.mjs (issue 31: how often
+// is the simple text reader eligible, and is it ever wrong?).
+//
+//   node scripts/pdf-text-corpus.mjs OUT_DIR [--only chromium,reportlab,...] [--small]
+//
+// Each producer found on this machine writes into OUT_DIR/<producer>/; a producer whose tool is
+// missing is skipped with a line saying so (none of them is needed in CI). OUT_DIR/manifest.json
+// records, for every file, its producer, what it exercises (`kind`) and, for right-to-left
+// scripts, that the simple reader is expected to turn it down (`expect: "ineligible"`).
+// Producers: chromium (playwright-core + /usr/bin/chromium, and the chromium CLI), wkhtmltopdf
+// (Qt), mupdf (mutool convert of HTML), libreoffice (soffice), reportlab, cairo (pycairo),
+// pango (pango-view), rsvg (rsvg-convert of SVG), ghostscript (groff -Tps | ps2pdf, enscript |
+// ps2pdf, and gs pdfwrite re-distilling other producers' files), gropdf (groff -Tpdf), pdftex
+// (pdflatex), pdf-lib (standard fonts), qpdf (object streams, linearized, uncompressed rewrites),
+// found (PDFs already on this machine) and fixtures (../shared/fixtures/pdf*). The corpus is
+// deterministic for one machine (a seeded generator picks the words and mixes).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+
+const args = process.argv.slice(2);
+const outArg = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--only');
+if (!outArg) {
+  process.stderr.write('usage: node scripts/pdf-text-corpus.mjs OUT_DIR [--only chromium,reportlab,...] [--small]\n');
+  process.exit(2);
+}
+const OUT = resolve(outArg);
+const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : undefined;
+const SMALL = args.includes('--small');
+const WORK = join(tmpdir(), `pdf-text-corpus-${process.pid}`);
+mkdirSync(OUT, { recursive: true });
+mkdirSync(WORK, { recursive: true });
+
+const manifest = existsSync(join(OUT, 'manifest.json')) ? JSON.parse(readFileSync(join(OUT, 'manifest.json'), 'utf8')) : { files: {} };
+function record(file, producer, kind, expect) {
+  if (!existsSync(file) || statSync(file).size === 0) return false;
+  manifest.files[relative(OUT, file)] = { producer, kind, ...(expect ? { expect } : {}) };
+  return true;
+}
+const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+function run(cmd, argv, opts = {}) {
+  const r = spawnSync(cmd, argv, { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20, ...opts });
+  if (r.status !== 0 && !opts.quiet) process.stderr.write(`  ${cmd} ${argv.slice(0, 4).join(' ')}…: exit ${r.status ?? r.signal} ${(r.stderr ?? '').slice(0, 300)}\n`);
+  return r;
+}
+const dir = (name) => {
+  const d = join(OUT, name);
+  mkdirSync(d, { recursive: true });
+  return d;
+};
+
+// ---------------------------------------------------------------- text
+let seed = 31;
+function rand() {
+  // mulberry32
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (a) => a[Math.floor(rand() * a.length)];
+const WORDS = (
+  'the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there ' +
+  'been one all we their has would when if so no will more about can out up them some could what into than then two first office ' +
+  'officer efficient difficult affluent fluffy flight fifty waffle shuffle offline afflict fjord scaffold official profile figure ' +
+  'report evidence company market verify claim source signal measure document section table result analysis method value ' +
+  'between through during without against because however although therefore meanwhile nevertheless 2024 1999 3.14 42% $120 ' +
+  'e-mail self-evident state-of-the-art well-known co-operate naïve café résumé façade'
+).split(' ');
+function sentence(min = 8, max = 20) {
+  const n = min + Math.floor(rand() * (max - min));
+  const w = Array.from({ length: n }, () => pick(WORDS));
+  w[0] = w[0][0].toUpperCase() + w[0].slice(1);
+  if (rand() < 0.15) w.splice(1 + Math.floor(rand() * (n - 1)), 0, pick(['(for example)', '“quoted”', '— a dash —', 'i.e.,', '‘single’', '…']));
+  return `${w.join(' ')}${pick(['.', '.', '.', '?', '!', ';', ':'])}`;
+}
+const paragraph = (n = 3 + Math.floor(rand() * 5)) => Array.from({ length: n }, () => sentence()).join(' ');
+const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+const LANG = {
+  fr: "Le cœur de l'été : où est la forêt ? À Noël, ça déçoit Benoît, l'œuvre est naïve et Ægir rêve.",
+  de: 'Größe, übermäßig, Fußgängerübergänge: Äpfel und Öl schmücken die Straße. ẞ GROẞ.',
+  es: 'El niño pidió jalapeños y piñas; ¿qué más? ¡Olé! La cigüeña y el pingüino.',
+  pl: 'Zażółć gęślą jaźń; Łódź, źdźbło, Świętokrzyskie, Gdańsk.',
+  cs: 'Příliš žluťoučký kůň úpěl ďábelské ódy.',
+  vi: 'Tiếng Việt có dấu: Hà Nội, Đà Nẵng, Huế, phở bò, cà phê sữa đá.',
+  tr: 'Işık, Iğdır, şeker, çiçek, İstanbul, ağaç.',
+  el: 'Η γρήγορη καφέ αλεπού πηδά πάνω από τον τεμπέλη σκύλο. Αθήνα, Θεσσαλονίκη, ελληνικά: άέήίόύώ ϊϋΐΰ.',
+  ru: 'Съешь же ещё этих мягких французских булок, да выпей чаю. Москва, Санкт-Петербург, Ёлка.',
+  uk: 'Ґанок, їжак, європейський, Київ, Львів.',
+  zh: '我们的文本提取应该与参考实现完全一致。中文字符测试，标点符号：“引号”。',
+  ja: '日本語のテキスト抽出テスト、ひらがなとカタカナ。東京都。',
+  ko: '한국어 텍스트 추출 시험입니다. 서울특별시.',
+  ar: 'هذا نص عربي لاختبار استخراج النص من ملفات PDF، والأرقام ١٢٣ و 456.',
+  he: 'זהו טקסט בעברית לבדיקת חילוץ טקסט מקובצי PDF, עם מספרים 123.',
+  fa: 'این یک متن فارسی برای آزمایش است.',
+};
+const RTL = new Set(['ar', 'he', 'fa']);
+
+// ---------------------------------------------------------------- HTML documents
+const FONTS = ['serif', 'sans-serif', 'monospace', '"DejaVu Serif"', '"DejaVu Sans"', '"DejaVu Sans Mono"', '"Liberation Serif"', '"Liberation Sans"', '"Liberation Mono"', 'C059', '"Nimbus Sans"', '"Nimbus Roman"', '"Latin Modern Roman"', '"URW Bookman"', '"P052"'];
+
+/** One section of a page per feature; each returns HTML and, for right-to-left text, `rtl`. */
+const SECTIONS = {
+  paragraphs: () => Array.from({ length: 4 }, () => `<p>${esc(paragraph())}</p>`).join(''),
+  justified: () => `<div style="text-align:justify">${Array.from({ length: 3 }, () => `<p>${esc(paragraph(6))}</p>`).join('')}</div>`,
+  letterspacing: () => `<p style="letter-spacing:0.12em">${esc(paragraph())}</p><p style="letter-spacing:3px">${esc(sentence())}</p><p style="letter-spacing:-0.4px">${esc(paragraph(2))}</p>`,
+  wordspacing: () => `<p style="word-spacing:0.8em">${esc(paragraph())}</p><p style="word-spacing:-2px">${esc(sentence())}</p>`,
+  smallcaps: () => `<p style="font-variant:small-caps">${esc(paragraph(2))}</p><h3 style="text-transform:uppercase">${esc(sentence(3, 6))}</h3>`,
+  table: () => {
+    const rows = Array.from({ length: 6 + Math.floor(rand() * 8) }, (_, i) => `<tr><td>${i + 1}</td><td>${esc(sentence(2, 5))}</td><td style="text-align:right">${(rand() * 10000).toFixed(2)}</td><td>${esc(pick(WORDS))}</td></tr>`);
+    return `<table border="1" cellpadding="4" style="border-collapse:collapse"><thead><tr><th>#</th><th>Item</th><th>Amount</th><th>Note</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  },
+  twocolumn: () => `<div style="column-count:2;column-gap:2em">${Array.from({ length: 5 }, () => `<p>${esc(paragraph())}</p>`).join('')}</div>`,
+  flexcolumns: () => `<div style="display:flex;gap:24px"><div style="flex:1">${esc(paragraph())}</div><div style="flex:1">${esc(paragraph())}</div><div style="flex:1">${esc(paragraph(2))}</div></div>`,
+  lists: () => `<ul>${Array.from({ length: 4 }, () => `<li>${esc(sentence(4, 10))}</li>`).join('')}<li>Nested<ol><li>${esc(sentence(3, 6))}</li><li>${esc(sentence(3, 6))}</li></ol></li></ul><dl><dt>Term</dt><dd>${esc(sentence())}</dd></dl>`,
+  headings: () => [1, 2, 3, 4, 5, 6].map((h) => `<h${h}>${esc(sentence(2, 6))}</h${h}><p>${esc(sentence())}</p>`).join(''),
+  inline: () => `<p>${esc(sentence())} <b>${esc(sentence(2, 5))}</b> <i>${esc(sentence(2, 5))}</i> <u>underlined</u> <b><i>bold italic</i></b> x<sup>2</sup> H<sub>2</sub>O <code>code()</code> <a href="https://example.com/">a link</a> ${esc(sentence())}</p>`,
+  ligatures: () => `<p>office official efficient affluent fluffy flight fifty waffle shuffle afflict scaffold fjord — ﬁ ﬂ ﬀ ﬃ ﬄ</p><p style="font-variant-ligatures:none">office official efficient without ligatures</p><p style="font-variant-ligatures:discretionary-ligatures historical-ligatures">strict act aspect discretionary</p>`,
+  accented: () => ['fr', 'de', 'es', 'pl', 'cs', 'vi', 'tr'].map((l) => `<p lang="${l}">${esc(LANG[l])}</p>`).join(''),
+  greek: () => `<p lang="el">${esc(LANG.el)}</p><p>${esc(sentence())}</p>`,
+  cyrillic: () => `<p lang="ru">${esc(LANG.ru)}</p><p lang="uk">${esc(LANG.uk)}</p>`,
+  cjk: () => `<p lang="zh" style="font-family:'WenQuanYi Zen Hei'">${LANG.zh}</p><p lang="ja" style="font-family:'WenQuanYi Zen Hei'">${LANG.ja}</p><p lang="ko">${LANG.ko}</p>`,
+  arabic: () => ({ html: `<p dir="rtl" lang="ar">${esc(LANG.ar)}</p><p dir="rtl" lang="fa">${esc(LANG.fa)}</p>`, rtl: true }),
+  hebrew: () => ({ html: `<p dir="rtl" lang="he">${esc(LANG.he)}</p><p>Mixed: ${esc(sentence(3, 5))} <span dir="rtl">${esc(LANG.he.slice(0, 20))}</span> end.</p>`, rtl: true }),
+  rotated: () => `<div style="height:220px;position:relative"><div style="position:absolute;top:90px;left:0;transform:rotate(90deg)">${esc(sentence(4, 6))}</div><div style="position:absolute;top:40px;left:260px;transform:rotate(-30deg)">${esc(sentence(3, 5))}</div><div style="position:absolute;top:150px;left:300px;transform:rotate(180deg)">${esc(sentence(3, 5))}</div></div><p>${esc(sentence())}</p>`,
+  vertical: () => `<div style="writing-mode:vertical-rl;height:200px">${esc(sentence(4, 8))}</div>`,
+  skewscale: () => `<p style="transform:skewX(-15deg)">${esc(sentence())}</p><p style="transform:scale(1.6,0.8);transform-origin:0 0">${esc(sentence())}</p>`,
+  smalltext: () => `<p style="font-size:4px">${esc(paragraph(2))}</p><p style="font-size:6.5px">${esc(paragraph(2))}</p>`,
+  largetext: () => `<p style="font-size:48px;line-height:1.1">${esc(sentence(3, 6))}</p><p style="font-size:96px">${esc(pick(WORDS))} ${esc(pick(WORDS))}</p>`,
+  lineheight: () => `<p style="line-height:0.8">${esc(paragraph())}</p><p style="line-height:3">${esc(paragraph(2))}</p>`,
+  pre: () => `<pre>function  f(x) {\n\treturn x * 2;   // tab before\n}\n    indented  with   spaces\n</pre>`,
+  shadow: () => `<p style="text-shadow:2px 2px 3px #888">${esc(sentence())}</p><p style="color:white">${esc(sentence())}</p><p style="opacity:0.3">${esc(sentence())}</p>`,
+  overlap: () => `<div style="position:relative;height:60px"><span style="position:absolute;left:0;top:0">${esc(sentence(3, 5))}</span><span style="position:absolute;left:40px;top:2px">${esc(sentence(3, 5))}</span></div>`,
+  dropcap: () => `<p class="drop">${esc(paragraph())}</p><style>.drop::first-letter{float:left;font-size:3.5em;line-height:0.8;margin-right:4px}</style>`,
+  hyphenation: () => `<p lang="en" style="hyphens:auto;text-align:justify;width:260px">${esc(paragraph())} incomprehensibilities internationalization counterrevolutionary</p><p>soft&shy;hyphen non&nbsp;breaking zero&#8203;width</p>`,
+  symbols: () => `<p>Math: ∑ ∫ √ ∞ ≤ ≥ ≠ ± × ÷ → ⇒ ∀ ∃ ∈ ∂ ∇; currency € £ ¥ ₹; marks © ® ™ § ¶ † ‡ • ‰; quotes “ ” ‘ ’ « » „ ; dashes – — ‒</p><p>Emoji: 😀 👍 ✓ ✗ ★</p>`,
+  forms: () => `<form><label>Name <input value="Jane Doe"></label> <label><input type="checkbox" checked> agree</label> <select><option>Option A</option></select> <textarea>${esc(sentence())}</textarea> <button>Send</button></form>`,
+  svgtext: () => `<svg width="400" height="120"><text x="10" y="30" font-size="20">${esc(sentence(3, 5))}</text><text x="10" y="80" font-size="14" transform="rotate(-8 10 80)">${esc(sentence(3, 5))}</text><text x="10" y="110"><tspan font-weight="bold">Bold</tspan> <tspan dx="20">spaced</tspan></text></svg>`,
+  generated: () => `<style>.g::before{content:"Before: ";font-weight:bold}.g::after{content:" [after]"}</style><p class="g">${esc(sentence())}</p><ol style="list-style-type:lower-roman"><li>${esc(sentence(3, 6))}</li><li>${esc(sentence(3, 6))}</li></ol>`,
+  indentation: () => `<p style="text-indent:3em">${esc(paragraph())}</p><blockquote>${esc(paragraph(2))}</blockquote><p style="margin-left:40%">${esc(sentence())}</p><p style="text-align:right">${esc(sentence())}</p><p style="text-align:center">${esc(sentence())}</p>`,
+  tabs: () => `<p>Col A\tCol B\tCol C</p><p>Name: <span style="display:inline-block;width:200px"></span>Value</p><p>${'Dot leader . . . . . . . . . . . . . . . 12'}</p>`,
+  spaces: () => `<p>Many&nbsp;&nbsp;&nbsp;&nbsp;spaces&emsp;em&ensp;en&thinsp;thin&hairsp;hair word</p><p style="white-space:pre">pre   kept   spaces</p>`,
+};
+const LATIN = ['paragraphs', 'justified', 'letterspacing', 'wordspacing', 'smallcaps', 'table', 'twocolumn', 'flexcolumns', 'lists', 'headings', 'inline', 'ligatures', 'accented', 'lineheight', 'indentation', 'dropcap', 'pre', 'tabs', 'spaces', 'symbols', 'hyphenation', 'generated'];
+
+function htmlDoc(kinds, { font = 'serif', size = 12, title = 'Document', extraCss = '', long = 0 } = {}) {
+  let rtl = false;
+  const body = [];
+  body.push(`<h1>${esc(title)}</h1>`);
+  for (const k of kinds) {
+    const s = SECTIONS[k]();
+    const html = typeof s === 'string' ? s : s.html;
+    if (typeof s !== 'string' && s.rtl) rtl = true;
+    body.push(`<section><h2>${esc(k)}</h2>${html}</section>`);
+  }
+  for (let i = 0; i < long; i++) body.push(`<h2>Chapter ${i + 1}</h2>${Array.from({ length: 6 }, () => `<p>${esc(paragraph())}</p>`).join('')}`);
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title><style>body{font-family:${font};font-size:${size}px;margin:0}${extraCss}</style></head><body>${body.join('\n')}</body></html>`;
+  return { html, rtl };
+}
+
+/** The HTML documents every HTML-rendering producer converts: one per feature, several fonts, long ones, and seeded mixes. */
+function htmlDocuments() {
+  seed = 31;
+  const docs = [];
+  const all = Object.keys(SECTIONS);
+  for (const [i, k] of all.entries()) docs.push({ name: `feature-${k}`, kind: k, ...htmlDoc([k], { font: FONTS[i % FONTS.length], title: `Feature ${k}` }) });
+  for (const [i, f] of FONTS.entries()) docs.push({ name: `font-${i}-${f.replace(/[^a-z0-9]+/gi, '_')}`, kind: `font ${f}`, ...htmlDoc(['paragraphs', 'inline', 'ligatures', 'table'], { font: f, size: 10 + (i % 5) * 2, title: `Font ${f}` }) });
+  for (const [i, n] of [12, 15, 25].entries()) docs.push({ name: `long-${n}`, kind: `long (${n} chapters)`, ...htmlDoc(['paragraphs'], { font: FONTS[i], long: n, title: `Long document ${n}` }) });
+  const mixes = SMALL ? 6 : 40;
+  for (let i = 0; i < mixes; i++) {
+    const kinds = Array.from({ length: 3 + Math.floor(rand() * 4) }, () => (rand() < 0.85 ? pick(LATIN) : pick(all)));
+    docs.push({ name: `mix-${String(i).padStart(2, '0')}`, kind: `mix ${kinds.join('+')}`, ...htmlDoc(kinds, { font: pick(FONTS), size: pick([9, 10, 11, 12, 14, 16]), title: sentence(3, 7), long: rand() < 0.2 ? 4 : 0 }) });
+  }
+  for (const l of Object.keys(LANG)) docs.push({ name: `lang-${l}`, kind: `language ${l}`, rtl: RTL.has(l), html: `<!doctype html><html lang="${l}"><head><meta charset="utf-8"></head><body style="font-family:${['zh', 'ja', 'ko'].includes(l) ? "'WenQuanYi Zen Hei'" : "'DejaVu Sans'"}"${RTL.has(l) ? ' dir="rtl"' : ''}><p>${esc(LANG[l])}</p><p>${esc(LANG[l])}</p></body></html>` });
+  return SMALL ? docs.filter((_, i) => i % 4 === 0) : docs;
+}
+
+function writeHtml(docs) {
+  const d = join(WORK, 'html');
+  mkdirSync(d, { recursive: true });
+  for (const doc of docs) writeFileSync(join(d, `${doc.name}.html`), doc.html);
+  return d;
+}
+
+// ---------------------------------------------------------------- producers
+const producers = {};
+
+producers.chromium = async () => {
+  if (!existsSync('/usr/bin/chromium')) return 'no /usr/bin/chromium';
+  const out = dir('chromium');
+  const { chromium } = await import('playwright-core');
+  const profile = join(WORK, 'chromium-profile');
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  let n = 0;
+  try {
+    const page = await browser.newPage();
+    await page.route('**/*', (route) => (route.request().url().startsWith('data:') || route.request().url() === 'about:blank' ? route.continue() : route.abort()));
+    const sizes = [{ format: 'A4' }, { format: 'Letter' }, { format: 'A5' }, { format: 'Legal' }, { format: 'A4', landscape: true }, { width: '4in', height: '6in' }, { format: 'A3' }];
+    for (const [i, doc] of htmlDocuments().entries()) {
+      await page.setContent(doc.html, { waitUntil: 'load' });
+      const size = sizes[i % sizes.length];
+      const file = join(out, `${doc.name}.pdf`);
+      const headerFooter = i % 9 === 4;
+      await page.pdf({
+        path: file,
+        ...size,
+        printBackground: i % 2 === 0,
+        margin: { top: '1cm', bottom: '1cm', left: '1.5cm', right: '1.5cm' },
+        ...(headerFooter ? { displayHeaderFooter: true, headerTemplate: '<div style="font-size:8px;width:100%;text-align:center"><span class="title"></span></div>', footerTemplate: '<div style="font-size:8px;width:100%;text-align:right;padding-right:1cm">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>' } : {}),
+      });
+      if (record(file, 'chromium', `${doc.kind}; ${JSON.stringify(size)}${headerFooter ? '; header/footer' : ''}`, doc.rtl ? 'ineligible' : undefined)) n++;
+    }
+  } finally {
+    await browser.close();
+  }
+  // The chromium command line as people run it (--print-to-pdf), with and without its default header/footer (date, URL).
+  const html = writeHtml(htmlDocuments().filter((_, i) => i % 11 === 0));
+  for (const [i, name] of readdirSync(html).entries()) {
+    const file = join(out, `cli-${basename(name, '.html')}.pdf`);
+    run('/usr/bin/chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', `--user-data-dir=${join(WORK, 'cli-profile')}`, ...(i % 2 ? ['--no-pdf-header-footer'] : []), `--print-to-pdf=${file}`, `file://${join(html, name)}`], { quiet: true });
+    if (record(file, 'chromium', `chromium --print-to-pdf ${i % 2 ? '--no-pdf-header-footer' : '(default header/footer)'}`)) n++;
+  }
+  return n;
+};
+
+producers.wkhtmltopdf = async () => {
+  if (!have('wkhtmltopdf')) return 'wkhtmltopdf not installed';
+  const out = dir('wkhtmltopdf');
+  const docs = htmlDocuments().filter((_, i) => i % 3 === 0);
+  const html = writeHtml(docs);
+  let n = 0;
+  for (const doc of docs) {
+    const file = join(out, `${doc.name}.pdf`);
+    run('wkhtmltopdf', ['-q', '--disable-javascript', '--disable-local-file-access', join(html, `${doc.name}.html`), file], { env: { ...process.env, QT_QPA_PLATFORM: 'offscreen' }, quiet: true });
+    if (record(file, 'wkhtmltopdf', doc.kind, doc.rtl ? 'ineligible' : undefined)) n++;
+  }
+  return n;
+};
+
+producers.mupdf = async () => {
+  if (!have('mutool')) return 'mutool not installed';
+  const out = dir('mupdf');
+  const docs = htmlDocuments().filter((_, i) => i % 4 === 1);
+  const html = writeHtml(docs);
+  let n = 0;
+  for (const doc of docs) {
+    const file = join(out, `${doc.name}.pdf`);
+    run('mutool', ['convert', '-o', file, join(html, `${doc.name}.html`)], { quiet: true });
+    if (record(file, 'mupdf', doc.kind, doc.rtl ? 'ineligible' : undefined)) n++;
+  }
+  return n;
+};
+
+producers.libreoffice = async () => {
+  if (!have('soffice')) return 'soffice not installed';
+  const out = dir('libreoffice');
+  const docs = htmlDocuments().filter((_, i) => i % 3 === 1);
+  const html = writeHtml(docs);
+  // Plain-text and Writer documents too: LibreOffice's own layout rather than its HTML import.
+  const txt = join(WORK, 'lo-txt');
+  mkdirSync(txt, { recursive: true });
+  for (let i = 0; i < (SMALL ? 2 : 8); i++) writeFileSync(join(txt, `text-${i}.txt`), Array.from({ length: 4 + i * 6 }, () => paragraph()).join('\n\n') + (i % 3 === 0 ? `\n\n${LANG.fr}\n${LANG.de}\n${LANG.el}\n${LANG.ru}\n` : ''));
+  const inputs = [...docs.map((d) => join(html, `${d.name}.html`)), ...readdirSync(txt).map((f) => join(txt, f))];
+  const profile = `-env:UserInstallation=file://${join(WORK, 'lo-profile')}`;
+  for (let i = 0; i < inputs.length; i += 10) run('soffice', [profile, '--headless', '--convert-to', 'pdf:writer_pdf_Export', '--outdir', out, ...inputs.slice(i, i + 10)], { quiet: true, timeout: 300_000 });
+  let n = 0;
+  for (const doc of docs) if (record(join(out, `${doc.name}.pdf`), 'libreoffice', `${doc.kind} (HTML import)`, doc.rtl ? 'ineligible' : undefined)) n++;
+  for (const f of readdirSync(txt)) if (record(join(out, f.replace(/\.txt$/, '.pdf')), 'libreoffice', 'plain text')) n++;
+  return n;
+};
+
+const REPORTLAB = String.raw`
+import sys, os, json, random
+from reportlab.pdfgen import canvas
+from reportlab.lib.pagesizes import A4, letter, A5, landscape
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import SimpleDocTemplate, Paragraph, Spacer, Table, TableStyle, PageBreak
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib import colors
+out = sys.argv[1]; small = sys.argv[2] == '1'
+random.seed(31)
+D = '/usr/share/fonts/truetype/dejavu/'
+for name, f in [('DejaVuSans', 'DejaVuSans.ttf'), ('DejaVuSerif', 'DejaVuSerif.ttf'), ('DejaVuMono', 'DejaVuSansMono.ttf'), ('DejaVuSans-Bold', 'DejaVuSans-Bold.ttf')]:
+    pdfmetrics.registerFont(TTFont(name, D + f))
+W = ${JSON.stringify(WORDS)}
+L = ${JSON.stringify(LANG)}
+def sent(a=6, b=16):
+    s = ' '.join(random.choice(W) for _ in range(random.randint(a, b)))
+    return s[0].upper() + s[1:] + '.'
+def emit(path, kind, expect=None):
+    print(json.dumps({'file': path, 'kind': kind, 'expect': expect}))
+STD = ['Helvetica', 'Helvetica-Bold', 'Helvetica-Oblique', 'Times-Roman', 'Times-Bold', 'Times-Italic', 'Courier', 'Courier-BoldOblique']
+TTF = ['DejaVuSans', 'DejaVuSerif', 'DejaVuMono']
+# canvas text with the text-state operators
+variants = [
+  ('plain', {}), ('charspace', {'charSpace': 1.5}), ('charspace-neg', {'charSpace': -0.4}), ('wordspace', {'wordSpace': 6}),
+  ('hscale', {'horizScale': 70}), ('hscale-wide', {'horizScale': 140}), ('rise', {'rise': 4}), ('leading', {'leading': 30}),
+  ('render-invisible', {'textRenderMode': 3}), ('render-stroke', {'textRenderMode': 1}),
+]
+fonts = STD + TTF
+for i, (vname, opts) in enumerate(variants):
+    for font in (fonts if not small else fonts[:2]):
+        if (i + fonts.index(font)) % 3 and not small: continue
+        p = os.path.join(out, 'canvas-%s-%s.pdf' % (vname, font))
+        c = canvas.Canvas(p, pagesize=random.choice([A4, letter, A5]))
+        for page in range(random.randint(1, 3)):
+            t = c.beginText(50, 760 if c._pagesize[1] > 700 else 540)
+            t.setFont(font, random.choice([8, 10, 11, 12, 14]))
+            for k, v in opts.items():
+                getattr(t, 'set' + k[0].upper() + k[1:])(v)
+            for _ in range(random.randint(10, 30)):
+                t.textLine(sent())
+            c.drawText(t)
+            c.showPage()
+        c.save(); emit(p, 'canvas %s %s' % (vname, font))
+# positioned strings, rotation, sizes, columns, overprinting
+for i in range(4 if small else 14):
+    p = os.path.join(out, 'layout-%02d.pdf' % i)
+    ps = [A4, letter, landscape(A4), A5][i % 4]
+    c = canvas.Canvas(p, pagesize=ps)
+    font = fonts[i % len(fonts)]
+    c.setFont(font, 11)
+    y = ps[1] - 60
+    for j in range(25):
+        if i % 3 == 0:
+            c.drawString(40, y, sent(3, 7)); c.drawString(ps[0] / 2, y, sent(3, 7))  # two columns
+        elif i % 3 == 1:
+            c.drawRightString(ps[0] - 40, y, sent(2, 6)); c.drawCentredString(ps[0] / 2, y - 6, sent(1, 3))
+        else:
+            x = 40
+            for w in sent(4, 10).split(' '):  # word by word, like many producers
+                c.drawString(x, y, w); x += c.stringWidth(w + ' ', font, 11)
+        y -= 14 + (i % 4)
+        if y < 60: break
+    c.saveState(); c.translate(ps[0] / 2, 120); c.rotate([90, 45, 180, -90][i % 4]); c.drawString(0, 0, sent(3, 6)); c.restoreState()
+    c.setFont(font, [4, 5, 36, 72][i % 4]); c.drawString(40, 40, sent(2, 4))
+    c.showPage(); c.save(); emit(p, 'layout %d (%s)' % (i, font))
+# accented and non-Latin text: WinAnsi in the standard fonts, Unicode through an embedded TTF
+for font in ['Helvetica', 'Times-Roman', 'DejaVuSans', 'DejaVuSerif']:
+    for lang in ['fr', 'de', 'es', 'pl', 'cs', 'el', 'ru', 'ar', 'he']:
+        if font in STD and lang in ('el', 'ru', 'ar', 'he', 'pl', 'cs'): continue
+        p = os.path.join(out, 'lang-%s-%s.pdf' % (lang, font))
+        c = canvas.Canvas(p, pagesize=A4); c.setFont(font, 12)
+        c.drawString(50, 780, L[lang]); c.drawString(50, 760, sent()); c.drawString(50, 740, L[lang][:30])
+        c.showPage(); c.save(); emit(p, 'language %s %s' % (lang, font), 'ineligible' if lang in ('ar', 'he') else None)
+        if small: break
+# platypus: flowing documents with paragraphs, tables, headings, long ones
+ss = getSampleStyleSheet()
+for i in range(3 if small else 12):
+    p = os.path.join(out, 'platypus-%02d.pdf' % i)
+    doc = SimpleDocTemplate(p, pagesize=[A4, letter][i % 2], title='Platypus %d' % i, author='corpus')
+    body = ss['BodyText'].clone('b', fontName=['Times-Roman', 'Helvetica', 'DejaVuSerif', 'DejaVuSans'][i % 4], alignment=[0, 4][i % 2])
+    story = [Paragraph('Report %d: %s' % (i, sent(3, 6)), ss['Title'])]
+    for ch in range(2 + (i % 4) * (6 if i > 7 else 1)):
+        story.append(Paragraph('%d. %s' % (ch + 1, sent(2, 5)), ss['Heading2']))
+        for _ in range(random.randint(2, 5)):
+            story.append(Paragraph(' '.join(sent() for _ in range(random.randint(3, 6))).replace('of', '<b>of</b>', 1).replace('the', '<i>the</i>', 1), body))
+        if ch % 3 == 1:
+            data = [['Name', 'Qty', 'Price']] + [[sent(1, 3), str(random.randint(1, 99)), '%.2f' % random.uniform(1, 999)] for _ in range(6)]
+            t = Table(data); t.setStyle(TableStyle([('GRID', (0, 0), (-1, -1), 0.5, colors.grey), ('FONTNAME', (0, 0), (-1, 0), 'Helvetica-Bold')]))
+            story.append(t)
+        story.append(Spacer(1, 8))
+    doc.build(story); emit(p, 'platypus %d' % i)
+`;
+
+producers.reportlab = async () => {
+  if (spawnSync(PY, ['-c', 'import reportlab']).status !== 0) return 'python3-reportlab not installed';
+  const out = dir('reportlab');
+  seed = 7;
+  const r = run(PY, ['-c', REPORTLAB, out, SMALL ? '1' : '0']);
+  let n = 0;
+  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
+    const e = JSON.parse(line);
+    if (record(e.file, 'reportlab', e.kind, e.expect ?? undefined)) n++;
+  }
+  return n;
+};
+
+const CAIRO = String.raw`
+import sys, os, json, random, math
+import cairo
+out = sys.argv[1]; small = sys.argv[2] == '1'
+random.seed(5)
+W = ${JSON.stringify(WORDS)}
+L = ${JSON.stringify(LANG)}
+def sent(a=5, b=12):
+    s = ' '.join(random.choice(W) for _ in range(random.randint(a, b)))
+    return s[0].upper() + s[1:] + '.'
+faces = ['DejaVu Serif', 'DejaVu Sans', 'DejaVu Sans Mono', 'Liberation Serif', 'Liberation Sans', 'C059', 'Nimbus Sans', 'Latin Modern Roman']
+for i in range(4 if small else 24):
+    p = os.path.join(out, 'cairo-%02d.pdf' % i)
+    w, h = [(595, 842), (612, 792), (420, 595)][i % 3]
+    s = cairo.PDFSurface(p, w, h)
+    s.set_metadata(cairo.PDFMetadata.TITLE, 'cairo %d' % i) if hasattr(cairo, 'PDFMetadata') else None
+    ctx = cairo.Context(s)
+    for page in range(1 + i % 3):
+        face = faces[(i + page) % len(faces)]
+        ctx.select_font_face(face, [cairo.FONT_SLANT_NORMAL, cairo.FONT_SLANT_ITALIC][i % 2], [cairo.FONT_WEIGHT_NORMAL, cairo.FONT_WEIGHT_BOLD][(i // 2) % 2])
+        size = [9, 10, 12, 14, 20][i % 5]
+        ctx.set_font_size(size)
+        y = 50
+        while y < h - 50:
+            ctx.move_to(40, y); ctx.show_text(sent())
+            y += size * 1.4
+        if i % 4 == 1:
+            ctx.save(); ctx.translate(w / 2, h / 2); ctx.rotate(math.pi / 2 * (1 + i % 3)); ctx.move_to(0, 0); ctx.show_text(sent(2, 4)); ctx.restore()
+        if i % 5 == 2:
+            ctx.move_to(40, h - 30); ctx.show_text(L[['fr', 'de', 'el', 'ru', 'pl'][i % 5]])
+        ctx.show_page()
+    s.finish()
+    print(json.dumps({'file': p, 'kind': 'cairo toy text %s' % face}))
+`;
+
+producers.cairo = async () => {
+  if (spawnSync(PY, ['-c', 'import cairo']).status !== 0) return 'python3-cairo not installed';
+  const out = dir('cairo');
+  const r = run(PY, ['-c', CAIRO, out, SMALL ? '1' : '0']);
+  let n = 0;
+  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
+    const e = JSON.parse(line);
+    if (record(e.file, 'cairo', e.kind)) n++;
+  }
+  return n;
+};
+
+producers.pango = async () => {
+  if (!have('pango-view')) return 'pango-view not installed';
+  const out = dir('pango');
+  seed = 11;
+  let n = 0;
+  const fonts = ['DejaVu Serif 11', 'DejaVu Sans 10', 'Liberation Serif 12', 'Liberation Sans 9', 'DejaVu Sans Mono 9', 'C059 11', 'Latin Modern Roman 12'];
+  const texts = [
+    ...Array.from({ length: SMALL ? 2 : 10 }, (_, i) => ({ name: `prose-${i}`, text: Array.from({ length: 2 + i * 3 }, () => paragraph()).join('\n\n'), kind: 'prose' })),
+    ...Object.keys(LANG).map((l) => ({ name: `lang-${l}`, text: `${LANG[l]}\n${sentence()}\n${LANG[l]}`, kind: `language ${l}`, expect: RTL.has(l) ? 'ineligible' : undefined })),
+    { name: 'markup', text: `<b>Bold</b> <i>italic</i> <span letter_spacing="3000">spaced</span> <span font_features="liga=0">office</span> <small>small</small> <big>big</big> x<sup>2</sup>\n${paragraph()}`, kind: 'pango markup', markup: true },
+  ];
+  for (const [i, t] of texts.entries()) {
+    const src = join(WORK, `pango-${t.name}.txt`);
+    writeFileSync(src, t.text);
+    const file = join(out, `${t.name}.pdf`);
+    const font = /zh|ja|ko/.test(t.name) ? 'WenQuanYi Zen Hei 12' : fonts[i % fonts.length];
+    run('pango-view', ['-q', '--output', file, `--font=${font}`, `--width=${[450, 500, 300][i % 3]}`, '--wrap=word', ...(i % 4 === 1 ? ['--justify'] : []), ...(i % 5 === 2 ? ['--rotate=90'] : []), ...(t.markup ? ['--markup'] : []), src], { quiet: true });
+    if (record(file, 'pango', `${t.kind}; ${font}`, t.expect)) n++;
+  }
+  return n;
+};
+
+producers.rsvg = async () => {
+  if (!have('rsvg-convert')) return 'rsvg-convert not installed';
+  const out = dir('rsvg');
+  seed = 13;
+  let n = 0;
+  for (let i = 0; i < (SMALL ? 3 : 16); i++) {
+    const lines = Array.from({ length: 8 + (i % 5) * 4 }, (_, j) => {
+      const y = 40 + j * 22;
+      const attrs = [
+        '',
+        ' letter-spacing="2"',
+        ' font-weight="bold"',
+        ` transform="rotate(${(j % 3) * 5} 20 ${y})"`,
+        ' word-spacing="8"',
+        ' font-style="italic"',
+      ][(i + j) % 6];
+      return j % 4 === 3
+        ? `<text x="20" y="${y}" font-size="14"${attrs}><tspan>${esc(sentence(2, 4))}</tspan> <tspan fill="red" font-weight="bold">${esc(sentence(1, 3))}</tspan></text>`
+        : `<text x="20" y="${y}" font-family="${['DejaVu Serif', 'DejaVu Sans', 'Liberation Sans', 'monospace'][i % 4]}" font-size="${[12, 14, 10, 18][j % 4]}"${attrs}>${esc(i % 7 === 3 && j === 2 ? LANG.el : sentence(3, 8))}</text>`;
+    });
+    const path = i % 4 === 2 ? `<path id="arc" d="M 40 600 Q 300 450 560 600" fill="none"/><text font-size="16"><textPath href="#arc">${esc(sentence(4, 7))}</textPath></text>` : '';
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="800">${lines.join('')}${path}</svg>`;
+    const src = join(WORK, `rsvg-${i}.svg`);
+    writeFileSync(src, svg);
+    const file = join(out, `svg-${String(i).padStart(2, '0')}.pdf`);
+    run('rsvg-convert', ['-f', 'pdf', '-o', file, src], { quiet: true });
+    if (record(file, 'rsvg', `svg text ${i}${path ? ' textPath' : ''}`)) n++;
+  }
+  return n;
+};
+
+/** A spread of man pages (every k-th of the sorted list, so the same on one machine). */
+function manPages(count) {
+  const dirs = ['/usr/share/man/man1', '/usr/share/man/man5', '/usr/share/man/man8', '/usr/share/man/man3'];
+  const all = dirs.filter(existsSync).flatMap((d) => readdirSync(d).filter((f) => /\.\d\w*\.gz$/.test(f)).sort().map((f) => join(d, f)));
+  const step = Math.max(1, Math.floor(all.length / count));
+  return all.filter((_, i) => i % step === 0).slice(0, count);
+}
+
+producers.ghostscript = async () => {
+  if (!have('ps2pdf') || !have('groff')) return 'ghostscript or groff not installed';
+  const out = dir('ghostscript');
+  let n = 0;
+  for (const man of manPages(SMALL ? 4 : 40)) {
+    const name = basename(man).replace(/\.gz$/, '');
+    const ps = join(WORK, `${name}.ps`);
+    const g = spawnSync('sh', ['-c', `zcat '${man}' | groff -Tps -man -P-pa4 2>/dev/null > '${ps}'`]);
+    if (g.status !== 0) continue;
+    const file = join(out, `man-${name}.pdf`);
+    run('ps2pdf', [ps, file], { quiet: true });
+    if (record(file, 'ghostscript', `groff -Tps man page ${name} | ps2pdf`)) n++;
+  }
+  // Source and text files through enscript (Courier, the way many older tools print text).
+  if (have('enscript')) {
+    const sources = [join(root, 'README.md'), join(root, 'package.json'), join(root, 'src/engine/document/pdf/pdfjs-reader.ts'), join(root, 'scripts/build.mjs'), join(root, 'docs/document.md')].filter(existsSync);
+    for (const [i, src] of sources.entries()) {
+      const ps = join(WORK, `enscript-${i}.ps`);
+      spawnSync('enscript', ['-q', ...(i % 2 ? ['-2r'] : ['-B']), '-p', ps, src]);
+      const file = join(out, `enscript-${basename(src)}.pdf`);
+      run('ps2pdf', [ps, file], { quiet: true });
+      if (record(file, 'ghostscript', `enscript ${i % 2 ? '2-up rotated' : 'plain'} | ps2pdf`)) n++;
+    }
+  }
+  return n;
+};
+
+producers.gropdf = async () => {
+  if (spawnSync('sh', ['-c', "printf 'x\\n' | groff -Tpdf > /dev/null 2>&1"]).status !== 0) return 'groff -Tpdf (gropdf) not available';
+  const out = dir('gropdf');
+  let n = 0;
+  for (const man of manPages(SMALL ? 2 : 15).reverse()) {
+    const name = basename(man).replace(/\.gz$/, '');
+    const file = join(out, `man-${name}.pdf`);
+    spawnSync('sh', ['-c', `zcat '${man}' | groff -Tpdf -man 2>/dev/null > '${file}'`]);
+    if (record(file, 'gropdf', `groff -Tpdf man page ${name}`)) n++;
+  }
+  return n;
+};
+
+const TEX = {
+  article: (p) => `\\documentclass{article}\\begin{document}\\title{${p.title}}\\author{Corpus}\\maketitle\\section{Introduction}${p.paras(4)}\\subsection{Details}${p.paras(3)}\\begin{itemize}\\item ${p.s()}\\item ${p.s()}\\end{itemize}\\begin{enumerate}\\item ${p.s()}\\item ${p.s()}\\end{enumerate}${p.paras(2)}\\end{document}`,
+  twocolumn: (p) => `\\documentclass[twocolumn]{article}\\begin{document}\\section{Two columns}${p.paras(12)}\\end{document}`,
+  t1accents: (p) => `\\documentclass{article}\\usepackage[T1]{fontenc}\\usepackage[utf8]{inputenc}\\begin{document}${p.latin}\\par ${p.paras(3)}\\end{document}`,
+  ot1accents: (p) => `\\documentclass{article}\\usepackage[utf8]{inputenc}\\begin{document}${p.latin}\\par ${p.paras(3)}\\end{document}`,
+  lmodern: (p) => `\\documentclass{article}\\usepackage{lmodern}\\usepackage[T1]{fontenc}\\usepackage[utf8]{inputenc}\\begin{document}${p.latin}\\par ${p.paras(4)}\\end{document}`,
+  times: (p) => `\\documentclass{article}\\usepackage{mathptmx}\\usepackage[scaled]{helvet}\\begin{document}\\section{Times and Helvetica}${p.paras(4)}\\textsf{${p.s()}}\\end{document}`,
+  palatino: (p) => `\\documentclass{article}\\usepackage{mathpazo}\\begin{document}${p.paras(4)}\\end{document}`,
+  math: (p) => `\\documentclass{article}\\begin{document}${p.paras(2)} Inline $a^2+b^2=c^2$ and $\\sum_{i=1}^n i = \\frac{n(n+1)}{2}$. \\[ \\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2} \\] \\begin{equation} \\alpha + \\beta \\leq \\gamma \\end{equation} ${p.paras(2)}\\end{document}`,
+  tables: (p) => `\\documentclass{article}\\begin{document}${p.paras(1)}\\begin{tabular}{|l|r|c|}\\hline Name & Amount & Code\\\\\\hline ${Array.from({ length: 8 }, () => `${p.w()} & ${(rand() * 1000).toFixed(2)} & ${p.w()}\\\\`).join(' ')}\\hline\\end{tabular}\\par ${p.paras(2)}\\end{document}`,
+  footnotes: (p) => `\\documentclass{article}\\begin{document}${p.s()}\\footnote{${p.s()}} ${p.paras(2)}\\footnote{${p.s()}}\\par\\textsc{Small Caps Text} \\textbf{bold} \\emph{emphasis} \\texttt{typewriter} \\lq\\lq{}quotes'' -- --- \\ldots\\end{document}`,
+  report: (p) => `\\documentclass{report}\\begin{document}${Array.from({ length: 14 }, (_, i) => `\\chapter{Chapter ${i + 1}}${p.paras(6)}`).join('')}\\end{document}`,
+  letter: (p) => `\\documentclass{letter}\\signature{A. Corpus}\\address{1 Main St\\\\Town}\\begin{document}\\begin{letter}{Recipient\\\\Street}\\opening{Dear Sir,}${p.paras(3)}\\closing{Yours,}\\end{letter}\\end{document}`,
+  ligatures: (p) => `\\documentclass{article}\\begin{document}office official efficient affluent fluffy flight fifty waffle shuffle afflict scaffold --- \\lq\\lq{}ff'' ffi ffl. ${p.paras(2)}\\end{document}`,
+  smallfont: (p) => `\\documentclass[10pt]{article}\\begin{document}{\\tiny ${p.paras(2)}}{\\Huge ${p.s()}}{\\scriptsize ${p.paras(1)}}\\end{document}`,
+  greekcyr: (p) => `\\documentclass{article}\\usepackage[T2A,T1]{fontenc}\\usepackage[utf8]{inputenc}\\begin{document}${p.paras(1)} {\\fontencoding{T2A}\\selectfont Москва, Съешь же ещё этих мягких булок.}\\end{document}`,
+  verbatim: (p) => `\\documentclass{article}\\begin{document}${p.paras(1)}\\begin{verbatim}\nint main(void) {\n    return 0; /* spaces */\n}\n\\end{verbatim}${p.paras(1)}\\end{document}`,
+  justified: (p) => `\\documentclass[a5paper]{article}\\usepackage[T1]{fontenc}\\begin{document}\\sloppy ${p.paras(10)}\\end{document}`,
+  book: (p) => `\\documentclass{book}\\begin{document}\\frontmatter\\tableofcontents\\mainmatter${Array.from({ length: 5 }, (_, i) => `\\chapter{Part ${i + 1}}\\section{S}${p.paras(5)}`).join('')}\\end{document}`,
+};
+
+producers.pdftex = async () => {
+  if (!have('pdflatex')) return 'pdflatex not installed';
+  const out = dir('pdftex');
+  const work = join(WORK, 'tex');
+  mkdirSync(work, { recursive: true });
+  seed = 17;
+  const texEsc = (s) => s.replace(/[\\{}$&#%_^~]/g, (c) => `\\${c === '\\' ? 'textbackslash{}' : c}`).replace(/[“”]/g, '"').replace(/[‘’]/g, "'").replace(/…/g, '\\ldots{}').replace(/—/g, '---');
+  const p = {
+    s: () => texEsc(sentence()),
+    w: () => texEsc(pick(WORDS)),
+    paras: (k) => Array.from({ length: k }, () => texEsc(paragraph())).join('\n\n') + '\n\n',
+    latin: ['fr', 'de', 'es', 'pl', 'cs'].map((l) => LANG[l]).join('\n\n'),
+    title: 'A Corpus Document',
+  };
+  let n = 0;
+  const entries = Object.entries(TEX).filter((_, i) => !SMALL || i % 4 === 0);
+  for (const [name, make] of entries) {
+    writeFileSync(join(work, `${name}.tex`), make(p));
+    // twice for the table of contents / page references
+    for (let k = 0; k < (name === 'book' ? 2 : 1); k++) run('pdflatex', ['-interaction=batchmode', '-halt-on-error', `${name}.tex`], { cwd: work, quiet: true });
+    const pdf = join(work, `${name}.pdf`);
+    if (existsSync(pdf)) {
+      copyFileSync(pdf, join(out, `${name}.pdf`));
+      if (record(join(out, `${name}.pdf`), 'pdftex', `pdflatex ${name}`)) n++;
+    } else process.stderr.write(`  pdflatex ${name}: no PDF (missing package?)\n`);
+  }
+  return n;
+};
+
+producers['pdf-lib'] = async () => {
+  const { PDFDocument, StandardFonts, degrees, rgb } = await import('pdf-lib');
+  const out = dir('pdf-lib');
+  seed = 19;
+  let n = 0;
+  const fonts = [StandardFonts.Helvetica, StandardFonts.TimesRoman, StandardFonts.Courier, StandardFonts.HelveticaBold, StandardFonts.TimesRomanItalic, StandardFonts.CourierBold];
+  for (let i = 0; i < (SMALL ? 3 : 20); i++) {
+    const doc = await PDFDocument.create();
+    doc.setTitle(`pdf-lib ${i}`);
+    const font = await doc.embedFont(fonts[i % fonts.length]);
+    for (let pg = 0; pg < 1 + (i % 4 === 3 ? 13 : i % 3); pg++) {
+      const page = doc.addPage([[595, 842], [612, 792], [842, 595]][i % 3]);
+      const size = [10, 12, 9, 14][i % 4];
+      let y = page.getHeight() - 50;
+      const text = Array.from({ length: 8 }, () => paragraph(2)).join('\n') + (i % 5 === 2 ? `\n${LANG.fr}\n${LANG.de.replace(" ẞ GROẞ.", "")}\n${LANG.es}` : '');
+      if (i % 2 === 0) {
+        page.drawText(text, { x: 50, y, size, font, lineHeight: size * 1.3, maxWidth: page.getWidth() - 100 });
+      } else {
+        for (const line of text.split('\n')) {
+          for (let k = 0; k < line.length && y > 40; k += 80) {
+            page.drawText(line.slice(k, k + 80), { x: 50, y, size, font });
+            y -= size * 1.4;
+          }
+        }
+      }
+      if (i % 4 === 1) page.drawText(sentence(3, 6), { x: 300, y: 200, size: 16, font, rotate: degrees([90, 45, 180][i % 3]), color: rgb(0.5, 0, 0) });
+      if (i % 6 === 5) page.drawText('Tiny print at the bottom of the page.', { x: 50, y: 20, size: 4, font });
+    }
+    const file = join(out, `pdf-lib-${String(i).padStart(2, '0')}.pdf`);
+    writeFileSync(file, await doc.save({ useObjectStreams: i % 2 === 0 }));
+    if (record(file, 'pdf-lib', `standard font ${fonts[i % fonts.length]}${i % 2 ? ' line by line' : ' wrapped'}`)) n++;
+  }
+  return n;
+};
+
+/** Other producers' files re-written: Ghostscript's pdfwrite (re-embeds fonts, its own ToUnicode) and qpdf (object streams, linearized, uncompressed). */
+producers.rewrite = async () => {
+  const sources = Object.entries(manifest.files).filter(([f, e]) => ['chromium', 'reportlab', 'cairo', 'pdftex', 'libreoffice', 'wkhtmltopdf'].includes(e.producer) && !e.expect);
+  let n = 0;
+  if (have('gs')) {
+    const out = dir('gs-pdfwrite');
+    for (const [i, [f, e]] of sources.filter((_, i) => i % (SMALL ? 20 : 7) === 0).entries()) {
+      const file = join(out, `${e.producer}-${basename(f)}`);
+      run('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', ...(i % 3 === 2 ? ['-dCompatibilityLevel=1.4'] : []), `-sOutputFile=${file}`, join(OUT, f)], { quiet: true });
+      if (record(file, 'ghostscript-pdfwrite', `gs pdfwrite of ${e.producer}: ${e.kind}`)) n++;
+    }
+  }
+  if (have('qpdf')) {
+    const out = dir('qpdf');
+    const modes = [['--object-streams=generate'], ['--linearize'], ['--qdf', '--object-streams=disable'], ['--stream-data=uncompress'], ['--object-streams=generate', '--linearize']];
+    for (const [i, [f, e]] of sources.filter((_, i) => i % (SMALL ? 20 : 6) === 3).entries()) {
+      const mode = modes[i % modes.length];
+      const file = join(out, `${e.producer}-${mode.join('').replace(/[^a-z]+/g, '-')}-${basename(f)}`);
+      run('qpdf', [...mode, join(OUT, f), file], { quiet: true });
+      if (record(file, `qpdf+${e.producer}`, `qpdf ${mode.join(' ')} of ${e.kind}`)) n++;
+    }
+  }
+  return n;
+};
+
+producers.found = async () => {
+  const out = dir('found');
+  const r = spawnSync('sh', ['-c', "find /usr/share /usr/lib /opt -name '*.pdf' -size -5M 2>/dev/null | sort"], { encoding: 'utf8' });
+  let n = 0;
+  for (const f of r.stdout.split('\n').filter(Boolean)) {
+    if (f.includes('node_modules')) continue;
+    const name = f.replace(/^\//, '').replace(/[^A-Za-z0-9._-]+/g, '_');
+    copyFileSync(f, join(out, name));
+    if (record(join(out, name), null, `found on this machine: ${f}`)) n++;
+  }
+  return n;
+};
+
+producers.fixtures = async () => {
+  const out = dir('fixtures');
+  let n = 0;
+  for (const d of ['pdf', 'pdf-signatures']) {
+    const src = join(root, '../shared/fixtures', d);
+    if (!existsSync(src)) continue;
+    for (const f of readdirSync(src).filter((x) => x.endsWith('.pdf'))) {
+      copyFileSync(join(src, f), join(out, `${d}-${f}`));
+      if (record(join(out, `${d}-${f}`), null, `fixture ../shared/fixtures/${d}/${f}`)) n++;
+    }
+  }
+  return n || 'no ../shared/fixtures/pdf*';
+};
+
+const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'found', 'fixtures'];
+try {
+  for (const name of order) {
+    if (only && !only.has(name)) continue;
+    const t = Date.now();
+    let result;
+    try {
+      result = await producers[name]();
+    } catch (err) {
+      result = `failed: ${err?.message ?? err}`;
+    }
+    process.stdout.write(`${name.padEnd(12)} ${typeof result === 'number' ? `${result} files` : `skipped (${result})`} in ${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+    writeFileSync(join(OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+  }
+} finally {
+  rmSync(WORK, { recursive: true, force: true });
+}
+const counts = {};
+for (const e of Object.values(manifest.files)) counts[e.producer ?? '(Info /Producer)'] = (counts[e.producer ?? '(Info /Producer)'] ?? 0) + 1;
+process.stdout.write(`${Object.keys(manifest.files).length} files in ${OUT}: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
