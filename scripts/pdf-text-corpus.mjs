@@ -272,12 +272,18 @@ producers.libreoffice = async () => {
   const txt = join(WORK, 'lo-txt');
   mkdirSync(txt, { recursive: true });
   for (let i = 0; i < (SMALL ? 2 : 8); i++) writeFileSync(join(txt, `text-${i}.txt`), Array.from({ length: 4 + i * 6 }, () => paragraph()).join('\n\n') + (i % 3 === 0 ? `\n\n${LANG.fr}\n${LANG.de}\n${LANG.el}\n${LANG.ru}\n` : ''));
-  const inputs = [...docs.map((d) => join(html, `${d.name}.html`)), ...readdirSync(txt).map((f) => join(txt, f))];
+  const docxDir = join(root, '../shared/fixtures/docx');
+  const docx = existsSync(docxDir) ? readdirSync(docxDir).filter((f) => f.endsWith('.docx')).map((f) => join(docxDir, f)) : [];
+  const csv = join(txt, 'table.csv');
+  writeFileSync(csv, ['Name,Quantity,Price,Note', ...Array.from({ length: 60 }, (_, i) => `${pick(WORDS)},${i + 1},${(rand() * 500).toFixed(2)},"${sentence(2, 5)}"`)].join('\n'));
+  const inputs = [...docs.map((d) => join(html, `${d.name}.html`)), ...readdirSync(txt).filter((f) => f.endsWith('.txt')).map((f) => join(txt, f)), ...docx, csv];
   const profile = `-env:UserInstallation=file://${join(WORK, 'lo-profile')}`;
   for (let i = 0; i < inputs.length; i += 10) run('soffice', [profile, '--headless', '--convert-to', 'pdf:writer_pdf_Export', '--outdir', out, ...inputs.slice(i, i + 10)], { quiet: true, timeout: 300_000 });
   let n = 0;
   for (const doc of docs) if (record(join(out, `${doc.name}.pdf`), 'libreoffice', `${doc.kind} (HTML import)`, doc.rtl ? 'ineligible' : undefined)) n++;
-  for (const f of readdirSync(txt)) if (record(join(out, f.replace(/\.txt$/, '.pdf')), 'libreoffice', 'plain text')) n++;
+  for (const f of readdirSync(txt).filter((x) => x.endsWith('.txt'))) if (record(join(out, f.replace(/\.txt$/, '.pdf')), 'libreoffice', 'plain text')) n++;
+  for (const f of docx) if (record(join(out, basename(f).replace(/\.docx$/, '.pdf')), 'libreoffice', `DOCX fixture ${basename(f)}`)) n++;
+  if (record(join(out, 'table.pdf'), 'libreoffice', 'CSV through Calc')) n++;
   return n;
 };
 
@@ -423,6 +429,228 @@ for i in range(4 if small else 24):
     s.finish()
     print(json.dumps({'file': p, 'kind': 'cairo toy text %s' % face}))
 `;
+
+// Content-stream idioms written operator by operator (reportlab's canvas, standard fonts): what
+// other producers (word processors, typesetters, imposition tools) emit and the HTML producers
+// here do not: TJ kerning and word gaps instead of spaces, ' and " operators, 1 Tf with the size in
+// the matrix, Tz/Ts/Tc/Tw, mirrored and rotated matrices, character-by-character and word-by-word
+// placement, baselines and gaps either side of the layout's line (4.6) and cell (7) thresholds,
+// text drawn out of reading order, fake bold, every render mode, odd font sizes, hex/octal/escaped
+// strings, form XObjects, text state saved by q/Q, TD/T*, marked content, a missing ET, Symbol and
+// ZapfDingbats, WinAnsi specials, /Rotate and a CropBox.
+const RAWOPS = String.raw`import sys, os, json
+from reportlab.pdfgen import canvas
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
+out = sys.argv[1]
+def s(t):
+    return '(' + t.replace('\\', '\\\\').replace('(', '\\(').replace(')', '\\)') + ')'
+TEXT = ['The quick brown fox jumps over the lazy dog', 'Efficient office workflows affect the official profile', 'Numbers 3.14 and 42% and $120 appear here', 'Another line of ordinary running text follows', 'And the final line of this small block ends']
+def words(i):
+    return TEXT[i % len(TEXT)].split(' ')
+CASES = {}
+def case(f):
+    CASES[f.__name__] = f
+    return f
+@case
+def tj_kern(F, fn):
+    o = ['BT /%s 11 Tf 50 780 Td 14 TL' % F]
+    for i in range(5):
+        parts = []
+        for w in words(i):
+            parts.append(s(w[:2])); parts.append('-25'); parts.append(s(w[2:] + ' ')); parts.append('15')
+        o.append('[%s] TJ T*' % ' '.join(parts))
+    return o + ['ET']
+@case
+def tj_wordgaps(F, fn):
+    o = ['BT /%s 11 Tf 50 780 Td 16 TL' % F]
+    for gap in [-100, -150, -200, -250, -300, -400, -500, -1000, -2500, -6000]:
+        o.append('[%s] TJ T*' % (' %d ' % gap).join(s(w) for w in words(gap)))
+    return o + ['ET']
+@case
+def tj_positive(F, fn):
+    o = ['BT /%s 12 Tf 50 780 Td 16 TL' % F]
+    for gap in [50, 100, 300, 600]:
+        o.append('[%s] TJ T*' % (' %d ' % gap).join(s(w + ' ') for w in words(gap)))
+    return o + ['ET']
+@case
+def quote_ops(F, fn):
+    return ['BT /%s 12 Tf 50 780 Td 15 TL' % F, s(TEXT[0]) + ' Tj', s(TEXT[1]) + " '", '3 1 ' + s(TEXT[2]) + ' "', '0 0 ' + s(TEXT[3]) + ' "', s(TEXT[4]) + " '", 'ET']
+@case
+def unit_font_matrix(F, fn):
+    o = ['BT /%s 1 Tf 11 0 0 11 50 760 Tm' % F]
+    for i in range(5):
+        o.append(s(TEXT[i]) + ' Tj 0 -1.3 Td')
+    o.append('/%s 1 Tf 24 0 0 24 50 600 Tm %s Tj' % (F, s('Large by matrix')))
+    return o + ['ET']
+@case
+def hscale(F, fn):
+    o = ['BT /%s 12 Tf 50 780 Td 16 TL' % F]
+    for tz in [50, 80, 100, 130, 200]:
+        o.append('%d Tz [%s] TJ T*' % (tz, ' -200 '.join(s(w) for w in words(tz))))
+    return o + ['100 Tz ET']
+@case
+def rise(F, fn):
+    return ['BT /%s 12 Tf 50 780 Td' % F, s('E = mc') + ' Tj 5 Ts /%s 8 Tf (2) Tj 0 Ts /%s 12 Tf ( and H) Tj -3 Ts /%s 8 Tf (2) Tj 0 Ts /%s 12 Tf (O water.) Tj' % (F, F, F, F), '0 -20 Td 12 Ts ' + s('risen a lot') + ' Tj 0 Ts', 'ET']
+@case
+def tc_tw(F, fn):
+    o = ['BT /%s 11 Tf 50 780 Td 16 TL' % F]
+    for tc, tw in [(0, 0), (1, 0), (3, 0), (-0.5, 0), (0, 4), (0, 10), (2, 6), (0, -2)]:
+        o.append('%s Tc %s Tw %s Tj T*' % (tc, tw, s(TEXT[(tc * 3 + tw) % 5 if isinstance(tc, int) else 0])))
+    return o + ['0 Tc 0 Tw ET']
+@case
+def mirrored(F, fn):
+    return ['BT /%s 12 Tf' % F,
+            '1 0 0 1 50 780 Tm ' + s(TEXT[0]) + ' Tj',
+            '-1 0 0 1 400 740 Tm ' + s(TEXT[1]) + ' Tj',
+            '1 0 0 -1 50 700 Tm ' + s(TEXT[2]) + ' Tj',
+            '0 1 -1 0 300 400 Tm ' + s(TEXT[3]) + ' Tj',
+            '0 -1 1 0 350 600 Tm ' + s(TEXT[4]) + ' Tj',
+            '0.866 0.5 -0.5 0.866 100 300 Tm ' + s('Thirty degrees') + ' Tj',
+            '1 0 0.3 1 50 200 Tm ' + s('Skewed italic-like text') + ' Tj', 'ET']
+@case
+def char_by_char(F, fn):
+    o = ['BT /%s 11 Tf' % F]
+    y = 780
+    for i in range(5):
+        x = 50.0
+        for ch in TEXT[i]:
+            o.append('1 0 0 1 %.3f %d Tm %s Tj' % (x, y, s(ch)))
+            x += stringWidth(ch, fn, 11)
+        y -= 15
+    return o + ['ET']
+@case
+def word_by_word(F, fn):
+    o = []
+    y = 780
+    for i, extra in enumerate([0, 1, 2.5, 3, 4, 6, 6.9, 7.1, 8, 12]):
+        x = 50.0
+        for w in words(i):
+            o.append('BT /%s 11 Tf %.3f %d Td %s Tj ET' % (F, x, y, s(w)))
+            x += stringWidth(w, fn, 11) + extra
+        y -= 15
+    return o
+@case
+def line_thresholds(F, fn):
+    o = []
+    y = 780.0
+    for dy in [3, 4.5, 4.6, 4.7, 5, 5.6, 6, 8, 10, 11, 11.6, 12, 13, 20]:
+        o.append('BT /%s 10 Tf 50 %.2f Td %s Tj ET' % (F, y, s('baseline step %s' % dy)))
+        y -= dy
+    o.append('BT /%s 10 Tf 50 400 Td (left) Tj ET BT /%s 10 Tf 300 402 Td (right a bit higher) Tj ET' % (F, F))
+    o.append('BT /%s 10 Tf 50 380 Td (left) Tj ET BT /%s 10 Tf 300 375 Td (right a bit lower) Tj ET' % (F, F))
+    o.append('BT /%s 10 Tf 50 300 Td (big) Tj /%s 30 Tf (BIG) Tj /%s 10 Tf 0 -12 Td (after big) Tj ET' % (F, F, F))
+    return o
+@case
+def out_of_order(F, fn):
+    o = []
+    for i in range(5):
+        o.append('BT /%s 11 Tf 320 %d Td %s Tj ET' % (F, 700 - i * 15, s(TEXT[i][:30])))
+    for i in range(5):
+        o.append('BT /%s 11 Tf 50 %d Td %s Tj ET' % (F, 640 - i * 15 + 60, s(TEXT[4 - i][:30])))
+    for i in range(5):
+        o.append('BT /%s 11 Tf 50 %d Td %s Tj ET' % (F, 300 + i * 15, s(TEXT[i])))
+    return o
+@case
+def fake_bold(F, fn):
+    o = []
+    for i in range(4):
+        for dx in (0, 0.3, 0.6):
+            o.append('BT /%s 12 Tf %.1f %d Td %s Tj ET' % (F, 50 + dx, 780 - i * 16, s(TEXT[i])))
+    return o
+@case
+def render_modes(F, fn):
+    o = ['BT /%s 12 Tf 50 780 Td 16 TL' % F]
+    for m in range(8):
+        o.append('%d Tr %s Tj T*' % (m, s('render mode %d: %s' % (m, TEXT[m % 5]))))
+    return o + ['0 Tr ET']
+@case
+def odd_sizes(F, fn):
+    return ['BT /%s 12 Tf 50 780 Td () Tj %s Tj ET' % (F, s('after empty')),
+            'BT /%s 0 Tf 50 760 Td %s Tj ET' % (F, s('zero size text')),
+            'BT /%s -12 Tf 50 740 Td %s Tj ET' % (F, s('negative size text')),
+            'BT /%s 0.5 Tf 50 720 Td %s Tj ET' % (F, s('half point text')),
+            'BT /%s 200 Tf 50 500 Td %s Tj ET' % (F, s('Huge')),
+            'BT /%s 12 Tf 50 450 Td %s Tj ET' % (F, s('normal after'))]
+@case
+def strings(F, fn):
+    return ['BT /%s 12 Tf 50 780 Td 16 TL' % F,
+            '<48656C6C6F20686578> Tj T*', '<48656c6c6f206c6f776572> Tj T*', '<48 65 6C 6C 6F 20 73 70 61 63 65 64> Tj T*', '<48656C6C6F2> Tj T*',
+            r'(Octal \101\102\103 and \50parens\51) Tj T*', r'(Escaped \(parens\) and \\ backslash) Tj T*',
+            '(Line continued \\\nhere) Tj T*', r'(Tab\there and CR\rand LF\nend) Tj T*', '(Balanced (nested) parens) Tj T*', 'ET']
+@case
+def form_xobject(F, fn):
+    return 'FORM'
+@case
+def state_in_q(F, fn):
+    return ['BT /%s 10 Tf 50 780 Td' % F, 'q /%s 30 Tf 3 Tc Q' % F, s('after q/Q the font is ten points again, or is it?') + ' Tj', 'ET',
+            'q 1 0 0 1 0 -40 cm BT /%s 12 Tf 50 760 Td %s Tj ET Q' % (F, s('moved by cm')),
+            'q 2 0 0 2 0 0 cm BT /%s 6 Tf 25 340 Td %s Tj ET Q' % (F, s('scaled by cm 2x')),
+            'BT /%s 12 Tf 50 600 Td 1 0 0 rg %s Tj 0 0 1 rg %s Tj 0 g %s Tj ET' % (F, s('red '), s('blue '), s('black'))]
+@case
+def td_leading(F, fn):
+    return ['BT /%s 12 Tf 50 780 Td' % F, s(TEXT[0]) + ' Tj 0 -18 TD', s(TEXT[1]) + ' Tj T*', s(TEXT[2]) + ' Tj 20 -18 TD', s(TEXT[3]) + ' Tj T*', s(TEXT[4]) + ' Tj', 'ET']
+@case
+def marked_content(F, fn):
+    return ['/Span <</ActualText (fi)>> BDC BT /%s 12 Tf 50 780 Td %s Tj ET EMC' % (F, s('ActualText replaced')),
+            '/P <</MCID 0>> BDC BT /%s 12 Tf 50 760 Td %s Tj ET EMC' % (F, s('Tagged paragraph')),
+            '/Artifact BMC BT /%s 9 Tf 50 40 Td %s Tj ET EMC' % (F, s('Page artifact footer')),
+            '/OC /oc1 BDC BT /%s 12 Tf 50 700 Td %s Tj ET EMC' % (F, s('optional content'))]
+@case
+def missing_et(F, fn):
+    return ['BT /%s 12 Tf 50 780 Td %s Tj' % (F, s('no ET at the end of the stream'))]
+@case
+def symbol_fonts(F, fn):
+    return 'SYMBOL'
+@case
+def many_spaces(F, fn):
+    return ['BT /%s 11 Tf 50 780 Td 15 TL' % F, s('Double  spaces  between  words') + ' Tj T*', s('   leading and trailing spaces   ') + ' Tj T*', s('Tabs\tbetween\twords') + ' Tj T*', '( ) Tj T*', s('word') + ' Tj ( ) Tj ( ) Tj ( ) Tj ' + s('word') + ' Tj T*', 'ET']
+@case
+def nonbreaking(F, fn):
+    return ['BT /%s 11 Tf 50 780 Td 15 TL' % F, '(caf\\351 na\\357ve fa\\347ade \\240nbsp\\240 \\255soft \\226 en \\227 em \\205 ellipsis \\223quotes\\224 \\200 euro) Tj T*', '(ligature chars \\036 \\037) Tj', 'ET']
+fonts = [('Helvetica', 'hel'), ('Times-Roman', 'tim'), ('Courier', 'cou')]
+n = 0
+for name, f in CASES.items():
+    for fi, (fn, tag) in enumerate(fonts):
+        if fi and name in ('form_xobject', 'symbol_fonts', 'missing_et', 'marked_content'): continue
+        if fi == 2 and name not in ('word_by_word', 'char_by_char', 'tj_wordgaps', 'line_thresholds', 'many_spaces'): continue
+        p = os.path.join(out, 'rawops-%s-%s.pdf' % (name, tag))
+        c = canvas.Canvas(p, pagesize=A4, pageCompression=n % 2)
+        c.setFont(fn, 12)
+        F = c._doc.getInternalFontName(fn)[1:]
+        body = f(F, fn)
+        if body == 'FORM':
+            c.beginForm('hdr'); c.setFont(fn, 10); c.drawString(0, 0, 'Header in a form XObject'); c.drawString(0, -12, TEXT[1]); c.endForm()
+            c.doForm('hdr'); c.saveState(); c.translate(50, 780); c.doForm('hdr'); c.restoreState(); c.saveState(); c.translate(50, 400); c.rotate(90); c.doForm('hdr'); c.restoreState()
+            c.drawString(50, 600, 'Body text on the page itself')
+        elif body == 'SYMBOL':
+            c.setFont('Symbol', 14); c.drawString(50, 780, 'abgdpqWS')  # Greek in Symbol's built-in encoding
+            c.setFont('ZapfDingbats', 14); c.drawString(50, 750, '3456nlu')
+            c.setFont(fn, 12); c.drawString(50, 720, 'plain text after symbol fonts')
+        else:
+            c._code.append('\n'.join(body))
+        if name == 'line_thresholds' and fi == 1: c.setPageRotation(90)
+        if name == 'word_by_word' and fi == 1: c.setCropBox((40, 100, 500, 800))
+        if name == 'tj_wordgaps' and fi == 1: c.setPageRotation(270)
+        c.showPage()
+        if name in ('word_by_word', 'tj_kern'):
+            c.setFont(fn, 12); c.drawString(50, 780, 'second page ' + TEXT[2]); c.showPage()
+        c.save()
+        n += 1
+        print(json.dumps({'file': p, 'kind': 'raw operators: %s (%s)' % (name, fn)}))
+`;
+
+producers['reportlab-rawops'] = async () => {
+  if (spawnSync(PY, ['-c', 'import reportlab']).status !== 0) return 'python3-reportlab not installed';
+  const out = dir('reportlab-rawops');
+  const r = run(PY, ['-c', RAWOPS, out]);
+  let n = 0;
+  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
+    const e = JSON.parse(line);
+    if (record(e.file, 'reportlab-rawops', e.kind)) n++;
+  }
+  return n;
+};
 
 producers.cairo = async () => {
   if (spawnSync(PY, ['-c', 'import cairo']).status !== 0) return 'python3-cairo not installed';
@@ -577,12 +805,33 @@ producers.pdftex = async () => {
   for (const [name, make] of entries) {
     writeFileSync(join(work, `${name}.tex`), make(p));
     // twice for the table of contents / page references
-    for (let k = 0; k < (name === 'book' ? 2 : 1); k++) run('pdflatex', ['-interaction=batchmode', '-halt-on-error', `${name}.tex`], { cwd: work, quiet: true });
+    for (let k = 0; k < (name === 'book' ? 2 : 1); k++) run('pdflatex', ['-interaction=batchmode', `${name}.tex`], { cwd: work, quiet: true });
     const pdf = join(work, `${name}.pdf`);
     if (existsSync(pdf)) {
       copyFileSync(pdf, join(out, `${name}.pdf`));
       if (record(join(out, `${name}.pdf`), 'pdftex', `pdflatex ${name}`)) n++;
     } else process.stderr.write(`  pdflatex ${name}: no PDF (missing package?)\n`);
+  }
+  // The older routes from the same sources: latex → dvips → ps2pdf (the arXiv way, Ghostscript
+  // re-encodes the Type 1 fonts) and latex → dvipdfmx.
+  const dvi = join(WORK, 'dvi');
+  mkdirSync(dvi, { recursive: true });
+  const viaDvi = entries.filter((_, i) => i % 2 === 0);
+  for (const [name, make] of viaDvi) {
+    writeFileSync(join(dvi, `${name}.tex`), make(p));
+    run('latex', ['-interaction=batchmode', `${name}.tex`], { cwd: dvi, quiet: true });
+    if (!existsSync(join(dvi, `${name}.dvi`))) continue;
+    if (have('dvips') && have('ps2pdf')) {
+      run('dvips', ['-q', '-o', `${name}.ps`, `${name}.dvi`], { cwd: dvi, quiet: true });
+      const file = join(out, `dvips-${name}.pdf`);
+      run('ps2pdf', [join(dvi, `${name}.ps`), file], { quiet: true });
+      if (record(file, 'dvips+ghostscript', `latex ${name} | dvips | ps2pdf`)) n++;
+    }
+    if (have('dvipdfmx')) {
+      const file = join(out, `dvipdfmx-${name}.pdf`);
+      run('dvipdfmx', ['-q', '-o', file, `${name}.dvi`], { cwd: dvi, quiet: true });
+      if (record(file, 'dvipdfmx', `latex ${name} | dvipdfmx`)) n++;
+    }
   }
   return n;
 };
@@ -622,9 +871,80 @@ producers['pdf-lib'] = async () => {
   return n;
 };
 
+/** pdf-lib on other producers' files and on its own pages: the idioms of stamping and form tools. */
+producers['pdf-lib-edit'] = async () => {
+  const { PDFDocument, StandardFonts, degrees } = await import('pdf-lib');
+  const out = dir('pdf-lib-edit');
+  let n = 0;
+  // Stamping a page keeps its content stream and adds more around it (Contents becomes an array).
+  const sources = Object.entries(manifest.files).filter(([, e]) => ['chromium', 'reportlab', 'pdftex', 'libreoffice', 'cairo'].includes(e.producer) && !e.expect);
+  for (const [i, [f, e]] of sources.filter((_, i) => i % (SMALL ? 30 : 9) === 2).entries()) {
+    try {
+      const doc = await PDFDocument.load(readFileSync(join(OUT, f)), { updateMetadata: false });
+      const font = await doc.embedFont([StandardFonts.Helvetica, StandardFonts.TimesRoman, StandardFonts.Courier][i % 3]);
+      for (const [k, pg] of doc.getPages().entries()) {
+        pg.drawText(`Stamped copy, page ${k + 1}`, { x: 30, y: 20, size: 8, font });
+        if (i % 3 === 1) pg.drawText('DRAFT', { x: 150, y: 300, size: 80, font, rotate: degrees(45), opacity: 0.2 });
+      }
+      const file = join(out, `stamped-${e.producer}-${basename(f)}`);
+      writeFileSync(file, await doc.save({ useObjectStreams: i % 2 === 0 }));
+      if (record(file, `pdf-lib-stamp+${e.producer}`, `pdf-lib stamp on ${e.kind}`)) n++;
+    } catch (err) {
+      process.stderr.write(`  pdf-lib stamp ${f}: ${err.message}\n`);
+    }
+  }
+  // Filled form fields (text in widget appearances, which pdf.js's page text leaves out), image-only
+  // pages (scans), MediaBox/CropBox away from the origin, /Rotate.
+  seed = 23;
+  for (let i = 0; i < (SMALL ? 2 : 8); i++) {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([595, 842]);
+    page.drawText(sentence(), { x: 50, y: 800, size: 12, font });
+    const form = doc.getForm();
+    const field = form.createTextField(`name${i}`);
+    field.setText(`Field value ${i}: ${sentence(2, 4)}`);
+    field.addToPage(page, { x: 50, y: 700, width: 300, height: 24, font });
+    const box = form.createCheckBox(`agree${i}`);
+    box.addToPage(page, { x: 50, y: 650, width: 16, height: 16 });
+    if (i % 2) box.check();
+    if (i % 4 === 3) form.flatten();
+    const file = join(out, `form-${i}.pdf`);
+    writeFileSync(file, await doc.save());
+    if (record(file, 'pdf-lib', `AcroForm text field${i % 4 === 3 ? ' (flattened)' : ''}`)) n++;
+  }
+  const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000010000000100806000000' + '1ff3ff610000001f49444154789c63f8cfc0f09f8144c0c4402b30aa6154c3a886510d230d00d1b40f8124e8f1190000000049454e44ae426082', 'hex');
+  for (let i = 0; i < (SMALL ? 1 : 4); i++) {
+    const doc = await PDFDocument.create();
+    try {
+      const img = await doc.embedPng(png);
+      for (let k = 0; k < 1 + i; k++) doc.addPage([595, 842]).drawImage(img, { x: 0, y: 0, width: 595, height: 842 });
+    } catch {
+      for (let k = 0; k < 1 + i; k++) doc.addPage([595, 842]).drawRectangle({ x: 50, y: 50, width: 400, height: 600 });
+    }
+    const file = join(out, `image-only-${i}.pdf`);
+    writeFileSync(file, await doc.save());
+    if (record(file, 'pdf-lib', 'no text (image or drawing only, like a scan)')) n++;
+  }
+  for (let i = 0; i < (SMALL ? 2 : 8); i++) {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont([StandardFonts.TimesRoman, StandardFonts.Helvetica][i % 2]);
+    const page = doc.addPage([612, 792]);
+    if (i % 4 === 0) page.setMediaBox(100, 200, 612, 792);
+    if (i % 4 === 1) page.setCropBox(50, 50, 400, 600);
+    if (i % 4 === 2) page.setMediaBox(-300, -400, 612, 792);
+    page.setRotation(degrees([0, 90, 180, 270][i % 4] + (i >= 4 ? 90 : 0)));
+    for (let k = 0; k < 20; k++) page.drawText(sentence(4, 9), { x: 60 + (i % 4 === 2 ? -300 : 0) + 50, y: 700 - k * 16, size: 11, font });
+    const file = join(out, `boxes-rotate-${i}.pdf`);
+    writeFileSync(file, await doc.save());
+    if (record(file, 'pdf-lib', `MediaBox/CropBox offset ${i % 4}, /Rotate ${[0, 90, 180, 270][i % 4] + (i >= 4 ? 90 : 0)}`)) n++;
+  }
+  return n;
+};
+
 /** Other producers' files re-written: Ghostscript's pdfwrite (re-embeds fonts, its own ToUnicode) and qpdf (object streams, linearized, uncompressed). */
 producers.rewrite = async () => {
-  const sources = Object.entries(manifest.files).filter(([f, e]) => ['chromium', 'reportlab', 'cairo', 'pdftex', 'libreoffice', 'wkhtmltopdf'].includes(e.producer) && !e.expect);
+  const sources = Object.entries(manifest.files).filter(([, e]) => ['chromium', 'reportlab', 'reportlab-rawops', 'cairo', 'pdftex', 'libreoffice', 'wkhtmltopdf', 'mupdf', 'dvipdfmx'].includes(e.producer) && !e.expect);
   let n = 0;
   if (have('gs')) {
     const out = dir('gs-pdfwrite');
@@ -636,10 +956,10 @@ producers.rewrite = async () => {
   }
   if (have('qpdf')) {
     const out = dir('qpdf');
-    const modes = [['--object-streams=generate'], ['--linearize'], ['--qdf', '--object-streams=disable'], ['--stream-data=uncompress'], ['--object-streams=generate', '--linearize']];
+    const modes = [['--object-streams=generate'], ['--linearize'], ['--qdf', '--object-streams=disable'], ['--stream-data=uncompress'], ['--object-streams=generate', '--linearize'], ['--rotate=+90'], ['--rotate=180:1']];
     for (const [i, [f, e]] of sources.filter((_, i) => i % (SMALL ? 20 : 6) === 3).entries()) {
       const mode = modes[i % modes.length];
-      const file = join(out, `${e.producer}-${mode.join('').replace(/[^a-z]+/g, '-')}-${basename(f)}`);
+      const file = join(out, `${e.producer}-${mode.join('').replace(/[^a-z0-9]+/g, '-')}-${basename(f)}`);
       run('qpdf', [...mode, join(OUT, f), file], { quiet: true });
       if (record(file, `qpdf+${e.producer}`, `qpdf ${mode.join(' ')} of ${e.kind}`)) n++;
     }
@@ -674,7 +994,7 @@ producers.fixtures = async () => {
   return n || 'no ../shared/fixtures/pdf*';
 };
 
-const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'found', 'fixtures'];
+const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'found', 'fixtures'];
 try {
   for (const name of order) {
     if (only && !only.has(name)) continue;
