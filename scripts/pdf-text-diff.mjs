@@ -2,7 +2,7 @@
 // Runs the simple PDF text reader and pdf.js on each PDF and compares their text (issue 31).
 //
 //   node scripts/pdf-text-diff.mjs [--reader dist/.../simple-reader.js] [--pages 10] [--out diff.json]
-//                                  [--verbose] FILE_OR_FOLDER...
+//                                  [--skip FOLDER]... [--verbose] FILE_OR_FOLDER...
 //
 // The simple reader's contract: whenever `readSimplePdfFile(bytes, pages)` answers `{ ok: true,
 // reading: { pages, text } }`, `text` is byte for byte what pdf.js gives through
@@ -25,18 +25,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 function usage(message) {
-  process.stderr.write(`pdf-text-diff: ${message}\nusage: node scripts/pdf-text-diff.mjs [--reader FILE] [--pages N] [--out FILE] [--verbose] FILE_OR_FOLDER...\n`);
+  process.stderr.write(`pdf-text-diff: ${message}\nusage: node scripts/pdf-text-diff.mjs [--reader FILE] [--pages N] [--out FILE] [--skip FOLDER] [--verbose] FILE_OR_FOLDER...\n`);
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { reader: join(root, 'dist/engine/document/pdf/text/simple-reader.js'), pages: 10, out: undefined, verbose: false, inputs: [] };
+  const opts = { reader: join(root, 'dist/engine/document/pdf/text/simple-reader.js'), pages: 10, out: undefined, verbose: false, inputs: [], skip: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => (i + 1 < argv.length ? argv[++i] : usage(`${a} needs a value`));
     if (a === '--reader') opts.reader = resolve(value());
     else if (a === '--pages') opts.pages = Number(value());
     else if (a === '--out') opts.out = resolve(value());
+    else if (a === '--skip') opts.skip.push(resolve(value()));
     else if (a === '--verbose' || a === '-v') opts.verbose = true;
     else if (a === '--help' || a === '-h') usage('help');
     else if (a.startsWith('-')) usage(`unknown option ${a}`);
@@ -48,9 +49,10 @@ function parseArgs(argv) {
 }
 
 /** Every *.pdf under the inputs, with the producer a manifest.json records for it (if any). */
-function collect(inputs) {
+function collect(inputs, skip) {
   const files = [];
   const walk = (dir, manifests) => {
+    if (skip.includes(dir)) return;
     const m = join(dir, 'manifest.json');
     if (existsSync(m)) {
       try {
@@ -114,7 +116,7 @@ function rawProducer(bytes) {
 /** The reason with its numbers and quoted names made generic, so the histogram groups like with like. */
 function reasonKey(reason) {
   return String(reason)
-    .replace(/\d+(\.\d+)?/g, 'N')
+    .replace(/\b\d+(\.\d+)?\b/g, "N")
     .replace(/(['"`])[^'"`]*\1/g, '$1…$1')
     .slice(0, 100);
 }
@@ -143,7 +145,7 @@ async function main() {
 
   const seen = new Set();
   const results = [];
-  for (const { path, entry } of collect(opts.inputs)) {
+  for (const { path, entry } of collect(opts.inputs, opts.skip)) {
     const bytes = readFileSync(path);
     const hash = createHash('sha256').update(bytes).digest('hex');
     if (seen.has(hash)) continue;
@@ -197,6 +199,7 @@ async function main() {
     const dump = results.map(({ simple, pdfjs, ...r }) => ({
       ...r,
       pages: pdfjs?.pages,
+      simplePages: simple?.pages,
       ...(r.verdict === 'unequal' ? { simpleText: simple?.text, pdfjsText: pdfjs?.text } : {}),
     }));
     writeFileSync(opts.out, `${JSON.stringify({ reader: opts.reader, pages: opts.pages, files: dump }, null, 1)}\n`);
@@ -230,7 +233,14 @@ function report(results, opts) {
   }
   // Time on eligible files only: what the CLI saves where the fast path answers.
   const elig = tally(results.filter((r) => r.verdict === 'equal'));
-  if (elig.files) out.push('', `eligible and equal files only: pdf.js ${elig.pdfjsMs.toFixed(0)} ms, simple reader ${elig.simpleMs.toFixed(0)} ms (${(elig.pdfjsMs / Math.max(elig.simpleMs, 1e-6)).toFixed(1)}x); ineligible files cost the simple reader ${tally(results.filter((r) => r.verdict === 'ineligible')).simpleMs.toFixed(0)} ms before pdf.js ran`);
+  // What the CLI would spend with the fast path in front of pdf.js: the simple reader on every file, pdf.js where it declined.
+  const all = tally(results);
+  const withFastPath = results.reduce((sum, r) => sum + (r.simpleMs ?? 0) + (r.simple ? 0 : (r.pdfjsMs ?? 0)), 0);
+  out.push('', `all files: pdf.js alone ${all.pdfjsMs.toFixed(0)} ms; the simple reader first, pdf.js where it declines ${withFastPath.toFixed(0)} ms (${(all.pdfjsMs / Math.max(withFastPath, 1e-6)).toFixed(2)}x)`);
+  if (elig.files) out.push(`eligible and equal files only: pdf.js ${elig.pdfjsMs.toFixed(0)} ms, simple reader ${elig.simpleMs.toFixed(0)} ms (${(elig.pdfjsMs / Math.max(elig.simpleMs, 1e-6)).toFixed(1)}x); ineligible files cost the simple reader ${tally(results.filter((r) => r.verdict === 'ineligible')).simpleMs.toFixed(0)} ms before pdf.js ran`);
+
+  const slowest = results.filter((r) => r.verdict === 'ineligible').sort((a, b) => b.simpleMs - a.simpleMs).slice(0, 5);
+  if (slowest.length) out.push(`slowest to decline: ${slowest.map((r) => `${r.file} ${r.simpleMs.toFixed(0)} ms (${r.reason}; pdf.js ${r.pdfjsMs.toFixed(0)} ms)`).join(', ')}`);
 
   const reasons = new Map();
   for (const r of results) if (r.reason !== undefined) reasons.set(reasonKey(r.reason), (reasons.get(reasonKey(r.reason)) ?? 0) + 1);
