@@ -6,8 +6,9 @@
 //
 // Each producer found on this machine writes into OUT_DIR/<producer>/; a producer whose tool is
 // missing is skipped with a line saying so (none of them is needed in CI). OUT_DIR/manifest.json
-// records, for every file, its producer, what it exercises (`kind`) and, for right-to-left
-// scripts, that the simple reader is expected to turn it down (`expect: "ineligible"`).
+// records, for every file, its producer, what it exercises (`kind`), its `set` ("real-world-like",
+// "stress" or "fixture") and, for right-to-left scripts, that the simple reader is expected to turn
+// it down (`expect: "ineligible"`).
 // Producers: chromium (playwright-core + /usr/bin/chromium, and the chromium CLI), wkhtmltopdf
 // (Qt), mupdf (mutool convert of HTML), libreoffice (soffice), reportlab, cairo (pycairo),
 // pango (pango-view), rsvg (rsvg-convert of SVG), ghostscript (groff -Tps | ps2pdf, enscript |
@@ -40,8 +41,20 @@ mkdirSync(WORK, { recursive: true });
 const manifest = existsSync(join(OUT, 'manifest.json')) ? JSON.parse(readFileSync(join(OUT, 'manifest.json'), 'utf8')) : { files: {} };
 function record(file, producer, kind, expect) {
   if (!existsSync(file) || statSync(file).size === 0) return false;
-  manifest.files[relative(OUT, file)] = { producer, kind, ...(expect ? { expect } : {}) };
+  const rel = relative(OUT, file);
+  manifest.files[rel] = { producer, kind, set: setOf(rel, producer), ...(expect ? { expect } : {}) };
   return true;
+}
+/**
+ * Which part of the corpus a file belongs to, so the diff can give the eligibility of documents as
+ * people make them apart from the stress cases: "stress" (operator-by-operator idioms, seeded random
+ * content streams and random CSS pages, and rewrites of them), "fixture" (the repository's test
+ * files, many broken on purpose) and "real-world-like" (everything else).
+ */
+function setOf(rel, producer) {
+  if (/rawops|fuzz/.test(producer ?? '') || /random-ttf/.test(rel)) return 'stress';
+  if (rel.startsWith('fixtures/')) return 'fixture';
+  return 'real-world-like';
 }
 const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 function run(cmd, argv, opts = {}) {
@@ -166,6 +179,47 @@ function htmlDoc(kinds, { font = 'serif', size = 12, title = 'Document', extraCs
   return { html, rtl };
 }
 
+/** Seeded random pages in TrueType fonts only (the fonts Chromium writes as Type0/Identity-H with a ToUnicode CMap): each block gets random CSS (size, spacing, weight, style, alignment, transforms, absolute positions, columns). */
+const TTF_FONTS = ['"DejaVu Serif"', '"DejaVu Sans"', '"DejaVu Sans Mono"', '"DejaVu Sans Condensed"', '"DejaVu Serif Condensed"', '"Liberation Serif"', '"Liberation Sans"', '"Liberation Mono"', '"Liberation Sans Narrow"', 'serif', 'sans-serif', 'monospace'];
+function randomTtfDocuments(count) {
+  seed = 4242;
+  const docs = [];
+  const css = () =>
+    [
+      `font-family:${pick(TTF_FONTS)}`,
+      `font-size:${pick([5, 7, 8, 9, 10, 11, 12, 12, 13, 14, 16, 18, 24, 32])}px`,
+      rand() < 0.3 ? `letter-spacing:${pick(['0.05em', '1px', '2px', '-0.3px', '0.2em'])}` : '',
+      rand() < 0.2 ? `word-spacing:${pick(['3px', '0.5em', '-1px', '10px'])}` : '',
+      rand() < 0.2 ? 'font-weight:bold' : '',
+      rand() < 0.2 ? 'font-style:italic' : '',
+      rand() < 0.2 ? `text-align:${pick(['justify', 'center', 'right'])}` : '',
+      rand() < 0.1 ? `transform:rotate(${pick([-90, -45, -5, 2, 90, 180])}deg)` : '',
+      rand() < 0.08 ? `transform:scale(${pick([0.5, 1.5, 2])},${pick([1, 0.7, 2])})` : '',
+      rand() < 0.1 ? 'column-count:2' : '',
+      rand() < 0.1 ? `line-height:${pick([0.7, 0.9, 1, 2.5])}` : '',
+      rand() < 0.08 ? 'font-variant:small-caps' : '',
+      rand() < 0.05 ? 'text-transform:uppercase' : '',
+      rand() < 0.1 ? `margin-left:${Math.floor(rand() * 300)}px` : '',
+    ]
+      .filter(Boolean)
+      .join(';');
+  for (let i = 0; i < count; i++) {
+    const blocks = [];
+    for (let k = 0; k < 2 + Math.floor(rand() * 10); k++) {
+      const r = rand();
+      const text = rand() < 0.1 ? pick(['fr', 'de', 'es', 'pl', 'cs', 'el', 'ru', 'uk', 'vi', 'tr'].map((l) => LANG[l])) : paragraph(1 + Math.floor(rand() * 4));
+      if (r < 0.55) blocks.push(`<p style="${css()}">${esc(text)}</p>`);
+      else if (r < 0.65) blocks.push(`<h${1 + Math.floor(rand() * 4)} style="${css()}">${esc(sentence(2, 7))}</h${1 + Math.floor(rand() * 4)}>`);
+      else if (r < 0.75) blocks.push(`<div style="position:relative;height:${40 + Math.floor(rand() * 120)}px"><span style="position:absolute;left:${Math.floor(rand() * 400)}px;top:${Math.floor(rand() * 40)}px;${css()}">${esc(sentence(2, 8))}</span><span style="position:absolute;left:${Math.floor(rand() * 400)}px;top:${Math.floor(rand() * 40)}px;${css()}">${esc(sentence(2, 8))}</span></div>`);
+      else if (r < 0.85) blocks.push(`<table style="${css()}" border="${pick([0, 1])}">${Array.from({ length: 2 + Math.floor(rand() * 5) }, () => `<tr>${Array.from({ length: 2 + Math.floor(rand() * 3) }, () => `<td>${esc(rand() < 0.5 ? pick(WORDS) : sentence(1, 4))}</td>`).join('')}</tr>`).join('')}</table>`);
+      else if (r < 0.93) blocks.push(`<ul style="${css()}">${Array.from({ length: 2 + Math.floor(rand() * 4) }, () => `<li>${esc(sentence(2, 9))}</li>`).join('')}</ul>`);
+      else blocks.push(`<p style="${css()}">${esc(sentence(2, 5))} <b>${esc(sentence(1, 3))}</b> <i>${esc(sentence(1, 3))}</i> <span style="${css()}">${esc(sentence(1, 4))}</span> x<sup>2</sup></p>`);
+    }
+    docs.push({ name: `random-ttf-${String(i).padStart(3, '0')}`, kind: 'seeded random page, TrueType fonts', html: `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body style="font-family:${pick(TTF_FONTS)}">${blocks.join('\n')}</body></html>` });
+  }
+  return docs;
+}
+
 /** The HTML documents every HTML-rendering producer converts: one per feature, several fonts, long ones, and seeded mixes. */
 function htmlDocuments() {
   seed = 31;
@@ -208,7 +262,7 @@ producers.chromium = async () => {
     const page = await browser.newPage();
     await page.route('**/*', (route) => (route.request().url().startsWith('data:') || route.request().url() === 'about:blank' ? route.continue() : route.abort()));
     const sizes = [{ format: 'A4' }, { format: 'Letter' }, { format: 'A5' }, { format: 'Legal' }, { format: 'A4', landscape: true }, { width: '4in', height: '6in' }, { format: 'A3' }];
-    for (const [i, doc] of htmlDocuments().entries()) {
+    for (const [i, doc] of [...htmlDocuments(), ...randomTtfDocuments(SMALL ? 10 : 250)].entries()) {
       await page.setContent(doc.html, { waitUntil: 'load' });
       const size = sizes[i % sizes.length];
       const file = join(out, `${doc.name}.pdf`);
@@ -652,6 +706,91 @@ producers['reportlab-rawops'] = async () => {
   return n;
 };
 
+// Seeded random content streams in the standard 14 fonts (uncompressed): text operators in random
+// order and values, strings with WinAnsi specials, q/cm around text objects.
+const FUZZ = String.raw`import sys, os, json, random
+from reportlab.pdfgen import canvas
+from reportlab.lib.pagesizes import A4
+out = sys.argv[1]; count = int(sys.argv[2])
+FONTS = ['Helvetica', 'Helvetica-Bold', 'Times-Roman', 'Times-Italic', 'Courier', 'Courier-Bold', 'Helvetica-Oblique', 'Times-BoldItalic']
+WORDS = 'the of and office efficient fluffy flight report evidence claim value 3.14 42% $120 e-mail naïve café résumé façade Größe über Straße señor año œuvre déjà vu'.split()
+SPECIAL = [0x80, 0x85, 0x91, 0x92, 0x93, 0x94, 0x96, 0x97, 0x99, 0xA0, 0xA9, 0xAD, 0xB0, 0xB7, 0xBF, 0xC9, 0xD7, 0xDF, 0xE9, 0xF1, 0xF7, 0xFC, 0x09, 0x20]
+def pstr(r):
+    kind = r.random()
+    if kind < 0.05: return '()'
+    if kind < 0.12:
+        return '(' + ''.join('\\%03o' % r.choice(SPECIAL) for _ in range(r.randint(1, 6))) + ')'
+    s = ' '.join(r.choice(WORDS) for _ in range(r.randint(1, 5)))
+    if r.random() < 0.3: s = ' ' + s
+    if r.random() < 0.3: s = s + ' '
+    b = s.encode('cp1252')
+    return '(' + ''.join(chr(c) if 32 <= c < 127 and chr(c) not in '()\\' else '\\%03o' % c for c in b) + ')'
+def block(r, F):
+    o = ['BT', '/%s %s Tf' % (r.choice(F), r.choice([6, 8, 9, 10, 10, 11, 12, 12, 14, 18, 24]))]
+    x, y = r.uniform(20, 400), r.uniform(60, 800)
+    if r.random() < 0.15:
+        m = r.choice([(1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0), (1, 0, 0.25, 1), (0.9, 0.2, -0.2, 0.9), (2, 0, 0, 2), (1, 0, 0, -1)])
+        o.append('%s %s %s %s %.2f %.2f Tm' % (m + (x, y)))
+    elif r.random() < 0.1:
+        sz = r.choice([8, 10, 12])
+        o.append('/%s 1 Tf %d 0 0 %d %.2f %.2f Tm' % (r.choice(F), sz, sz, x, y))
+    else:
+        o.append('%.2f %.2f Td' % (x, y))
+    for _ in range(r.randint(1, 12)):
+        p = r.random()
+        if p < 0.30: o.append(pstr(r) + ' Tj')
+        elif p < 0.48:
+            arr = []
+            for _ in range(r.randint(1, 6)):
+                arr.append(pstr(r))
+                if r.random() < 0.7: arr.append(str(r.choice([-3000, -1000, -500, -300, -250, -200, -150, -100, -50, -20, -5, 5, 20, 100, 250, r.randint(-400, 200)])))
+            o.append('[%s] TJ' % ' '.join(arr))
+        elif p < 0.55: o.append('%.2f %.2f Td' % (r.choice([0, 0, r.uniform(-50, 200)]), r.choice([0, -r.choice([3, 4.5, 4.6, 4.7, 5, 6, 10, 12, 14, 20]), r.uniform(-30, 30)])))
+        elif p < 0.59: o.append('%.1f TL T*' % r.choice([0, 5, 10, 12, 14, -12]))
+        elif p < 0.62: o.append('%.2f %.2f TD' % (r.uniform(-20, 40), -r.choice([4, 12, 16])))
+        elif p < 0.66: o.append('%.2f Tc' % r.choice([0, 0, 0.5, 1, 2, -0.5, 5]))
+        elif p < 0.70: o.append('%.2f Tw' % r.choice([0, 0, 2, 5, -1, 10]))
+        elif p < 0.73: o.append('%d Tz' % r.choice([100, 100, 50, 80, 120, 200]))
+        elif p < 0.76: o.append('%d Ts' % r.choice([0, 0, 3, -3, 8]))
+        elif p < 0.78: o.append('%d Tr' % r.choice([0, 0, 0, 1, 2, 3, 7]))
+        elif p < 0.83: o.append('/%s %s Tf' % (r.choice(F), r.choice([0, 1, 4, 8, 10, 12, 16, 30, -10])))
+        elif p < 0.87: o.append(pstr(r) + " '")
+        elif p < 0.89: o.append('%.1f %.1f %s "' % (r.choice([0, 1, 3]), r.choice([0, 0.5, 2]), pstr(r)))
+        elif p < 0.92: o.append('q 1 0 0 rg Q')
+        elif p < 0.95: o.append('0.%d g' % r.randint(0, 9))
+        else: o.append('%.2f %.2f %.2f %.2f %.2f %.2f Tm' % (1, 0, 0, 1, r.uniform(20, 400), r.uniform(60, 800)))
+    o.append('ET')
+    return o
+for i in range(count):
+    r = random.Random(1000 + i)
+    p = os.path.join(out, 'fuzz-%03d.pdf' % i)
+    c = canvas.Canvas(p, pagesize=A4, pageCompression=0)
+    names = []
+    for fn in r.sample(FONTS, r.randint(1, 4)):
+        c.setFont(fn, 12); names.append(c._doc.getInternalFontName(fn)[1:])
+    ops = []
+    for _ in range(r.randint(3, 20)):
+        q = r.random()
+        if q < 0.1: ops += ['q', '%.2f 0 0 %.2f %.1f %.1f cm' % (r.choice([1, 0.5, 2]), r.choice([1, 0.5, 2, -1]), r.uniform(-50, 50), r.uniform(-50, 300))] + block(r, names) + ['Q']
+        elif q < 0.15: ops += ['q 0 1 -1 0 %.1f %.1f cm' % (r.uniform(300, 500), r.uniform(0, 200))] + block(r, names) + ['Q']
+        else: ops += block(r, names)
+    c._code.append('\n'.join(ops))
+    c.showPage(); c.save()
+    print(json.dumps({'file': p, 'kind': 'seeded random content stream %d (standard fonts)' % i}))
+`;
+
+producers['reportlab-fuzz'] = async () => {
+  if (spawnSync(PY, ['-c', 'import reportlab']).status !== 0) return 'python3-reportlab not installed';
+  const out = dir('reportlab-fuzz');
+  const r = run(PY, ['-c', FUZZ, out, String(SMALL ? 10 : 300)]);
+  let n = 0;
+  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
+    const e = JSON.parse(line);
+    if (record(e.file, 'reportlab-fuzz', e.kind)) n++;
+  }
+  return n;
+};
+
 producers.cairo = async () => {
   if (spawnSync(PY, ['-c', 'import cairo']).status !== 0) return 'python3-cairo not installed';
   const out = dir('cairo');
@@ -994,7 +1133,7 @@ producers.fixtures = async () => {
   return n || 'no ../shared/fixtures/pdf*';
 };
 
-const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'found', 'fixtures'];
+const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'found', 'fixtures'];
 try {
   for (const name of order) {
     if (only && !only.has(name)) continue;

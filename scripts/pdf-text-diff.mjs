@@ -15,7 +15,8 @@
 //
 // The producer of a file is the `producer` its folder's manifest.json records (written by
 // scripts/pdf-text-corpus.mjs: `{ "files": { "<path relative to the folder>": { "producer": … } } }`),
-// else the Info dictionary's /Producer with version numbers removed. Files are read once each
+// else the Info dictionary's /Producer with version numbers removed; where the manifest gives sets
+// ("real-world-like", "stress", "fixture"), each set gets a total line too. Files are read once each
 // (identical bytes found twice are counted once). Needs a built dist/ (`npm run build`).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -150,7 +151,7 @@ async function main() {
     const hash = createHash('sha256').update(bytes).digest('hex');
     if (seen.has(hash)) continue;
     seen.add(hash);
-    const r = { file: path, bytes: bytes.length, producer: entry?.producer ?? undefined, infoProducer: undefined, kind: entry?.kind, expect: entry?.expect };
+    const r = { file: path, bytes: bytes.length, producer: entry?.producer ?? undefined, infoProducer: undefined, kind: entry?.kind, set: entry?.set, expect: entry?.expect };
 
     let t = performance.now();
     try {
@@ -223,12 +224,14 @@ function report(results, opts) {
   const pct = (a, b) => (b ? `${((100 * a) / b).toFixed(0)}%` : '-');
   const header = ['producer', 'files', 'eligible', 'elig%', 'equal', 'unequal', 'threw', 'pdfjs-fail', 'pdfjs ms', 'simple ms', 'pdfjs/simple'];
   const line = (name, t) => [name, t.files, t.eligible, pct(t.eligible, t.files), t.equal, t.unequal, t.threw, t.pdfjsFailed, t.pdfjsMs.toFixed(0), t.simpleMs.toFixed(0), t.simpleMs ? `${(t.pdfjsMs / t.simpleMs).toFixed(1)}x` : '-'];
-  const table = [header, ...rows.map(([g, rs]) => line(g, tally(rs))), line('TOTAL', tally(results))];
+  const sets = [...new Set(results.map((r) => r.set).filter(Boolean))].sort();
+  const setRows = sets.length > 1 ? sets.map((name) => line(`total ${name}`, tally(results.filter((r) => r.set === name)))) : [];
+  const table = [header, ...rows.map(([g, rs]) => line(g, tally(rs))), ...setRows, line('TOTAL', tally(results))];
   const widths = header.map((_, i) => Math.max(...table.map((row) => String(row[i]).length)));
   const out = [];
   out.push(`simple reader: ${opts.reader}`, `first ${opts.pages} pages; ${results.length} distinct files`, '');
   for (const [i, row] of table.entries()) {
-    if (i === table.length - 1) out.push(widths.map((w) => '-'.repeat(w)).join('  '));
+    if (i === table.length - 1 - setRows.length) out.push(widths.map((w) => '-'.repeat(w)).join('  '));
     out.push(row.map((c, j) => (j === 0 ? String(c).padEnd(widths[j]) : String(c).padStart(widths[j]))).join('  '));
   }
   // Time on eligible files only: what the CLI saves where the fast path answers.
