@@ -7,7 +7,7 @@
 // Each producer found on this machine writes into OUT_DIR/<producer>/; a producer whose tool is
 // missing is skipped with a line saying so (none of them is needed in CI). OUT_DIR/manifest.json
 // records, for every file, its producer, what it exercises (`kind`), its `set` ("real-world-like",
-// "stress" or "fixture") and, for right-to-left scripts, that the simple reader is expected to turn
+// "stress", "hostile" or "fixture") and, for right-to-left scripts, that the simple reader is expected to turn
 // it down (`expect: "ineligible"`).
 // Producers: chromium (playwright-core + /usr/bin/chromium, and the chromium CLI), wkhtmltopdf
 // (Qt), mupdf (mutool convert of HTML), libreoffice (soffice), reportlab, cairo (pycairo),
@@ -54,6 +54,7 @@ function record(file, producer, kind, expect) {
 function setOf(rel, producer) {
   if (/rawops|fuzz/.test(producer ?? '') || /random-ttf/.test(rel)) return 'stress';
   if (rel.startsWith('fixtures/')) return 'fixture';
+  if (producer === 'hand-built') return 'hostile';
   return 'real-world-like';
 }
 const have = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
@@ -1106,6 +1107,173 @@ producers.rewrite = async () => {
   return n;
 };
 
+/**
+ * Hand-built files whose structure is odd in the ways damaged and hand-edited PDFs are (set
+ * "hostile"): object streams whose header disagrees with /N or /First, cross-reference offsets that
+ * are off or point at the wrong object, a startxref into nothing, no xref at all, incremental
+ * updates (and a /Prev that is wrong), duplicated objects, wrong and indirect /Length, page trees
+ * whose /Count lies or that inherit resources and boxes, content split across streams mid-token,
+ * free and wrong-generation references, CR-only line ends and comments, bytes before the header
+ * and after %%EOF, missing or reversed MediaBox, odd /Rotate, font dictionaries that lack keys, name
+ * escapes, odd numbers. Each page says which case it is, in Helvetica.
+ */
+function structureFiles() {
+  const enc = (s) => Buffer.from(s, 'latin1');
+  const stream = (dict, data) => `<< ${dict} /Length ${Buffer.byteLength(data, 'latin1')} >>\nstream\n${data}\nendstream`;
+  const text = (s, y = 720) => `BT /F1 12 Tf 72 ${y} Td (${s}) Tj ET`;
+  /** objects: { num: body } (body without "N 0 obj"); options shape the xref. */
+  function build(objects, o = {}) {
+    let out = o.prefix ?? '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
+    const pos = {};
+    const nums = Object.keys(objects).map(Number).sort((a, b) => a - b);
+    const order = o.order ?? nums;
+    for (const n of order) {
+      pos[n] = out.length;
+      out += `${n} ${o.gen?.[n] ?? 0} obj\n${objects[n]}\nendobj\n`;
+      if (o.duplicate?.[n]) out += `${n} 0 obj\n${o.duplicate[n]}\nendobj\n`;
+    }
+    const size = Math.max(...nums) + 1;
+    const trailer = o.trailer ?? `/Root 1 0 R`;
+    if (o.xref === 'none') return enc(`${out}trailer\n<< /Size ${size} ${trailer} >>\n%%EOF\n`);
+    const xrefAt = out.length;
+    if (o.xref === 'stream') {
+      // objects in o.inStream are compressed: { num: [streamNum, index] }
+      const rows = [];
+      for (let n = 0; n <= size; n++) {
+        if (n === size) rows.push([1, xrefAt, 0]);
+        else if (o.inStream?.[n]) rows.push([2, ...o.inStream[n]]);
+        else if (pos[n] !== undefined) rows.push([1, pos[n] + (o.shift?.[n] ?? 0), 0]);
+        else rows.push([0, 0, n === 0 ? 65535 : 0]);
+      }
+      const data = Buffer.concat(rows.map(([t, a, b]) => { const x = Buffer.alloc(7); x[0] = t; x.writeUInt32BE(a, 1); x.writeUInt16BE(b, 5); return x; }));
+      const head = `${size} 0 obj\n<< /Type /XRef /Size ${size + 1} /W [1 4 2] ${trailer} /Length ${data.length} >>\nstream\n`;
+      return Buffer.concat([enc(out + head), data, enc(`\nendstream\nendobj\nstartxref\n${o.startxref ?? xrefAt}\n%%EOF\n${o.suffix ?? ''}`)]);
+    }
+    let xref = `xref\n0 ${size}\n0000000000 65535 f \n`;
+    for (let n = 1; n < size; n++) {
+      if (o.free?.includes(n) || pos[n] === undefined) xref += `0000000000 00001 f \n`;
+      else xref += `${String(pos[n] + (o.shift?.[n] ?? 0)).padStart(10, '0')} ${String(o.gen?.[n] ?? 0).padStart(5, '0')} n \n`;
+    }
+    out += `${xref}trailer\n<< /Size ${size} ${trailer}${o.prev !== undefined ? ` /Prev ${o.prev}` : ''} >>\nstartxref\n${o.startxref ?? xrefAt}\n%%EOF\n${o.suffix ?? ''}`;
+    return enc(out);
+  }
+  const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
+  const base = (content, page = '', extra = {}) => ({
+    1: '<< /Type /Catalog /Pages 2 0 R >>',
+    2: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    3: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R ${page}>>`,
+    4: font,
+    5: stream('', content),
+    ...extra,
+  });
+  const files = {};
+  files['classic-ok'] = build(base(text('classic xref, nothing odd')));
+  files['xrefstream-ok'] = build(base(text('xref stream, nothing odd')), { xref: 'stream' });
+  // object streams: pages and page compressed into object 6
+  const objstm = (header, n, first) => {
+    const body = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>\n';
+    const h = header(body);
+    return { 6: stream(`/Type /ObjStm /N ${n} /First ${first ?? h.length}`, h + body) };
+  };
+  const second = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>\n'.length;
+  for (const [name, header, n, first] of [
+    ['objstm-ok', () => `2 0 3 ${second}\n`, 2],
+    ['objstm-odd-header', () => `2 0 3 ${second} 9\n`, 3],
+    ['objstm-n-too-large', () => `2 0 3 ${second}\n`, 5],
+    ['objstm-n-too-small', () => `2 0 3 ${second}\n`, 1],
+    ['objstm-first-off', (b) => `2 0 3 ${second}\n`, 2, `2 0 3 ${second}\n`.length + 2],
+    ['objstm-wrong-number', () => `2 0 7 ${second}\n`, 2],
+  ]) {
+    const objs = { 1: '<< /Type /Catalog /Pages 2 0 R >>', 4: font, 5: stream('', text(name)), ...objstm(header, n, first) };
+    files[name] = build(objs, { xref: 'stream', inStream: { 2: [6, 0], 3: [6, 1] } });
+  }
+  files['xref-off-by-2'] = build(base(text('xref offsets two bytes late')), { shift: { 3: 2, 5: 2 } });
+  files['xref-off-by-minus-3'] = build(base(text('xref offsets three bytes early')), { shift: { 3: -3, 4: -3 } });
+  files['xref-points-at-other-object'] = (() => {
+    const objs = base(text('xref entry for the font points at the page'));
+    const b = build(objs).toString('latin1');
+    const at3 = b.indexOf('3 0 obj');
+    return enc(b.replace(/xref\n0 6\n([\s\S]*?)trailer/, (m, rows) => { const r = rows.split('\n'); r[4] = `${String(at3).padStart(10, '0')} 00000 n `; return `xref\n0 6\n${r.join('\n')}trailer`; }));
+  })();
+  files['startxref-wrong'] = build(base(text('startxref points into nothing')), { startxref: 999999 });
+  files['startxref-off'] = (() => { const b = build(base(text('startxref a few bytes early'))).toString('latin1'); return enc(b.replace(/startxref\n(\d+)/, (m, n) => `startxref\n${Number(n) - 4}`)); })();
+  files['no-xref'] = build(base(text('no xref table at all')), { xref: 'none' });
+  // incremental update: the page content replaced
+  files['incremental-update'] = (() => {
+    const first = build(base(text('old text before the update'))).toString('latin1');
+    const prev = first.lastIndexOf('xref\n0 6');
+    const at = first.length;
+    const obj5 = `5 0 obj\n${stream('', text('new text after the update'))}\nendobj\n`;
+    const xrefAt = at + obj5.length;
+    return enc(`${first}${obj5}xref\n0 1\n0000000000 65535 f \n5 1\n${String(at).padStart(10, '0')} 00000 n \ntrailer\n<< /Size 6 /Root 1 0 R /Prev ${prev} >>\nstartxref\n${xrefAt}\n%%EOF\n`);
+  })();
+  files['incremental-update-bad-prev'] = (() => {
+    const first = build(base(text('old text, the /Prev is wrong'))).toString('latin1');
+    const at = first.length;
+    const obj5 = `5 0 obj\n${stream('', text('new text, the /Prev is wrong'))}\nendobj\n`;
+    return enc(`${first}${obj5}xref\n0 1\n0000000000 65535 f \n5 1\n${String(at).padStart(10, '0')} 00000 n \ntrailer\n<< /Size 6 /Root 1 0 R /Prev 12 >>\nstartxref\n${at + obj5.length}\n%%EOF\n`);
+  })();
+  files['incremental-update-no-xref'] = (() => {
+    const first = build(base(text('old text, appended object without xref'))).toString('latin1');
+    return enc(`${first}5 0 obj\n${stream('', text('appended object without xref'))}\nendobj\n`);
+  })();
+  files['duplicate-object'] = build(base(text('first copy of the content')), { duplicate: { 5: stream('', text('second copy of the content')) } });
+  files['length-too-long'] = build(base('', '', { 5: `<< /Length 400 >>\nstream\n${text('stream length says 400')}\nendstream` }));
+  files['length-too-short'] = build(base('', '', { 5: `<< /Length 10 >>\nstream\n${text('stream length says 10')}\nendstream` }));
+  files['length-indirect'] = build(base('', '', { 5: `<< /Length 6 0 R >>\nstream\n${text('length in another object')}\nendstream`, 6: String(text('length in another object').length) }));
+  files['length-missing'] = build(base('', '', { 5: `<< >>\nstream\n${text('no length key')}\nendstream` }));
+  files['count-too-large'] = build({ ...base(text('pages count says 3')), 2: '<< /Type /Pages /Kids [3 0 R] /Count 3 >>' });
+  files['count-zero'] = build({ ...base(text('pages count says 0')), 2: '<< /Type /Pages /Kids [3 0 R] /Count 0 >>' });
+  files['inherited-resources-box-rotate'] = build({ ...base(text('resources, box and rotate inherited')), 2: '<< /Type /Pages /Kids [3 0 R] /Count 1 /Resources << /Font << /F1 4 0 R >> >> /MediaBox [0 0 500 700] /Rotate 90 >>', 3: '<< /Type /Page /Parent 2 0 R /Contents 5 0 R >>' });
+  files['nested-pages'] = build({ ...base(''), 2: '<< /Type /Pages /Kids [6 0 R] /Count 2 >>', 6: '<< /Type /Pages /Parent 2 0 R /Kids [7 0 R 3 0 R] /Count 2 >>', 7: `<< /Type /Pages /Parent 6 0 R /Kids [8 0 R] /Count 1 >>`, 8: '<< /Type /Page /Parent 7 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 9 0 R >>', 9: stream('', text('page one, three levels down')), 5: stream('', text('page two')) });
+  files['kid-not-a-page'] = build({ ...base(text('the other kid is a font')), 2: '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>' });
+  files['contents-split-mid-token'] = build({ ...base(''), 3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents [5 0 R 6 0 R 7 0 R] >>', 5: stream('', 'BT /F1 12 Tf 72 720 Td (split acr'), 6: stream('', 'oss streams) T'), 7: stream('', 'j ET') });
+  files['contents-empty-array'] = build({ ...base(''), 3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [] >>' });
+  files['contents-missing'] = build({ ...base(''), 3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>' });
+  files['free-reference'] = build({ ...base(text('the font is a free object')), 3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 6 0 R >> >> /Contents 5 0 R >>', 6: font }, { free: [6] });
+  files['generation-mismatch'] = build(base(text('contents referenced with generation 1')), { gen: { 5: 0 } }, undefined);
+  files['generation-mismatch'] = build({ ...base(text('contents referenced with generation 1')), 3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 1 R >>' });
+  files['cr-line-ends-comments'] = enc(build(base(text('carriage returns and comments'))).toString('latin1').replace('<< /Type /Catalog', '<< % a comment\r/Type /Catalog').replace('/Type /Page ', '/Type/Page'));
+  files['garbage-before-header'] = build(base(text('bytes before the header')), { prefix: 'GARBAGE GARBAGE\n%PDF-1.4\n' });
+  files['garbage-after-eof'] = build(base(text('bytes after the end')), { suffix: 'trailing garbage\n'.repeat(20) });
+  files['mediabox-missing'] = build({ ...base(text('no MediaBox anywhere')), 3: '<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>' });
+  files['mediabox-reversed'] = build(base(text('MediaBox corners reversed'), '').toString ? { ...base(text('MediaBox corners reversed')), 3: '<< /Type /Page /Parent 2 0 R /MediaBox [612 792 0 0] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>' } : {});
+  files['mediabox-offset-cropbox'] = build({ ...base(text('MediaBox offset, CropBox larger')), 3: '<< /Type /Page /Parent 2 0 R /MediaBox [100 100 700 900] /CropBox [0 0 1000 1000] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>' });
+  files['mediabox-indirect'] = build({ ...base(text('MediaBox is an indirect array')), 3: '<< /Type /Page /Parent 2 0 R /MediaBox 6 0 R /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>', 6: '[0 0 595 842]' });
+  for (const r of [45, -90, 450, 270]) files[`rotate-${r}`] = build(base(text(`Rotate ${r}`), `/Rotate ${r} `));
+  files['userunit'] = build(base(text('UserUnit 2'), '/UserUnit 2 '));
+  files['font-no-subtype'] = build({ ...base(text('font without Subtype')), 4: '<< /Type /Font /BaseFont /Helvetica >>' });
+  files['font-no-basefont'] = build({ ...base(text('font without BaseFont')), 4: '<< /Type /Font /Subtype /Type1 >>' });
+  files['font-unknown-basefont'] = build({ ...base(text('font named Nonesuch')), 4: '<< /Type /Font /Subtype /Type1 /BaseFont /Nonesuch-Regular >>' });
+  files['font-arial-name'] = build({ ...base(text('Arial,Bold without a program')), 4: '<< /Type /Font /Subtype /TrueType /BaseFont /Arial,Bold /Encoding /WinAnsiEncoding >>' });
+  files['font-short-widths'] = build({ ...base(text('Widths shorter than the codes')), 4: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /FirstChar 32 /LastChar 40 /Widths [278 278 355 556 556 889 667 191 333] >>' });
+  files['font-differences'] = build({ ...base(text('Differences: abc are mapped')), 4: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [97 /fi /fl /germandbls 65 /Euro /bullet] >> >>' });
+  files['font-unknown-resource'] = build(base('BT /F9 12 Tf 72 720 Td (unknown font resource) Tj ET BT /F1 12 Tf 72 700 Td (known font) Tj ET'));
+  files['no-tf-before-tj'] = build(base('BT 72 720 Td (no font selected) Tj ET BT /F1 12 Tf 72 700 Td (font selected) Tj ET'));
+  files['unbalanced-q'] = build(base(`Q Q q q ${text('unbalanced q and Q')} Q`));
+  files['name-escapes'] = build({ ...base('BT /F#31 12 Tf 72 720 Td (font name escaped as F#31) Tj ET') });
+  files['odd-numbers'] = build(base('BT /F1 12 Tf +72 720. Td (plus sign and trailing dot) Tj .5 -.5e0 Td -.0 Tc --1 Tw (minus minus) Tj 0.0.1 TL T* (double dot) Tj ET'));
+  files['deep-arrays'] = build(base(`BT /F1 12 Tf 72 720 Td [${'['.repeat(30)}(nested) ${']'.repeat(30)}] TJ (after nesting) Tj ET`));
+  files['flate-corrupt'] = build({ ...base(''), 5: `<< /Filter /FlateDecode /Length 20 >>\nstream\nx\x9c\x0bI\xad(\x01\x00garbage!!\nendstream` });
+  files['string-odd'] = build(base('BT /F1 12 Tf 72 720 Td (unbalanced \\( paren) Tj 0 -14 Td (string with\na real newline) Tj 0 -14 Td <4869 2> Tj 0 -14 Td <zz41> Tj ET'));
+  files['inline-image-before-text'] = build(base(`q 10 0 0 10 72 600 cm BI /W 2 /H 2 /CS /G /BPC 8 ID \x00\xff\xff\x00 EI Q ${text('after an inline image')}`));
+  files['text-in-type3-like-name'] = build({ ...base(text('font named Type3 but Type1')), 4: '<< /Type /Font /Subtype /Type1 /BaseFont /Type3 >>' });
+  files['two-pages-one-content'] = build({ ...base(text('the same content on two pages')), 2: '<< /Type /Pages /Kids [3 0 R 6 0 R] /Count 2 >>', 6: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>' });
+  files['eleven-pages'] = build({ ...base(''), 2: `<< /Type /Pages /Kids [${Array.from({ length: 11 }, (_, i) => `${10 + i} 0 R`).join(' ')}] /Count 11 >>`, ...Object.fromEntries(Array.from({ length: 11 }, (_, i) => [10 + i, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents ${30 + i} 0 R >>`])), ...Object.fromEntries(Array.from({ length: 11 }, (_, i) => [30 + i, stream('', text(`page ${i + 1} of eleven`))])) });
+  return files;
+}
+
+producers.structure = async () => {
+  const out = dir('structure');
+  let n = 0;
+  for (const [name, bytes] of Object.entries(structureFiles())) {
+    const file = join(out, `${name}.pdf`);
+    writeFileSync(file, bytes);
+    if (record(file, 'hand-built', `structure: ${name}`)) n++;
+  }
+  return n;
+};
+
 producers.found = async () => {
   const out = dir('found');
   const r = spawnSync('sh', ['-c', "find /usr/share /usr/lib /opt -name '*.pdf' -size -5M 2>/dev/null | sort"], { encoding: 'utf8' });
@@ -1133,7 +1301,7 @@ producers.fixtures = async () => {
   return n || 'no ../shared/fixtures/pdf*';
 };
 
-const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'found', 'fixtures'];
+const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'found', 'fixtures'];
 try {
   for (const name of order) {
     if (only && !only.has(name)) continue;
