@@ -1187,6 +1187,22 @@ function structureFiles() {
     const objs = { 1: '<< /Type /Catalog /Pages 2 0 R >>', 4: font, 5: stream('', text(name)), ...objstm(header, n, first) };
     files[name] = build(objs, { xref: 'stream', inStream: { 2: [6, 0], 3: [6, 1] } });
   }
+  // pdf.js reads /N number pairs, takes an object's index from its place in the header (the last
+  // place when a number is listed twice), and throws when the offsets go backwards.
+  {
+    const pages = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>\n';
+    const page = (c) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents ${c} 0 R >>\n`;
+    const objStmFile = (name, entries, header, inStream, extra = {}) => {
+      const body = entries.join('');
+      const h = `${header(entries)}\n`;
+      const objs = { 1: '<< /Type /Catalog /Pages 2 0 R >>', 4: font, 5: stream('', text(`${name}: contents 5`)), 7: stream('', text(`${name}: contents 7`)), 6: stream(`/Type /ObjStm /N ${header(entries).trim().split(/\s+/).length / 2} /First ${h.length}`, h + body), ...extra };
+      files[name] = build(objs, { xref: 'stream', inStream });
+    };
+    const at = (entries, k) => entries.slice(0, k).join('').length;
+    objStmFile('objstm-index-swapped', [page(5), pages], (e) => `3 0 2 ${at(e, 1)}`, { 2: [6, 0], 3: [6, 1] });
+    objStmFile('objstm-duplicate-number', [page(5), pages, page(7)], (e) => `3 0 2 ${at(e, 1)} 3 ${at(e, 2)}`, { 2: [6, 1], 3: [6, 0] });
+    objStmFile('objstm-offsets-descending', [pages, page(5)], (e) => `3 ${at(e, 1)} 2 0`, { 2: [6, 1], 3: [6, 0] });
+  }
   files['xref-off-by-2'] = build(base(text('xref offsets two bytes late')), { shift: { 3: 2, 5: 2 } });
   files['xref-off-by-minus-3'] = build(base(text('xref offsets three bytes early')), { shift: { 3: -3, 4: -3 } });
   files['xref-points-at-other-object'] = (() => {
