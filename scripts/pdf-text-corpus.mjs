@@ -13,8 +13,11 @@
 // (Qt), mupdf (mutool convert of HTML), libreoffice (soffice), reportlab, cairo (pycairo),
 // pango (pango-view), rsvg (rsvg-convert of SVG), ghostscript (groff -Tps | ps2pdf, enscript |
 // ps2pdf, and gs pdfwrite re-distilling other producers' files), gropdf (groff -Tpdf), pdftex
-// (pdflatex), pdf-lib (standard fonts), qpdf (object streams, linearized, uncompressed rewrites),
-// found (PDFs already on this machine) and fixtures (../shared/fixtures/pdf*). The corpus is
+// (pdflatex, and latex through dvips or dvipdfmx), pdf-lib (standard fonts, stamps, forms), qpdf
+// (object streams, linearized, uncompressed, rotated rewrites), matplotlib (Type 3 and Type 42
+// fonts), WeasyPrint, TCPDF (PHP), Prawn (Ruby), Tesseract (OCR text layers over screenshots),
+// hand-built damaged structure, found (PDFs already on this machine) and fixtures
+// (../shared/fixtures/pdf*). The corpus is
 // deterministic for one machine (a seeded generator picks the words and mixes).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -1290,6 +1293,180 @@ producers.structure = async () => {
   return n;
 };
 
+const MATPLOTLIB = String.raw`
+import sys, os, json, random
+import matplotlib
+matplotlib.use('pdf')
+import matplotlib.pyplot as plt
+from matplotlib.backends.backend_pdf import PdfPages
+out = sys.argv[1]; count = int(sys.argv[2])
+random.seed(3)
+for i in range(count):
+    matplotlib.rcParams.update(matplotlib.rcParamsDefault)
+    matplotlib.rcParams['pdf.fonttype'] = [3, 42][i % 2]
+    matplotlib.rcParams['font.family'] = ['DejaVu Sans', 'DejaVu Serif', 'Liberation Sans', 'monospace'][i % 4]
+    p = os.path.join(out, 'matplotlib-%02d-type%d.pdf' % (i, matplotlib.rcParams['pdf.fonttype']))
+    pages = 12 if i % 7 == 3 else 1 + i % 2
+    with PdfPages(p) as pdf:
+        for k in range(pages):
+            fig, ax = plt.subplots(figsize=[(8.27, 11.69), (6, 4), (11, 8.5)][i % 3])
+            xs = list(range(20)); ax.plot(xs, [random.random() * x for x in xs], label='series one')
+            ax.plot(xs, [random.random() * 10 for x in xs], label='second series')
+            ax.set_title('Figure %d.%d: measured values over time' % (i, k + 1)); ax.set_xlabel('time (s)'); ax.set_ylabel('value (units)')
+            ax.legend(); ax.annotate('peak', xy=(10, 5), xytext=(12, 8), arrowprops={'arrowstyle': '->'})
+            if i % 3 == 1: plt.setp(ax.get_xticklabels(), rotation=45)
+            if i % 4 == 2: fig.text(0.1, 0.02, 'Source: corpus generator, office of efficient flights', fontsize=7)
+            pdf.savefig(fig); plt.close(fig)
+    print(json.dumps({'file': p, 'kind': 'matplotlib figure, pdf.fonttype %d, %d pages' % (matplotlib.rcParams['pdf.fonttype'], pages)}))
+`;
+
+producers.matplotlib = async () => {
+  if (spawnSync(PY, ['-c', 'import matplotlib']).status !== 0) return 'python3-matplotlib not installed';
+  const out = dir('matplotlib');
+  const r = run(PY, ['-c', MATPLOTLIB, out, String(SMALL ? 2 : 16)], { env: { ...process.env, MPLCONFIGDIR: join(WORK, 'mpl') } });
+  let n = 0;
+  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
+    const e = JSON.parse(line);
+    if (record(e.file, 'matplotlib', e.kind)) n++;
+  }
+  return n;
+};
+
+producers.weasyprint = async () => {
+  if (!have('weasyprint')) return 'weasyprint not installed';
+  const out = dir('weasyprint');
+  const docs = htmlDocuments().filter((_, i) => i % 4 === 2);
+  const html = writeHtml(docs);
+  let n = 0;
+  for (const doc of docs) {
+    const file = join(out, `${doc.name}.pdf`);
+    run('weasyprint', ['-q', join(html, `${doc.name}.html`), file], { quiet: true });
+    if (record(file, 'weasyprint', doc.kind, doc.rtl ? 'ineligible' : undefined)) n++;
+  }
+  return n;
+};
+
+const TCPDF = String.raw`<?php
+require_once('/usr/share/php/tcpdf/tcpdf.php');
+$out = $argv[1]; $count = intval($argv[2]);
+$W = json_decode($argv[3]);
+mt_srand(7);
+function sent($W, $a = 6, $b = 16) { $n = mt_rand($a, $b); $s = []; for ($i = 0; $i < $n; $i++) $s[] = $W[mt_rand(0, count($W) - 1)]; return ucfirst(implode(' ', $s)) . '.'; }
+$fonts = ['helvetica', 'times', 'courier', 'dejavusans', 'dejavuserif', 'dejavusanscondensed', 'freesans'];
+for ($i = 0; $i < $count; $i++) {
+  $pdf = new TCPDF($i % 3 == 2 ? 'L' : 'P', 'mm', ['A4', 'LETTER', 'A5'][$i % 3], true, 'UTF-8', false);
+  $pdf->SetCreator('corpus'); $pdf->SetTitle("tcpdf $i");
+  $pdf->setPrintHeader($i % 2 == 0); $pdf->setPrintFooter(true);
+  $font = $fonts[$i % 6];
+  $pdf->SetFont($font, '', [9, 10, 11, 12][$i % 4]);
+  if ($i % 4 == 1) $pdf->setFontSubsetting(false);
+  $pages = ($i % 5 == 4) ? 12 : 1 + $i % 2;
+  for ($p = 0; $p < $pages; $p++) {
+    $pdf->AddPage();
+    if ($i % 3 == 0) {
+      $html = '<h1>' . sent($W, 2, 5) . '</h1><p>' . sent($W) . ' <b>' . sent($W, 2, 4) . '</b> <i>' . sent($W, 2, 4) . '</i></p><table border="1" cellpadding="3"><tr><th>Item</th><th>Qty</th><th>Price</th></tr>';
+      for ($r = 0; $r < 6; $r++) $html .= '<tr><td>' . sent($W, 1, 3) . '</td><td>' . mt_rand(1, 99) . '</td><td align="right">' . number_format(mt_rand(100, 99999) / 100, 2) . '</td></tr>';
+      $html .= '</table><ul><li>' . sent($W, 3, 8) . '</li><li>' . sent($W, 3, 8) . '</li></ul><p>' . sent($W) . ' ' . sent($W) . '</p>';
+      $pdf->writeHTML($html, true, false, true, false, '');
+    } else {
+      for ($k = 0; $k < 8; $k++) $pdf->MultiCell(0, 0, sent($W) . ' ' . sent($W), 0, ['L', 'J', 'R', 'C'][($i + $k) % 4], false, 1);
+      $pdf->Cell(60, 8, 'Total', 1, 0, 'L'); $pdf->Cell(40, 8, '1,234.56', 1, 1, 'R');
+      if ($i % 4 == 2) { $pdf->StartTransform(); $pdf->Rotate(90, 100, 200); $pdf->Text(100, 200, 'Rotated label'); $pdf->StopTransform(); }
+      if ($i % 5 == 1) { $pdf->setFontSpacing(0.5); $pdf->Write(0, sent($W)); $pdf->setFontSpacing(0); $pdf->setFontStretching(80); $pdf->Write(0, ' ' . sent($W)); $pdf->setFontStretching(100); }
+      if ($font[0] == 'd') $pdf->Write(0, " Größe, café, Ελληνικά, Русский.");
+    }
+  }
+  $file = "$out/tcpdf-" . sprintf('%02d', $i) . "-$font.pdf";
+  $pdf->Output($file, 'F');
+  echo json_encode(['file' => $file, 'kind' => "TCPDF $font" . ($i % 3 == 0 ? ' writeHTML' : ' MultiCell') . ($i % 4 == 1 ? ' no subsetting' : '')]) . "\n";
+}
+`;
+
+producers.tcpdf = async () => {
+  if (!have('php') || !existsSync('/usr/share/php/tcpdf/tcpdf.php')) return 'php-tcpdf not installed';
+  const out = dir('tcpdf');
+  const src = join(WORK, 'tcpdf.php');
+  writeFileSync(src, TCPDF);
+  const r = run('php', [src, out, String(SMALL ? 3 : 18), JSON.stringify(WORDS)]);
+  let n = 0;
+  for (const line of (r.stdout ?? '').split('\n').filter((l) => l.startsWith('{'))) {
+    const e = JSON.parse(line);
+    if (record(e.file, 'tcpdf', e.kind)) n++;
+  }
+  return n;
+};
+
+const PRAWN = String.raw`
+require 'prawn'
+require 'json'
+Prawn::Fonts::AFM.hide_m17n_warning = true
+out, count, words = ARGV[0], ARGV[1].to_i, JSON.parse(ARGV[2])
+srand(9)
+sent = ->(a = 6, b = 16) { s = Array.new(rand(a..b)) { words.sample }.join(' '); s[0] = s[0].upcase; s + '.' }
+d = '/usr/share/fonts/truetype/dejavu/'
+count.times do |i|
+  file = File.join(out, format('prawn-%02d.pdf', i))
+  Prawn::Document.generate(file, page_size: ['A4', 'LETTER', 'A5'][i % 3], info: { Title: "prawn #{i}" }) do |pdf|
+    pdf.font_families.update('DejaVu' => { normal: d + 'DejaVuSans.ttf', bold: d + 'DejaVuSans-Bold.ttf', italic: d + 'DejaVuSans-Oblique.ttf' }, 'DejaVuSerif' => { normal: d + 'DejaVuSerif.ttf', bold: d + 'DejaVuSerif-Bold.ttf', italic: d + 'DejaVuSerif-Italic.ttf' })
+    pdf.font(['Helvetica', 'Times-Roman', 'Courier', 'DejaVu', 'DejaVuSerif'][i % 5])
+    pdf.font_size([9, 10, 11, 12][i % 4])
+    pages = i % 5 == 4 ? 12 : 1
+    pages.times do |p|
+      pdf.start_new_page if p > 0
+      pdf.text "Chapter #{p + 1}: #{sent.(2, 5)}", size: 18, style: (i % 5 >= 3 && i % 5 != 4 ? :bold : :normal)
+      6.times { pdf.text sent.() + ' ' + sent.(), align: [:left, :justify, :right, :center][(i + p) % 4], leading: i % 3 }
+      pdf.text sent.(), character_spacing: 1.5 if i % 4 == 1
+      pdf.text_box sent.(2, 4), at: [200, 150], width: 200, rotate: 30 if i % 3 == 2
+      pdf.draw_text 'Absolutely placed', at: [300, 50]
+      pdf.text ' Größe, café, Ελληνικά, Русский.' if i % 5 == 3
+      pdf.formatted_text [{ text: 'Formatted ' }, { text: 'bold', styles: [:bold] }, { text: ' and ' }, { text: 'super', styles: [:superscript] }, { text: ' text.' }] if i % 5 >= 3
+    end
+  end
+  puts({ file: file, kind: "prawn #{['Helvetica', 'Times-Roman', 'Courier', 'DejaVu', 'DejaVuSerif'][i % 5]}" }.to_json)
+end
+`;
+
+producers.prawn = async () => {
+  if (!have('ruby') || spawnSync('ruby', ['-e', 'require "prawn"']).status !== 0) return 'ruby-prawn not installed';
+  const out = dir('prawn');
+  const src = join(WORK, 'prawn.rb');
+  writeFileSync(src, PRAWN);
+  const r = run('ruby', [src, out, String(SMALL ? 3 : 15), JSON.stringify(WORDS)]);
+  let n = 0;
+  for (const line of (r.stdout ?? '').split('\n').filter((l) => l.startsWith('{'))) {
+    const e = JSON.parse(line);
+    if (record(e.file, 'prawn', e.kind)) n++;
+  }
+  return n;
+};
+
+/** Scanned pages with an OCR text layer (Tesseract's "GlyphLessFont", invisible text scaled to each word): Chromium screenshots of some of the HTML documents, OCRed. */
+producers.tesseract = async () => {
+  if (!have('tesseract') || !existsSync('/usr/bin/chromium')) return 'tesseract or chromium not installed';
+  const out = dir('tesseract');
+  const shots = join(WORK, 'ocr');
+  mkdirSync(shots, { recursive: true });
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launchPersistentContext(join(WORK, 'ocr-profile'), { executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 900, height: 1200 }, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const docs = htmlDocuments().filter((d) => /^(feature-(paragraphs|table|twocolumn|lists|headings|justified|accented|smallcaps)|mix-0[0-4]|font-[0-4]-)/.test(d.name)).slice(0, SMALL ? 2 : 16);
+  try {
+    const page = await browser.newPage();
+    await page.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
+    for (const doc of docs) {
+      await page.setContent(doc.html.replace('<body', '<body style="background:white"'), { waitUntil: 'load' });
+      await page.screenshot({ path: join(shots, `${doc.name}.png`) });
+    }
+  } finally {
+    await browser.close();
+  }
+  let n = 0;
+  for (const doc of docs) {
+    run('tesseract', [join(shots, `${doc.name}.png`), join(out, doc.name), '-l', 'eng', '--psm', '3', 'pdf'], { quiet: true, env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+    if (record(join(out, `${doc.name}.pdf`), 'tesseract', `OCR of a screenshot: ${doc.kind}`)) n++;
+  }
+  return n;
+};
+
 producers.found = async () => {
   const out = dir('found');
   const r = spawnSync('sh', ['-c', "find /usr/share /usr/lib /opt -name '*.pdf' -size -5M 2>/dev/null | sort"], { encoding: 'utf8' });
@@ -1317,7 +1494,7 @@ producers.fixtures = async () => {
   return n || 'no ../shared/fixtures/pdf*';
 };
 
-const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'found', 'fixtures'];
+const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'matplotlib', 'weasyprint', 'tcpdf', 'prawn', 'tesseract', 'found', 'fixtures'];
 try {
   for (const name of order) {
     if (only && !only.has(name)) continue;
