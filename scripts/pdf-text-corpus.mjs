@@ -55,7 +55,7 @@ function record(file, producer, kind, expect) {
  * files, many broken on purpose) and "real-world-like" (everything else).
  */
 function setOf(rel, producer) {
-  if (/rawops|fuzz/.test(producer ?? '') || /random-ttf/.test(rel)) return 'stress';
+  if (/rawops|fuzz|random/.test(producer ?? '') || /random-ttf/.test(rel)) return 'stress';
   if (rel.startsWith('fixtures/')) return 'fixture';
   if (producer === 'hand-built') return 'hostile';
   return 'real-world-like';
@@ -979,6 +979,49 @@ producers.pdftex = async () => {
   return n;
 };
 
+/** Seeded random LaTeX documents (pdfTeX): font packages, microtype's expansion and protrusion, hyperref, babel, multicol, tables, math, footnotes, mixed font commands; set "stress". */
+producers['pdftex-random'] = async () => {
+  if (!have('pdflatex')) return 'pdflatex not installed';
+  const out = dir('pdftex-random');
+  const work = join(WORK, 'tex-random');
+  mkdirSync(work, { recursive: true });
+  seed = 29;
+  const texEsc = (s) => s.replace(/[\\{}$&#%_^~]/g, (c) => `\\${c === '\\' ? 'textbackslash{}' : c}`).replace(/[“”]/g, '"').replace(/[‘’]/g, "'").replace(/…/g, '\\ldots{}').replace(/—/g, '---');
+  const fontPkgs = ['', '\\usepackage{lmodern}', '\\usepackage{mathptmx}', '\\usepackage{mathpazo}', '\\usepackage{helvet}\\renewcommand{\\familydefault}{\\sfdefault}', '\\usepackage{bookman}', '\\usepackage{charter}', '\\usepackage{utopia}', '\\usepackage{newcent}', '\\usepackage{courier}', '\\usepackage{avant}\\renewcommand{\\familydefault}{\\sfdefault}'];
+  const inline = () => {
+    const w = texEsc(sentence(2, 5)).replace(/\.$/, '');
+    return pick([`\\textbf{${w}}`, `\\textit{${w}}`, `\\emph{${w}}`, `\\textsc{${w}}`, `\\texttt{${w}}`, `\\textsf{${w}}`, `{\\small ${w}}`, `{\\large ${w}}`, `\\underline{${w}}`, `$x_{${Math.floor(rand() * 9)}}^2 + \\alpha$`, `\\footnote{${w}}`, `\\lq\\lq{}${w}''`, `${w}---${w}`, `\\href{https://example.com/}{${w}}`]);
+  };
+  const para = () => Array.from({ length: 2 + Math.floor(rand() * 5) }, () => `${texEsc(sentence())} ${rand() < 0.5 ? inline() : ''}`).join(' ');
+  let n = 0;
+  for (let i = 0; i < (SMALL ? 4 : 60); i++) {
+    const opts = pick(['', '10pt', '11pt', '12pt', 'twocolumn', 'a4paper', 'letterpaper,11pt']);
+    const pkgs = [pick(fontPkgs), rand() < 0.5 ? '\\usepackage[T1]{fontenc}' : '', '\\usepackage[utf8]{inputenc}', rand() < 0.4 ? '\\usepackage{microtype}' : '', rand() < 0.4 ? '\\usepackage{hyperref}' : '\\newcommand{\\href}[2]{#2}', rand() < 0.3 ? '\\usepackage[margin=2cm]{geometry}' : '', rand() < 0.3 ? '\\usepackage{multicol}' : '', rand() < 0.3 ? '\\usepackage{amsmath}' : '', rand() < 0.2 ? '\\usepackage{booktabs}' : '', rand() < 0.2 ? '\\usepackage[english]{babel}' : ''];
+    const multicol = pkgs.includes('\\usepackage{multicol}');
+    const body = [];
+    for (let s = 0; s < 2 + Math.floor(rand() * (rand() < 0.2 ? 30 : 6)); s++) {
+      body.push(`\\section{${texEsc(sentence(2, 5)).replace(/\.$/, '')}}`);
+      for (let p = 0; p < 1 + Math.floor(rand() * 4); p++) body.push(para(), '');
+      const r = rand();
+      if (r < 0.15) body.push(`\\begin{itemize}${Array.from({ length: 3 }, () => `\\item ${texEsc(sentence(3, 8))}`).join('')}\\end{itemize}`);
+      else if (r < 0.25) body.push(`\\begin{tabular}{lrc}${pkgs.includes('\\usepackage{booktabs}') ? '\\toprule' : '\\hline'} Name & Value & Code\\\\ ${Array.from({ length: 4 }, () => `${texEsc(pick(WORDS))} & ${(rand() * 100).toFixed(1)} & ${texEsc(pick(WORDS))}\\\\`).join(' ')}\\hline\\end{tabular}`);
+      else if (r < 0.32) body.push(`\\begin{equation} E = mc^2 + \\sum_{i=1}^{n} \\frac{a_i}{b_i} \\end{equation}`);
+      else if (r < 0.38 && multicol) body.push(`\\begin{multicols}{2}${para()} ${para()}\\end{multicols}`);
+      else if (r < 0.42) body.push(`\\begin{quote}${para()}\\end{quote}`);
+      else if (r < 0.45) body.push(`{\\centering ${texEsc(sentence())}\\par}`);
+    }
+    const doc = `\\documentclass${opts ? `[${opts}]` : ''}{${pick(['article', 'article', 'report'])}}\n${pkgs.filter(Boolean).join('\n')}\n\\title{${texEsc(sentence(3, 6))}}\\author{Corpus ${i}}\n\\begin{document}\n\\maketitle\n${body.join('\n')}\n\\end{document}\n`;
+    const name = `random-${String(i).padStart(2, '0')}`;
+    writeFileSync(join(work, `${name}.tex`), doc);
+    run('pdflatex', ['-interaction=batchmode', `${name}.tex`], { cwd: work, quiet: true });
+    const pdf = join(work, `${name}.pdf`);
+    if (!existsSync(pdf)) continue;
+    copyFileSync(pdf, join(out, `${name}.pdf`));
+    if (record(join(out, `${name}.pdf`), 'pdftex-random', `random LaTeX: ${pkgs.filter((x) => x.startsWith('\\usepackage')).map((x) => x.replace(/.*\{(\w+)\}.*/, '$1')).join(' ') || 'no packages'} [${opts}]`)) n++;
+  }
+  return n;
+};
+
 producers['pdf-lib'] = async () => {
   const { PDFDocument, StandardFonts, degrees, rgb } = await import('pdf-lib');
   const out = dir('pdf-lib');
@@ -1494,7 +1537,7 @@ producers.fixtures = async () => {
   return n || 'no ../shared/fixtures/pdf*';
 };
 
-const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'matplotlib', 'weasyprint', 'tcpdf', 'prawn', 'tesseract', 'found', 'fixtures'];
+const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdftex-random', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'matplotlib', 'weasyprint', 'tcpdf', 'prawn', 'tesseract', 'found', 'fixtures'];
 try {
   for (const name of order) {
     if (only && !only.has(name)) continue;
