@@ -7,8 +7,9 @@
  * pdf.js runs as before. So every file here must be either not eligible or equal; and a plain
  * Latin page from Chromium must be eligible, or the fast path never runs where it matters most.
  *
- * The wider run (hundreds of files from a dozen producers, per-producer figures) is
- * scripts/pdf-text-corpus.mjs + scripts/pdf-text-diff.mjs; docs/document.md has its latest figures.
+ * The wider run (some 1,800 files from twenty producers, per-producer figures) is
+ * scripts/pdf-text-corpus.mjs, which writes the corpus with what a machine has, and
+ * scripts/pdf-text-diff.mjs, which compares the two readers on it; neither runs in CI.
  * Chromium is Debian's /usr/bin/chromium driven by playwright-core, as the report tests do; without
  * it the Chromium cases are skipped with a message (.ci/run installs it).
  */
