@@ -55,7 +55,7 @@ function record(file, producer, kind, expect) {
  * files, many broken on purpose) and "real-world-like" (everything else).
  */
 function setOf(rel, producer) {
-  if (/rawops|fuzz|random/.test(producer ?? '') || /random-ttf/.test(rel)) return 'stress';
+  if (/rawops|fuzz|random/.test(rel)) return 'stress';
   if (rel.startsWith('fixtures/')) return 'fixture';
   if (producer === 'hand-built') return 'hostile';
   return 'real-world-like';
@@ -795,6 +795,59 @@ producers['reportlab-fuzz'] = async () => {
   return n;
 };
 
+// Seeded random text objects in embedded TrueType subsets (DejaVu; ReportLab's simple-font subsets
+// with a ToUnicode CMap), content uncompressed: spacing, scaling, rise, render modes, font changes.
+const TTF_FUZZ = String.raw`import sys, os, json, random
+from reportlab.pdfgen import canvas
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab import rl_config
+out = sys.argv[1]; count = int(sys.argv[2])
+D = '/usr/share/fonts/truetype/dejavu/'
+F = []
+for name, f in [('DejaVuSans', 'DejaVuSans.ttf'), ('DejaVuSerif', 'DejaVuSerif.ttf'), ('DejaVuMono', 'DejaVuSansMono.ttf'), ('DejaVuSans-Bold', 'DejaVuSans-Bold.ttf'), ('DejaVuSerif-Italic', 'DejaVuSerif-Italic.ttf')]:
+    pdfmetrics.registerFont(TTFont(name, D + f)); F.append(name)
+WORDS = 'the of and office efficient fluffy flight report evidence claim value 3.14 42% $120 naïve café Größe Straße œuvre déjà Ελληνικά Αθήνα Русский Москва ёлка Łódź źdźbło Việt Nam “quoted” — … € ½ ∑ √ ≤ → ★'.split()
+for i in range(count):
+    r = random.Random(7000 + i)
+    p = os.path.join(out, 'ttf-fuzz-%03d.pdf' % i)
+    c = canvas.Canvas(p, pagesize=A4, pageCompression=0)
+    for _ in range(r.randint(2, 12)):
+        t = c.beginText(r.uniform(20, 400), r.uniform(60, 800))
+        t.setFont(r.choice(F), r.choice([6, 8, 10, 11, 12, 14, 18, 24]))
+        for _ in range(r.randint(1, 10)):
+            q = r.random()
+            if q < 0.45: t.textOut(' '.join(r.choice(WORDS) for _ in range(r.randint(1, 6))) + r.choice(['', ' ']))
+            elif q < 0.6: t.textLine(' '.join(r.choice(WORDS) for _ in range(r.randint(1, 6))))
+            elif q < 0.67: t.setCharSpace(r.choice([0, 0, 0.5, 1, 2, -0.5]))
+            elif q < 0.72: t.setWordSpace(r.choice([0, 0, 3, 8, -1]))
+            elif q < 0.77: t.setHorizScale(r.choice([100, 100, 60, 130]))
+            elif q < 0.81: t.setRise(r.choice([0, 0, 3, -3]))
+            elif q < 0.86: t.moveCursor(r.uniform(-20, 80), r.choice([0, 4.5, 5, 12, -6]))
+            elif q < 0.92: t.setFont(r.choice(F), r.choice([6, 9, 12, 20]))
+            elif q < 0.95: t.setTextRenderMode(r.choice([0, 0, 3]))
+            else: t.setLeading(r.choice([8, 12, 14, 30]))
+        if r.random() < 0.15:
+            c.saveState(); c.translate(300, 400); c.rotate(r.choice([90, 180, 270, 30])); c.drawText(t); c.restoreState()
+        else:
+            c.drawText(t)
+    c.showPage(); c.save()
+    print(json.dumps({'file': p, 'kind': 'seeded random text objects %d (embedded TrueType subsets)' % i}))
+`;
+
+producers['reportlab-ttf-fuzz'] = async () => {
+  if (spawnSync(PY, ['-c', 'import reportlab']).status !== 0) return 'python3-reportlab not installed';
+  const out = dir('reportlab-ttf-fuzz');
+  const r = run(PY, ['-c', TTF_FUZZ, out, String(SMALL ? 10 : 150)]);
+  let n = 0;
+  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
+    const e = JSON.parse(line);
+    if (record(e.file, 'reportlab-ttf-fuzz', e.kind)) n++;
+  }
+  return n;
+};
+
 producers.cairo = async () => {
   if (spawnSync(PY, ['-c', 'import cairo']).status !== 0) return 'python3-cairo not installed';
   const out = dir('cairo');
@@ -1137,6 +1190,13 @@ producers.rewrite = async () => {
     for (const [i, [f, e]] of sources.filter((_, i) => i % (SMALL ? 20 : 7) === 0).entries()) {
       const file = join(out, `${e.producer}-${basename(f)}`);
       run('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', ...(i % 3 === 2 ? ['-dCompatibilityLevel=1.4'] : []), `-sOutputFile=${file}`, join(OUT, f)], { quiet: true });
+      if (record(file, 'ghostscript-pdfwrite', `gs pdfwrite of ${e.producer}: ${e.kind}`)) n++;
+    }
+    // The random standard-font streams re-distilled: Ghostscript embeds the fonts as CFF subsets.
+    const fuzz = Object.entries(manifest.files).filter(([, e]) => e.producer === 'reportlab-fuzz');
+    for (const [f, e] of fuzz.filter((_, i) => i % (SMALL ? 20 : 4) === 1)) {
+      const file = join(out, `${e.producer}-${basename(f)}`);
+      run('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', `-sOutputFile=${file}`, join(OUT, f)], { quiet: true });
       if (record(file, 'ghostscript-pdfwrite', `gs pdfwrite of ${e.producer}: ${e.kind}`)) n++;
     }
   }
@@ -1537,7 +1597,7 @@ producers.fixtures = async () => {
   return n || 'no ../shared/fixtures/pdf*';
 };
 
-const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdftex-random', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'matplotlib', 'weasyprint', 'tcpdf', 'prawn', 'tesseract', 'found', 'fixtures'];
+const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'reportlab-ttf-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdftex-random', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'matplotlib', 'weasyprint', 'tcpdf', 'prawn', 'tesseract', 'found', 'fixtures'];
 try {
   for (const name of order) {
     if (only && !only.has(name)) continue;
