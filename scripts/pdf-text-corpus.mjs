@@ -55,7 +55,7 @@ function record(file, producer, kind, expect) {
  * files, many broken on purpose) and "real-world-like" (everything else).
  */
 function setOf(rel, producer) {
-  if (/rawops|fuzz|random/.test(rel)) return 'stress';
+  if (/rawops|fuzz|random|mutations/.test(rel)) return 'stress';
   if (rel.startsWith('fixtures/')) return 'fixture';
   if (producer === 'hand-built') return 'hostile';
   return 'real-world-like';
@@ -1570,6 +1570,81 @@ producers.tesseract = async () => {
   return n;
 };
 
+// Real files with their ToUnicode CMaps edited (qpdf --qdf, edit, fix-qdf, qpdf): glyphs mapped to
+// ligature strings, presentation forms, surrogate pairs, combining marks, controls, spaces, NUL,
+// right-to-left letters, several characters, one byte; bfrange arrays and a range whose last byte
+// overflows. Set "stress".
+const MUTATE = String.raw`import sys, os, re, json, subprocess
+src, out, tag = sys.argv[1], sys.argv[2], sys.argv[3]
+q = os.path.join(out, '.q.pdf')
+subprocess.run(['qpdf', '--qdf', '--object-streams=disable', src, q], check=True)
+base = open(q, 'rb').read().decode('latin1')
+os.remove(q)
+MUTS = {
+  'lig-fi': '<00660069>', 'u-fb01': '<FB01>', 'surrogate': '<D835DC00>', 'soft-hyphen': '<00AD>', 'nul': '<0000>',
+  'combining-acute': '<0301>', 'e-combining': '<00650301>', 'fffd': '<FFFD>', 'hebrew': '<05D0>', 'arabic': '<0627>',
+  'line-sep': '<2028>', 'newline': '<000A>', 'tab': '<0009>', 'nbsp': '<00A0>', 'space': '<0020>', 'bom': '<FEFF>',
+  'three-chars': '<006500650065>', 'ideographic-space': '<3000>', 'zwsp': '<200B>', 'ffl': '<00660066006C>',
+  'one-byte-dst': '<65>', 'upper-E': '<0045>', 'digit': '<0037>', 'u-fb02': '<FB02>', 'fullwidth-a': '<FF41>', 'roman-numeral': '<2163>',
+}
+def mutate_chars(text, dst):
+    n = 0
+    def blk(m):
+        nonlocal n
+        lines = m.group(2).split('\n')
+        for i, l in enumerate(lines):
+            mm = re.match(r'\s*(<[0-9A-Fa-f]+>)\s*(<[0-9A-Fa-f]+>)\s*$', l)
+            if mm and mm.group(2).upper() not in ('<0020>',) and n < 3:
+                lines[i] = '%s %s' % (mm.group(1), dst); n += 1
+        return m.group(1) + '\n'.join(lines) + m.group(3)
+    return re.sub(r'(beginbfchar)(.*?)(endbfchar)', blk, text, flags=re.S), n
+results = []
+def emit(name, text):
+    p = os.path.join(out, '%s-%s.pdf' % (tag, name))
+    t = os.path.join(out, '.t.pdf')
+    open(t, 'wb').write(text.encode('latin1'))
+    r = subprocess.run(['fix-qdf', t], capture_output=True)
+    if r.returncode == 0:
+        open(t, 'wb').write(r.stdout)
+        # back to an ordinary file (direct lengths, Flate streams), as producers write them
+        r2 = subprocess.run(['qpdf', '--compress-streams=y', '--object-streams=preserve', t, p], capture_output=True)
+        os.remove(t)
+        if r2.returncode in (0, 3): print(json.dumps({'file': p, 'kind': 'ToUnicode mutated: %s' % name}))
+for name, dst in MUTS.items():
+    text, n = mutate_chars(base, dst)
+    if n: emit(name, text)
+# bfrange forms: array destinations, a destination whose last byte overflows
+def ranges(text, fn):
+    return re.sub(r'(beginbfrange)(.*?)(endbfrange)', lambda m: m.group(1) + fn(m.group(2)) + m.group(3), text, flags=re.S)
+def to_array(body):
+    def one(m):
+        lo, hi, dst = int(m.group(1), 16), int(m.group(2), 16), int(m.group(3), 16)
+        return '<%s> <%s> [%s]' % (m.group(1), m.group(2), ' '.join('<%04X>' % (dst + k) for k in range(hi - lo + 1)))
+    return re.sub(r'<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]{4})>', one, body)
+def overflow(body):
+    return re.sub(r'<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]{4})>', lambda m: '<%s> <%s> <00FE>' % (m.group(1), m.group(2)), body, count=2)
+def array_multi(body):
+    return re.sub(r'<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]{4})>', lambda m: '<%s> <%s> [%s]' % (m.group(1), m.group(2), ' '.join(['<00660069>'] * (int(m.group(2), 16) - int(m.group(1), 16) + 1))), body, count=1)
+for name, fn in [('bfrange-array', to_array), ('bfrange-overflow', overflow), ('bfrange-array-multi', array_multi)]:
+    t = ranges(base, fn)
+    if t != base: emit(name, t)
+`;
+
+producers['tounicode-mutations'] = async () => {
+  if (!have('qpdf') || !have('fix-qdf')) return 'qpdf not installed';
+  const out = dir('tounicode-mutations');
+  const sources = ['chromium/feature-paragraphs.pdf', 'chromium/font-4-_DejaVu_Sans_.pdf', 'cairo/cairo-00.pdf', 'libreoffice/text-1.pdf', 'pango/prose-3.pdf', 'tcpdf/tcpdf-03-dejavusans.pdf'].filter((f) => manifest.files[f]);
+  let n = 0;
+  for (const f of SMALL ? sources.slice(0, 1) : sources) {
+    const r = run(PY, ['-c', MUTATE, join(OUT, f), out, f.replace(/[/.]/g, '_')]);
+    for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
+      const e = JSON.parse(line);
+      if (record(e.file, `mutated+${manifest.files[f].producer}`, e.kind)) n++;
+    }
+  }
+  return n;
+};
+
 producers.found = async () => {
   const out = dir('found');
   const r = spawnSync('sh', ['-c', "find /usr/share /usr/lib /opt -name '*.pdf' -size -5M 2>/dev/null | sort"], { encoding: 'utf8' });
@@ -1597,7 +1672,7 @@ producers.fixtures = async () => {
   return n || 'no ../shared/fixtures/pdf*';
 };
 
-const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'reportlab-ttf-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdftex-random', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'matplotlib', 'weasyprint', 'tcpdf', 'prawn', 'tesseract', 'found', 'fixtures'];
+const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'reportlab-ttf-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdftex-random', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'matplotlib', 'weasyprint', 'tcpdf', 'prawn', 'tesseract', 'tounicode-mutations', 'found', 'fixtures'];
 try {
   for (const name of order) {
     if (only && !only.has(name)) continue;
