@@ -1573,7 +1573,8 @@ producers.tesseract = async () => {
 // Real files with their ToUnicode CMaps edited (qpdf --qdf, edit, fix-qdf, qpdf): glyphs mapped to
 // ligature strings, presentation forms, surrogate pairs, combining marks, controls, spaces, NUL,
 // right-to-left letters, several characters, one byte; bfrange arrays and a range whose last byte
-// overflows. Set "stress".
+// overflows; and their widths edited (no /W, /DW 1000, /W scaled, no /Widths, /FirstChar shifted,
+// /MissingWidth). Set "stress".
 const MUTATE = String.raw`import sys, os, re, json, subprocess
 src, out, tag = sys.argv[1], sys.argv[2], sys.argv[3]
 q = os.path.join(out, '.q.pdf')
@@ -1627,6 +1628,41 @@ def array_multi(body):
     return re.sub(r'<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]{4})>\s*<([0-9A-Fa-f]{4})>', lambda m: '<%s> <%s> [%s]' % (m.group(1), m.group(2), ' '.join(['<00660069>'] * (int(m.group(2), 16) - int(m.group(1), 16) + 1))), body, count=1)
 for name, fn in [('bfrange-array', to_array), ('bfrange-overflow', overflow), ('bfrange-array-multi', array_multi)]:
     t = ranges(base, fn)
+    if t != base: emit(name, t)
+
+# width mutations: the layout's gaps come from the advance widths
+def remove_array(text, key):
+    out, i = [], 0
+    while True:
+        j = text.find(key, i)
+        if j < 0: out.append(text[i:]); break
+        k = text.find('[', j)
+        if not text[j + len(key):k].strip() == '':
+            out.append(text[i:j + len(key)]); i = j + len(key); continue
+        depth, m = 0, k
+        while True:
+            if text[m] == '[': depth += 1
+            elif text[m] == ']':
+                depth -= 1
+                if depth == 0: break
+            m += 1
+        out.append(text[i:j]); i = m + 1
+    return ''.join(out)
+def scale_inner(text):
+    def arr(m):
+        return '[' + re.sub(r'-?\d+(\.\d+)?', lambda n: '%.3f' % (float(n.group(0)) * 1.5), m.group(1)) + ']'
+    def w(m):
+        return m.group(1) + re.sub(r'\[([^\[\]]*)\]', arr, m.group(2))
+    return re.sub(r'(/W\s*)(\[(?:[^\[\]]|\[[^\[\]]*\])*\])', w, text)
+for name, fn in [
+    ('w-removed', lambda t: remove_array(t, '/W ')),
+    ('dw-1000', lambda t: re.sub(r'/DW\s+\d+(\.\d+)?', '/DW 1000', remove_array(t, '/W '))),
+    ('w-scaled', scale_inner),
+    ('widths-removed', lambda t: remove_array(t, '/Widths ')),
+    ('firstchar-shift', lambda t: re.sub(r'/FirstChar\s+(\d+)', lambda m: '/FirstChar %d' % (int(m.group(1)) + 1), t)),
+    ('missingwidth', lambda t: re.sub(r'/Type /FontDescriptor', '/Type /FontDescriptor /MissingWidth 750', remove_array(t, '/Widths '))),
+]:
+    t = fn(base)
     if t != base: emit(name, t)
 `;
 
