@@ -1681,6 +1681,76 @@ producers['tounicode-mutations'] = async () => {
   return n;
 };
 
+// Real files with their page content edited: text-state operators added after each BT (Tw, Tc,
+// Tz, Ts, Tr), Tj split into TJ with a kerning gap (and Tw on top, which applies to one-byte code 32
+// only), a scaling or rotating cm in front. Set "stress".
+const MUTATE_CONTENT = String.raw`import sys, os, re, json, subprocess
+src, out, tag = sys.argv[1], sys.argv[2], sys.argv[3]
+q = os.path.join(out, '.q.pdf')
+subprocess.run(['qpdf', '--qdf', '--object-streams=disable', src, q], check=True)
+base = open(q, 'rb').read().decode('latin1')
+os.remove(q)
+def emit(name, text):
+    p = os.path.join(out, '%s-%s.pdf' % (tag, name))
+    t = os.path.join(out, '.t.pdf')
+    open(t, 'wb').write(text.encode('latin1'))
+    r = subprocess.run(['fix-qdf', t], capture_output=True)
+    if r.returncode == 0:
+        open(t, 'wb').write(r.stdout)
+        r2 = subprocess.run(['qpdf', '--compress-streams=y', t, p], capture_output=True)
+        os.remove(t)
+        if r2.returncode in (0, 3): print(json.dumps({'file': p, 'kind': 'content mutated: %s' % name}))
+def contents(text, fn):
+    # the page content streams: qdf marks them "%% Contents for page N"
+    parts = re.split(r'(%% Contents for page \d+\n(?:%% Original object ID: \d+ \d+\n)?\d+ 0 obj\n<<.*?>>\nstream\n)(.*?)(\nendstream)', text, flags=re.S)
+    out = []
+    i = 0
+    while i < len(parts):
+        if i + 3 < len(parts) and parts[i + 1].startswith('%% Contents'):
+            out += [parts[i], parts[i + 1], fn(parts[i + 2]), parts[i + 3]]; i += 4
+        else:
+            out.append(parts[i]); i += 1
+    return ''.join(out)
+def tj_split(c):
+    # <hex> Tj -> [<first half> -120 <second half>] TJ
+    def one(m):
+        h = m.group(1)
+        if len(h) < 8: return m.group(0)
+        k = (len(h) // 4 // 2) * 4
+        return '[<%s> -120 <%s>] TJ' % (h[:k], h[k:])
+    return re.sub(r'<([0-9A-Fa-f]+)>\s*Tj', one, c)
+MUTS = [
+    ('tw-2', lambda c: c.replace('BT\n', 'BT\n2 Tw\n').replace('BT ', 'BT 2 Tw ')),
+    ('tc-1', lambda c: c.replace('BT\n', 'BT\n1 Tc\n').replace('BT ', 'BT 1 Tc ')),
+    ('tc-neg', lambda c: c.replace('BT\n', 'BT\n-0.3 Tc\n').replace('BT ', 'BT -0.3 Tc ')),
+    ('tz-70', lambda c: c.replace('BT\n', 'BT\n70 Tz\n').replace('BT ', 'BT 70 Tz ')),
+    ('ts-3', lambda c: c.replace('BT\n', 'BT\n3 Ts\n').replace('BT ', 'BT 3 Ts ')),
+    ('tr-3', lambda c: c.replace('BT\n', 'BT\n3 Tr\n').replace('BT ', 'BT 3 Tr ')),
+    ('tj-split', tj_split),
+    ('tj-split-tw', lambda c: tj_split(c).replace('BT\n', 'BT\n5 Tw\n').replace('BT ', 'BT 5 Tw ')),
+    ('cm-scale', lambda c: '0.8 0 0 0.8 30 40 cm\n' + c),
+    ('cm-rotate', lambda c: '0 1 -1 0 600 0 cm\n' + c),
+]
+for name, fn in MUTS:
+    t = contents(base, fn)
+    if t != base: emit(name, t)
+`;
+
+producers['content-mutations'] = async () => {
+  if (!have('qpdf') || !have('fix-qdf')) return 'qpdf not installed';
+  const out = dir('content-mutations');
+  const sources = ['chromium/feature-paragraphs.pdf', 'chromium/feature-table.pdf', 'chromium/random-ttf-003.pdf', 'cairo/cairo-00.pdf', 'libreoffice/text-1.pdf', 'pdf-lib/pdf-lib-01.pdf', 'tcpdf/tcpdf-03-dejavusans.pdf', 'prawn/prawn-03.pdf', 'wkhtmltopdf/feature-paragraphs.pdf', 'pdftex/article.pdf'].filter((f) => manifest.files[f]);
+  let n = 0;
+  for (const f of SMALL ? sources.slice(0, 1) : sources) {
+    const r = run(PY, ['-c', MUTATE_CONTENT, join(OUT, f), out, f.replace(/[/.]/g, '_')]);
+    for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
+      const e = JSON.parse(line);
+      if (record(e.file, `mutated+${manifest.files[f].producer}`, e.kind)) n++;
+    }
+  }
+  return n;
+};
+
 producers.found = async () => {
   const out = dir('found');
   const r = spawnSync('sh', ['-c', "find /usr/share /usr/lib /opt -name '*.pdf' -size -5M 2>/dev/null | sort"], { encoding: 'utf8' });
@@ -1708,7 +1778,7 @@ producers.fixtures = async () => {
   return n || 'no ../shared/fixtures/pdf*';
 };
 
-const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'reportlab-ttf-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdftex-random', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'matplotlib', 'weasyprint', 'tcpdf', 'prawn', 'tesseract', 'tounicode-mutations', 'found', 'fixtures'];
+const order = ['chromium', 'wkhtmltopdf', 'mupdf', 'libreoffice', 'reportlab', 'reportlab-rawops', 'reportlab-fuzz', 'reportlab-ttf-fuzz', 'cairo', 'pango', 'rsvg', 'ghostscript', 'gropdf', 'pdftex', 'pdftex-random', 'pdf-lib', 'rewrite', 'pdf-lib-edit', 'structure', 'matplotlib', 'weasyprint', 'tcpdf', 'prawn', 'tesseract', 'tounicode-mutations', 'content-mutations', 'found', 'fixtures'];
 try {
   for (const name of order) {
     if (only && !only.has(name)) continue;
