@@ -16,7 +16,7 @@
 // The producer of a file is the `producer` its folder's manifest.json records (written by
 // scripts/pdf-text-corpus.mjs: `{ "files": { "<path relative to the folder>": { "producer": … } } }`),
 // else the Info dictionary's /Producer with version numbers removed; where the manifest gives sets
-// ("real-world-like", "stress", "fixture"), each set gets a total line too. Files are read once each
+// ("real-world-like", "stress", "hostile", "fixture"), each set gets a total line too. Files are read once each
 // (identical bytes found twice are counted once). Needs a built dist/ (`npm run build`).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -25,9 +25,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function usage(message) {
-  process.stderr.write(`pdf-text-diff: ${message}\nusage: node scripts/pdf-text-diff.mjs [--reader FILE] [--pages N] [--out FILE] [--skip FOLDER] [--verbose] FILE_OR_FOLDER...\n`);
-  process.exit(2);
+function usage(message, code = 2) {
+  process[code ? 'stderr' : 'stdout'].write(`${code ? `pdf-text-diff: ${message}\n` : ''}usage: node scripts/pdf-text-diff.mjs [--reader FILE] [--pages N] [--out FILE] [--skip FOLDER] [--verbose] FILE_OR_FOLDER...\n`);
+  process.exit(code);
 }
 
 function parseArgs(argv) {
@@ -40,7 +40,7 @@ function parseArgs(argv) {
     else if (a === '--out') opts.out = resolve(value());
     else if (a === '--skip') opts.skip.push(resolve(value()));
     else if (a === '--verbose' || a === '-v') opts.verbose = true;
-    else if (a === '--help' || a === '-h') usage('help');
+    else if (a === '--help' || a === '-h') usage('', 0);
     else if (a.startsWith('-')) usage(`unknown option ${a}`);
     else opts.inputs.push(resolve(a));
   }
@@ -74,9 +74,15 @@ function collect(inputs, skip) {
     if (!st) usage(`${input}: no such file or folder`);
     if (st.isDirectory()) walk(input, []);
     else {
-      const m = join(dirname(input), 'manifest.json');
+      // A single file: the nearest manifest.json in the folders above it.
       let manifests = [];
-      if (existsSync(m)) manifests = [{ dir: dirname(input), files: JSON.parse(readFileSync(m, 'utf8')).files ?? {} }];
+      for (let d = dirname(input); ; d = dirname(d)) {
+        if (existsSync(join(d, 'manifest.json'))) {
+          manifests = [{ dir: d, files: JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8')).files ?? {} }];
+          break;
+        }
+        if (dirname(d) === d) break;
+      }
       files.push({ path: input, entry: lookup(manifests, input) });
     }
   }
