@@ -1212,12 +1212,15 @@ producers.rewrite = async () => {
   }
   if (have('qpdf')) {
     const out = dir('qpdf');
-    const modes = [['--object-streams=generate'], ['--linearize'], ['--qdf', '--object-streams=disable'], ['--stream-data=uncompress'], ['--object-streams=generate', '--linearize'], ['--rotate=+90'], ['--rotate=180:1']];
+    // Owner-password-only encryption (an empty user password, which pdf.js opens): common in files
+    // whose makers only want to forbid printing or copying.
+    const encrypt = (bits, extra = []) => ['--allow-weak-crypto', '--encrypt', '', 'owner-secret', String(bits), ...extra, '--'];
+    const modes = [['--object-streams=generate'], ['--linearize'], ['--qdf', '--object-streams=disable'], ['--stream-data=uncompress'], ['--object-streams=generate', '--linearize'], ['--rotate=+90'], ['--rotate=180:1'], encrypt(40), encrypt(128, ['--use-aes=n']), encrypt(128, ['--use-aes=y']), encrypt(256)];
     for (const [i, [f, e]] of sources.filter((_, i) => i % (SMALL ? 20 : 6) === 3).entries()) {
       const mode = modes[i % modes.length];
-      const file = join(out, `${e.producer}-${mode.join('').replace(/[^a-z0-9]+/g, '-')}-${basename(f)}`);
+      const file = join(out, `${e.producer}-${mode.filter((m) => m !== 'owner-secret').join('').replace(/[^a-z0-9]+/g, '-')}-${basename(f)}`);
       run('qpdf', [...mode, join(OUT, f), file], { quiet: true });
-      if (record(file, `qpdf+${e.producer}`, `qpdf ${mode.join(' ')} of ${e.kind}`)) n++;
+      if (record(file, `qpdf+${e.producer}`, `qpdf ${mode.filter((m) => m !== 'owner-secret').join(' ')} of ${e.kind}`)) n++;
     }
   }
   return n;

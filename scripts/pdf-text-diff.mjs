@@ -69,22 +69,18 @@ function collect(inputs, skip) {
       else if (st?.isFile() && /\.pdf$/i.test(name)) files.push({ path: p, entry: lookup(manifests, p) });
     }
   };
+  /** The nearest manifest.json in the folders above `dir` (a part of a corpus given on its own). */
+  const above = (dir) => {
+    for (let d = dirname(dir); ; d = dirname(d)) {
+      if (existsSync(join(d, 'manifest.json'))) return [{ dir: d, files: JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8')).files ?? {} }];
+      if (dirname(d) === d) return [];
+    }
+  };
   for (const input of inputs) {
     const st = statSync(input, { throwIfNoEntry: false });
     if (!st) usage(`${input}: no such file or folder`);
-    if (st.isDirectory()) walk(input, []);
-    else {
-      // A single file: the nearest manifest.json in the folders above it.
-      let manifests = [];
-      for (let d = dirname(input); ; d = dirname(d)) {
-        if (existsSync(join(d, 'manifest.json'))) {
-          manifests = [{ dir: d, files: JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8')).files ?? {} }];
-          break;
-        }
-        if (dirname(d) === d) break;
-      }
-      files.push({ path: input, entry: lookup(manifests, input) });
-    }
+    if (st.isDirectory()) walk(input, above(input));
+    else files.push({ path: input, entry: lookup(above(input), input) });
   }
   return files;
 }
