@@ -4,10 +4,11 @@
  * TrueType/CFF glyphs, the shape of most PDFs people save from a browser) and pdf-lib (the standard
  * 14 fonts, WinAnsi). The reader's contract: whenever it answers ok, its text and page count are
  * byte for byte pdf.js's (`openPdfJs(bytes)` then `text(10)`), otherwise it says why not and
- * pdf.js runs as before. So every file here must be either not eligible or equal; and a plain
- * Latin page from Chromium must be eligible, or the fast path never runs where it matters most.
+ * pdf.js runs as before. So every file here must be either not eligible or equal; a plain Latin
+ * page from Chromium must be eligible, or the fast path never runs where it matters most; and a file
+ * pdf.js refuses (damaged object streams, built here) must not be eligible.
  *
- * The wider run (some 1,800 files from twenty producers, per-producer figures) is
+ * The wider run (some 2,260 files from two dozen producers, per-producer figures) is
  * scripts/pdf-text-corpus.mjs, which writes the corpus with what a machine has, and
  * scripts/pdf-text-diff.mjs, which compares the two readers on it; neither runs in CI.
  * Chromium is Debian's /usr/bin/chromium driven by playwright-core, as the report tests do; without
