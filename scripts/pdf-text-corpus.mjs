@@ -1322,6 +1322,40 @@ function structureFiles() {
     objStmFile('objstm-duplicate-number', [page(5), pages, page(7)], (e) => `3 0 2 ${at(e, 1)} 3 ${at(e, 2)}`, { 2: [6, 1], 3: [6, 0] });
     objStmFile('objstm-offsets-descending', [pages, page(5)], (e) => `3 ${at(e, 1)} 2 0`, { 2: [6, 1], 3: [6, 0] });
   }
+  // Hybrid-reference files: a classic table for the uncompressed objects, and the trailer's /XRefStm
+  // naming a cross-reference stream that places the others in an object stream.
+  const hybrid = (freeEntries) => {
+    const pages = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>\n';
+    const page = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>\n';
+    const header = `2 0 3 ${pages.length}\n`;
+    let out = '%PDF-1.5\n%\xe2\xe3\xcf\xd3\n';
+    const pos = {};
+    const put = (n, body) => {
+      pos[n] = out.length;
+      out += `${n} 0 obj\n${body}\nendobj\n`;
+    };
+    put(1, '<< /Type /Catalog /Pages 2 0 R >>');
+    put(4, font);
+    put(5, stream('', text('hybrid file: pages in an object stream named by /XRefStm')));
+    put(6, stream(`/Type /ObjStm /N 2 /First ${header.length}`, header + pages + page));
+    const rows = [[0, 0, 0xffff], [0, 0, 0], [2, 6, 0], [2, 6, 1], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]];
+    const data = Buffer.concat(rows.map(([t, a, b]) => { const x = Buffer.alloc(7); x[0] = t; x.writeUInt32BE(a, 1); x.writeUInt16BE(b, 5); return x; }));
+    pos[7] = out.length;
+    const xrefStm = Buffer.concat([enc(`7 0 obj\n<< /Type /XRef /Size 8 /W [1 4 2] /Length ${data.length} >>\nstream\n`), data, enc('\nendstream\nendobj\n')]);
+    const before = enc(out);
+    const tableAt = before.length + xrefStm.length;
+    const row = (n) => `${String(pos[n]).padStart(10, '0')} 00000 n \n`;
+    let table;
+    if (freeEntries) {
+      table = 'xref\n0 8\n0000000000 65535 f \n';
+      for (let n = 1; n < 8; n++) table += pos[n] !== undefined && n !== 7 ? row(n) : '0000000000 00000 f \n';
+    } else table = `xref\n0 2\n0000000000 65535 f \n${row(1)}4 3\n${row(4)}${row(5)}${row(6)}`;
+    return Buffer.concat([before, xrefStm, enc(`${table}trailer\n<< /Size 8 /Root 1 0 R /XRefStm ${pos[7]} >>\nstartxref\n${tableAt}\n%%EOF\n`)]);
+  };
+  // The table's subsections leave the compressed objects out (as Word writes them); or it lists
+  // them as free, and pdf.js keeps the table's free entries over the stream's (it fails to open).
+  files['hybrid-xrefstm'] = hybrid(false);
+  files['hybrid-xrefstm-free-entries'] = hybrid(true);
   files['xref-off-by-2'] = build(base(text('xref offsets two bytes late')), { shift: { 3: 2, 5: 2 } });
   files['xref-off-by-minus-3'] = build(base(text('xref offsets three bytes early')), { shift: { 3: -3, 4: -3 } });
   files['xref-points-at-other-object'] = (() => {
