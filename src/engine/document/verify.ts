@@ -54,6 +54,7 @@ async function analyseByKind(
           onC2paCandidate: startC2pa,
           pdfReader,
           simpleReader: ports.config.document?.pdf_reader !== 'pdfjs',
+          codeCacheDir: ports.codeCacheDir,
           whilePdfJsReads: prepareAiTextDetector,
         });
       } finally {

@@ -22,7 +22,8 @@ import { preparePdfReader, TEXT_PAGE_LIMIT, type PdfReader, type PdfReading } fr
 import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import { pdfMayCarryC2pa } from './c2pa-scan.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
-import { joinReadings, readLikePdfJs, readLikePdfJsShared, type PdfJsLikeReading } from './simple-reading.js';
+import { loadSimpleReader, saveBundledSimpleReaderCache } from './simple-bundle.js';
+import type { PdfJsLikeReading } from './simple-reading.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
 /**
@@ -172,6 +173,8 @@ export interface PdfAnalysisHooks {
    * here without it, with the same result (simple-reading.ts).
    */
   simpleReader?: boolean;
+  /** Where the simple reader's V8 code cache is kept (simple-bundle.ts), as for pdf.js. */
+  codeCacheDir?: string;
   /** A pdf.js reader prepared by the caller (its thread already starting); the caller discards it afterwards. */
   pdfReader?: PdfReader;
   /** Called once this thread's own work is done and it is about to wait for pdf.js (its idle time). */
@@ -224,6 +227,7 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     // else goes to pdf.js.
     const allowSimple = hooks.simpleReader !== false;
     const reader = hooks.pdfReader ?? preparePdfReader();
+    const { readLikePdfJs, readLikePdfJsShared, joinReadings } = await loadSimpleReader(hooks.codeCacheDir);
     // It is synchronous (bounded by its size caps, not by a timer): not started once the time
     // budget is spent, where pdf.js's reading would report the time-out.
     const simple = s && allowSimple && !reader.simpleAhead && !budget.expired() ? readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT) : undefined;
@@ -234,6 +238,8 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     const mine = share && s ? readLikePdfJsShared(bytes, s, TEXT_PAGE_LIMIT, share) : undefined;
     if (mine && 'notLikePdfJs' in mine) share?.decline();
     const whole = mine && 'reading' in mine ? joinReadings(mine.reading, { pageTexts: [], fonts: [] }) : undefined;
+    // The reader's functions are compiled by now: a run without a usable code cache writes one.
+    saveBundledSimpleReaderCache();
     const reading = simple && 'reading' in simple ? simple.reading : whole;
     if (reading) {
       reader.discard('read without pdf.js');

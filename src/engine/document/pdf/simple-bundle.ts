@@ -14,7 +14,7 @@ import type * as Structure from './structure.js';
 
 const BUNDLE = new URL('../../../simple-pdf.cjs', import.meta.url);
 
-export type BundledSimpleReader = Pick<typeof SimpleReading, 'readLikePdfJsShared' | 'joinReadings'> & Pick<typeof Structure, 'readPdfStructure'>;
+export type BundledSimpleReader = Pick<typeof SimpleReading, 'readLikePdfJs' | 'readLikePdfJsShared' | 'joinReadings'> & Pick<typeof Structure, 'readPdfStructure'>;
 
 let loaded: CachedCommonJs<BundledSimpleReader> | undefined;
 
@@ -26,6 +26,21 @@ export function loadBundledSimpleReader(codeCacheDir: string | undefined): Bundl
   loaded = runCommonJsWithCodeCache<BundledSimpleReader>(file, codeCacheDir, 'simplepdf');
   return loaded.exports;
 }
+
+/**
+ * The reader for the calling thread: the bundle through its code cache in built code, which keeps
+ * the reader (~80 KB with its font tables) out of the CLI bundle that every command reads (it
+ * made a sandbox claim's start ~1 % slower there); else (the TypeScript sources, tsc's dist/) the
+ * modules themselves. The specifiers are not literals, so that the CLI's bundler leaves them out.
+ */
+export async function loadSimpleReader(codeCacheDir: string | undefined): Promise<BundledSimpleReader> {
+  const bundled = loadBundledSimpleReader(codeCacheDir);
+  if (bundled) return bundled;
+  const [reading, structure] = (await Promise.all([import(SIMPLE_READING), import(STRUCTURE)])) as [typeof SimpleReading, typeof Structure];
+  return { readLikePdfJs: reading.readLikePdfJs, readLikePdfJsShared: reading.readLikePdfJsShared, joinReadings: reading.joinReadings, readPdfStructure: structure.readPdfStructure };
+}
+const SIMPLE_READING: string = './simple-reading.js';
+const STRUCTURE: string = './structure.js';
 
 /** Writes the code cache when this process had none (or V8 rejected it), once the reader has run; then the newest few stay. */
 export function saveBundledSimpleReaderCache(): void {
