@@ -36,6 +36,8 @@ async function runBundle() {
     const stats = early.pdfThread.stats;
     process.once('exit', () => process.stderr.write(`verity-debug early-pdf-thread ${JSON.stringify(stats)}\n`));
   }
+  // For tests: how many pdf.js threads this process started (src/engine/document/extraction-thread.ts).
+  if (env.VERITY_DEBUG_PDF_THREADS === '1') process.once('exit', () => process.stderr.write(`verity-debug pdf-threads-started ${globalThis[Symbol.for('verity.pdfThreadsStarted')] ?? 0}\n`));
   let source;
   try {
     source = readFileSync(file, 'utf8');
@@ -313,6 +315,17 @@ function configNamesService() {
   }
 }
 
+/** Whether the config file sets `document.pdf_reader` to `pdfjs` (read as configNamesService reads it). */
+function configAsksForPdfJs() {
+  const env = process.env;
+  const dir = env.VERITY_HOME || join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'verity');
+  try {
+    return /"pdf_reader"\s*:\s*"pdfjs"/.test(readFileSync(join(dir, 'config.json'), 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `verify media FILE` (or `--file FILE`) of a local image: its pixel decode is started now
  * (src/engine/media/early-media.ts), so that libvips decodes while the CLI loads, reads the file
@@ -387,7 +400,9 @@ async function earlyStart(args, cacheDir) {
       try {
         // The thread may read this file with pdf.js while the CLI loads and the engine measures
         // it; the engine's verdict and the bytes it reads still decide (extraction-thread-main.ts).
-        const file = { path: resolve(arg), maxBytes: INLINE_MAX_BYTES };
+        // It tries the simple-PDF reader first unless the config asks for pdf.js (a cautious
+        // guess: the job says it again, src/engine/document/pdf/simple-reading.ts).
+        const file = { path: resolve(arg), maxBytes: INLINE_MAX_BYTES, simpleReader: !configAsksForPdfJs() };
         const pdfThread = startEarlyPdfThread(cacheDir, file, tiering);
         if (!pdfThread || !tiering) return { pdfThread };
         useDefaultFlagsForCodeCaches(tiering);

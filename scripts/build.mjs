@@ -46,6 +46,9 @@ const bundles = [
   // file the thread starts without Node's ES module loader reading and linking its modules one by
   // one (its start-up is on a PDF's critical path).
   { entryPoints: ['src/engine/document/extraction-thread-main.ts'], outfile: 'dist/extraction-thread.cjs' },
+  // The simple-PDF reader for that thread (src/engine/document/pdf/simple-bundle.ts), loaded
+  // through a V8 code cache before the thread reads a simple PDF ahead.
+  { entryPoints: ['src/engine/document/pdf/simple-pdf-entry.ts'], outfile: 'dist/simple-pdf.cjs' },
   // `verify media`'s early decode (src/engine/media/early-media.ts), which bin/run-bundle.js loads
   // before the CLI: one small CommonJS file (~2 ms less than the same modules through Node's ES
   // module loader, on the path to the decode's start).

@@ -59,7 +59,8 @@ export const ConfigFile = z
     c2pa: z.object({ trust_anchors: z.string().optional() }).strict().optional(),
     /** Video frame decoding: `ffmpeg` = path to ffmpeg (ffprobe beside it) or `none`; unset = found on PATH. */
     media: z.object({ ffmpeg: z.string().optional() }).strict().optional(),
-    document: z.object({ trust_anchors: z.string().optional() }).strict().optional(),
+    /** Document signatures' trust anchors; `pdf_reader`: `auto` (the simple-PDF reader where it can answer, default) or `pdfjs` (always pdf.js). */
+    document: z.object({ trust_anchors: z.string().optional(), pdf_reader: z.enum(['auto', 'pdfjs']).optional() }).strict().optional(),
     /** Claim stance: `local` (the built-in model, default) or `nli` (an NLI model pulled with `verity models pull nli`). */
     claim: z.object({ stance: z.enum(['local', 'nli']).optional(), nli_model: z.string().optional() }).strict().optional(),
   })

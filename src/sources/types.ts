@@ -31,7 +31,8 @@ export interface EngineConfig {
   /** Video frames: `ffmpeg` = path to the ffmpeg binary (ffprobe beside it), or `none`; unset = PATH (docs/media.md). */
   media?: { ffmpeg?: string };
   /** Document signatures: `trust_anchors` = comma-separated PEM bundle paths, PEM text, or `system` (docs/document.md). */
-  document?: { trust_anchors?: string | string[] };
+  /** `pdf_reader`: `auto` (default: simple PDFs read without pdf.js, exactly as pdf.js reads them) or `pdfjs` (always pdf.js). */
+  document?: { trust_anchors?: string | string[]; pdf_reader?: 'auto' | 'pdfjs' };
 }
 
 export interface FetchedInput {

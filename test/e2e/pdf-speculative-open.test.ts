@@ -18,7 +18,7 @@ import { deflateSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { rawPdf as pdfOf } from '../helpers/raw-pdf.js';
-import { newHome, verity } from './run-cli.js';
+import { newHome, newPdfJsHome, verity } from './run-cli.js';
 
 const flate = (dict: string, data: Buffer): Buffer => {
   const z = deflateSync(data, { level: 9 });
@@ -113,7 +113,8 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
     page.drawImage(await doc.embedJpg(jpeg), { x: 50, y: 300, width: 320, height: 240 });
     const file = join(dir, 'one-page.pdf');
     writeFileSync(file, await doc.save());
-    const home = newHome();
+    // pdf.js on every PDF (this simple file would otherwise be read without it, and pdf.js not loaded).
+    const home = newPdfJsHome();
     const caches = (): Record<string, number> =>
       Object.fromEntries(
         readdirSync(join(home, 'cache'))
@@ -176,7 +177,8 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
   it('the named file is read ahead and its reading used; an option value is not taken for the file', async () => {
     const file = join(dir, 'twelve-pages.pdf');
     writeFileSync(file, await textPdf(12, 'The supplier shall deliver page'));
-    const home = newHome();
+    // pdf.js's reading ahead (the simple-PDF reader's: pdf-simple-reader.test.ts).
+    const home = newPdfJsHome();
     const r = await verity(['verify', 'document', file, '--json'], { home, cwd: dir, env: DEBUG });
     expect(r.code, r.stderr).toBe(0);
     const stats = threadStats(r.stderr)!;
@@ -290,7 +292,8 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
     const b = await make(2, 'Bravo page');
     let lastStats: { readAhead?: boolean } | undefined;
     const read = async (path: string, bytes: Buffer): Promise<{ pages: number; text: string }> => {
-      const early = mod.startEarlyPdfThread(undefined, { path, maxBytes: 1_050_000 })!;
+      // pdf.js's reading ahead (the simple-PDF reader's is tested in pdf-simple-reader.test.ts).
+      const early = mod.startEarlyPdfThread(undefined, { path, maxBytes: 1_050_000, simpleReader: false })!;
       const run = early.take()!;
       lastStats = run.stats;
       // Opened ahead before the job is sent: what the job then gets is the reading ahead's (or
@@ -329,7 +332,7 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
     // abandoned there, before any verdict (no job is sent here), not at pdf.js's 64 MB cap.
     const bomb = join(dir, 'bomb-ahead.pdf');
     writeFileSync(bomb, metadataBomb());
-    const spec = mod.startEarlyPdfThread(undefined, { path: bomb, maxBytes: 1_050_000 })!.take()!;
+    const spec = mod.startEarlyPdfThread(undefined, { path: bomb, maxBytes: 1_050_000, simpleReader: false })!.take()!;
     expect(await spec.ahead).toBe('abandoned');
     expect(spec.stats.aheadDecodedBytes).toBeGreaterThan(0);
     expect(spec.stats.aheadDecodedBytes).toBeLessThanOrEqual(8 * 1024 * 1024);
@@ -337,7 +340,7 @@ describe('the extraction thread opens a named PDF ahead of its job', () => {
 
     // Stopped mid-read: the file opened ahead, its pages' text waiting for the host's "go" (which a
     // remote or sandbox run never sends); stopping it ends the thread, nothing is left waiting.
-    const waiting = mod.startEarlyPdfThread(undefined, { path: fileA, maxBytes: 1_050_000 })!;
+    const waiting = mod.startEarlyPdfThread(undefined, { path: fileA, maxBytes: 1_050_000, simpleReader: false })!;
     const run = waiting.take()!;
     expect(await run.ahead).toBe('opened');
     expect(run.stats.go).toBeUndefined();

@@ -1,5 +1,5 @@
 /** Spawns the built `bin/verity.js` (copied by global-setup.ts) with a clean environment. */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -21,6 +21,17 @@ export const newHome = (): string => {
   const parent = root ? join(root, 'homes') : tmpdir();
   mkdirSync(parent, { recursive: true });
   return mkdtempSync(join(parent, 'verity-e2e-home-'));
+};
+
+/**
+ * A fresh home whose config asks for pdf.js on every PDF (`document.pdf_reader = pdfjs`): for
+ * tests of pdf.js's own path (its thread, its code cache, its reading ahead), whose simple files
+ * the simple-PDF reader would otherwise read (docs/document.md "The simple-PDF reader").
+ */
+export const newPdfJsHome = (): string => {
+  const home = newHome();
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ document: { pdf_reader: 'pdfjs' } }));
+  return home;
 };
 
 /** The parent's colour and CI variables would change what the CLI prints; start from a clean slate. */

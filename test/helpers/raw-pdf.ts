@@ -25,21 +25,26 @@ export function rawPdf(objects: (string | Buffer)[], offsets: Record<number, num
  * streams) in one uncompressed object stream (object number objects.length + 1), and a
  * cross-reference stream. Damage: `entries` replaces the cross-reference entries of the objects it
  * names (object number → [object stream number, index]), `headerOffsets` the offsets that the
- * object stream's header gives them (object number → offset from /First).
+ * object stream's header gives them (object number → offset from /First), `headerOrder` the order
+ * the header lists them in (the body keeps `packed`'s order), `headerExtra` text after the header's
+ * pairs, `n` the stream's /N.
  */
 export function objectStreamPdf(
   objects: string[],
   packed: number[],
-  damage: { entries?: Record<number, [number, number]>; headerOffsets?: Record<number, number> } = {},
+  damage: { entries?: Record<number, [number, number]>; headerOffsets?: Record<number, number>; headerOrder?: number[]; headerExtra?: string; n?: number } = {},
 ): Buffer {
   const objStm = objects.length + 1;
   const xrefNum = objects.length + 2;
-  let header = '';
   let body = '';
+  const at = new Map<number, number>();
   for (const num of packed) {
-    header += `${num} ${damage.headerOffsets?.[num] ?? body.length} `;
+    at.set(num, body.length);
     body += `${objects[num - 1]}\n`;
   }
+  let header = '';
+  for (const num of damage.headerOrder ?? packed) header += `${num} ${damage.headerOffsets?.[num] ?? at.get(num)} `;
+  header += damage.headerExtra ?? '';
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   const offsets = new Map<number, number>();
   let end = parts[0]!.length;
@@ -53,7 +58,7 @@ export function objectStreamPdf(
     if (!packed.includes(i + 1)) put(i + 1, o);
   });
   const data = `${header}${body}`;
-  put(objStm, `<< /Type /ObjStm /N ${packed.length} /First ${header.length} /Length ${data.length} >>\nstream\n${data}\nendstream`);
+  put(objStm, `<< /Type /ObjStm /N ${damage.n ?? packed.length} /First ${header.length} /Length ${data.length} >>\nstream\n${data}\nendstream`);
   const xrefAt = end;
   // Rows of [type, offset or object stream (4 bytes), generation or index (2 bytes)], unfiltered.
   const rows: Buffer[] = [];

@@ -66,6 +66,7 @@ export const SETTINGS: Setting[] = [
   { path: 'llm.model_path', kind: 'path', description: 'local GGUF model file' },
   { path: 'c2pa.trust_anchors', kind: 'path', description: 'PEM bundle of trusted C2PA signers' },
   { path: 'media.ffmpeg', kind: 'text', description: 'video frame decoder: path to ffmpeg (ffprobe beside it), or none; unset = found on PATH' },
+  { path: 'document.pdf_reader', kind: 'text', choices: ['auto', 'pdfjs'], description: 'what reads a PDF\'s text, page count, Info and XMP: auto (a built-in reader for simple PDFs, pdf.js otherwise) or pdfjs (always pdf.js)' },
   { path: 'document.trust_anchors', kind: 'text', description: 'trusted signers of PDF/DOCX signatures: comma-separated PEM bundle paths, or system' },
   { path: 'claim.stance', kind: 'text', choices: ['local', 'nli'], description: 'claim stance model: local (built in) or nli (run `verity models pull nli` first)' },
   { path: 'claim.nli_model', kind: 'text', description: 'which pulled NLI model claim.stance = nli uses (default Xenova/nli-deberta-v3-xsmall)' },

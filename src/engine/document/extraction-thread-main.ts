@@ -11,6 +11,9 @@ import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 import { startDecodeBudget, type DecodeBudget } from './pdf/decode-cap.js';
 import { INFLATE_LIMITS } from './budget.js';
 import { arriveAtTieringGate, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
+import { loadBundledSimpleReader, saveBundledSimpleReaderCache } from './pdf/simple-bundle.js';
+import type { SharedPdfJsLikeReading } from './pdf/simple-reading.js';
+import { CLAIMED_BY_THREAD, pageShare } from './extraction-thread.js';
 
 /**
  * Decoded bytes the reading ahead may produce before the job arrives. The bench's 100-page PDF
@@ -45,24 +48,65 @@ function fail(err: unknown): void {
   send({ type: 'error', name: e.name, message: String(e.message ?? '') });
 }
 
-// pdf.js is compiled as soon as the thread starts, before its job arrives (the calling thread is
-// meanwhile reading the file's structure); a failure here is reported with the job.
 const { codeCacheDir, speculative, tiering } = (workerData ?? {}) as ThreadData;
 useDefaultFlagsForCodeCaches(tiering);
-const reader = import('./pdf/pdfjs-reader.js').then(async (m) => {
-  await m.loadPdfJs(codeCacheDir);
-  // pdf.js streams every page's text through a web ReadableStream, whose Node modules
-  // (internal/webstreams/readablestream and writablestream) load on first use of the global.
-  // Loaded here, still under V8's default flags, they come from Node's own code cache; loaded by
-  // the first page's text, after the gate, V8 rejected that cache (its flag hash differs) and
-  // compiled them from source: ~2 ms more on the path to the text (pdf-tiering.ts).
-  void globalThis.ReadableStream;
-  // pdf.js was read from its code cache under V8's default flags: the later optimisation may
-  // start now (pdf-tiering.ts).
-  arriveAtTieringGate(tiering);
-  return m;
-});
-reader.catch(() => undefined);
+
+/**
+ * The file named ahead, read with the simple-PDF reader before anything else (pdf/simple-reading.ts:
+ * pdf.js's reading of a simple PDF, without pdf.js). When it answers, pdf.js is not loaded at all
+ * unless the job asks for it: the answer is ready while the CLI thread is still loading, and the
+ * thread costs its own start and ~20–40 ms of reading instead of pdf.js's load, opening and text
+ * layout. When it declines, pdf.js is loaded and reads ahead as before, that much later.
+ */
+const aheadBytes = speculative && readBounded(speculative);
+/**
+ * The pages are shared with the calling thread (extraction-thread.ts pageShare): this thread goes
+ * up from the first page, the CLI thread, once it has loaded and read the structure, down from
+ * the last; a page is read by whichever takes it first, so the first pages' text is read on both
+ * cores. Each reader that declines says so there, and the other stops taking pages.
+ */
+const share = speculative?.claims && pageShare(new Int32Array(speculative.claims), CLAIMED_BY_THREAD, false);
+let simple: ReturnType<typeof loadBundledSimpleReader>;
+const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: SharedPdfJsLikeReading } | undefined => {
+  if (!speculative || !aheadBytes || speculative.simpleReader === false) return undefined;
+  try {
+    simple = loadBundledSimpleReader(codeCacheDir);
+    if (!simple) return undefined;
+    const r = simple.readLikePdfJsShared(aheadBytes, simple.readPdfStructure(aheadBytes), speculative.textPages, share ?? { claim: () => true, descending: false });
+    return 'reading' in r ? { bytes: aheadBytes, textPages: speculative.textPages, reading: r.reading } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    // Only a run without a usable cache writes one; the reader's functions are compiled by now.
+    saveBundledSimpleReaderCache();
+  }
+})();
+if (!simpleAhead) share?.decline();
+
+// pdf.js is compiled as soon as the thread starts (unless the simple reader has answered), before
+// its job arrives (the calling thread is meanwhile reading the file's structure); a failure here
+// is reported with the job.
+let reader: Promise<typeof import('./pdf/pdfjs-reader.js')> | undefined;
+const loadReader = (): Promise<typeof import('./pdf/pdfjs-reader.js')> => (reader ??= loadPdfJsReader());
+if (!simpleAhead) loadReader();
+
+function loadPdfJsReader(): Promise<typeof import('./pdf/pdfjs-reader.js')> {
+  const loading = import('./pdf/pdfjs-reader.js').then(async (m) => {
+    await m.loadPdfJs(codeCacheDir);
+    // pdf.js streams every page's text through a web ReadableStream, whose Node modules
+    // (internal/webstreams/readablestream and writablestream) load on first use of the global.
+    // Loaded here, still under V8's default flags, they come from Node's own code cache; loaded by
+    // the first page's text, after the gate, V8 rejected that cache (its flag hash differs) and
+    // compiled them from source: ~2 ms more on the path to the text (pdf-tiering.ts).
+    void globalThis.ReadableStream;
+    // pdf.js was read from its code cache under V8's default flags: the later optimisation may
+    // start now (pdf-tiering.ts).
+    arriveAtTieringGate(tiering);
+    return m;
+  });
+  loading.catch(() => undefined);
+  return loading;
+}
 
 /** Set when the job arrives: from then on the reading answers the job, not a guess. */
 let jobArrived = false;
@@ -132,8 +176,8 @@ function readBounded(f: SpeculativeFile): Buffer | undefined {
  * most ~1 MB, and at most `textPages` pages are read.
  */
 const early = ((): EarlyReading | undefined => {
-  const bytes = speculative && readBounded(speculative);
-  if (!speculative || !bytes) return undefined;
+  const bytes = aheadBytes;
+  if (!speculative || !bytes || simpleAhead) return undefined;
   const e: EarlyReading = { bytes, textPages: speculative.textPages, abandoned: false } as EarlyReading;
   const abandon = (): void => {
     if (e.abandoned) return;
@@ -148,7 +192,7 @@ const early = ((): EarlyReading | undefined => {
     else onDocumentCap?.();
   });
   e.abandon = abandon;
-  e.doc = reader.then((m) => m.openPdfJs(bytes));
+  e.doc = loadReader().then((m) => m.openPdfJs(bytes));
   void e.doc.then(() => {
     if (!e.abandoned && !jobArrived) send({ type: 'ahead', event: 'opened', decodedBytes: e.budget.used });
   }, () => undefined);
@@ -174,7 +218,19 @@ function checkBudget(b: DecodeBudget): void {
 async function run(job: ExtractionJob): Promise<void> {
   jobArrived = true;
   const bytes = Buffer.from(job.bytes);
-  const { openPdfJs } = await reader;
+  // The simple reader's answer, when the job is for the bytes it read and allows it.
+  if (simpleAhead && simple && job.simpleReader !== false && simpleAhead.textPages === job.textPages && simpleAhead.bytes.equals(bytes)) {
+    // Joined with the pages the calling thread read (none when it did not share them).
+    const joined = simple.joinReadings(simpleAhead.reading, { pageTexts: job.simplePages ?? [], fonts: job.simpleFonts ?? [] });
+    if (joined) {
+      const { pages, info, xmpRaw, text } = joined;
+      send({ type: 'opened', pages, info, xmpRaw });
+      const here = simpleAhead.reading.pageTexts.filter((t) => t !== undefined).length;
+      send({ type: 'text', text, readAhead: true, decodedBytes: 0, simple: true, pagesHere: here });
+      return;
+    }
+  }
+  const { openPdfJs } = await loadReader();
   let doc: PdfJsDocument;
   let ahead: Promise<string> | undefined;
   let budget: DecodeBudget;

@@ -15,16 +15,33 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 import type { PdfTiering } from './pdf-tiering.js';
+import type { DescriptorKey } from './pdf/text/fonts.js';
+import type { PageShare } from './pdf/text/simple-reader.js';
 
 export { arriveAtTieringGate, pdfRunTiering, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 
-export type ExtractionJob = { kind: 'pdf'; bytes: ArrayBuffer; textPages: number };
+/**
+ * `simpleReader: false`: pdf.js must read the file (`document.pdf_reader = pdfjs`, or the calling
+ * thread's share of the simple reading declined), even where the simple reader could.
+ * `simplePages`/`simpleFonts`: the pages the calling thread read with the simple reader while the
+ * thread read the others (SharedPages), and the fonts it loaded for them.
+ */
+export type ExtractionJob = {
+  kind: 'pdf';
+  bytes: ArrayBuffer;
+  textPages: number;
+  simpleReader?: boolean;
+  simplePages?: (string | null)[];
+  simpleFonts?: DescriptorKey[];
+};
+
 export type ExtractionMessage =
   | { type: 'opened'; pages: number; info: Record<string, unknown>; xmpRaw: string | null }
   /**
    * `readAhead`: the text came from the reading ahead; `decodedBytes`: what pdf.js decoded in all.
    */
-  | { type: 'text'; text: string; readAhead: boolean; decodedBytes: number }
+  /** `simple`: read by the simple-PDF reader, `pagesHere` of its pages on this thread (the rest came with the job). */
+  | { type: 'text'; text: string; readAhead: boolean; decodedBytes: number; simple?: boolean; pagesHere?: number }
   | { type: 'error'; name: string; message: string }
   /** The reading ahead opened the named file, or was abandoned past its speculative budget. */
   | { type: 'ahead'; event: 'opened' | 'abandoned'; decodedBytes: number };
@@ -59,6 +76,10 @@ export interface ThreadRun {
   stats: ThreadStats;
   /** The reading ahead's first event (never settles without one), for tests. */
   ahead: Promise<'opened' | 'abandoned'>;
+  /** Started with a file to read ahead: the thread tries the simple-PDF reader on it first. */
+  readsAhead: boolean;
+  /** The page claims the thread's simple reading shares with the calling thread (see pageShare). */
+  claims?: Int32Array;
 }
 
 /** How a thread's reading went (see ThreadRun.stats). */
@@ -67,6 +88,10 @@ export interface ThreadStats {
   readAhead?: boolean;
   /** Bytes pdf.js's decoders produced for the answer's reading. */
   decodedBytes?: number;
+  /** The answer came from the simple-PDF reader (pdf/simple-reading.ts), not pdf.js. */
+  simple?: boolean;
+  /** How many of its pages the thread read (the calling thread read the others). */
+  simplePagesOnThread?: number;
   /** Why an early thread was stopped before the engine took it (EarlyPdfThread.discard). */
   discarded?: string;
   /** Whether the host said "go". */
@@ -103,12 +128,38 @@ export interface EarlyPdfThread {
 export const TEXT_PAGE_LIMIT = 10;
 
 /**
+ * Which reader takes each of the first pages when the early thread and the calling thread read a
+ * simple PDF together (extraction-thread-main.ts goes up from the first page, analyze.ts down from
+ * the last): an Int32Array over a SharedArrayBuffer, one slot per page (0 free, CLAIMED_BY_THREAD,
+ * CLAIMED_BY_CALLER; taken with compareExchange) and one that says a reader declined, after which
+ * neither takes another page.
+ */
+export const CLAIMED_BY_THREAD = 1;
+export const CLAIMED_BY_CALLER = 2;
+export const SIMPLE_DECLINED_SLOT = TEXT_PAGE_LIMIT;
+export const claimsLength = (): number => SIMPLE_DECLINED_SLOT + 1;
+
+/** A reader's share of the pages over `claims` (see CLAIMED_BY_THREAD). */
+export function pageShare(claims: Int32Array, owner: number, descending: boolean): PageShare & { declined(): boolean; decline(): void } {
+  return {
+    descending,
+    claim: (i) => i < SIMPLE_DECLINED_SLOT && Atomics.load(claims, SIMPLE_DECLINED_SLOT) === 0 && Atomics.compareExchange(claims, i, 0, owner) === 0,
+    declined: () => Atomics.load(claims, SIMPLE_DECLINED_SLOT) !== 0,
+    decline: () => void Atomics.store(claims, SIMPLE_DECLINED_SLOT, 1),
+  };
+}
+
+/**
  * The file the host expects the engine to be given (an absolute path), which the thread may read
  * with pdf.js before its job arrives: see extraction-thread-main.ts. Read only up to `maxBytes`.
  */
 export interface SpeculativeFile {
   path: string;
   maxBytes: number;
+  /** false: the config asks for pdf.js (`document.pdf_reader = pdfjs`), so the simple-PDF reader is not tried on it. */
+  simpleReader?: boolean;
+  /** The page claims shared with the calling thread (see pageShare); made here when not given (tests give their own). */
+  claims?: SharedArrayBuffer;
 }
 
 /** What the thread is started with (its workerData); `textPages` is what the thread reads ahead. */
@@ -145,9 +196,15 @@ export function startEarlyPdfThread(codeCacheDir: string | undefined, speculativ
   };
 }
 
+/** Threads started in this process, for tests (bin/run-bundle.js prints it with VERITY_DEBUG_PDF_THREADS=1). */
+const THREADS_STARTED = Symbol.for('verity.pdfThreadsStarted');
+
 /** Starts the thread now (synchronously: a dynamic import here would let the caller's synchronous work run first). */
 function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile, tiering?: PdfTiering): ThreadRun {
-  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, textPages: TEXT_PAGE_LIMIT }, tiering };
+  const g = globalThis as { [THREADS_STARTED]?: number };
+  g[THREADS_STARTED] = (g[THREADS_STARTED] ?? 0) + 1;
+  const claims = speculative && speculative.simpleReader !== false ? (speculative.claims ?? new SharedArrayBuffer(claimsLength() * Int32Array.BYTES_PER_ELEMENT)) : undefined;
+  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, claims, textPages: TEXT_PAGE_LIMIT }, tiering };
   const worker = new Worker(ENTRY, { workerData });
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
   let resolveText!: (t: string) => void;
@@ -182,6 +239,8 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
     } else if (m.type === 'text') {
       stats.readAhead = m.readAhead;
       stats.decodedBytes = m.decodedBytes;
+      if (m.simple) stats.simple = true;
+      if (m.pagesHere !== undefined) stats.simplePagesOnThread = m.pagesHere;
       resolveText(m.text);
     } else rejectAll(namedError(m.name, m.message));
   });
@@ -218,6 +277,8 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
     },
     stats,
     ahead,
+    readsAhead: !!speculative,
+    claims: claims && new Int32Array(claims),
   };
 }
 
@@ -243,8 +304,20 @@ export interface PdfReading {
  * code cache (pdf/pdfjs-bundle.ts); none → compiled from source.
  */
 export interface PdfReader {
-  read(bytes: Buffer, textPages: number): PdfReading;
-  discard(): void;
+  /** `simpleReader: false`: pdf.js reads the file even where the simple-PDF reader could (`document.pdf_reader = pdfjs`). */
+  read(bytes: Buffer, textPages: number, simpleReader?: boolean, shared?: { pageTexts: (string | undefined)[]; fonts: DescriptorKey[] }): PdfReading;
+  /**
+   * True when the thread has been reading ahead the file the host named, and so has already
+   * tried the simple-PDF reader on it (extraction-thread-main.ts): the caller need not try it too.
+   */
+  readonly simpleAhead: boolean;
+  /**
+   * The calling thread's share of the pages when the thread reads the named file with the simple
+   * reader (pageShare: from the last page down); its pages go to the thread with the job.
+   */
+  readonly simpleShare: (PageShare & { declined(): boolean; decline(): void }) | undefined;
+  /** `reason`, when given, is kept in the thread's stats (tests read it: a thread the engine took and never used). */
+  discard(reason?: string): void;
 }
 
 export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread): PdfReader {
@@ -256,37 +329,65 @@ export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread):
         return { opened, cancel: () => void opened.then((d) => d.destroy()).catch(() => undefined) };
       },
       discard: () => undefined,
+      simpleAhead: false,
+      simpleShare: undefined,
     };
   }
-  let r: ThreadRun;
+  // An early thread (bin/run-bundle.js) is already starting and reading the file ahead. Without
+  // one the thread starts when a file is given to pdf.js: most simple PDFs are read by the
+  // simple-PDF reader on the calling thread first (pdf/simple-reading.ts) and never need it.
+  let r: ThreadRun | undefined;
+  let startError: Error | undefined;
   try {
-    r = early?.take() ?? startThread(codeCacheDir);
+    r = early?.take();
   } catch (err) {
-    // No thread could be started: the reading fails with that error (a warning), as pdf.js errors do.
-    const failed = Promise.reject(err instanceof Error ? err : new Error(String(err)));
-    failed.catch(() => undefined);
-    return { read: () => ({ opened: failed, cancel: () => undefined }), discard: () => undefined };
+    startError = err instanceof Error ? err : new Error(String(err));
   }
-  const stop = (): void => r.stop();
+  const thread = (): ThreadRun => {
+    if (startError) throw startError;
+    try {
+      r ??= startThread(codeCacheDir);
+    } catch (err) {
+      startError = err instanceof Error ? err : new Error(String(err));
+      throw startError;
+    }
+    return r;
+  };
+  let discarded: string | undefined;
   return {
-    read: (bytes, textPages) => {
-      r.send({ kind: 'pdf', bytes: ownCopy(bytes), textPages });
-      const opened = r.opened.then((m): PdfJsDocument => {
+    read: (bytes, textPages, simpleReader = true, shared) => {
+      let run: ThreadRun;
+      try {
+        run = thread();
+      } catch (err) {
+        // No thread could be started: the reading fails with that error (a warning), as pdf.js errors do.
+        const failed = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+        failed.catch(() => undefined);
+        return { opened: failed, cancel: () => undefined };
+      }
+      run.send({ kind: 'pdf', bytes: ownCopy(bytes), textPages, simpleReader, simplePages: shared?.pageTexts.map((t) => t ?? null), simpleFonts: shared?.fonts });
+      const opened = run.opened.then((m): PdfJsDocument => {
         return {
           pages: m.pages,
           info: m.info,
           xmpRaw: m.xmpRaw,
           text: async (n) => {
             if (n !== textPages) throw new Error(`the extraction thread reads ${textPages} pages, not ${n}`);
-            return r.text;
+            return run.text;
           },
-          destroy: async () => r.stop(),
+          destroy: async () => run.stop(),
         };
       });
-      opened.catch(stop);
-      return { opened, cancel: stop };
+      opened.catch(() => run.stop());
+      return { opened, cancel: () => run.stop() };
     },
-    discard: stop,
+    discard: (reason) => {
+      if (!r) return;
+      if (reason && !discarded) r.stats.discarded = discarded = reason;
+      r.stop();
+    },
+    simpleAhead: !!r?.readsAhead,
+    simpleShare: r?.claims && pageShare(r.claims, CLAIMED_BY_CALLER, true),
   };
 }
 

@@ -53,6 +53,8 @@ async function analyseByKind(
           trustAnchors: await documentTrustAnchors(ports),
           onC2paCandidate: startC2pa,
           pdfReader,
+          simpleReader: ports.config.document?.pdf_reader !== 'pdfjs',
+          codeCacheDir: ports.codeCacheDir,
           whilePdfJsReads: prepareAiTextDetector,
         });
       } finally {

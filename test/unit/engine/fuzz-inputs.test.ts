@@ -15,22 +15,12 @@ import { VerityError } from '../../../src/api/errors.js';
 import { createEngine } from '../../../src/engine/index.js';
 import { appXml, buildDocx, coreXml, paragraph, testPorts } from '../document/build.js';
 import { CAMERA_EXIF, cameraJpeg, scene } from '../media/helpers.js';
+import { rng } from '../../helpers/seeded-random.js';
 
 const engine = createEngine(testPorts());
 /** Errors that are the input's fault: what a mutated file may give. */
 const CLIENT_CODES = new Set(['UNPROCESSABLE_CONTENT', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE']);
 
-/** mulberry32: small, seeded, the same sequence on every platform. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Mutation = (b: Buffer, r: () => number) => Buffer;
 const int = (r: () => number, n: number) => Math.floor(r() * n);

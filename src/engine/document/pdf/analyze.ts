@@ -22,6 +22,8 @@ import { preparePdfReader, TEXT_PAGE_LIMIT, type PdfReader, type PdfReading } fr
 import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import { pdfMayCarryC2pa } from './c2pa-scan.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
+import { loadSimpleReader, saveBundledSimpleReaderCache } from './simple-bundle.js';
+import type { PdfJsLikeReading } from './simple-reading.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
 /**
@@ -54,13 +56,12 @@ async function readWithPdfJs(reading: PdfReading, budget: Budget, warnings: stri
       return undefined;
     }
     doc = openRun.value;
-    if (doc.pages > LIMITS.pdfPages)
-      throw new VerityError('PAYLOAD_TOO_LARGE', `the PDF has ${doc.pages} pages; the limit is ${LIMITS.pdfPages}`);
+    checkPageLimit(doc.pages);
     const out: PdfJsReading = { pages: doc.pages, info: doc.info, xmpRaw: doc.xmpRaw, text: '' };
     const textRun = await budget.run(doc.text(TEXT_PAGE_LIMIT));
     if (textRun.timedOut) warnings.push('text extraction did not finish within the time budget; AI-text analysis had no text');
     else out.text = textRun.value;
-    if (doc.pages > TEXT_PAGE_LIMIT) warnings.push(`text was extracted from the first ${TEXT_PAGE_LIMIT} of ${doc.pages} pages`);
+    pushPagesRead(doc.pages, warnings);
     return out;
   } catch (err) {
     // Cancelled or over a limit: stop pdf.js (the thread) rather than let it read on.
@@ -74,6 +75,21 @@ async function readWithPdfJs(reading: PdfReading, budget: Budget, warnings: stri
   } finally {
     await doc?.destroy().catch(() => undefined);
   }
+}
+
+function checkPageLimit(pages: number): void {
+  if (pages > LIMITS.pdfPages) throw new VerityError('PAYLOAD_TOO_LARGE', `the PDF has ${pages} pages; the limit is ${LIMITS.pdfPages}`);
+}
+
+function pushPagesRead(pages: number, warnings: string[]): void {
+  if (pages > TEXT_PAGE_LIMIT) warnings.push(`text was extracted from the first ${TEXT_PAGE_LIMIT} of ${pages} pages`);
+}
+
+/** The simple reader's reading, with the page limit and warnings pdf.js's reading gets. */
+function checkedReading(reading: PdfJsLikeReading, warnings: string[]): PdfJsReading {
+  checkPageLimit(reading.pages);
+  pushPagesRead(reading.pages, warnings);
+  return reading;
 }
 
 /** Info dictionary straight from the file, for when pdf.js cannot open it (unencrypted files only). */
@@ -152,6 +168,13 @@ export interface PdfAnalysisHooks {
   trustAnchors?: { anchors: TrustAnchors; warnings: string[] };
   /** Called once the structure is read, when the file may carry a C2PA manifest (c2pa-scan.ts); not called when it cannot. */
   onC2paCandidate?(): void;
+  /**
+   * false: pdf.js reads every PDF (`document.pdf_reader = pdfjs`). Otherwise a simple PDF is read
+   * here without it, with the same result (simple-reading.ts).
+   */
+  simpleReader?: boolean;
+  /** Where the simple reader's V8 code cache is kept (simple-bundle.ts), as for pdf.js. */
+  codeCacheDir?: string;
   /** A pdf.js reader prepared by the caller (its thread already starting); the caller discards it afterwards. */
   pdfReader?: PdfReader;
   /** Called once this thread's own work is done and it is about to wait for pdf.js (its idle time). */
@@ -198,7 +221,36 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     a.warnings.push(`decompression stopped: ${overCap}; text, Info/XMP metadata and page text were not read (pdf.js was not run), the file structure and signatures were analysed`);
     hooks.pdfReader?.discard();
     pdfjsRun = Promise.resolve(undefined);
-  } else pdfjsRun = readWithPdfJs((hooks.pdfReader ?? preparePdfReader()).read(bytes, TEXT_PAGE_LIMIT), budget, pdfjsWarnings);
+  } else {
+    // A simple PDF is read as pdf.js would read it, without pdf.js (simple-reading.ts): here, or
+    // on the early thread that has read the named file ahead (which tried it first); anything
+    // else goes to pdf.js.
+    const allowSimple = hooks.simpleReader !== false;
+    const reader = hooks.pdfReader ?? preparePdfReader();
+    const { readLikePdfJs, readLikePdfJsShared, joinReadings } = await loadSimpleReader(hooks.codeCacheDir);
+    // It is synchronous (bounded by its size caps, not by a timer): not started once the time
+    // budget is spent, where pdf.js's reading would report the time-out.
+    const simple = s && allowSimple && !reader.simpleAhead && !budget.expired() ? readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT) : undefined;
+    // With the early thread reading the same file, this thread takes the pages from the last one
+    // down while the thread goes up (extraction-thread.ts pageShare), and gives it those with the
+    // job; when it took them all it has the whole reading itself.
+    const share = s && allowSimple && reader.simpleShare && !reader.simpleShare.declined() && !budget.expired() ? reader.simpleShare : undefined;
+    const mine = share && s ? readLikePdfJsShared(bytes, s, TEXT_PAGE_LIMIT, share) : undefined;
+    if (mine && 'notLikePdfJs' in mine) share?.decline();
+    const whole = mine && 'reading' in mine ? joinReadings(mine.reading, { pageTexts: [], fonts: [] }) : undefined;
+    // The reader's functions are compiled by now: a run without a usable code cache writes one.
+    saveBundledSimpleReaderCache();
+    const reading = simple && 'reading' in simple ? simple.reading : whole;
+    if (reading) {
+      reader.discard('read without pdf.js');
+      pdfjsRun = Promise.resolve().then(() => checkedReading(reading, pdfjsWarnings));
+    } else {
+      const shared = mine && 'reading' in mine ? mine.reading : undefined;
+      // Declined here: pdf.js reads the file, whatever the thread read.
+      const simpleOk = allowSimple && !(mine && 'notLikePdfJs' in mine);
+      pdfjsRun = readWithPdfJs(reader.read(bytes, TEXT_PAGE_LIMIT, simpleOk, shared), budget, pdfjsWarnings);
+    }
+  }
   if (s) {
     a.images = embeddedJpegs(bytes, s);
     hooks.onImages?.(a.images);

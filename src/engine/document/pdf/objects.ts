@@ -26,6 +26,11 @@ export interface PdfString {
   /** Raw bytes as a latin1 string (escape sequences resolved; hex decoded). */
   bytes: string;
   hex: boolean;
+  /**
+   * An octal escape above \377 was read (kept here as its low byte): pdf.js keeps the whole value
+   * as one character, so a reader that must equal pdf.js declines such a string.
+   */
+  wideEscape?: true;
 }
 export interface PdfRef {
   kind: 'ref';
@@ -147,6 +152,7 @@ export class PdfLexer {
     let i = this.pos + 1;
     let depth = 1;
     let out = '';
+    let wide = false;
     while (i < this.end) {
       const ch = s[i]!;
       if (ch === '\\') {
@@ -157,6 +163,7 @@ export class PdfLexer {
           i += 2;
         } else if (/[0-7]/.test(n)) {
           const m = /^[0-7]{1,3}/.exec(s.slice(i + 1, i + 4))![0];
+          if (parseInt(m, 8) > 0xff) wide = true;
           out += String.fromCharCode(parseInt(m, 8) & 0xff);
           i += 1 + m.length;
         } else if (n === '\r') i += s[i + 2] === '\n' ? 3 : 2;
@@ -167,7 +174,7 @@ export class PdfLexer {
       if (ch === '(') depth++;
       if (ch === ')' && --depth === 0) {
         this.pos = i + 1;
-        return { kind: 'string', bytes: out, hex: false };
+        return wide ? { kind: 'string', bytes: out, hex: false, wideEscape: true } : { kind: 'string', bytes: out, hex: false };
       }
       out += ch;
       i++;

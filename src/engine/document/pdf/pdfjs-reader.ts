@@ -13,6 +13,7 @@
  * modules are the minified builds: the same code, ~20 ms less to compile on every cold start.
  */
 import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { layoutPageText, type LayoutItem } from './text/page-layout.js';
 
 type PdfJsModule = typeof PdfJs;
 
@@ -65,11 +66,6 @@ function restoreNatives(natives: { push: typeof Array.prototype.push; parse: typ
     Object.defineProperty(JSON, 'parse', { value: natives.parse, writable: true, enumerable: false, configurable: true });
 }
 
-/** pdf-parse 2 `ParseParameters` defaults that shape `getText` output. */
-const LINE_THRESHOLD = 4.6;
-const CELL_THRESHOLD = 7;
-const CELL_SEPARATOR = '\t';
-
 export interface PdfJsDocument {
   pages: number;
   info: Record<string, unknown>;
@@ -121,33 +117,11 @@ async function pagesText(doc: PdfJs.PDFDocumentProxy, firstPages: number): Promi
   return out;
 }
 
-/** One page's text laid out as pdf-parse 2 does: a newline when the baseline jumps more than a line, a tab between distant items on one line. */
+/** One page's text laid out as pdf-parse 2 does (page-layout.ts, shared with the simple reader). */
 async function pageText(page: PdfJs.PDFPageProxy): Promise<string> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent({ includeMarkedContent: false, disableNormalization: false });
-  const buf: string[] = [];
-  let lastX: number | undefined;
-  let lastY: number | undefined;
-  let lineHeight = 0;
-  for (const item of content.items) {
-    if (!('str' in item)) continue;
-    let str = item.str;
-    const [x, y] = viewport.convertToViewportPoint(item.transform[4], item.transform[5]) as [number, number];
-    if (lastY !== undefined && Math.abs(lastY - y) > LINE_THRESHOLD) {
-      const lastItem = buf.length ? buf[buf.length - 1] : undefined;
-      const startsLine = str.startsWith('\n') || (str.trim() === '' && item.hasEOL);
-      if (lastItem?.endsWith('\n') === false && !startsLine && Math.abs(lastY - y) - 1 > lineHeight) {
-        buf.push('\n');
-        lineHeight = 0;
-      }
-    }
-    if (lastY !== undefined && Math.abs(lastY - y) < LINE_THRESHOLD && lastX !== undefined && Math.abs(lastX - x) > CELL_THRESHOLD) str = `${CELL_SEPARATOR}${str}`;
-    buf.push(str);
-    lastX = x + item.width;
-    lastY = y;
-    lineHeight = Math.max(lineHeight, item.height);
-    if (item.hasEOL) buf.push('\n');
-    if (item.hasEOL || str.endsWith('\n')) lineHeight = 0;
-  }
-  return buf.join('');
+  const items: LayoutItem[] = [];
+  for (const item of content.items) if ('str' in item) items.push(item);
+  return layoutPageText(items, viewport.transform);
 }
