@@ -455,12 +455,7 @@ producers.reportlab = async () => {
   const out = dir('reportlab');
   seed = 7;
   const r = run(PY, ['-c', REPORTLAB, out, SMALL ? '1' : '0']);
-  let n = 0;
-  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
-    const e = JSON.parse(line);
-    if (record(e.file, 'reportlab', e.kind, e.expect ?? undefined)) n++;
-  }
-  return n;
+  return recordLines(r, 'reportlab');
 };
 
 const CAIRO = String.raw`
@@ -708,16 +703,26 @@ for name, f in CASES.items():
         print(json.dumps({'file': p, 'kind': 'raw operators: %s (%s)' % (name, fn)}))
 `;
 
+
+/**
+ * Records the files a generator script printed, one JSON object per line (`{ file, kind, expect? }`;
+ * other lines, such as a PHP or Ruby library's notices, are skipped), under `producer`; returns how
+ * many were recorded.
+ */
+function recordLines(r, producer) {
+  let n = 0;
+  for (const line of (r.stdout ?? '').split('\n').filter((l) => l.startsWith('{'))) {
+    const e = JSON.parse(line);
+    if (record(e.file, producer, e.kind, e.expect ?? undefined)) n++;
+  }
+  return n;
+}
+
 producers['reportlab-rawops'] = async () => {
   if (spawnSync(PY, ['-c', 'import reportlab']).status !== 0) return 'python3-reportlab not installed';
   const out = dir('reportlab-rawops');
   const r = run(PY, ['-c', RAWOPS, out]);
-  let n = 0;
-  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
-    const e = JSON.parse(line);
-    if (record(e.file, 'reportlab-rawops', e.kind)) n++;
-  }
-  return n;
+  return recordLines(r, 'reportlab-rawops');
 };
 
 // Seeded random content streams in the standard 14 fonts (uncompressed): text operators in random
@@ -797,12 +802,7 @@ producers['reportlab-fuzz'] = async () => {
   if (spawnSync(PY, ['-c', 'import reportlab']).status !== 0) return 'python3-reportlab not installed';
   const out = dir('reportlab-fuzz');
   const r = run(PY, ['-c', FUZZ, out, String(SMALL ? 10 : 300)]);
-  let n = 0;
-  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
-    const e = JSON.parse(line);
-    if (record(e.file, 'reportlab-fuzz', e.kind)) n++;
-  }
-  return n;
+  return recordLines(r, 'reportlab-fuzz');
 };
 
 // Seeded random text objects in embedded TrueType subsets (DejaVu; ReportLab's simple-font subsets
@@ -850,24 +850,14 @@ producers['reportlab-ttf-fuzz'] = async () => {
   if (spawnSync(PY, ['-c', 'import reportlab']).status !== 0) return 'python3-reportlab not installed';
   const out = dir('reportlab-ttf-fuzz');
   const r = run(PY, ['-c', TTF_FUZZ, out, String(SMALL ? 10 : 150)]);
-  let n = 0;
-  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
-    const e = JSON.parse(line);
-    if (record(e.file, 'reportlab-ttf-fuzz', e.kind)) n++;
-  }
-  return n;
+  return recordLines(r, 'reportlab-ttf-fuzz');
 };
 
 producers.cairo = async () => {
   if (spawnSync(PY, ['-c', 'import cairo']).status !== 0) return 'python3-cairo not installed';
   const out = dir('cairo');
   const r = run(PY, ['-c', CAIRO, out, SMALL ? '1' : '0']);
-  let n = 0;
-  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
-    const e = JSON.parse(line);
-    if (record(e.file, 'cairo', e.kind)) n++;
-  }
-  return n;
+  return recordLines(r, 'cairo');
 };
 
 producers.pango = async () => {
@@ -1486,12 +1476,7 @@ producers.matplotlib = async () => {
   if (spawnSync(PY, ['-c', 'import matplotlib']).status !== 0) return 'python3-matplotlib not installed';
   const out = dir('matplotlib');
   const r = run(PY, ['-c', MATPLOTLIB, out, String(SMALL ? 2 : 16)], { env: { ...process.env, MPLCONFIGDIR: join(WORK, 'mpl') } });
-  let n = 0;
-  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
-    const e = JSON.parse(line);
-    if (record(e.file, 'matplotlib', e.kind)) n++;
-  }
-  return n;
+  return recordLines(r, 'matplotlib');
 };
 
 producers.weasyprint = async () => {
@@ -1550,12 +1535,7 @@ producers.tcpdf = async () => {
   const src = join(WORK, 'tcpdf.php');
   writeFileSync(src, TCPDF);
   const r = run('php', [src, out, String(SMALL ? 3 : 18), JSON.stringify(WORDS)]);
-  let n = 0;
-  for (const line of (r.stdout ?? '').split('\n').filter((l) => l.startsWith('{'))) {
-    const e = JSON.parse(line);
-    if (record(e.file, 'tcpdf', e.kind)) n++;
-  }
-  return n;
+  return recordLines(r, 'tcpdf');
 };
 
 const PRAWN = String.raw`
@@ -1594,12 +1574,7 @@ producers.prawn = async () => {
   const src = join(WORK, 'prawn.rb');
   writeFileSync(src, PRAWN);
   const r = run('ruby', [src, out, String(SMALL ? 3 : 15), JSON.stringify(WORDS)]);
-  let n = 0;
-  for (const line of (r.stdout ?? '').split('\n').filter((l) => l.startsWith('{'))) {
-    const e = JSON.parse(line);
-    if (record(e.file, 'prawn', e.kind)) n++;
-  }
-  return n;
+  return recordLines(r, 'prawn');
 };
 
 /** Scanned pages with an OCR text layer (Tesseract's "GlyphLessFont", invisible text scaled to each word): Chromium screenshots of some of the HTML documents, OCRed. */
@@ -1732,10 +1707,7 @@ producers['tounicode-mutations'] = async () => {
   let n = 0;
   for (const f of SMALL ? sources.slice(0, 1) : sources) {
     const r = run(PY, ['-c', MUTATE, join(OUT, f), out, f.replace(/[/.]/g, '_')]);
-    for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
-      const e = JSON.parse(line);
-      if (record(e.file, `mutated+${manifest.files[f].producer}`, e.kind)) n++;
-    }
+    n += recordLines(r, `mutated+${manifest.files[f].producer}`);
   }
   return n;
 };
@@ -1802,10 +1774,7 @@ producers['content-mutations'] = async () => {
   let n = 0;
   for (const f of SMALL ? sources.slice(0, 1) : sources) {
     const r = run(PY, ['-c', MUTATE_CONTENT, join(OUT, f), out, f.replace(/[/.]/g, '_')]);
-    for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) {
-      const e = JSON.parse(line);
-      if (record(e.file, `mutated+${manifest.files[f].producer}`, e.kind)) n++;
-    }
+    n += recordLines(r, `mutated+${manifest.files[f].producer}`);
   }
   return n;
 };
