@@ -1604,17 +1604,34 @@ producers.tesseract = async () => {
   return n;
 };
 
-// Real files with their ToUnicode CMaps edited (qpdf --qdf, edit, fix-qdf, qpdf): glyphs mapped to
-// ligature strings, presentation forms, surrogate pairs, combining marks, controls, spaces, NUL,
-// right-to-left letters, several characters, one byte; bfrange arrays and a range whose last byte
-// overflows; and their widths edited (no /W, /DW 1000, /W scaled, no /Widths, /FirstChar shifted,
-// /MissingWidth). Set "stress".
-const MUTATE = String.raw`import sys, os, re, json, subprocess
+// What both mutation scripts below start with (Python): the source file in qpdf's QDF form as
+// `base`, and `write_mutated(name, text, kind, extra)`, which repairs an edited QDF text (fix-qdf)
+// and writes it back as an ordinary file (direct lengths, Flate streams, as producers write them),
+// printing the JSON line recordLines reads.
+const QDF_PRELUDE = String.raw`import sys, os, re, json, subprocess
 src, out, tag = sys.argv[1], sys.argv[2], sys.argv[3]
 q = os.path.join(out, '.q.pdf')
 subprocess.run(['qpdf', '--qdf', '--object-streams=disable', src, q], check=True)
 base = open(q, 'rb').read().decode('latin1')
 os.remove(q)
+def write_mutated(name, text, kind, extra):
+    p = os.path.join(out, '%s-%s.pdf' % (tag, name))
+    t = os.path.join(out, '.t.pdf')
+    open(t, 'wb').write(text.encode('latin1'))
+    r = subprocess.run(['fix-qdf', t], capture_output=True)
+    if r.returncode == 0:
+        open(t, 'wb').write(r.stdout)
+        r2 = subprocess.run(['qpdf', '--compress-streams=y'] + extra + [t, p], capture_output=True)
+        os.remove(t)
+        if r2.returncode in (0, 3): print(json.dumps({'file': p, 'kind': '%s: %s' % (kind, name)}))
+`;
+
+// Real files with their ToUnicode CMaps edited (qpdf --qdf, edit, fix-qdf, qpdf): glyphs mapped to
+// ligature strings, presentation forms, surrogate pairs, combining marks, controls, spaces, NUL,
+// right-to-left letters, several characters, one byte; bfrange arrays and a range whose last byte
+// overflows; and their widths edited (no /W, /DW 1000, /W scaled, no /Widths, /FirstChar shifted,
+// /MissingWidth). Set "stress".
+const MUTATE = QDF_PRELUDE + String.raw`
 MUTS = {
   'lig-fi': '<00660069>', 'u-fb01': '<FB01>', 'surrogate': '<D835DC00>', 'soft-hyphen': '<00AD>', 'nul': '<0000>',
   'combining-acute': '<0301>', 'e-combining': '<00650301>', 'fffd': '<FFFD>', 'hebrew': '<05D0>', 'arabic': '<0627>',
@@ -1635,16 +1652,7 @@ def mutate_chars(text, dst):
     return re.sub(r'(beginbfchar)(.*?)(endbfchar)', blk, text, flags=re.S), n
 results = []
 def emit(name, text):
-    p = os.path.join(out, '%s-%s.pdf' % (tag, name))
-    t = os.path.join(out, '.t.pdf')
-    open(t, 'wb').write(text.encode('latin1'))
-    r = subprocess.run(['fix-qdf', t], capture_output=True)
-    if r.returncode == 0:
-        open(t, 'wb').write(r.stdout)
-        # back to an ordinary file (direct lengths, Flate streams), as producers write them
-        r2 = subprocess.run(['qpdf', '--compress-streams=y', '--object-streams=preserve', t, p], capture_output=True)
-        os.remove(t)
-        if r2.returncode in (0, 3): print(json.dumps({'file': p, 'kind': 'ToUnicode mutated: %s' % name}))
+    write_mutated(name, text, 'ToUnicode mutated', ['--object-streams=preserve'])
 for name, dst in MUTS.items():
     text, n = mutate_chars(base, dst)
     if n: emit(name, text)
@@ -1715,22 +1723,9 @@ producers['tounicode-mutations'] = async () => {
 // Real files with their page content edited: text-state operators added after each BT (Tw, Tc,
 // Tz, Ts, Tr), Tj split into TJ with a kerning gap (and Tw on top, which applies to one-byte code 32
 // only), a scaling or rotating cm in front. Set "stress".
-const MUTATE_CONTENT = String.raw`import sys, os, re, json, subprocess
-src, out, tag = sys.argv[1], sys.argv[2], sys.argv[3]
-q = os.path.join(out, '.q.pdf')
-subprocess.run(['qpdf', '--qdf', '--object-streams=disable', src, q], check=True)
-base = open(q, 'rb').read().decode('latin1')
-os.remove(q)
+const MUTATE_CONTENT = QDF_PRELUDE + String.raw`
 def emit(name, text):
-    p = os.path.join(out, '%s-%s.pdf' % (tag, name))
-    t = os.path.join(out, '.t.pdf')
-    open(t, 'wb').write(text.encode('latin1'))
-    r = subprocess.run(['fix-qdf', t], capture_output=True)
-    if r.returncode == 0:
-        open(t, 'wb').write(r.stdout)
-        r2 = subprocess.run(['qpdf', '--compress-streams=y', t, p], capture_output=True)
-        os.remove(t)
-        if r2.returncode in (0, 3): print(json.dumps({'file': p, 'kind': 'content mutated: %s' % name}))
+    write_mutated(name, text, 'content mutated', [])
 def contents(text, fn):
     # the page content streams: qdf marks them "%% Contents for page N"
     parts = re.split(r'(%% Contents for page \d+\n(?:%% Original object ID: \d+ \d+\n)?\d+ 0 obj\n<<.*?>>\nstream\n)(.*?)(\nendstream)', text, flags=re.S)
