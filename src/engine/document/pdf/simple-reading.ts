@@ -13,7 +13,7 @@ import type { PdfStructure } from './structure.js';
 import { DocObjects } from './text/doc-objects.js';
 import { sharedDescriptorConflict, type DescriptorKey } from './text/fonts.js';
 import { Ineligible } from './text/ineligible.js';
-import { joinPages, readSimplePdfShared, type PageShare } from './text/simple-reader.js';
+import { checkStructure, joinPages, readSimplePdfShared, type PageShare } from './text/simple-reader.js';
 
 export interface PdfJsLikeReading {
   pages: number;
@@ -88,10 +88,12 @@ function readShared(bytes: Buffer, s: PdfStructure, textPages: number, share?: P
 
 /** Why the structure reader's objects might not be the ones pdf.js reads through the xref; undefined when they are. */
 function structureDoubt(s: PdfStructure): string | undefined {
-  if (s.encrypted) return 'encrypted';
-  if (s.warnings.length) return 'structure warnings';
-  if (!s.xrefChainOk) return 'xref chain broken';
-  if (s.hybridXref) return 'hybrid xref';
+  try {
+    checkStructure(s);
+  } catch (err) {
+    if (err instanceof Ineligible) return err.reason;
+    throw err;
+  }
   for (const r of s.revisions) {
     // A number the xref marks free reads as null in pdf.js, whatever body the file still holds.
     if (r.freed.some((n) => s.versions.has(n))) return 'freed object still in the file';

@@ -192,12 +192,17 @@ export function readSimplePdfItems(bytes: Buffer, textPages = 10): { ok: true; p
 
 type Read = { ok: true; pages: number; pageTexts: (string | undefined)[]; items: TextItem[][]; fonts: DescriptorKey[] } | { ok: false; reason: string };
 
+/** The file as a whole: what the structure reader found must be what pdf.js reads (throws Ineligible). */
+export function checkStructure(s: PdfStructure): void {
+  if (s.encrypted) fail('encrypted');
+  if (s.warnings.length > 0) fail('structure warnings');
+  if (!s.xrefChainOk) fail('xref chain');
+  if (s.hybridXref) fail('hybrid xref');
+}
+
 function read(bytes: Buffer, s: PdfStructure, textPages: number, keepItems: boolean, share?: PageShare): Read {
   try {
-    if (s.encrypted) fail('encrypted');
-    if (s.warnings.length > 0) fail('structure warnings');
-    if (!s.xrefChainOk) fail('xref chain');
-    if (s.hybridXref) fail('hybrid xref');
+    checkStructure(s);
     const objs = new DocObjects(bytes, s);
     const { count, pages } = readPageTree(objs, Math.max(0, Math.floor(textPages)));
     const fonts = new FontLoader(objs);
