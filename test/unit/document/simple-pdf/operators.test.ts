@@ -46,6 +46,17 @@ BT\t/F2\r12\fTf\n72 650 Td(glued)Tj[(arr)-200(ay)]TJ ET`,
 0 -12 Td (a) Tj 5 0 Td (b) Tj 20 0 Td (c) Tj ET`,
   'empty strings, spaces only, and repeated Tf': `BT /F1 12 Tf 72 700 Td () Tj (   ) Tj (x) Tj /F1 12 Tf (y) Tj ( ) Tj ( z) Tj [( ) -300 ( )] TJ (end  ) Tj ET`,
   'negative font size and mirrored matrices': `BT /F1 -12 Tf 72 700 Td (negative size) Tj ET BT /F1 12 Tf -1 0 0 1 400 650 Tm (mirrored) Tj ET`,
+  // The glyph loop leaves out terms that multiply a zero in axis-aligned text, which is exact only
+  // away from zero: these positions sit on it, cross it, and carry negative zeros.
+  'positions at zero, negative zeros, advances crossing zero, flipped and scaled CTMs': `BT /F1 12 Tf 0 0 Td (origin) Tj ET
+BT /F1 12 Tf -0 700 Td (negative zero x) Tj ET BT /F1 12 Tf 72 -0 Td (negative zero y) Tj ET
+BT /F1 12 Tf -20 650 Td (crosses x zero) Tj -3 Tc (back over it) Tj 0 Tc ET
+BT /F1 12 Tf 1 0 0 1 -0 -0 Tm (all zero) Tj 0 -0.0 Td (again) Tj ET
+q 1 0 0 -1 0 792 cm BT /F2 10 Tf 72 100 Td (flipped page) Tj 0 14 Td (next) Tj ET Q
+q 0.5 0 0 0.5 -0 0 cm BT /F1 12 Tf 0 0 Td (half scale at zero) Tj 200 300 Td (half scale) Tj ET Q
+q -1 0 0 1 612 0 cm BT /F1 12 Tf 100 500 Td (mirrored by cm) Tj ET Q
+BT /F1 12 Tf 10 0 0 10 0 400 Tm 0 Tc (matrix scaled) Tj 0.1 Tc (with spacing) Tj ET
+q 1 0 0 1 -0 -0 cm BT /F1 12 Tf 1 0 0 1 -0 -0 Tm (A) Tj -1000 -1000 Td [(B) -3000 (C)] TJ ET Q`,
   'literal string escapes': String.raw`BT /F1 12 Tf 72 700 Td (paren \( \) backslash \\ octal \101\102\7 \0537 newline\nreturn\r tab\t line\
 continued) Tj <48 65 6c 6C 6f3> Tj ET`,
 };

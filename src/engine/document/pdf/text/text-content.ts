@@ -130,7 +130,16 @@ interface Chunk {
   totalHeight: number;
   width: number;
   height: number;
-  prevTransform: Matrix | null;
+  /**
+   * pdf.js's prevTransform (the transform after the last glyph shown), kept in parts so that the
+   * glyph loop makes no array per glyph: its first four terms (`prevPart`, the same for every
+   * glyph of one string: they depend on state the loop never changes; null before any glyph) and
+   * its translation. `prevMat` is the whole matrix once something asks for it (prevTransform()).
+   */
+  prevPart: number[] | null;
+  prevX: number;
+  prevY: number;
+  prevMat: Matrix | null;
   textAdvanceScale: number;
   spaceInFlowMin: number;
   spaceInFlowMax: number;
@@ -156,7 +165,10 @@ class PageText {
     totalHeight: 0,
     width: 0,
     height: 0,
-    prevTransform: null,
+    prevPart: null,
+    prevX: 0,
+    prevY: 0,
+    prevMat: null,
     textAdvanceScale: 0,
     spaceInFlowMin: 0,
     spaceInFlowMax: 0,
@@ -200,6 +212,28 @@ class PageText {
   private pushWhitespace(width: number, height: number, transform: Matrix | null): void {
     if (!transform) ineligible('text: whitespace without position');
     this.items.push({ str: ' ', width, height, transform, hasEOL: false });
+  }
+
+  /** The chunk's prevTransform as one array (the same array until the next glyph moves it), or null. */
+  private prevTransform(): Matrix | null {
+    const chunk = this.chunk;
+    const part = chunk.prevPart;
+    if (!part) return null;
+    return (chunk.prevMat ??= [part[0]!, part[1]!, part[2]!, part[3]!, chunk.prevX, chunk.prevY]);
+  }
+
+  /** currentTransform()'s first four terms (the same arithmetic): they do not depend on the text matrix's translation. */
+  private transformPart(): number[] {
+    const state = this.state;
+    const a = state.fontSize * state.textHScale, d = state.fontSize;
+    const t = state.textMatrix, c = state.ctm;
+    const t0 = t[0]!, t1 = t[1]!, t2 = t[2]!, t3 = t[3]!;
+    const i0 = t0 * a + t2 * 0;
+    const i1 = t1 * a + t3 * 0;
+    const i2 = t0 * 0 + t2 * d;
+    const i3 = t1 * 0 + t3 * d;
+    const c0 = c[0]!, c1 = c[1]!, c2 = c[2]!, c3 = c[3]!;
+    return [c0 * i0 + c2 * i1, c1 * i0 + c3 * i1, c0 * i2 + c2 * i3, c1 * i2 + c3 * i3];
   }
 
   // Util.transform(ctm, Util.transform(textMatrix, [fontSize * hScale, 0, 0, fontSize, 0, rise])),
@@ -273,7 +307,7 @@ class PageText {
     } else this.items.push({ str: '', width: 0, height: 0, transform: this.currentTransform(), hasEOL: true });
   }
 
-  private addFakeSpaces(width: number, transf: Matrix | null, textOrientation: number): boolean {
+  private addFakeSpaces(width: number, textOrientation: number): boolean {
     const chunk = this.chunk;
     if (textOrientation * chunk.spaceInFlowMin <= width && width <= textOrientation * chunk.spaceInFlowMax) {
       if (chunk.initialized) {
@@ -284,25 +318,21 @@ class PageText {
     }
     this.flush();
     this.resetLastChars();
-    this.pushWhitespace(Math.abs(width), Math.abs(0), transf || this.currentTransform());
+    // pdf.js passes prevTransform in (made here only when used).
+    this.pushWhitespace(Math.abs(width), Math.abs(0), this.prevTransform() || this.currentTransform());
     return true;
   }
 
-  private compareWithLastPosition(glyphWidth: number): boolean {
-    const state = this.state, chunk = this.chunk, viewBox = this.viewBox;
-    // The translation of currentTransform() alone (the same terms), so the common cases — off
-    // the page, or exactly where the previous glyph ended — need no matrix.
-    const t = state.textMatrix, c = state.ctm, e = state.textRise;
-    const i4 = t[0]! * 0 + t[2]! * e + t[4]!;
-    const i5 = t[1]! * 0 + t[3]! * e + t[5]!;
-    let posX = c[0]! * i4 + c[2]! * i5 + c[4]!;
-    let posY = c[1]! * i4 + c[3]! * i5 + c[5]!;
-    if (posX + glyphWidth < viewBox[0]! || posX > viewBox[2]! || posY < viewBox[1]! || posY > viewBox[3]!) return false;
-    if (!state.font || !chunk.prevTransform) return true;
-    let lastPosX = chunk.prevTransform[4]!;
-    let lastPosY = chunk.prevTransform[5]!;
-    if (lastPosX === posX && lastPosY === posY) return true;
-    const cur = this.currentTransform();
+  /**
+   * pdf.js's compareWithLastPosition past its first steps, which the glyph loop has taken: the
+   * glyph is on the page, at (posX, posY) — currentTransform()'s translation — and that is not
+   * where the previous glyph ended.
+   */
+  private compareWithLastPosition(posX: number, posY: number, cur: number[]): void {
+    const chunk = this.chunk;
+    let lastPosX = chunk.prevX;
+    let lastPosY = chunk.prevY;
+    // `cur`: currentTransform()'s first four terms (transformPart()), all that is read of it here.
     let rotate = -1;
     if (cur[0] && cur[1] === 0 && cur[2] === 0) rotate = cur[0] > 0 ? 0 : 180;
     else if (cur[1] && cur[0] === 0 && cur[3] === 0) rotate = cur[1] > 0 ? 90 : 270;
@@ -322,7 +352,7 @@ class PageText {
         break;
       default:
         [posX, posY] = applyInverseRotation(posX, posY, cur);
-        [lastPosX, lastPosY] = applyInverseRotation(lastPosX, lastPosY, chunk.prevTransform);
+        [lastPosX, lastPosY] = applyInverseRotation(lastPosX, lastPosY, this.prevTransform()!);
     }
     const advanceX = (posX - lastPosX) / chunk.textAdvanceScale;
     const advanceY = posY - lastPosY;
@@ -330,31 +360,30 @@ class PageText {
     if (advanceX < textOrientation * chunk.negativeSpaceMax) {
       if (Math.abs(advanceY) > 0.5 * chunk.height) {
         this.appendEOL();
-        return true;
+        return;
       }
       this.resetLastChars();
       this.flush();
-      return true;
+      return;
     }
     if (Math.abs(advanceY) > chunk.height) {
       this.appendEOL();
-      return true;
+      return;
     }
     if (advanceX <= textOrientation * chunk.notASpace) this.resetLastChars();
     if (advanceX <= textOrientation * chunk.trackingSpaceMin) {
       if (this.shouldAddWhitespace()) {
         this.resetLastChars();
         this.flush();
-        this.pushWhitespace(Math.abs(advanceX), 0, chunk.prevTransform);
+        this.pushWhitespace(Math.abs(advanceX), 0, this.prevTransform());
       } else chunk.width += advanceX;
-    } else if (!this.addFakeSpaces(advanceX, chunk.prevTransform, textOrientation)) {
+    } else if (!this.addFakeSpaces(advanceX, textOrientation)) {
       if (chunk.str.length === 0) {
         this.resetLastChars();
-        this.pushWhitespace(Math.abs(advanceX), 0, chunk.prevTransform);
+        this.pushWhitespace(Math.abs(advanceX), 0, this.prevTransform());
       } else chunk.width += advanceX;
     }
     if (Math.abs(advanceY) > chunk.height * VERTICAL_SHIFT_RATIO) this.flush();
-    return true;
   }
 
   private buildTextContentItem(chars: string, extraSpacing: number): void {
@@ -370,16 +399,39 @@ class PageText {
     const viewBox = this.viewBox;
     const chunk = this.chunk;
     const last = this.twoLastChars;
-    // The text matrix stays the same array through this loop (only its translation moves), so it
-    // is read once. The common case of each step is written inline (pdf.js's arithmetic, term for
-    // term: translateTextMatrix(x, 0) keeps its `m[2] * 0`); the rare ones call the methods above.
+    // The text matrix stays the same array through this loop and only its translation moves: the
+    // rest of it, and the rest of the text state, is read once. Each step is pdf.js's arithmetic,
+    // term for term (translateTextMatrix(x, 0) keeps its `m[2] * 0`), inline for the common case;
+    // the rare ones call the methods above.
+    //
+    // Until the loop optimizes, V8 boxes every floating-point result: a cold 10-page reading made
+    // ~35 MB of them, and its garbage collection was half the reading's time. So:
+    // - the translation is kept in locals (tx, ty), written back before any method reads the matrix;
+    // - the glyph origin on the page (px, py: currentTransform()'s translation) is computed once per
+    //   move, and serves both as this glyph's position and as the last glyph's end (prevTransform's
+    //   translation), which pdf.js computes twice to the same bits;
+    // - for axis-aligned text (below) the terms that multiply a zero are left out where that
+    //   provably gives the same bits.
     const tm = state.textMatrix;
-    // Nothing in this loop changes the text state but the text matrix's translation (tm[4], tm[5]):
-    // the rest is read once.
     const t0 = tm[0]!, t1 = tm[1]!, t2 = tm[2]!, t3 = tm[3]!;
+    let tx = tm[4]!, ty = tm[5]!;
     const c = state.ctm, c0 = c[0]!, c1 = c[1]!, c2 = c[2]!, c3 = c[3]!, c4 = c[4]!, c5 = c[5]!;
     const rise = state.textRise, hScale = state.textHScale, baseSpacing = state.charSpacing, wordSpacing = state.wordSpacing;
     const vx0 = viewBox[0]!, vy0 = viewBox[1]!, vx1 = viewBox[2]!, vy1 = viewBox[3]!;
+    // Axis-aligned: no rotation or skew in the text matrix or the CTM, no rise, no horizontal
+    // scaling, all terms finite. Then every `0 * v` and `v * 0` of the formulas (v finite) is a
+    // signed zero, and adding a signed zero to a finite nonzero number leaves it as it is; so, for
+    // tx and ty finite and nonzero and an advance x finite:
+    //   tx' = t0*x + t2*0 + tx  = (t0*x) + tx             when t0*x ≠ 0,
+    //   ty' = t1*x + t3*0 + ty  = ty,
+    //   i4  = t0*0 + t2*rise + tx = tx,   i5 = t1*0 + t3*rise + ty = ty,
+    //   px  = c0*i4 + c2*i5 + c4 = (c0*tx) + c4          when c0*tx ≠ 0,
+    //   py  = c1*i4 + c3*i5 + c5 = (c3*ty) + c5          when c3*ty ≠ 0.
+    // Anything else (a zero, an infinity, NaN) takes the full formulas.
+    const axis = t1 === 0 && t2 === 0 && c1 === 0 && c2 === 0 && rise === 0 && hScale === 1 && isFinite(t0) && isFinite(t3) && isFinite(c0) && isFinite(c3) && isFinite(c4) && isFinite(c5);
+    let part: number[] | undefined;
+    let px = 0, py = 0, havePos = false;
+    let havePrev = chunk.prevPart !== null, prevX = chunk.prevX, prevY = chunk.prevY;
     for (let i = 0, ii = glyphs.length; i < ii; i++) {
       const glyph = glyphs[i]!;
       const category = glyph.category;
@@ -390,34 +442,86 @@ class PageText {
       if (category.isWhitespace) {
         charSpacing += scaledDim;
         const x = charSpacing * hScale;
-        tm[4] = t0 * x + t2 * 0 + tm[4]!;
-        tm[5] = t1 * x + t3 * 0 + tm[5]!;
+        const ax = axis && ty !== 0 && isFinite(ty) && isFinite(x) ? t0 * x : 0;
+        if (ax !== 0) tx = ax + tx;
+        else {
+          tx = t0 * x + t2 * 0 + tx;
+          ty = t1 * x + t3 * 0 + ty;
+        }
+        havePos = false;
         this.saveLastChar(' ');
         continue;
       }
       if (!category.isZeroWidthDiacritic) {
         // compareWithLastPosition's first steps: off the page, or exactly where the last glyph
-        // ended; anything else takes the method (which finds the same position and goes on).
-        const i4 = t0 * 0 + t2 * rise + tm[4]!;
-        const i5 = t1 * 0 + t3 * rise + tm[5]!;
-        const posX = c0 * i4 + c2 * i5 + c4;
-        const posY = c1 * i4 + c3 * i5 + c5;
-        if (posX + scaledDim < vx0 || posX > vx1 || posY < vy0 || posY > vy1) {
+        // ended; anything else takes the method.
+        if (!havePos) {
+          const cx = axis && tx !== 0 && ty !== 0 && isFinite(tx) && isFinite(ty) ? c0 * tx : 0;
+          const cy = cx !== 0 ? c3 * ty : 0;
+          if (cy !== 0) {
+            px = cx + c4;
+            py = cy + c5;
+          } else {
+            const i4 = t0 * 0 + t2 * rise + tx;
+            const i5 = t1 * 0 + t3 * rise + ty;
+            px = c0 * i4 + c2 * i5 + c4;
+            py = c1 * i4 + c3 * i5 + c5;
+          }
+          havePos = true;
+        }
+        if (px + scaledDim < vx0 || px > vx1 || py < vy0 || py > vy1) {
           const x = scaledDim * hScale;
-          tm[4] = t0 * x + t2 * 0 + tm[4]!;
-          tm[5] = t1 * x + t3 * 0 + tm[5]!;
+          const ax = axis && ty !== 0 && isFinite(ty) && isFinite(x) ? t0 * x : 0;
+          if (ax !== 0) tx = ax + tx;
+          else {
+            tx = t0 * x + t2 * 0 + tx;
+            ty = t1 * x + t3 * 0 + ty;
+          }
+          havePos = false;
           continue;
         }
-        const prev = chunk.prevTransform;
-        if (prev && (prev[4] !== posX || prev[5] !== posY)) this.compareWithLastPosition(scaledDim);
+        if (havePrev && (prevX !== px || prevY !== py)) {
+          tm[4] = tx;
+          tm[5] = ty;
+          this.compareWithLastPosition(px, py, (part ??= this.transformPart()));
+        }
       }
-      const textChunk = chunk.initialized ? chunk : this.ensureItem();
+      if (!chunk.initialized) {
+        tm[4] = tx;
+        tm[5] = ty;
+        this.ensureItem();
+      }
       if (category.isZeroWidthDiacritic) scaledDim = 0;
       scaledDim *= hScale;
-      tm[4] = t0 * scaledDim + t2 * 0 + tm[4]!;
-      tm[5] = t1 * scaledDim + t3 * 0 + tm[5]!;
-      textChunk.width += scaledDim;
-      if (scaledDim) textChunk.prevTransform = this.currentTransform();
+      const ax = axis && ty !== 0 && isFinite(ty) && isFinite(scaledDim) ? t0 * scaledDim : 0;
+      if (ax !== 0) tx = ax + tx;
+      else {
+        tx = t0 * scaledDim + t2 * 0 + tx;
+        ty = t1 * scaledDim + t3 * 0 + ty;
+      }
+      chunk.width += scaledDim;
+      if (scaledDim) {
+        // prevTransform = currentTransform(), in parts (the translation as px, py above).
+        const cx = axis && tx !== 0 && ty !== 0 && isFinite(tx) && isFinite(ty) ? c0 * tx : 0;
+        const cy = cx !== 0 ? c3 * ty : 0;
+        if (cy !== 0) {
+          px = cx + c4;
+          py = cy + c5;
+        } else {
+          const i4 = t0 * 0 + t2 * rise + tx;
+          const i5 = t1 * 0 + t3 * rise + ty;
+          px = c0 * i4 + c2 * i5 + c4;
+          py = c1 * i4 + c3 * i5 + c5;
+        }
+        havePos = true;
+        havePrev = true;
+        prevX = px;
+        prevY = py;
+        chunk.prevPart = part ??= this.transformPart();
+        chunk.prevX = px;
+        chunk.prevY = py;
+        chunk.prevMat = null;
+      } else havePos = false;
       const glyphUnicode = glyph.unicode;
       // saveLastChar, inline.
       const pos = this.twoLastCharsPos;
@@ -425,14 +529,21 @@ class PageText {
       const addSpace = last[pos] !== ' ' && last[nextPos] === ' ';
       last[pos] = glyphUnicode;
       this.twoLastCharsPos = nextPos;
-      if (addSpace) textChunk.str.push(' ');
-      textChunk.str.push(glyphUnicode);
+      if (addSpace) chunk.str.push(' ');
+      chunk.str.push(glyphUnicode);
       if (charSpacing) {
         const x = charSpacing * hScale;
-        tm[4] = t0 * x + t2 * 0 + tm[4]!;
-        tm[5] = t1 * x + t3 * 0 + tm[5]!;
+        const ax = axis && ty !== 0 && isFinite(ty) && isFinite(x) ? t0 * x : 0;
+        if (ax !== 0) tx = ax + tx;
+        else {
+          tx = t0 * x + t2 * 0 + tx;
+          ty = t1 * x + t3 * 0 + ty;
+        }
+        havePos = false;
       }
     }
+    tm[4] = tx;
+    tm[5] = ty;
   }
 
   /**
