@@ -182,6 +182,39 @@ describe('the simple-PDF reader answers as pdf.js would, and leaves the rest to 
     expect(other.pages).toBe(1);
   });
 
+  it('the calling thread takes the structure the early thread read (same bytes only), equal to its own reading (built thread module)', async () => {
+    const root = inject('verityRoot');
+    const mod = (await import(join(root, 'dist', 'engine', 'document', 'extraction-thread.js'))) as typeof import('../../src/engine/document/extraction-thread.js');
+    const { readPdfStructure } = (await import(join(root, 'dist', 'engine', 'document', 'pdf', 'structure.js'))) as typeof import('../../src/engine/document/pdf/structure.js');
+    const { InflateBudget } = (await import(join(root, 'dist', 'engine', 'document', 'budget.js'))) as typeof import('../../src/engine/document/budget.js');
+    const ahead = async (bytes: Buffer) => {
+      const buffer = new SharedArrayBuffer(mod.claimsLength() * 4);
+      const claims = new Int32Array(buffer);
+      const early = mod.startEarlyPdfThread(undefined, { path: simple, maxBytes: 1_050_000, claims: buffer })!;
+      try {
+        // Before the thread has begun its structure there is nothing to wait for.
+        if (Atomics.load(claims, mod.STRUCTURE_SLOT) === 0) expect(mod.preparePdfReader(undefined, { ...early, take: () => undefined }).structureAhead(bytes)).toBeUndefined();
+        // (Atomics.waitAsync: Node 16+, not in this project's TypeScript lib.)
+        const begun = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: Promise<string> | string } }).waitAsync(claims, mod.STRUCTURE_SLOT, 0);
+        if (begun.async) await begun.value;
+        const reader = mod.preparePdfReader(undefined, early);
+        const s = await reader.structureAhead(bytes);
+        return { s, stats: { ...early.stats } };
+      } finally {
+        early.discard();
+      }
+    };
+    const bytes = readFileSync(simple);
+    const same = await ahead(bytes);
+    expect(same.stats.structureFromThread).toBe(true);
+    // A structured clone, equal to reading it here once its budget is an InflateBudget again.
+    expect({ ...same.s!, inflateBudget: InflateBudget.restore(same.s!.inflateBudget) }).toStrictEqual(readPdfStructure(bytes));
+    // The caller's bytes differ from the file the thread read: not used.
+    const other = await ahead(readFileSync(type3));
+    expect(other.s).toBeUndefined();
+    expect(other.stats.structureFromThread).toBeUndefined();
+  });
+
   it('pages shared between the early thread and the calling thread: joined in order, equal to pdf.js; a page read by neither, or fonts pdf.js could alias across the two, go to pdf.js (built thread module)', async () => {
     const root = inject('verityRoot');
     const mod = (await import(join(root, 'dist', 'engine', 'document', 'extraction-thread.js'))) as typeof import('../../src/engine/document/extraction-thread.js');

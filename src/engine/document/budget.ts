@@ -70,6 +70,14 @@ export class InflateBudget {
   exceeded: string | undefined;
   constructor(readonly limits: { perStreamBytes: number; documentBytes: number } = INFLATE_LIMITS) {}
 
+  /** The budget again from its structured clone (a structure read on the extraction thread: extraction-thread.ts). */
+  static restore(clone: Pick<InflateBudget, 'limits' | 'used' | 'exceeded'>): InflateBudget {
+    const b = new InflateBudget({ perStreamBytes: clone.limits.perStreamBytes, documentBytes: clone.limits.documentBytes });
+    b.used = clone.used;
+    b.exceeded = clone.exceeded;
+    return b;
+  }
+
   /** The most the next stream may produce. */
   nextCap(): number {
     return Math.max(0, Math.min(this.limits.perStreamBytes, this.limits.documentBytes - this.used));

@@ -13,7 +13,8 @@ import { INFLATE_LIMITS } from './budget.js';
 import { arriveAtTieringGate, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 import { loadBundledSimpleReader, saveBundledSimpleReaderCache } from './pdf/simple-bundle.js';
 import type { SharedPdfJsLikeReading } from './pdf/simple-reading.js';
-import { CLAIMED_BY_THREAD, pageShare } from './extraction-thread.js';
+import { CLAIMED_BY_THREAD, STRUCTURE_SLOT, pageShare } from './extraction-thread.js';
+import type { PdfStructure } from './pdf/structure.js';
 
 /**
  * Decoded bytes the reading ahead may produce before the job arrives. The bench's 100-page PDF
@@ -72,7 +73,7 @@ const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: SharedPdfJ
   try {
     simple = loadBundledSimpleReader(codeCacheDir);
     if (!simple) return undefined;
-    const r = simple.readLikePdfJsShared(aheadBytes, simple.readPdfStructure(aheadBytes), speculative.textPages, share ?? { claim: () => true, descending: false });
+    const r = simple.readLikePdfJsShared(aheadBytes, readAndShareStructure(simple, aheadBytes), speculative.textPages, share ?? { claim: () => true, descending: false });
     return 'reading' in r ? { bytes: aheadBytes, textPages: speculative.textPages, reading: r.reading } : undefined;
   } catch {
     return undefined;
@@ -82,6 +83,31 @@ const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: SharedPdfJ
   }
 })();
 if (!simpleAhead) share?.decline();
+
+/**
+ * The structure of the file read ahead, also sent to the calling thread, which reaches the same
+ * read later and waits for this instead (PdfReader.structureAhead): STRUCTURE_SLOT tells it one
+ * is coming. Sent as soon as it is read, before any page, with a copy of the bytes it was read
+ * from (the calling thread compares them with its own); a structure that could not be read is
+ * sent as undefined, and the calling thread then reads its own (and meets the same failure).
+ */
+function readAndShareStructure(reader: NonNullable<typeof simple>, bytes: Buffer): PdfStructure {
+  const claims = speculative?.claims && new Int32Array(speculative.claims);
+  if (claims) {
+    Atomics.store(claims, STRUCTURE_SLOT, 1);
+    Atomics.notify(claims, STRUCTURE_SLOT);
+  }
+  let structure: PdfStructure | undefined;
+  try {
+    structure = reader.readPdfStructure(bytes);
+    return structure;
+  } finally {
+    if (claims) {
+      const copy = new Uint8Array(bytes).buffer;
+      parentPort!.postMessage({ type: 'structure', structure, bytes: copy } satisfies ExtractionMessage, [copy]);
+    }
+  }
+}
 
 // pdf.js is compiled as soon as the thread starts (unless the simple reader has answered), before
 // its job arrives (the calling thread is meanwhile reading the file's structure); a failure here

@@ -6,7 +6,7 @@
  */
 import { LIMITS } from '../../../api/requests.js';
 import { VerityError } from '../../../api/errors.js';
-import type { Budget } from '../budget.js';
+import { InflateBudget, type Budget } from '../budget.js';
 import { checkFuture, checkOrder, checkSame, checkTooEarly, humanDelta } from '../dates.js';
 import { UNKNOWN_PRODUCER, emptyAnalysis, type FormatAnalysis, type Finding } from '../report.js';
 import { revisionTimeline, signatureCoverage } from '../revision-timeline.js';
@@ -206,7 +206,10 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
   // what could not be measured.
   let s: PdfStructure | undefined;
   try {
-    s = readPdfStructure(bytes);
+    // The early thread reading this file ahead has read (or is reading) the same structure, and
+    // began first: waiting for it costs less than reading it again here (extraction-thread.ts).
+    const ahead = await hooks.pdfReader?.structureAhead(bytes);
+    s = ahead ? { ...ahead, inflateBudget: InflateBudget.restore(ahead.inflateBudget) } : readPdfStructure(bytes);
     a.warnings.push(...s.warnings);
   } catch (err) {
     a.warnings.push(`the file structure could not be read (${(err as Error).message}); only pdf.js results are reported`);
