@@ -252,6 +252,7 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
     resolveStructure = res;
   });
   let awaitingStructure = false;
+  let structureArrived = false;
   let jobSent = false;
   let resolveAhead!: (event: 'opened' | 'abandoned') => void;
   const ahead = new Promise<'opened' | 'abandoned'>((res) => {
@@ -259,6 +260,7 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
   });
   worker.on('message', (m: ExtractionMessage) => {
     if (m.type === 'structure') {
+      structureArrived = true;
       resolveStructure(m);
       // Back to not keeping the process alive, unless the job has been sent since.
       if (awaitingStructure && !jobSent) worker.unref();
@@ -320,7 +322,7 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
     claims: claims && new Int32Array(claims),
     structure: () => {
       if (!claims || stopped || Atomics.load(new Int32Array(claims), STRUCTURE_SLOT) === 0) return undefined;
-      if (!awaitingStructure && !jobSent) {
+      if (!structureArrived && !awaitingStructure && !jobSent) {
         awaitingStructure = true;
         worker.ref();
       }
