@@ -104,7 +104,13 @@ function readAndShareStructure(reader: NonNullable<typeof simple>, bytes: Buffer
   } finally {
     if (claims) {
       const copy = new Uint8Array(bytes).buffer;
-      parentPort!.postMessage({ type: 'structure', structure, bytes: copy } satisfies ExtractionMessage, [copy]);
+      try {
+        parentPort!.postMessage({ type: 'structure', structure, bytes: copy } satisfies ExtractionMessage, [copy]);
+      } catch {
+        // Not cloneable (it is plain data and Maps, so not expected): the calling thread, which
+        // waits for this message, reads its own.
+        parentPort!.postMessage({ type: 'structure', structure: undefined, bytes: new ArrayBuffer(0) } satisfies ExtractionMessage);
+      }
     }
   }
 }
