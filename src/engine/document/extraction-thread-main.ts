@@ -12,8 +12,8 @@ import { startDecodeBudget, type DecodeBudget } from './pdf/decode-cap.js';
 import { INFLATE_LIMITS } from './budget.js';
 import { arriveAtTieringGate, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 import { loadBundledSimpleReader, saveBundledSimpleReaderCache } from './pdf/simple-bundle.js';
-import type { SharedPdfJsLikeReading } from './pdf/simple-reading.js';
-import { CLAIMED_BY_THREAD, STRUCTURE_SLOT, pageShare } from './extraction-thread.js';
+import type { PdfJsLikeReading } from './pdf/simple-reading.js';
+import { STRUCTURE_SLOT } from './extraction-thread.js';
 import type { PdfStructure } from './pdf/structure.js';
 
 /**
@@ -60,20 +60,13 @@ useDefaultFlagsForCodeCaches(tiering);
  * layout. When it declines, pdf.js is loaded and reads ahead as before, that much later.
  */
 const aheadBytes = speculative && readBounded(speculative);
-/**
- * The pages are shared with the calling thread (extraction-thread.ts pageShare): this thread goes
- * up from the first page, the CLI thread, once it has loaded and read the structure, down from
- * the last; a page is read by whichever takes it first, so the first pages' text is read on both
- * cores. Each reader that declines says so there, and the other stops taking pages.
- */
-const share = speculative?.claims && pageShare(new Int32Array(speculative.claims), CLAIMED_BY_THREAD, false);
 let simple: ReturnType<typeof loadBundledSimpleReader>;
-const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: SharedPdfJsLikeReading } | undefined => {
+const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: PdfJsLikeReading } | undefined => {
   if (!speculative || !aheadBytes || speculative.simpleReader === false) return undefined;
   try {
     simple = loadBundledSimpleReader(codeCacheDir);
     if (!simple) return undefined;
-    const r = simple.readLikePdfJsShared(aheadBytes, readAndShareStructure(simple, aheadBytes), speculative.textPages, share ?? { claim: () => true, descending: false });
+    const r = simple.readLikePdfJs(aheadBytes, readAndShareStructure(simple, aheadBytes), speculative.textPages);
     return 'reading' in r ? { bytes: aheadBytes, textPages: speculative.textPages, reading: r.reading } : undefined;
   } catch {
     return undefined;
@@ -82,7 +75,6 @@ const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: SharedPdfJ
     saveBundledSimpleReaderCache();
   }
 })();
-if (!simpleAhead) share?.decline();
 
 /**
  * The structure of the file read ahead, also sent to the calling thread, which reaches the same
@@ -92,17 +84,17 @@ if (!simpleAhead) share?.decline();
  * sent as undefined, and the calling thread then reads its own (and meets the same failure).
  */
 function readAndShareStructure(reader: NonNullable<typeof simple>, bytes: Buffer): PdfStructure {
-  const claims = speculative?.claims && new Int32Array(speculative.claims);
-  if (claims) {
-    Atomics.store(claims, STRUCTURE_SLOT, 1);
-    Atomics.notify(claims, STRUCTURE_SLOT);
+  const signals = speculative?.signals && new Int32Array(speculative.signals);
+  if (signals) {
+    Atomics.store(signals, STRUCTURE_SLOT, 1);
+    Atomics.notify(signals, STRUCTURE_SLOT);
   }
   let structure: PdfStructure | undefined;
   try {
     structure = reader.readPdfStructure(bytes);
     return structure;
   } finally {
-    if (claims) {
+    if (signals) {
       const copy = new Uint8Array(bytes).buffer;
       try {
         parentPort!.postMessage({ type: 'structure', structure, bytes: copy } satisfies ExtractionMessage, [copy]);
@@ -251,16 +243,11 @@ async function run(job: ExtractionJob): Promise<void> {
   jobArrived = true;
   const bytes = Buffer.from(job.bytes);
   // The simple reader's answer, when the job is for the bytes it read and allows it.
-  if (simpleAhead && simple && job.simpleReader !== false && simpleAhead.textPages === job.textPages && simpleAhead.bytes.equals(bytes)) {
-    // Joined with the pages the calling thread read (none when it did not share them).
-    const joined = simple.joinReadings(simpleAhead.reading, { pageTexts: job.simplePages ?? [], fonts: job.simpleFonts ?? [] });
-    if (joined) {
-      const { pages, info, xmpRaw, text } = joined;
-      send({ type: 'opened', pages, info, xmpRaw });
-      const here = simpleAhead.reading.pageTexts.filter((t) => t !== undefined).length;
-      send({ type: 'text', text, readAhead: true, decodedBytes: 0, simple: true, pagesHere: here });
-      return;
-    }
+  if (simpleAhead && job.simpleReader !== false && simpleAhead.textPages === job.textPages && simpleAhead.bytes.equals(bytes)) {
+    const { pages, info, xmpRaw, text } = simpleAhead.reading;
+    send({ type: 'opened', pages, info, xmpRaw });
+    send({ type: 'text', text, readAhead: true, decodedBytes: 0, simple: true });
+    return;
   }
   const { openPdfJs } = await loadReader();
   let doc: PdfJsDocument;

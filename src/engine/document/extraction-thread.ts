@@ -15,25 +15,19 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 import type { PdfTiering } from './pdf-tiering.js';
-import type { DescriptorKey } from './pdf/text/fonts.js';
-import type { PageShare } from './pdf/text/simple-reader.js';
 import type { PdfStructure } from './pdf/structure.js';
 
 export { arriveAtTieringGate, pdfRunTiering, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 
 /**
- * `simpleReader: false`: pdf.js must read the file (`document.pdf_reader = pdfjs`, or the calling
- * thread's share of the simple reading declined), even where the simple reader could.
- * `simplePages`/`simpleFonts`: the pages the calling thread read with the simple reader while the
- * thread read the others (SharedPages), and the fonts it loaded for them.
+ * `simpleReader: false`: pdf.js must read the file (`document.pdf_reader = pdfjs`), even where
+ * the simple reader could (the thread's reading ahead of the same bytes is then not used).
  */
 export type ExtractionJob = {
   kind: 'pdf';
   bytes: ArrayBuffer;
   textPages: number;
   simpleReader?: boolean;
-  simplePages?: (string | null)[];
-  simpleFonts?: DescriptorKey[];
 };
 
 export type ExtractionMessage =
@@ -41,8 +35,8 @@ export type ExtractionMessage =
   /**
    * `readAhead`: the text came from the reading ahead; `decodedBytes`: what pdf.js decoded in all.
    */
-  /** `simple`: read by the simple-PDF reader, `pagesHere` of its pages on this thread (the rest came with the job). */
-  | { type: 'text'; text: string; readAhead: boolean; decodedBytes: number; simple?: boolean; pagesHere?: number }
+  /** `simple`: read by the simple-PDF reader. */
+  | { type: 'text'; text: string; readAhead: boolean; decodedBytes: number; simple?: boolean }
   | { type: 'error'; name: string; message: string }
   /** The reading ahead opened the named file, or was abandoned past its speculative budget. */
   | { type: 'ahead'; event: 'opened' | 'abandoned'; decodedBytes: number }
@@ -85,8 +79,6 @@ export interface ThreadRun {
   ahead: Promise<'opened' | 'abandoned'>;
   /** Started with a file to read ahead: the thread tries the simple-PDF reader on it first. */
   readsAhead: boolean;
-  /** The page claims the thread's simple reading shares with the calling thread (see pageShare). */
-  claims?: Int32Array;
   /**
    * The thread's 'structure' message, when the thread has begun reading the named file's
    * structure (STRUCTURE_SLOT says so); undefined when it has not (it never will, or has not got
@@ -103,8 +95,6 @@ export interface ThreadStats {
   decodedBytes?: number;
   /** The answer came from the simple-PDF reader (pdf/simple-reading.ts), not pdf.js. */
   simple?: boolean;
-  /** How many of its pages the thread read (the calling thread read the others). */
-  simplePagesOnThread?: number;
   /** The calling thread used the structure the thread read (PdfReader.structureAhead). */
   structureFromThread?: boolean;
   /** Why an early thread was stopped before the engine took it (EarlyPdfThread.discard). */
@@ -143,32 +133,14 @@ export interface EarlyPdfThread {
 export const TEXT_PAGE_LIMIT = 10;
 
 /**
- * Which reader takes each of the first pages when the early thread and the calling thread read a
- * simple PDF together (extraction-thread-main.ts goes up from the first page, analyze.ts down from
- * the last): an Int32Array over a SharedArrayBuffer, one slot per page (0 free, CLAIMED_BY_THREAD,
- * CLAIMED_BY_CALLER; taken with compareExchange) and one that says a reader declined, after which
- * neither takes another page.
+ * What the early thread signals to the calling thread through shared memory (an Int32Array over
+ * a SharedArrayBuffer, `SpeculativeFile.signals`): STRUCTURE_SLOT is set (to 1, with a notify) just
+ * before the thread reads the named file's structure, and a 'structure' message follows. The
+ * calling thread then waits for that message rather than reading the same structure itself (~20
+ * ms of a cold 100-page file, on its critical path), since the thread began first.
  */
-export const CLAIMED_BY_THREAD = 1;
-export const CLAIMED_BY_CALLER = 2;
-export const SIMPLE_DECLINED_SLOT = TEXT_PAGE_LIMIT;
-/**
- * Set (to 1) by the thread just before it reads the named file's structure: a 'structure' message
- * follows. The calling thread then waits for it rather than reading the same structure itself
- * (~20 ms of a cold 100-page file, on its critical path), since the thread began first.
- */
-export const STRUCTURE_SLOT = TEXT_PAGE_LIMIT + 1;
-export const claimsLength = (): number => STRUCTURE_SLOT + 1;
-
-/** A reader's share of the pages over `claims` (see CLAIMED_BY_THREAD). */
-export function pageShare(claims: Int32Array, owner: number, descending: boolean): PageShare & { declined(): boolean; decline(): void } {
-  return {
-    descending,
-    claim: (i) => i < SIMPLE_DECLINED_SLOT && Atomics.load(claims, SIMPLE_DECLINED_SLOT) === 0 && Atomics.compareExchange(claims, i, 0, owner) === 0,
-    declined: () => Atomics.load(claims, SIMPLE_DECLINED_SLOT) !== 0,
-    decline: () => void Atomics.store(claims, SIMPLE_DECLINED_SLOT, 1),
-  };
-}
+export const STRUCTURE_SLOT = 0;
+export const SIGNALS_LENGTH = 1;
 
 /**
  * The file the host expects the engine to be given (an absolute path), which the thread may read
@@ -179,8 +151,8 @@ export interface SpeculativeFile {
   maxBytes: number;
   /** false: the config asks for pdf.js (`document.pdf_reader = pdfjs`), so the simple-PDF reader is not tried on it. */
   simpleReader?: boolean;
-  /** The page claims shared with the calling thread (see pageShare); made here when not given (tests give their own). */
-  claims?: SharedArrayBuffer;
+  /** The signals shared with the calling thread (see STRUCTURE_SLOT); made here when not given (tests give their own). */
+  signals?: SharedArrayBuffer;
 }
 
 /** What the thread is started with (its workerData); `textPages` is what the thread reads ahead. */
@@ -224,8 +196,8 @@ const THREADS_STARTED = Symbol.for('verity.pdfThreadsStarted');
 function startThread(codeCacheDir: string | undefined, speculative?: SpeculativeFile, tiering?: PdfTiering): ThreadRun {
   const g = globalThis as { [THREADS_STARTED]?: number };
   g[THREADS_STARTED] = (g[THREADS_STARTED] ?? 0) + 1;
-  const claims = speculative && speculative.simpleReader !== false ? (speculative.claims ?? new SharedArrayBuffer(claimsLength() * Int32Array.BYTES_PER_ELEMENT)) : undefined;
-  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, claims, textPages: TEXT_PAGE_LIMIT }, tiering };
+  const signals = speculative && speculative.simpleReader !== false ? (speculative.signals ?? new SharedArrayBuffer(SIGNALS_LENGTH * Int32Array.BYTES_PER_ELEMENT)) : undefined;
+  const workerData: ThreadData = { codeCacheDir, speculative: speculative && { ...speculative, signals, textPages: TEXT_PAGE_LIMIT }, tiering };
   const worker = new Worker(ENTRY, { workerData });
   let resolveOpened!: (m: Extract<ExtractionMessage, { type: 'opened' }>) => void;
   let resolveText!: (t: string) => void;
@@ -274,7 +246,6 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
       stats.readAhead = m.readAhead;
       stats.decodedBytes = m.decodedBytes;
       if (m.simple) stats.simple = true;
-      if (m.pagesHere !== undefined) stats.simplePagesOnThread = m.pagesHere;
       resolveText(m.text);
     } else rejectAll(namedError(m.name, m.message));
   });
@@ -319,9 +290,8 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
     stats,
     ahead,
     readsAhead: !!speculative,
-    claims: claims && new Int32Array(claims),
     structure: () => {
-      if (!claims || stopped || Atomics.load(new Int32Array(claims), STRUCTURE_SLOT) === 0) return undefined;
+      if (!signals || stopped || Atomics.load(new Int32Array(signals), STRUCTURE_SLOT) === 0) return undefined;
       if (!structureArrived && !awaitingStructure && !jobSent) {
         awaitingStructure = true;
         worker.ref();
@@ -354,17 +324,12 @@ export interface PdfReading {
  */
 export interface PdfReader {
   /** `simpleReader: false`: pdf.js reads the file even where the simple-PDF reader could (`document.pdf_reader = pdfjs`). */
-  read(bytes: Buffer, textPages: number, simpleReader?: boolean, shared?: { pageTexts: (string | undefined)[]; fonts: DescriptorKey[] }): PdfReading;
+  read(bytes: Buffer, textPages: number, simpleReader?: boolean): PdfReading;
   /**
    * True when the thread has been reading ahead the file the host named, and so has already
    * tried the simple-PDF reader on it (extraction-thread-main.ts): the caller need not try it too.
    */
   readonly simpleAhead: boolean;
-  /**
-   * The calling thread's share of the pages when the thread reads the named file with the simple
-   * reader (pageShare: from the last page down); its pages go to the thread with the job.
-   */
-  readonly simpleShare: (PageShare & { declined(): boolean; decline(): void }) | undefined;
   /**
    * The structure of `bytes` as the early thread read it, when the thread read that same file
    * ahead and began its structure before this was asked (it then finishes first: it began first):
@@ -388,7 +353,6 @@ export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread):
       },
       discard: () => undefined,
       simpleAhead: false,
-      simpleShare: undefined,
       structureAhead: () => undefined,
     };
   }
@@ -414,7 +378,7 @@ export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread):
   };
   let discarded: string | undefined;
   return {
-    read: (bytes, textPages, simpleReader = true, shared) => {
+    read: (bytes, textPages, simpleReader = true) => {
       let run: ThreadRun;
       try {
         run = thread();
@@ -424,7 +388,7 @@ export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread):
         failed.catch(() => undefined);
         return { opened: failed, cancel: () => undefined };
       }
-      run.send({ kind: 'pdf', bytes: ownCopy(bytes), textPages, simpleReader, simplePages: shared?.pageTexts.map((t) => t ?? null), simpleFonts: shared?.fonts });
+      run.send({ kind: 'pdf', bytes: ownCopy(bytes), textPages, simpleReader });
       const opened = run.opened.then((m): PdfJsDocument => {
         return {
           pages: m.pages,
@@ -446,7 +410,6 @@ export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread):
       r.stop();
     },
     simpleAhead: !!r?.readsAhead,
-    simpleShare: r?.claims && pageShare(r.claims, CLAIMED_BY_CALLER, true),
     structureAhead: (bytes) => {
       const run = r;
       const message = run?.structure();

@@ -23,7 +23,7 @@ import { exceedsInflateCaps, type MeasuredStream } from './bounded-inflate.js';
 import { pdfMayCarryC2pa } from './c2pa-scan.js';
 import type { PdfJsDocument } from './pdfjs-reader.js';
 import { loadSimpleReader, saveBundledSimpleReaderCache } from './simple-bundle.js';
-import type { PdfJsLikeReading } from './simple-reading.js';
+import type { PdfJsLikeReading, SimpleReadingOutcome } from './simple-reading.js';
 import { pageCountFromTree, readPdfStructure, resolveRef, resolveValue, type PdfStructure } from './structure.js';
 
 /**
@@ -196,6 +196,15 @@ function embeddedJpegs(bytes: Buffer, s: PdfStructure): { bytes: Buffer; label: 
   return images.sort((x, y) => y.size - x.size).slice(0, IMAGE_LIMIT).map(({ bytes: b, label }) => ({ bytes: b, label }));
 }
 
+/** The simple-PDF reader on this thread (its code loaded on first use), which then writes its code cache if it had none. */
+async function readHere(bytes: Buffer, s: PdfStructure, codeCacheDir: string | undefined): Promise<SimpleReadingOutcome> {
+  const { readLikePdfJs } = await loadSimpleReader(codeCacheDir);
+  const outcome = readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT);
+  // The reader's functions are compiled by now: a run without a usable code cache writes one.
+  saveBundledSimpleReaderCache();
+  return outcome;
+}
+
 export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks: PdfAnalysisHooks = {}): Promise<FormatAnalysis> {
   const a = emptyAnalysis('pdf');
   const src = 'pdf_structure';
@@ -225,34 +234,23 @@ export async function analyzePdf(bytes: Buffer, now: Date, budget: Budget, hooks
     hooks.pdfReader?.discard();
     pdfjsRun = Promise.resolve(undefined);
   } else {
-    // A simple PDF is read as pdf.js would read it, without pdf.js (simple-reading.ts): here, or
-    // on the early thread that has read the named file ahead (which tried it first); anything
-    // else goes to pdf.js.
+    // A simple PDF is read as pdf.js would read it, without pdf.js (simple-reading.ts): on the
+    // early thread that has read the named file ahead (which tried it first, and answers the job
+    // from that reading), or here; anything else goes to pdf.js. With the early thread reading
+    // ahead this thread reads no page: taking some of the first pages (from the last one down
+    // while the thread went up) cost more than it saved, 0.93–0.98× wall and 0.89–0.95× CPU
+    // without it (11 interleaved pairs each, 10- and 100-page PDFs, load 1.8–2.9): its pages were
+    // read cold on a second isolate, after loading the reader (~3–5 ms).
     const allowSimple = hooks.simpleReader !== false;
     const reader = hooks.pdfReader ?? preparePdfReader();
-    const { readLikePdfJs, readLikePdfJsShared, joinReadings } = await loadSimpleReader(hooks.codeCacheDir);
     // It is synchronous (bounded by its size caps, not by a timer): not started once the time
     // budget is spent, where pdf.js's reading would report the time-out.
-    const simple = s && allowSimple && !reader.simpleAhead && !budget.expired() ? readLikePdfJs(bytes, s, TEXT_PAGE_LIMIT) : undefined;
-    // With the early thread reading the same file, this thread takes the pages from the last one
-    // down while the thread goes up (extraction-thread.ts pageShare), and gives it those with the
-    // job; when it took them all it has the whole reading itself.
-    const share = s && allowSimple && reader.simpleShare && !reader.simpleShare.declined() && !budget.expired() ? reader.simpleShare : undefined;
-    const mine = share && s ? readLikePdfJsShared(bytes, s, TEXT_PAGE_LIMIT, share) : undefined;
-    if (mine && 'notLikePdfJs' in mine) share?.decline();
-    const whole = mine && 'reading' in mine ? joinReadings(mine.reading, { pageTexts: [], fonts: [] }) : undefined;
-    // The reader's functions are compiled by now: a run without a usable code cache writes one.
-    saveBundledSimpleReaderCache();
-    const reading = simple && 'reading' in simple ? simple.reading : whole;
-    if (reading) {
+    const simple = s && allowSimple && !reader.simpleAhead && !budget.expired() ? await readHere(bytes, s, hooks.codeCacheDir) : undefined;
+    if (simple && 'reading' in simple) {
       reader.discard('read without pdf.js');
+      const reading = simple.reading;
       pdfjsRun = Promise.resolve().then(() => checkedReading(reading, pdfjsWarnings));
-    } else {
-      const shared = mine && 'reading' in mine ? mine.reading : undefined;
-      // Declined here: pdf.js reads the file, whatever the thread read.
-      const simpleOk = allowSimple && !(mine && 'notLikePdfJs' in mine);
-      pdfjsRun = readWithPdfJs(reader.read(bytes, TEXT_PAGE_LIMIT, simpleOk, shared), budget, pdfjsWarnings);
-    }
+    } else pdfjsRun = readWithPdfJs(reader.read(bytes, TEXT_PAGE_LIMIT, allowSimple), budget, pdfjsWarnings);
   }
   if (s) {
     a.images = embeddedJpegs(bytes, s);

@@ -14,7 +14,7 @@ import type * as Structure from './structure.js';
 
 const BUNDLE = new URL('../../../simple-pdf.cjs', import.meta.url);
 
-export type BundledSimpleReader = Pick<typeof SimpleReading, 'readLikePdfJs' | 'readLikePdfJsShared' | 'joinReadings'> & Pick<typeof Structure, 'readPdfStructure'>;
+export type BundledSimpleReader = Pick<typeof SimpleReading, 'readLikePdfJs'> & Pick<typeof Structure, 'readPdfStructure'>;
 
 let loaded: CachedCommonJs<BundledSimpleReader> | undefined;
 
@@ -37,7 +37,7 @@ export async function loadSimpleReader(codeCacheDir: string | undefined): Promis
   const bundled = loadBundledSimpleReader(codeCacheDir);
   if (bundled) return bundled;
   const [reading, structure] = (await Promise.all([import(SIMPLE_READING), import(STRUCTURE)])) as [typeof SimpleReading, typeof Structure];
-  return { readLikePdfJs: reading.readLikePdfJs, readLikePdfJsShared: reading.readLikePdfJsShared, joinReadings: reading.joinReadings, readPdfStructure: structure.readPdfStructure };
+  return { readLikePdfJs: reading.readLikePdfJs, readPdfStructure: structure.readPdfStructure };
 }
 const SIMPLE_READING: string = './simple-reading.js';
 const STRUCTURE: string = './structure.js';

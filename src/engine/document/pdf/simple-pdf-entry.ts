@@ -1,3 +1,3 @@
 /** What dist/simple-pdf.cjs exports (simple-bundle.ts): the simple-PDF reader and the structure reader. */
-export { joinReadings, readLikePdfJs, readLikePdfJsShared } from './simple-reading.js';
+export { readLikePdfJs } from './simple-reading.js';
 export { readPdfStructure } from './structure.js';

@@ -11,9 +11,8 @@
 import { pdfJsInfo, pdfJsXmp } from './pdfjs-metadata.js';
 import type { PdfStructure } from './structure.js';
 import { DocObjects } from './text/doc-objects.js';
-import { sharedDescriptorConflict, type DescriptorKey } from './text/fonts.js';
 import { Ineligible } from './text/ineligible.js';
-import { checkStructure, joinPages, readSimplePdfShared, type PageShare } from './text/simple-reader.js';
+import { checkStructure, readSimplePdf } from './text/simple-reader.js';
 
 export interface PdfJsLikeReading {
   pages: number;
@@ -25,49 +24,6 @@ export interface PdfJsLikeReading {
 export type SimpleReadingOutcome = { reading: PdfJsLikeReading } | { notLikePdfJs: string };
 
 export function readLikePdfJs(bytes: Buffer, s: PdfStructure, textPages: number): SimpleReadingOutcome {
-  const r = readShared(bytes, s, textPages);
-  if ('notLikePdfJs' in r) return r;
-  const { pageTexts, fonts: _fonts, ...rest } = r.reading;
-  return { reading: { ...rest, text: joinPages(pageTexts as string[]) } };
-}
-
-/**
- * One of two readers of a document's first pages (the early thread and the CLI thread: the
- * thread goes up from the first page, the CLI down from the last, each taking the pages `share`
- * gives it), so the pages are read on both cores. The two readings are joined by joinReadings.
- */
-export interface SharedPdfJsLikeReading {
-  pages: number;
-  info: Record<string, unknown>;
-  xmpRaw: string | null;
-  /** Each page's text, undefined where the other reader took it. */
-  pageTexts: (string | undefined)[];
-  /** The fonts this reader loaded that pdf.js could alias to each other across the two (fonts.ts sharedDescriptorConflict). */
-  fonts: DescriptorKey[];
-}
-
-export function readLikePdfJsShared(bytes: Buffer, s: PdfStructure, textPages: number, share: PageShare): { reading: SharedPdfJsLikeReading } | { notLikePdfJs: string } {
-  return readShared(bytes, s, textPages, share);
-}
-
-/**
- * The whole reading from two shared ones: undefined when a page was read by neither, or when the
- * fonts the two loaded could alias in pdf.js, which loads them all in one document (then pdf.js
- * reads the file).
- */
-export function joinReadings(mine: SharedPdfJsLikeReading, other: { pageTexts: readonly (string | null | undefined)[]; fonts: readonly DescriptorKey[] }): PdfJsLikeReading | undefined {
-  const texts: string[] = [];
-  for (let i = 0; i < mine.pageTexts.length; i++) {
-    const t = mine.pageTexts[i] ?? other.pageTexts[i];
-    if (typeof t !== 'string') return undefined;
-    texts.push(t);
-  }
-  if (other.pageTexts.length > mine.pageTexts.length) return undefined;
-  if (sharedDescriptorConflict([...mine.fonts, ...other.fonts])) return undefined;
-  return { pages: mine.pages, info: mine.info, xmpRaw: mine.xmpRaw, text: joinPages(texts) };
-}
-
-function readShared(bytes: Buffer, s: PdfStructure, textPages: number, share?: PageShare): { reading: SharedPdfJsLikeReading } | { notLikePdfJs: string } {
   const doubt = structureDoubt(s);
   if (doubt) return { notLikePdfJs: doubt };
   try {
@@ -76,9 +32,9 @@ function readShared(bytes: Buffer, s: PdfStructure, textPages: number, share?: P
     const xmpRaw = pdfJsXmp(objs, s);
     if (xmpRaw !== null && typeof xmpRaw === 'object') return xmpRaw;
     const info = pdfJsInfo(objs, s);
-    const r = readSimplePdfShared(bytes, s, textPages, share ?? { claim: () => true, descending: false });
+    const r = readSimplePdf(bytes, s, textPages);
     if (!r.ok) return { notLikePdfJs: r.reason };
-    return { reading: { pages: r.reading.pages, info, xmpRaw, pageTexts: r.reading.pageTexts, fonts: r.reading.fonts } };
+    return { reading: { pages: r.reading.pages, info, xmpRaw, text: r.reading.text } };
   } catch (err) {
     if (err instanceof Ineligible) return { notLikePdfJs: err.reason };
     // A defect here must never cost the reading: pdf.js reads the file instead.

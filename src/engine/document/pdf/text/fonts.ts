@@ -131,25 +131,6 @@ function simpleToUnicode(encoding: readonly string[], differences: (string | und
   return { map, unknown };
 }
 
-/** A loaded font with a FontDescriptor: the descriptor's object number, the font dictionary's canonical form, its hash inputs. */
-export interface DescriptorKey {
-  descriptor: string;
-  font: string;
-  hash: string;
-}
-
-/** Whether two fonts in `keys` share a descriptor, differ, and may hash alike: the case claimDescriptor declines. */
-export function sharedDescriptorConflict(keys: readonly DescriptorKey[]): boolean {
-  const seen = new Map<string, DescriptorKey[]>();
-  for (const k of keys) {
-    const list = seen.get(k.descriptor) ?? [];
-    if (list.some((o) => o.font !== k.font && o.hash === k.hash)) return true;
-    list.push(k);
-    seen.set(k.descriptor, list);
-  }
-  return false;
-}
-
 export class FontLoader {
   private readonly byRef = new Map<number, TextFont>();
   private readonly direct = new WeakMap<PdfDict, TextFont>();
@@ -435,18 +416,6 @@ export class FontLoader {
     }
     owners.push(font);
     this.descriptorOwners.set(key, owners);
-  }
-
-  /**
-   * What claimDescriptor compared, for each font loaded: when two threads read the pages of one
-   * document apart (simple-reading.ts), the union of their lists must pass the same test
-   * (sharedDescriptorConflict), since pdf.js loads all of them in one document.
-   */
-  descriptorKeys(): DescriptorKey[] {
-    const out: DescriptorKey[] = [];
-    for (const [descriptor, owners] of this.descriptorOwners)
-      for (const font of owners) out.push({ descriptor, font: canonical(font), hash: this.hashInputs(font) });
-    return out;
   }
 
   /**

@@ -16,7 +16,7 @@ import { isDict, isRef, type PdfDict, type PdfValue } from '../objects.js';
 import { readPdfStructure, type PdfStructure } from '../structure.js';
 import { readOperations } from './content-ops.js';
 import { DocObjects } from './doc-objects.js';
-import { FontLoader, type DescriptorKey, type TextFont } from './fonts.js';
+import { FontLoader, type TextFont } from './fonts.js';
 import { Ineligible } from './ineligible.js';
 import { layoutPageText, viewportTransform } from './page-layout.js';
 import { pageResources, pageRotate, pageUserUnit, pageView, readPageTree, type PageInfo } from './page-tree.js';
@@ -27,22 +27,6 @@ export interface SimpleReading {
   text: string;
 }
 
-/**
- * Pages shared with another thread reading the same document (simple-reading.ts): `claim(i)` is
- * asked before page i (0-based) is read, and a page it refuses is left to the other reader;
- * `descending` reads from the last page down (the other reader goes up).
- */
-export interface PageShare {
-  claim(index: number): boolean;
-  descending: boolean;
-}
-
-/** The pages this reader took, when sharing: each page's text (without the page joiner) or undefined where the other took it. */
-export interface SharedReading {
-  pages: number;
-  pageTexts: (string | undefined)[];
-  fonts: DescriptorKey[];
-}
 export type SimpleOutcome = { ok: true; reading: SimpleReading } | { ok: false; reason: string };
 
 /**
@@ -168,13 +152,7 @@ function resourceScope(objs: DocObjects, fonts: FontLoader, resources: PdfDict |
 export function readSimplePdf(bytes: Buffer, s: PdfStructure, textPages: number): SimpleOutcome {
   const r = read(bytes, s, textPages, false);
   if (!r.ok) return r;
-  return { ok: true, reading: { pages: r.pages, text: joinPages(r.pageTexts as string[]) } };
-}
-
-/** The pages `share` lets this reader take; the caller joins them with the other reader's (joinPages). */
-export function readSimplePdfShared(bytes: Buffer, s: PdfStructure, textPages: number, share: PageShare): { ok: true; reading: SharedReading } | { ok: false; reason: string } {
-  const r = read(bytes, s, textPages, false, share);
-  return r.ok ? { ok: true, reading: { pages: r.pages, pageTexts: r.pageTexts, fonts: r.fonts } } : r;
+  return { ok: true, reading: { pages: r.pages, text: joinPages(r.pageTexts) } };
 }
 
 /** The text pdfjs-reader gives for these pages: each page's text followed by a blank line. */
@@ -190,7 +168,7 @@ export function readSimplePdfItems(bytes: Buffer, textPages = 10): { ok: true; p
   return r.ok ? { ok: true, pages: r.items } : r;
 }
 
-type Read = { ok: true; pages: number; pageTexts: (string | undefined)[]; items: TextItem[][]; fonts: DescriptorKey[] } | { ok: false; reason: string };
+type Read = { ok: true; pages: number; pageTexts: string[]; items: TextItem[][] } | { ok: false; reason: string };
 
 /** The file as a whole: what the structure reader found must be what pdf.js reads (throws Ineligible). */
 export function checkStructure(s: PdfStructure): void {
@@ -200,23 +178,21 @@ export function checkStructure(s: PdfStructure): void {
   if (s.hybridXref) fail('hybrid xref');
 }
 
-function read(bytes: Buffer, s: PdfStructure, textPages: number, keepItems: boolean, share?: PageShare): Read {
+function read(bytes: Buffer, s: PdfStructure, textPages: number, keepItems: boolean): Read {
   try {
     checkStructure(s);
     const objs = new DocObjects(bytes, s);
     const { count, pages } = readPageTree(objs, Math.max(0, Math.floor(textPages)));
     const fonts = new FontLoader(objs);
     const work: Work = { bytes: 0 };
-    const pageTexts: (string | undefined)[] = new Array<string | undefined>(pages.length).fill(undefined);
+    const pageTexts: string[] = [];
     const all: TextItem[][] = [];
-    for (let k = 0; k < pages.length; k++) {
-      const i = share?.descending ? pages.length - 1 - k : k;
-      if (share && !share.claim(i)) continue;
-      const { items, transform } = pageItems(objs, fonts, pages[i]!, work);
+    for (const page of pages) {
+      const { items, transform } = pageItems(objs, fonts, page, work);
       if (keepItems) all.push(items);
-      pageTexts[i] = layoutPageText(items, transform);
+      pageTexts.push(layoutPageText(items, transform));
     }
-    return { ok: true, pages: count, pageTexts, items: all, fonts: share ? fonts.descriptorKeys() : [] };
+    return { ok: true, pages: count, pageTexts, items: all };
   } catch (err) {
     if (err instanceof Ineligible) return { ok: false, reason: err.reason };
     return { ok: false, reason: 'internal error' };
