@@ -439,20 +439,13 @@ class PageText {
       let charSpacing = baseSpacing + (i + 1 === ii ? extraSpacing : 0);
       let scaledDim = glyph.width * scale;
       if (glyph.originalCharCode === 0x20) charSpacing += wordSpacing;
+      // A glyph that adds no text here (white-space; off the page) only moves the text matrix, by `skip`.
+      let skip: number | undefined;
       if (category.isWhitespace) {
         charSpacing += scaledDim;
-        const x = charSpacing * hScale;
-        const ax = axis && ty !== 0 && isFinite(ty) && isFinite(x) ? t0 * x : 0;
-        if (ax !== 0) tx = ax + tx;
-        else {
-          tx = t0 * x + t2 * 0 + tx;
-          ty = t1 * x + t3 * 0 + ty;
-        }
-        havePos = false;
+        skip = charSpacing * hScale;
         this.saveLastChar(' ');
-        continue;
-      }
-      if (!category.isZeroWidthDiacritic) {
+      } else if (!category.isZeroWidthDiacritic) {
         // compareWithLastPosition's first steps: off the page, or exactly where the last glyph
         // ended; anything else takes the method.
         if (!havePos) {
@@ -469,22 +462,25 @@ class PageText {
           }
           havePos = true;
         }
-        if (px + scaledDim < vx0 || px > vx1 || py < vy0 || py > vy1) {
-          const x = scaledDim * hScale;
-          const ax = axis && ty !== 0 && isFinite(ty) && isFinite(x) ? t0 * x : 0;
-          if (ax !== 0) tx = ax + tx;
-          else {
-            tx = t0 * x + t2 * 0 + tx;
-            ty = t1 * x + t3 * 0 + ty;
-          }
-          havePos = false;
-          continue;
-        }
-        if (havePrev && (prevX !== px || prevY !== py)) {
+        if (px + scaledDim < vx0 || px > vx1 || py < vy0 || py > vy1) skip = scaledDim * hScale;
+        else if (havePrev && (prevX !== px || prevY !== py)) {
           tm[4] = tx;
           tm[5] = ty;
           this.compareWithLastPosition(px, py, (part ??= this.transformPart()));
         }
+      }
+      // The advance and the origin below are written out where they are needed rather than
+      // called: an interpreted call per glyph (and an array to return two numbers) is what the
+      // cold loop cannot afford.
+      if (skip !== undefined) {
+        const ax = axis && ty !== 0 && isFinite(ty) && isFinite(skip) ? t0 * skip : 0;
+        if (ax !== 0) tx = ax + tx;
+        else {
+          tx = t0 * skip + t2 * 0 + tx;
+          ty = t1 * skip + t3 * 0 + ty;
+        }
+        havePos = false;
+        continue;
       }
       if (!chunk.initialized) {
         tm[4] = tx;
