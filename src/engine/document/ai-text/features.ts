@@ -115,30 +115,24 @@ export function words(text: string): string[] {
   return text.match(WORD_RE) ?? [];
 }
 
-function mattr(tokens: readonly string[], window = 50): number {
-  if (tokens.length === 0) return 0;
-  if (tokens.length <= window) return new Set(tokens).size / tokens.length;
-  const counts = new Map<string, number>();
-  let types = 0;
-  for (let i = 0; i < window; i++) {
-    const t = tokens[i]!;
-    const c = counts.get(t) ?? 0;
-    if (c === 0) types++;
-    counts.set(t, c + 1);
+/**
+ * Moving-average type-token ratio over windows of `window` words. `seq` is the text's lower-cased
+ * words as ids (0, 1, 2 … in order of first occurrence) and `types` how many distinct ids it holds:
+ * a count per id in a typed array does what a Map of words would, without hashing a string per word.
+ */
+function mattr(seq: Int32Array, types: number, window = 50): number {
+  if (seq.length === 0) return 0;
+  if (seq.length <= window) return types / seq.length;
+  const counts = new Int32Array(types);
+  let inWindow = 0;
+  for (let i = 0; i < window; i++) if (counts[seq[i]!]!++ === 0) inWindow++;
+  let sum = inWindow / window;
+  for (let i = window; i < seq.length; i++) {
+    if (--counts[seq[i - window]!]! === 0) inWindow--;
+    if (counts[seq[i]!]!++ === 0) inWindow++;
+    sum += inWindow / window;
   }
-  let sum = types / window;
-  for (let i = window; i < tokens.length; i++) {
-    const out = tokens[i - window]!;
-    const co = counts.get(out)! - 1;
-    counts.set(out, co);
-    if (co === 0) types--;
-    const t = tokens[i]!;
-    const c = counts.get(t) ?? 0;
-    if (c === 0) types++;
-    counts.set(t, c + 1);
-    sum += types / window;
-  }
-  return sum / (tokens.length - window + 1);
+  return sum / (seq.length - window + 1);
 }
 
 /** At most this many characters are read: the features are rates and stabilise long before. */
@@ -179,7 +173,7 @@ function packedOf(table: Vocabulary): PackedTable {
   if (!p) {
     p = { packed: new Map(), other: new Map() };
     for (const [k, v] of table) {
-      if (k.length === 4 && /^[\x00-\x7f]{4}$/.test(k)) p.packed.set((k.charCodeAt(0) << 21) | (k.charCodeAt(1) << 14) | (k.charCodeAt(2) << 7) | k.charCodeAt(3), v);
+      if (k.length === 4 && (k.charCodeAt(0) | k.charCodeAt(1) | k.charCodeAt(2) | k.charCodeAt(3)) <= 0x7f) p.packed.set((k.charCodeAt(0) << 21) | (k.charCodeAt(1) << 14) | (k.charCodeAt(2) << 7) | k.charCodeAt(3), v);
       else p.other.set(k, v);
     }
     packedTables.set(table, p);
@@ -187,11 +181,15 @@ function packedOf(table: Vocabulary): PackedTable {
   return p;
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Mean table value of the text's character 4-grams, without building the list. */
 function char4Score(text: string, table: Vocabulary | undefined): number {
   if (!table || text.length < 4) return 0;
   const t = text.toLowerCase().replace(/\d/g, '0');
   const { packed, other } = packedOf(table);
+  // Absent 4-grams add nothing (the sum starts at +0 and never becomes -0, so skipping `+ 0` is exact).
+  if (!NON_ASCII.test(t)) return asciiChar4Sum(t, packed) / (t.length - 3);
   let sum = 0;
   let key = 0;
   let wide = -1; // index of the latest non-ASCII code: windows holding it use the string table
@@ -208,10 +206,26 @@ function char4Score(text: string, table: Vocabulary | undefined): number {
 }
 
 /**
+ * The sum of `packed`'s values over an all-ASCII text's 4-grams, in text order: the common case
+ * without the per-character tests for wide characters (a cold process runs this loop interpreted
+ * for thousands of characters before it is compiled, so every operation in it counts).
+ */
+function asciiChar4Sum(t: string, packed: ReadonlyMap<number, number>): number {
+  let key = (t.charCodeAt(0) << 14) | (t.charCodeAt(1) << 7) | t.charCodeAt(2);
+  let sum = 0;
+  for (let i = 3; i < t.length; i++) {
+    key = ((key << 7) | t.charCodeAt(i)) & 0xfffffff;
+    const v = packed.get(key);
+    if (v !== undefined) sum += v;
+  }
+  return sum;
+}
+
+/**
  * The share of the opening sentence's distinct word pairs that occur again after it. `seq` is the
  * text's words as ids, `first` how many of them the first sentence holds.
  */
-function openingBigramEcho(seq: readonly number[], first: number): number {
+function openingBigramEcho(seq: Int32Array, first: number): number {
   if (first < 2 || first >= seq.length) return 0;
   // Word pairs keyed by two ids packed into one integer (ids < 2^17, as for the trigrams); only the
   // opening's few pairs are kept, and the scan stops once all of them have been seen again.
@@ -228,67 +242,151 @@ function openingBigramEcho(seq: readonly number[], first: number): number {
   return echoed / seen.size;
 }
 
-/** Cheap pre-test before a Unicode regex: an ASCII lower-case first letter cannot be upper case. */
-const mayBeUpper = (w: string): boolean => {
-  const c = w.charCodeAt(0);
-  return c < 0x61 || c > 0x7a;
-};
+/** White space that `replace(/\s+/g, ' ').trim()` would change: any but a single space between non-spaces. */
+const UNCOLLAPSED = /[^\S ]| {2}|^ | $/;
 
-export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
-  const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
-  const sentences = splitSentences(text.replace(/\s+/g, ' ').trim());
-  const toks = words(text);
-  const lower = toks.map((w) => w.toLowerCase().replace(/’/g, "'"));
-  const n = Math.max(1, lower.length);
-  // One pass over the sentences' words: lengths, openers, and capitalised words that do not open
-  // a sentence (names, places, titles: human writers name specifics more often than models do).
-  const lens: number[] = [];
-  let proper = 0;
+/**
+ * `text.replace(/\s+/g, ' ').trim()`, without building a new string when nothing would change (the
+ * detector's prose is collapsed already, and a 60,000-character replace is not free in a cold process).
+ */
+export function collapseSpaces(text: string): string {
+  return UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+}
+
+/** `/^\p{Lu}\p{Ll}/u.test(w)` (a capitalised word), deciding an ASCII first letter without the Unicode regex. */
+function isCapitalised(w: string): boolean {
+  const c = w.charCodeAt(0);
+  if (c >= 0x41 && c <= 0x5a) {
+    const d = w.charCodeAt(1); // NaN past the end
+    return d >= 0x61 && d <= 0x7a ? true : d > 0x7f ? /^\p{Lu}\p{Ll}/u.test(w) : false;
+  }
+  // An ASCII lower-case first letter cannot be upper case.
+  return (c < 0x61 || c > 0x7a) && /^\p{Lu}\p{Ll}/u.test(w);
+}
+
+/** `w.length >= 2 && /^\p{Lu}+$/u.test(w)` (an acronym), rejecting a capital and an ASCII lower-case letter without the regex. */
+function isAcronym(w: string): boolean {
+  if (w.length < 2) return false;
+  const c = w.charCodeAt(0);
+  if (c >= 0x61 && c <= 0x7a) return false;
+  const d = w.charCodeAt(1);
+  return !(d >= 0x61 && d <= 0x7a) && /^\p{Lu}+$/u.test(w);
+}
+
+// What each distinct word is, as bits: worked out once per word type, then counted per occurrence.
+const LONG = 1, FUNCTION = 2, FIRST = 4, SECOND = 8, CONTRACTION = 16, STOCK = 32, ING = 64;
+function typeBits(w: string): number {
+  let bits = 0;
+  if (w.length >= 9) bits |= LONG;
+  if (FUNCTION_WORDS.has(w)) bits |= FUNCTION;
+  if (FIRST_PERSON.has(w)) bits |= FIRST;
+  else if (SECOND_PERSON.has(w)) bits |= SECOND;
+  if (w.includes("'") && /'(t|s|re|ve|ll|d|m)$/.test(w)) bits |= CONTRACTION;
+  if (STOCK_SINGLE.has(w)) bits |= STOCK;
+  if (w.length > 5 && w.endsWith('ing')) bits |= ING;
+  return bits;
+}
+
+/** The text's words, sentence by sentence: each sentence's count, and the sentence-level counts. */
+function sentenceWords(sentences: readonly string[]): { toks: string[]; perSentence: number[]; transitionStarts: number; lowercaseStarts: number } {
+  const lists: string[][] = [];
+  const perSentence: number[] = [];
   let transitionStarts = 0;
   let lowercaseStarts = 0;
   for (const s of sentences) {
     const ws = words(s);
-    if (ws.length) lens.push(ws.length);
+    lists.push(ws);
+    perSentence.push(ws.length);
     if (TRANSITIONS.has((ws[0] ?? '').toLowerCase())) transitionStarts++;
-    if (/^[a-z]/.test(s)) lowercaseStarts++;
-    for (let i = 1; i < ws.length; i++) if (mayBeUpper(ws[i]!) && /^\p{Lu}\p{Ll}/u.test(ws[i]!)) proper++;
+    const c = s.charCodeAt(0);
+    if (c >= 0x61 && c <= 0x7a) lowercaseStarts++;
   }
+  // Sentences are cut at white space, which no word holds, and those without a letter hold no
+  // word: their words, in order, are the text's.
+  const toks = lists.length === 1 ? lists[0]! : lists.flat();
+  return { toks, perSentence, transitionStarts, lowercaseStarts };
+}
+
+/**
+ * One pass over the words: each lower-cased word gets an id (0, 1, 2 … in order of first
+ * occurrence: the order a Map of words would iterate in), so that everything counted per word is
+ * an array index, and what a word is (function word, contraction …) is worked out once per
+ * distinct word rather than per occurrence. Capitalised words that do not open a sentence (names,
+ * places, titles) and acronyms are counted on the words as written.
+ */
+function wordPass(toks: readonly string[], perSentence: readonly number[], vocabulary: Vocabulary | undefined, curly: boolean) {
+  const ids = new Map<string, number>();
+  const lower: string[] = new Array<string>(toks.length);
+  const seq = new Int32Array(toks.length);
+  const counts: number[] = [];
+  const bits: number[] = [];
+  const lengths: number[] = [];
+  const llr: number[] = [];
+  let vocab = 0, proper = 0, acronyms = 0;
+  let nextStart = 0, sentence = 0;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    let w = t.toLowerCase();
+    if (curly) w = w.replace(/’/g, "'");
+    lower[i] = w;
+    let id = ids.get(w);
+    if (id === undefined) {
+      ids.set(w, (id = counts.length));
+      counts.push(0);
+      bits.push(typeBits(w));
+      lengths.push(w.length);
+      llr.push(vocabulary?.get(w) ?? 0);
+    }
+    seq[i] = id;
+    counts[id]!++;
+    // Adding the +0 of a word without a value is exact: the sum is the same as adding only the others.
+    if (vocabulary) vocab += llr[id]!;
+    if (i === nextStart) {
+      // The first word of a sentence (sentences without a word are passed over).
+      while (nextStart === i && sentence < perSentence.length) nextStart += perSentence[sentence++]!;
+    } else if (isCapitalised(t)) proper++;
+    if (isAcronym(t)) acronyms++;
+  }
+  return { lower, seq, counts, bits, lengths, vocab, proper, acronyms };
+}
+
+export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
+  const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
+  const sentences = splitSentences(collapseSpaces(text));
+  // One pass over the sentences' words: lengths, openers, and (below) capitalised words that do
+  // not open a sentence (names, places, titles: human writers name specifics more often than models do).
+  const { toks, perSentence: sentenceLengths, transitionStarts, lowercaseStarts } = sentenceWords(sentences);
+  const lens = sentenceLengths.filter((l) => l > 0);
   const mean = lens.length ? lens.reduce((a, b) => a + b, 0) / lens.length : 0;
   const sd = lens.length > 1 ? Math.sqrt(lens.reduce((a, b) => a + (b - mean) ** 2, 0) / (lens.length - 1)) : 0;
 
   // One pass over the words for every per-word count (the text may hold 10,000 words).
-  const freq = new Map<string, number>();
-  let chars = 0, long = 0, functionWords = 0, first = 0, second = 0, contractions = 0, stock = 0, ing = 0, acronyms = 0, vocab = 0;
-  for (let i = 0; i < lower.length; i++) {
-    const w = lower[i]!;
-    freq.set(w, (freq.get(w) ?? 0) + 1);
-    chars += w.length;
-    if (w.length >= 9) long++;
-    if (FUNCTION_WORDS.has(w)) functionWords++;
-    if (FIRST_PERSON.has(w)) first++;
-    else if (SECOND_PERSON.has(w)) second++;
-    if (w.includes("'") && /'(t|s|re|ve|ll|d|m)$/.test(w)) contractions++;
-    if (STOCK_SINGLE.has(w)) stock++;
-    if (w.length > 5 && w.endsWith('ing')) ing++;
-    const t = toks[i]!;
-    if (t.length >= 2 && mayBeUpper(t) && /^\p{Lu}+$/u.test(t)) acronyms++;
-    if (vocabulary) vocab += vocabulary.get(w) ?? 0;
-  }
+  const { lower, seq, counts, bits, lengths, vocab, proper, acronyms } = wordPass(toks, sentenceLengths, vocabulary, text.includes('’'));
+  const n = Math.max(1, lower.length);
+  let chars = 0, long = 0, functionWords = 0, first = 0, second = 0, contractions = 0, stock = 0, ing = 0;
   let hapax = 0;
   let entropy = 0;
-  for (const c of freq.values()) {
+  // Per distinct word, in order of first occurrence (integer counts are exact in any order; the
+  // entropy is summed in the order it always was).
+  for (let id = 0; id < counts.length; id++) {
+    const c = counts[id]!;
+    const b = bits[id]!;
+    chars += c * lengths[id]!;
+    if (b !== 0) {
+      if (b & LONG) long += c;
+      if (b & FUNCTION) functionWords += c;
+      if (b & FIRST) first += c;
+      if (b & SECOND) second += c;
+      if (b & CONTRACTION) contractions += c;
+      if (b & STOCK) stock += c;
+      if (b & ING) ing += c;
+    }
     if (c === 1) hapax++;
     entropy -= (c / n) * Math.log(c / n);
   }
 
   // Trigrams keyed by three word ids packed into one integer (ids < 2^17: a 60,000-character text
   // has far fewer distinct words), which is much cheaper than joining strings.
-  const ids = new Map<string, number>();
-  const seq = lower.map((w) => {
-    let id = ids.get(w);
-    if (id === undefined) ids.set(w, (id = ids.size));
-    return id;
-  });
   const trigrams = new Map<number, number>();
   for (let i = 0; i + 2 < seq.length; i++) {
     const k = (seq[i]! * 131072 + seq[i + 1]!) * 131072 + seq[i + 2]!;
@@ -316,7 +414,7 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: 
   const features: FeatureVector = {
     sentence_len_mean: mean,
     sentence_len_cv: mean > 0 ? sd / mean : 0,
-    mattr50: mattr(lower),
+    mattr50: mattr(seq, counts.length),
     hapax_ratio: hapax / n,
     word_len_mean: chars / n,
     long_word_rate: long / n,
