@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeAiText, proseForDetection } from '../../../src/engine/document/ai-text/analyze.js';
 import { DEFAULT_MODEL, detectAiTextStylometric } from '../../../src/engine/document/ai-text/detector.js';
-import { char4Grams, extractFeatures, lowerWords, splitSentences, words } from '../../../src/engine/document/ai-text/features.js';
+import { char4Grams, extractFeatures, lettersAreAscii, lowerWords, splitSentences, words } from '../../../src/engine/document/ai-text/features.js';
 import { aiTextPassages, sentenceWindows } from '../../../src/engine/document/ai-text/passages.js';
 import { describeFixtures, fixture } from '../../helpers/fixtures.js';
 import { PROSE_HUMAN, testPorts } from './build.js';
@@ -145,6 +145,19 @@ describe('AI-text detector outputs, pinned to the bit', () => {
     const h = createHash('sha256');
     for (const t of randomTexts(200, 31)) h.update(await outputsOf(t));
     expect(h.digest('hex')).toBe('dccc5bed2a2c0c5db9980580d3a70b9d77090ebeca8beeb3f2d824523c68b386');
+  });
+});
+
+describe('the ASCII reading of the features', () => {
+  it('is used only for text whose every letter (\\p{L}) is an ASCII letter: every code point it lets through checked', () => {
+    const wrong: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (lettersAreAscii(ch) && /\p{L}/u.test(ch) !== /[A-Za-z]/.test(ch)) wrong.push(cp.toString(16));
+    }
+    expect(wrong).toEqual([]);
+    expect(lettersAreAscii('plain “quoted” text – with • bullets, 3 € and ™')).toBe(true);
+    for (const t of ['naïve', 'ﬁne', 'µm', 'ª', '𝐀', '\uD835', 'İ']) expect(lettersAreAscii(t)).toBe(false);
   });
 });
 

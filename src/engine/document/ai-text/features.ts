@@ -92,10 +92,32 @@ const STOCK_MULTI = STOCK_PHRASES.filter((p) => p.includes(' '));
 const TRANSITIONS = new Set(['however', 'furthermore', 'moreover', 'additionally', 'overall', 'ultimately', 'in', 'as', 'while', 'despite', 'although', 'this', 'these', 'with']);
 
 const WORD_RE = /[\p{L}]+(?:['’][\p{L}]+)*/gu;
+/**
+ * WORD_RE, /\p{L}/u and the capital-letter tests for a text whose only letters are ASCII: the same
+ * matches there, without the Unicode property tables, which V8 builds on the first such regular
+ * expression a process runs (~1–2 ms of a cold start, more than the rest of a warm reading).
+ */
+const ASCII_WORD_RE = /[A-Za-z]+(?:['’][A-Za-z]+)*/g;
+/**
+ * A character that may be a letter outside ASCII: anything but ASCII, Latin-1's symbols (not ª µ º),
+ * × ÷, general punctuation (quotes, dashes, bullets, spaces), currency signs, ™, arrows, mathematical
+ * operators, box drawing and geometric shapes, private-use characters and U+FFFD. A test checks
+ * every code point of these against \p{L}.
+ */
+const MAYBE_LETTER_BEYOND_ASCII = /[^\x00-\x7f\u00a0-\u00a9\u00ab-\u00b4\u00b6-\u00b9\u00bb-\u00bf\u00d7\u00f7\u2000-\u206f\u20a0-\u20cf\u2122\u2190-\u22ff\u2500-\u25ff\ue000-\uf8ff\ufffd]/;
+/** Whether every letter (\p{L}) of `text` is an ASCII letter, so that the ASCII regular expressions match as the Unicode ones would. */
+export function lettersAreAscii(text: string): boolean {
+  return !MAYBE_LETTER_BEYOND_ASCII.test(text);
+}
+
 /** A sentence-final abbreviation ("Dr.", "e.g."): the sentence goes on after it. */
 export const ABBREV = /\b(?:Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|e\.g|i\.e|No|Fig|al)\.$/;
 
 export function splitSentences(text: string): string[] {
+  return sentencesOf(text, lettersAreAscii(text));
+}
+
+function sentencesOf(text: string, ascii: boolean): string[] {
   const parts = text.split(/(?<=[.!?…]["'”’)\]]?)\s+/);
   const out: string[] = [];
   let buf = '';
@@ -108,11 +130,15 @@ export function splitSentences(text: string): string[] {
     buf = '';
   }
   if (buf) out.push(buf);
-  return out.map((s) => s.trim()).filter((s) => /\p{L}/u.test(s));
+  return out.map((s) => s.trim()).filter(ascii ? (s) => /[A-Za-z]/.test(s) : (s) => /\p{L}/u.test(s));
 }
 
 export function words(text: string): string[] {
-  return text.match(WORD_RE) ?? [];
+  return wordsOf(text, lettersAreAscii(text));
+}
+
+function wordsOf(text: string, ascii: boolean): string[] {
+  return text.match(ascii ? ASCII_WORD_RE : WORD_RE) ?? [];
 }
 
 /**
@@ -253,24 +279,27 @@ export function collapseSpaces(text: string): string {
   return UNCOLLAPSED.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
-/** `/^\p{Lu}\p{Ll}/u.test(w)` (a capitalised word), deciding an ASCII first letter without the Unicode regex. */
-function isCapitalised(w: string): boolean {
+/**
+ * `/^\p{Lu}\p{Ll}/u.test(w)` (a capitalised word), deciding an ASCII first letter without the
+ * Unicode regex; `ascii`: the text's letters are all ASCII (lettersAreAscii).
+ */
+function isCapitalised(w: string, ascii: boolean): boolean {
   const c = w.charCodeAt(0);
   if (c >= 0x41 && c <= 0x5a) {
     const d = w.charCodeAt(1); // NaN past the end
-    return d >= 0x61 && d <= 0x7a ? true : d > 0x7f ? /^\p{Lu}\p{Ll}/u.test(w) : false;
+    return d >= 0x61 && d <= 0x7a ? true : d > 0x7f && !ascii ? /^\p{Lu}\p{Ll}/u.test(w) : false;
   }
-  // An ASCII lower-case first letter cannot be upper case.
-  return (c < 0x61 || c > 0x7a) && /^\p{Lu}\p{Ll}/u.test(w);
+  // An ASCII lower-case first letter cannot be upper case, nor can anything else in an ASCII text.
+  return (c < 0x61 || c > 0x7a) && !ascii && /^\p{Lu}\p{Ll}/u.test(w);
 }
 
 /** `w.length >= 2 && /^\p{Lu}+$/u.test(w)` (an acronym), rejecting a capital and an ASCII lower-case letter without the regex. */
-function isAcronym(w: string): boolean {
+function isAcronym(w: string, ascii: boolean): boolean {
   if (w.length < 2) return false;
   const c = w.charCodeAt(0);
   if (c >= 0x61 && c <= 0x7a) return false;
   const d = w.charCodeAt(1);
-  return !(d >= 0x61 && d <= 0x7a) && /^\p{Lu}+$/u.test(w);
+  return !(d >= 0x61 && d <= 0x7a) && (ascii ? /^[A-Z]+$/ : /^\p{Lu}+$/u).test(w);
 }
 
 // What each distinct word is, as bits: worked out once per word type, then counted per occurrence.
@@ -288,13 +317,13 @@ function typeBits(w: string): number {
 }
 
 /** The text's words, sentence by sentence: each sentence's count, and the sentence-level counts. */
-function sentenceWords(sentences: readonly string[]): { toks: string[]; perSentence: number[]; transitionStarts: number; lowercaseStarts: number } {
+function sentenceWords(sentences: readonly string[], ascii: boolean): { toks: string[]; perSentence: number[]; transitionStarts: number; lowercaseStarts: number } {
   const lists: string[][] = [];
   const perSentence: number[] = [];
   let transitionStarts = 0;
   let lowercaseStarts = 0;
   for (const s of sentences) {
-    const ws = words(s);
+    const ws = wordsOf(s, ascii);
     lists.push(ws);
     perSentence.push(ws.length);
     if (TRANSITIONS.has((ws[0] ?? '').toLowerCase())) transitionStarts++;
@@ -314,7 +343,7 @@ function sentenceWords(sentences: readonly string[]): { toks: string[]; perSente
  * distinct word rather than per occurrence. Capitalised words that do not open a sentence (names,
  * places, titles) and acronyms are counted on the words as written.
  */
-function wordPass(toks: readonly string[], perSentence: readonly number[], vocabulary: Vocabulary | undefined, curly: boolean) {
+function wordPass(toks: readonly string[], perSentence: readonly number[], vocabulary: Vocabulary | undefined, curly: boolean, ascii: boolean) {
   const ids = new Map<string, number>();
   const lower: string[] = new Array<string>(toks.length);
   const seq = new Int32Array(toks.length);
@@ -344,24 +373,26 @@ function wordPass(toks: readonly string[], perSentence: readonly number[], vocab
     if (i === nextStart) {
       // The first word of a sentence (sentences without a word are passed over).
       while (nextStart === i && sentence < perSentence.length) nextStart += perSentence[sentence++]!;
-    } else if (isCapitalised(t)) proper++;
-    if (isAcronym(t)) acronyms++;
+    } else if (isCapitalised(t, ascii)) proper++;
+    if (isAcronym(t, ascii)) acronyms++;
   }
   return { lower, seq, counts, bits, lengths, vocab, proper, acronyms };
 }
 
 export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
   const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
-  const sentences = splitSentences(collapseSpaces(text));
+  // Sentences and words are read with the ASCII regular expressions when the text's letters allow.
+  const ascii = lettersAreAscii(text);
+  const sentences = sentencesOf(collapseSpaces(text), ascii);
   // One pass over the sentences' words: lengths, openers, and (below) capitalised words that do
   // not open a sentence (names, places, titles: human writers name specifics more often than models do).
-  const { toks, perSentence: sentenceLengths, transitionStarts, lowercaseStarts } = sentenceWords(sentences);
+  const { toks, perSentence: sentenceLengths, transitionStarts, lowercaseStarts } = sentenceWords(sentences, ascii);
   const lens = sentenceLengths.filter((l) => l > 0);
   const mean = lens.length ? lens.reduce((a, b) => a + b, 0) / lens.length : 0;
   const sd = lens.length > 1 ? Math.sqrt(lens.reduce((a, b) => a + (b - mean) ** 2, 0) / (lens.length - 1)) : 0;
 
   // One pass over the words for every per-word count (the text may hold 10,000 words).
-  const { lower, seq, counts, bits, lengths, vocab, proper, acronyms } = wordPass(toks, sentenceLengths, vocabulary, text.includes('’'));
+  const { lower, seq, counts, bits, lengths, vocab, proper, acronyms } = wordPass(toks, sentenceLengths, vocabulary, text.includes('’'), ascii);
   const n = Math.max(1, lower.length);
   let chars = 0, long = 0, functionWords = 0, first = 0, second = 0, contractions = 0, stock = 0, ing = 0;
   let hapax = 0;
