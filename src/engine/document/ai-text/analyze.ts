@@ -8,7 +8,7 @@ import type { EngineConfig } from '../../types.js';
 import type { HttpClient } from '../../../sources/http.js';
 import type { Finding } from '../report.js';
 import { detectAiTextStylometric } from './detector.js';
-import { MAX_FEATURE_CHARS } from './features.js';
+import { collapseSpaces, MAX_FEATURE_CHARS } from './features.js';
 import { aiTextPassages, type AiTextPassage } from './passages.js';
 import { LLM_MAX_CHARS, scoreWithServer, type LogprobStats } from './llm-server.js';
 
@@ -62,7 +62,7 @@ export function proseForDetection(text: string): string {
   // The features read at most MAX_FEATURE_CHARS and the backend LLM_MAX_CHARS, so the filter stops
   // once it has that much prose: a 1 MB paste costs what 60 kB does.
   const enough = Math.max(MAX_FEATURE_CHARS, LLM_MAX_CHARS);
-  if (!/[\r\n]/.test(text)) return text.slice(0, 2 * enough).replace(/\s+/g, ' ').trim();
+  if (!/[\r\n]/.test(text)) return collapseSpaces(text.slice(0, 2 * enough));
   const seen = new Set<string>();
   const kept: string[] = [];
   let length = 0;
@@ -72,10 +72,13 @@ export function proseForDetection(text: string): string {
     newline.lastIndex = at;
     const m = newline.exec(text);
     const end = m ? m.index : text.length;
-    const l = text.slice(at, end).replace(/\s+/g, ' ').trim();
+    const l = collapseSpaces(text.slice(at, end));
     at = m ? end + m[0].length : text.length;
+    // Under three words: fewer than two spaces (the line is collapsed), found without splitting it.
+    const space = l.indexOf(' ');
+    if (space < 0 || l.indexOf(' ', space + 1) < 0) continue;
     const key = l.toLowerCase();
-    if (l.split(' ').length < 3 || seen.has(key)) continue;
+    if (seen.has(key)) continue;
     seen.add(key);
     kept.push(l);
     length += l.length + 1;
