@@ -381,8 +381,8 @@ function wordPass(toks: readonly string[], perSentence: readonly number[], vocab
   let nextStart = 0, sentence = 0;
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!;
-    let w = t.toLowerCase();
-    if (curly) w = w.replace(/’/g, "'");
+    const lowered = t.toLowerCase();
+    const w = curly ? lowered.replace(/’/g, "'") : lowered;
     lower[i] = w;
     let id = ids.get(w);
     if (id === undefined) {
@@ -396,11 +396,15 @@ function wordPass(toks: readonly string[], perSentence: readonly number[], vocab
     counts[id]!++;
     // Adding the +0 of a word without a value is exact: the sum is the same as adding only the others.
     if (vocabulary) vocab += llr[id]!;
-    if (i === nextStart) {
-      // The first word of a sentence (sentences without a word are passed over).
-      while (nextStart === i && sentence < perSentence.length) nextStart += perSentence[sentence++]!;
-    } else if (isCapitalised(t, ascii)) proper++;
-    if (isAcronym(t, ascii)) acronyms++;
+    const opensSentence = i === nextStart;
+    // Sentences without a word are passed over.
+    if (opensSentence) while (nextStart === i && sentence < perSentence.length) nextStart += perSentence[sentence++]!;
+    // In an ASCII text, a word that lower-cases to itself has no capital letter: neither test can
+    // pass, and most words are spared both calls.
+    if (!ascii || lowered !== t) {
+      if (!opensSentence && isCapitalised(t, ascii)) proper++;
+      if (isAcronym(t, ascii)) acronyms++;
+    }
   }
   return { lower, seq, counts, bits, lengths, vocab, proper, acronyms };
 }
