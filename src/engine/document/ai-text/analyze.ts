@@ -7,7 +7,8 @@
 import type { EngineConfig } from '../../types.js';
 import type { HttpClient } from '../../../sources/http.js';
 import type { Finding } from '../report.js';
-import { detectAiTextStylometric } from './detector.js';
+import { DEFAULT_MODEL, detectAiTextStylometric } from './detector.js';
+import { char4Of, vocabularyOf } from './model.js';
 import { collapseSpaces, MAX_FEATURE_CHARS } from './features.js';
 import { aiTextPassages, type AiTextPassage } from './passages.js';
 import { LLM_MAX_CHARS, scoreWithServer, type LogprobStats } from './llm-server.js';
@@ -86,24 +87,23 @@ export function proseForDetection(text: string): string {
   return kept.join(' ');
 }
 
-/** A few sentences that reach every part of the detector (words, sentences, windows, both tables). */
-const WARM_UP_TEXT = 'The report was filed on 3 May. However, the figures differ: see table 2 (revised).\nDr. Lee said "it is crucial" — moreover, the ledger, and the invoice, agree.\nNobody checked the totals again.';
-
 /**
- * Builds what the detector makes once per process — its tables as Maps, its regular expressions
- * compiled on their first use — by running it on a short constant text, so that a caller with
- * idle time (the CLI thread while pdf.js reads a PDF on its own thread) pays that before the text
- * arrives rather than after (~2–3 ms of a cold run). Nothing of that text is kept: the results do
- * not depend on it.
+ * Builds what the detector makes once per process and that does not depend on the text — its
+ * vocabulary and 4-gram tables as Maps (~0.5 ms cold) — so that a caller with idle time (the CLI
+ * thread while pdf.js reads a PDF on its own thread) pays that before the text arrives. It used to
+ * run the whole detector on a constant three-line text as well: that cost ~1.5 ms of a cold run
+ * but saved the real call only ~0.4 ms (its regular expressions are compiled again, natively, for
+ * a long text, and what it warmed is soon warmed by the text itself), and on a small PDF the text
+ * has arrived before this runs, so all of it was on the critical path. Nothing here changes a
+ * result (tested).
  */
 let prepared = false;
 export function prepareAiTextDetector(): void {
   // Once per process: a server's later PDFs find the tables built.
   if (prepared) return;
   prepared = true;
-  const text = proseForDetection(WARM_UP_TEXT);
-  const style = detectAiTextStylometric(text);
-  aiTextPassages(text, style.model, style);
+  vocabularyOf(DEFAULT_MODEL);
+  char4Of(DEFAULT_MODEL);
 }
 
 export async function analyzeAiText(input: string, deps: { config: EngineConfig; http: HttpClient; signal?: AbortSignal }): Promise<AiTextAnalysis> {
