@@ -69,11 +69,10 @@ export const FEATURE_NAMES = [
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Record<FeatureName, number>;
 
-const FUNCTION_WORDS = new Set(
-  'a an the and but or nor so yet of in on at by for with from to into onto upon about as than that this these those which who whom whose what when where why how if then there here it its is are was were be been being have has had do does did not no can could will would shall should may might must just very also only even still'.split(' '),
-);
-const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours']);
-const SECOND_PERSON = new Set(['you', 'your', 'yours', 'yourself']);
+const FUNCTION_WORDS =
+  'a an the and but or nor so yet of in on at by for with from to into onto upon about as than that this these those which who whom whose what when where why how if then there here it its is are was were be been being have has had do does did not no can could will would shall should may might must just very also only even still'.split(' ');
+const FIRST_PERSON = ['i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours'];
+const SECOND_PERSON = ['you', 'your', 'yours', 'yourself'];
 
 /** Words and phrases that instruction-tuned models over-use (lower case; phrases matched on word boundaries). */
 export const STOCK_PHRASES = [
@@ -87,7 +86,7 @@ export const STOCK_PHRASES = [
   'serves as a', 'stands as a', 'highlighting the', 'highlights the', 'ensuring that', 'a testament to', 'in summary',
   'as a result', 'potential', 'significant', 'significantly', 'various', 'utilize', 'utilizing', 'enhance', 'enhancing',
 ];
-const STOCK_SINGLE = new Set(STOCK_PHRASES.filter((p) => !p.includes(' ')));
+const STOCK_SINGLE = STOCK_PHRASES.filter((p) => !p.includes(' '));
 const STOCK_MULTI = STOCK_PHRASES.filter((p) => p.includes(' '));
 const TRANSITIONS = new Set(['however', 'furthermore', 'moreover', 'additionally', 'overall', 'ultimately', 'in', 'as', 'while', 'despite', 'although', 'this', 'these', 'with']);
 
@@ -232,55 +231,58 @@ export function char4Table(entries: Readonly<Record<string, number>>): Vocabular
   return table;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+/** Runs of characters beyond ASCII, for the 4-gram sum (found in order from `lastIndex`). */
+const WIDE_RUN = /[^\x00-\x7f]+/g;
 
 /** Mean table value of the text's character 4-grams, without building the list. */
 function char4Score(text: string, table: Vocabulary | undefined): number {
   if (!table || text.length < 4) return 0;
   const t = text.toLowerCase().replace(/\d/g, '0');
   const { packed, other } = packedOf(table);
-  // Absent 4-grams add nothing (the sum starts at +0 and never becomes -0, so skipping `+ 0` is exact).
-  if (!NON_ASCII.test(t)) return asciiChar4Sum(t, packed) / (t.length - 3);
+  // Windows in text order (each named by its last index `e`): those of four ASCII characters are
+  // looked up by number, stretch by stretch between the runs of wider characters (asciiChar4Sum);
+  // a window holding a wider character is looked up by its string. One regex search per run of
+  // wide characters, where testing every character cost ~6× as much in a cold process (a text with
+  // a few curly quotes or dashes). Absent 4-grams add nothing: the sum starts at +0 and never
+  // becomes -0, so skipping `+ 0` is exact.
   let sum = 0;
-  let key = 0;
-  let wide = -1; // index of the latest non-ASCII code: windows holding it use the string table
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c > 0x7f) wide = i;
-    key = ((key << 7) | (c & 0x7f)) & 0xfffffff;
-    if (i < 3) continue;
-    if (wide > i - 4) {
-      if (other.size) sum += other.get(t.slice(i - 3, i + 1)) ?? 0;
-    } else sum += packed.get(key) ?? 0;
+  let from = 3; // the next window to add
+  WIDE_RUN.lastIndex = 0;
+  for (let m = WIDE_RUN.exec(t); m; m = WIDE_RUN.exec(t)) {
+    const wideFrom = Math.max(from, m.index);
+    const wideTo = Math.min(t.length, m.index + m[0].length + 3); // windows [e-3, e] that reach the run
+    if (wideFrom > from) sum = asciiChar4Sum(t, packed, from, wideFrom, sum);
+    if (other.size) for (let e = wideFrom; e < wideTo; e++) sum += other.get(t.slice(e - 3, e + 1)) ?? 0;
+    from = Math.max(from, wideTo);
   }
+  WIDE_RUN.lastIndex = 0;
+  if (from < t.length) sum = asciiChar4Sum(t, packed, from, t.length, sum);
   return sum / (t.length - 3);
 }
 
 /**
- * The sum of `packed`'s values over an all-ASCII text's 4-grams, in text order: the common case
- * without the per-character tests for wide characters. A cold process runs this loop in V8's
- * interpreter for most of a text's characters (during a PDF's run V8 waits eight times longer
- * before compiling: pdf-tiering.ts), so every operation per character counts; four characters a
- * turn halve the loop's own overhead (-25–30 % of this function's time on 28,639 characters), with
- * the same additions in the same order.
+ * `sum` plus `packed`'s values for the windows of four ASCII characters that end at `from` …
+ * `to - 1`, in text order. A cold process runs this loop in V8's interpreter for most of a text's
+ * characters (during a PDF's run V8 waits eight times longer before compiling: pdf-tiering.ts), so
+ * every operation per character counts; four characters a turn halve the loop's own overhead
+ * (-25–30 % of this loop's time on 28,639 characters), with the same additions in the same order.
  */
-function asciiChar4Sum(t: string, packed: ReadonlyMap<number, number>): number {
-  let key = (t.charCodeAt(0) << 14) | (t.charCodeAt(1) << 7) | t.charCodeAt(2);
-  let sum = 0;
+function asciiChar4Sum(t: string, packed: ReadonlyMap<number, number>, from: number, to: number, sum: number): number {
+  let key = (t.charCodeAt(from - 3) << 14) | (t.charCodeAt(from - 2) << 7) | t.charCodeAt(from - 1);
   let v: number | undefined;
-  let i = 3;
-  for (const n = t.length - 3; i < n; i += 4) {
-    key = ((key << 7) | t.charCodeAt(i)) & 0xfffffff;
+  let e = from;
+  for (const n = to - 3; e < n; e += 4) {
+    key = ((key << 7) | t.charCodeAt(e)) & 0xfffffff;
     if ((v = packed.get(key)) !== undefined) sum += v;
-    key = ((key << 7) | t.charCodeAt(i + 1)) & 0xfffffff;
+    key = ((key << 7) | t.charCodeAt(e + 1)) & 0xfffffff;
     if ((v = packed.get(key)) !== undefined) sum += v;
-    key = ((key << 7) | t.charCodeAt(i + 2)) & 0xfffffff;
+    key = ((key << 7) | t.charCodeAt(e + 2)) & 0xfffffff;
     if ((v = packed.get(key)) !== undefined) sum += v;
-    key = ((key << 7) | t.charCodeAt(i + 3)) & 0xfffffff;
+    key = ((key << 7) | t.charCodeAt(e + 3)) & 0xfffffff;
     if ((v = packed.get(key)) !== undefined) sum += v;
   }
-  for (; i < t.length; i++) {
-    key = ((key << 7) | t.charCodeAt(i)) & 0xfffffff;
+  for (; e < to; e++) {
+    key = ((key << 7) | t.charCodeAt(e)) & 0xfffffff;
     if ((v = packed.get(key)) !== undefined) sum += v;
   }
   return sum;
@@ -290,14 +292,20 @@ function asciiChar4Sum(t: string, packed: ReadonlyMap<number, number>): number {
  * The share of the opening sentence's distinct word pairs that occur again after it. `seq` is the
  * text's words as ids, `first` how many of them the first sentence holds.
  */
-function openingBigramEcho(seq: Int32Array, first: number): number {
+function openingBigramEcho(seq: Int32Array, first: number, types: number): number {
   if (first < 2 || first >= seq.length) return 0;
   // Word pairs keyed by two ids packed into one integer (ids < 2^17, as for the trigrams); only the
-  // opening's few pairs are kept, and the scan stops once all of them have been seen again.
+  // opening's few pairs are kept, and the scan stops once all of them have been seen again. A word
+  // that opens none of them cannot open a pair seen again: no lookup for it (`opens`, by id).
   const seen = new Map<number, boolean>();
-  for (let i = 0; i + 1 < first; i++) seen.set(seq[i]! * 131072 + seq[i + 1]!, false);
+  const opens = new Uint8Array(types);
+  for (let i = 0; i + 1 < first; i++) {
+    seen.set(seq[i]! * 131072 + seq[i + 1]!, false);
+    opens[seq[i]!] = 1;
+  }
   let echoed = 0;
   for (let i = first; i + 1 < seq.length && echoed < seen.size; i++) {
+    if (opens[seq[i]!] === 0) continue;
     const k = seq[i]! * 131072 + seq[i + 1]!;
     if (seen.get(k) === false) {
       seen.set(k, true);
@@ -344,14 +352,23 @@ function isAcronym(w: string, ascii: boolean): boolean {
 
 // What each distinct word is, as bits: worked out once per word type, then counted per occurrence.
 const LONG = 1, FUNCTION = 2, FIRST = 4, SECOND = 8, CONTRACTION = 16, STOCK = 32, ING = 64;
+/**
+ * The bits of the word lists (function words, first or else second person, stock words) in one
+ * Map: one lookup per word type instead of four.
+ */
+const LIST_BITS = ((): ReadonlyMap<string, number> => {
+  const m = new Map<string, number>();
+  const add = (w: string, bit: number): void => void m.set(w, (m.get(w) ?? 0) | bit);
+  for (const w of FUNCTION_WORDS) add(w, FUNCTION);
+  for (const w of FIRST_PERSON) add(w, FIRST);
+  for (const w of SECOND_PERSON) if (!FIRST_PERSON.includes(w)) add(w, SECOND);
+  for (const w of STOCK_SINGLE) add(w, STOCK);
+  return m;
+})();
 function typeBits(w: string): number {
-  let bits = 0;
+  let bits = LIST_BITS.get(w) ?? 0;
   if (w.length >= 9) bits |= LONG;
-  if (FUNCTION_WORDS.has(w)) bits |= FUNCTION;
-  if (FIRST_PERSON.has(w)) bits |= FIRST;
-  else if (SECOND_PERSON.has(w)) bits |= SECOND;
   if (w.includes("'") && /'(t|s|re|ve|ll|d|m)$/.test(w)) bits |= CONTRACTION;
-  if (STOCK_SINGLE.has(w)) bits |= STOCK;
   if (w.length > 5 && w.endsWith('ing')) bits |= ING;
   return bits;
 }
@@ -471,7 +488,7 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: 
   for (const c of trigrams.values()) if (c > 1) repeated += c;
   // The first sentence's words are the first `lens[0]` of the text's (sentences hold a letter, so
   // every one has a word, and splitting at spaces never splits a word).
-  const bigramEcho = sentences.length >= 2 ? openingBigramEcho(seq, lens[0] ?? 0) : 0;
+  const bigramEcho = sentences.length >= 2 ? openingBigramEcho(seq, lens[0] ?? 0, counts.length) : 0;
 
   const joined = ` ${lower.join(' ')} `;
   for (const p of STOCK_MULTI) {
