@@ -365,13 +365,6 @@ const LIST_BITS = ((): ReadonlyMap<string, number> => {
   for (const w of STOCK_SINGLE) add(w, STOCK);
   return m;
 })();
-function typeBits(w: string): number {
-  let bits = LIST_BITS.get(w) ?? 0;
-  if (w.length >= 9) bits |= LONG;
-  if (w.includes("'") && /'(t|s|re|ve|ll|d|m)$/.test(w)) bits |= CONTRACTION;
-  if (w.length > 5 && w.endsWith('ing')) bits |= ING;
-  return bits;
-}
 
 /** The text's words, sentence by sentence: each sentence's count, and the sentence-level counts. */
 function sentenceWords(sentences: readonly string[], ascii: boolean): { toks: string[]; perSentence: number[]; transitionStarts: number; lowercaseStarts: number } {
@@ -393,14 +386,27 @@ function sentenceWords(sentences: readonly string[], ascii: boolean): { toks: st
   return { toks, perSentence, transitionStarts, lowercaseStarts };
 }
 
-/**
- * One pass over the words: each lower-cased word gets an id (0, 1, 2 … in order of first
- * occurrence: the order a Map of words would iterate in), so that everything counted per word is
- * an array index, and what a word is (function word, contraction …) is worked out once per
- * distinct word rather than per occurrence. Capitalised words that do not open a sentence (names,
- * places, titles) and acronyms are counted on the words as written.
- */
-function wordPass(toks: readonly string[], perSentence: readonly number[], vocabulary: Vocabulary | undefined, curly: boolean, ascii: boolean) {
+export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
+  const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
+  // Sentences and words are read with the ASCII regular expressions when the text's letters allow.
+  const ascii = lettersAreAscii(text);
+  const sentences = sentencesOf(collapseSpaces(text), ascii);
+  // One pass over the sentences' words: lengths, openers, and (below) capitalised words that do
+  // not open a sentence (names, places, titles: human writers name specifics more often than models do).
+  const { toks, perSentence: sentenceLengths, transitionStarts, lowercaseStarts } = sentenceWords(sentences, ascii);
+  const lens = sentenceLengths.filter((l) => l > 0);
+  const mean = lens.length ? lens.reduce((a, b) => a + b, 0) / lens.length : 0;
+  const sd = lens.length > 1 ? Math.sqrt(lens.reduce((a, b) => a + (b - mean) ** 2, 0) / (lens.length - 1)) : 0;
+
+  // One pass over the words for every per-word count (the text may hold 10,000 words): each
+  // lower-cased word gets an id (0, 1, 2 … in order of first occurrence: the order a Map of words
+  // would iterate in), so that everything counted per word is an array index, and what a word is
+  // (function word, contraction …) is worked out once per distinct word rather than per
+  // occurrence. Capitalised words that do not open a sentence (names, places, titles) and acronyms
+  // are counted on the words as written. The loop stays in this function, as its other loops: a
+  // cold process runs it interpreted either way, and V8 compiles a small function that grows hot
+  // at once (on its compiler threads, for more CPU than a single reading saves).
+  const curly = text.includes('’');
   const ids = new Map<string, number>();
   const lower: string[] = new Array<string>(toks.length);
   const seq = new Int32Array(toks.length);
@@ -419,7 +425,11 @@ function wordPass(toks: readonly string[], perSentence: readonly number[], vocab
     if (id === undefined) {
       ids.set(w, (id = counts.length));
       counts.push(0);
-      bits.push(typeBits(w));
+      let b = LIST_BITS.get(w) ?? 0;
+      if (w.length >= 9) b |= LONG;
+      if (w.includes("'") && /'(t|s|re|ve|ll|d|m)$/.test(w)) b |= CONTRACTION;
+      if (w.length > 5 && w.endsWith('ing')) b |= ING;
+      bits.push(b);
       lengths.push(w.length);
       llr.push(vocabulary?.get(w) ?? 0);
     }
@@ -429,7 +439,7 @@ function wordPass(toks: readonly string[], perSentence: readonly number[], vocab
     if (vocabulary) vocab += llr[id]!;
     const opensSentence = i === nextStart;
     // Sentences without a word are passed over.
-    if (opensSentence) while (nextStart === i && sentence < perSentence.length) nextStart += perSentence[sentence++]!;
+    if (opensSentence) while (nextStart === i && sentence < sentenceLengths.length) nextStart += sentenceLengths[sentence++]!;
     // In an ASCII text, a word that lower-cases to itself has no capital letter: neither test can
     // pass, and most words are spared both calls.
     if (!ascii || lowered !== t) {
@@ -437,23 +447,6 @@ function wordPass(toks: readonly string[], perSentence: readonly number[], vocab
       if (isAcronym(t, ascii)) acronyms++;
     }
   }
-  return { lower, seq, counts, bits, lengths, vocab, proper, acronyms };
-}
-
-export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
-  const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
-  // Sentences and words are read with the ASCII regular expressions when the text's letters allow.
-  const ascii = lettersAreAscii(text);
-  const sentences = sentencesOf(collapseSpaces(text), ascii);
-  // One pass over the sentences' words: lengths, openers, and (below) capitalised words that do
-  // not open a sentence (names, places, titles: human writers name specifics more often than models do).
-  const { toks, perSentence: sentenceLengths, transitionStarts, lowercaseStarts } = sentenceWords(sentences, ascii);
-  const lens = sentenceLengths.filter((l) => l > 0);
-  const mean = lens.length ? lens.reduce((a, b) => a + b, 0) / lens.length : 0;
-  const sd = lens.length > 1 ? Math.sqrt(lens.reduce((a, b) => a + (b - mean) ** 2, 0) / (lens.length - 1)) : 0;
-
-  // One pass over the words for every per-word count (the text may hold 10,000 words).
-  const { lower, seq, counts, bits, lengths, vocab, proper, acronyms } = wordPass(toks, sentenceLengths, vocabulary, text.includes('’'), ascii);
   const n = Math.max(1, lower.length);
   let chars = 0, long = 0, functionWords = 0, first = 0, second = 0, contractions = 0, stock = 0, ing = 0;
   let hapax = 0;
