@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeAiText, proseForDetection } from '../../../src/engine/document/ai-text/analyze.js';
 import { DEFAULT_MODEL, detectAiTextStylometric } from '../../../src/engine/document/ai-text/detector.js';
-import { char4Grams, extractFeatures, lettersAreAscii, lowerWords, splitSentences, words } from '../../../src/engine/document/ai-text/features.js';
+import { char4Grams, extractFeatures, LETTER_READINGS, lettersAreLatin1, lowerWords, splitSentences, words } from '../../../src/engine/document/ai-text/features.js';
 import { aiTextPassages, sentenceWindows } from '../../../src/engine/document/ai-text/passages.js';
 import { describeFixtures, fixture } from '../../helpers/fixtures.js';
 import { PROSE_HUMAN, testPorts } from './build.js';
@@ -148,16 +148,31 @@ describe('AI-text detector outputs, pinned to the bit', () => {
   });
 });
 
-describe('the ASCII reading of the features', () => {
-  it('is used only for text whose every letter (\\p{L}) is an ASCII letter: every code point it lets through checked', () => {
+describe('the Latin-1 reading of the features', () => {
+  it('is used only for text whose letters all lie in Latin-1, where it reads every code point it lets through as the Unicode reading does', () => {
+    const { latin1, unicode } = LETTER_READINGS;
+    const same = (re: 'letter' | 'capitalised' | 'acronym', t: string): boolean => latin1[re].test(t) === unicode[re].test(t);
+    const sameWords = (t: string): boolean => JSON.stringify(t.match(latin1.words)) === JSON.stringify(t.match(unicode.words));
     const wrong: string[] = [];
+    let through = 0;
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       const ch = String.fromCodePoint(cp);
-      if (lettersAreAscii(ch) && /\p{L}/u.test(ch) !== /[A-Za-z]/.test(ch)) wrong.push(cp.toString(16));
+      if (!lettersAreLatin1(ch)) continue;
+      through++;
+      const ok =
+        same('letter', ch) &&
+        [`${ch}a`, `${ch}A`, `A${ch}`, `Z${ch}x`, ch].every((t) => same('capitalised', t)) &&
+        [ch, `${ch}${ch}`, `A${ch}`, `${ch}A`, `AB${ch}`].every((t) => same('acronym', t)) &&
+        [ch, `a${ch}b`, `${ch}'${ch}`, `x’${ch}`, `${ch}’y z`].every(sameWords) &&
+        // A word that lower-cases to itself has no capital letter (capitalsChangeCase).
+        (!/\p{Lu}/u.test(ch) || ch.toLowerCase() !== ch);
+      if (!ok) wrong.push(cp.toString(16));
     }
     expect(wrong).toEqual([]);
-    expect(lettersAreAscii('plain “quoted” text – with • bullets, 3 € and ™')).toBe(true);
-    for (const t of ['naïve', 'ﬁne', 'µm', 'ª', '𝐀', '\uD835', 'İ']) expect(lettersAreAscii(t)).toBe(false);
+    expect(through).toBeGreaterThan(7000);
+    expect(latin1.capitalsChangeCase).toBe(true);
+    expect(lettersAreLatin1('plain “quoted” text – with • bullets, 3 €, ™ and café, Müller, naïve, µm, ª')).toBe(true);
+    for (const t of ['ﬁne', 'İ', 'Ł', 'ΟΔΟΣ', '𝐀', '\uD835', 'ǅ']) expect(lettersAreLatin1(t)).toBe(false);
   });
 });
 
