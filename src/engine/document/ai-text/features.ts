@@ -87,7 +87,8 @@ export const STOCK_PHRASES = [
   'as a result', 'potential', 'significant', 'significantly', 'various', 'utilize', 'utilizing', 'enhance', 'enhancing',
 ];
 const STOCK_SINGLE = STOCK_PHRASES.filter((p) => !p.includes(' '));
-const STOCK_MULTI = STOCK_PHRASES.filter((p) => p.includes(' '));
+/** The multi-word phrases with the spaces they are matched between, in the joined words. */
+const STOCK_MULTI = STOCK_PHRASES.filter((p) => p.includes(' ')).map((p) => ` ${p} `);
 const TRANSITIONS = new Set(['however', 'furthermore', 'moreover', 'additionally', 'overall', 'ultimately', 'in', 'as', 'while', 'despite', 'although', 'this', 'these', 'with']);
 
 /**
@@ -404,7 +405,9 @@ function sentenceWords(sentences: readonly string[], letters: Letters): { toks: 
   }
   // Sentences are cut at white space, which no word holds, and those without a letter hold no
   // word: their words, in order, are the text's.
-  const toks = lists.length === 1 ? lists[0]! : lists.flat();
+  // concat is ~10× quicker than flat() in a cold process; flat() past 10,000 sentences keeps the
+  // arguments of one call bounded.
+  const toks = lists.length === 1 ? lists[0]! : lists.length <= 10_000 ? ([] as string[]).concat(...lists) : lists.flat();
   return { toks, perSentence, transitionStarts, lowercaseStarts };
 }
 
@@ -507,10 +510,10 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: 
 
   const joined = ` ${lower.join(' ')} `;
   for (const p of STOCK_MULTI) {
-    let i = joined.indexOf(` ${p} `);
+    let i = joined.indexOf(p);
     while (i >= 0) {
       stock++;
-      i = joined.indexOf(` ${p} `, i + 1);
+      i = joined.indexOf(p, i + 1);
     }
   }
 
