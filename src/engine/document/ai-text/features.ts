@@ -268,9 +268,9 @@ function char4Score(text: string, table: Vocabulary | undefined): number {
   // Windows in text order (each named by its last index `e`): those of four ASCII characters are
   // looked up by number, stretch by stretch between the runs of wider characters (asciiChar4Sum);
   // a window holding a wider character is looked up by its string. One regex search per run of
-  // wide characters, where testing every character cost ~6× as much in a cold process (a text with
-  // a few curly quotes or dashes). Absent 4-grams add nothing: the sum starts at +0 and never
-  // becomes -0, so skipping `+ 0` is exact.
+  // wide characters: a test of every character cost several times as much in a cold process (a
+  // text with a few curly quotes or dashes). Absent 4-grams add nothing: the sum starts at +0 and
+  // never becomes -0, so skipping `+ 0` is exact.
   let sum = 0;
   let from = 3; // the next window to add
   WIDE_RUN.lastIndex = 0;
