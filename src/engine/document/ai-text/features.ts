@@ -341,7 +341,6 @@ function openingBigramEcho(seq: Int32Array, first: number, types: number): numbe
   return echoed / seen.size;
 }
 
-/** White space that `replace(/\s+/g, ' ').trim()` would change: any but a single space between non-spaces. */
 /** White space that `replace(/\s+/g, ' ')` would change: any but single spaces. */
 const UNCOLLAPSED = /[^\S ]| {2}/;
 
@@ -404,16 +403,15 @@ function sentenceWords(sentences: readonly string[], letters: Letters): { toks: 
     if (c >= 0x61 && c <= 0x7a) lowercaseStarts++;
   }
   // Sentences are cut at white space, which no word holds, and those without a letter hold no
-  // word: their words, in order, are the text's.
-  // concat is ~10× quicker than flat() in a cold process; flat() past 10,000 sentences keeps the
-  // arguments of one call bounded.
+  // word: their words, in order, are the text's. concat is ~10× quicker than flat() in a cold
+  // process; flat() past 10,000 sentences keeps the arguments of one call bounded.
   const toks = lists.length === 1 ? lists[0]! : lists.length <= 10_000 ? ([] as string[]).concat(...lists) : lists.flat();
   return { toks, perSentence, transitionStarts, lowercaseStarts };
 }
 
 export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: Vocabulary): { features: FeatureVector; wordCount: number; sentenceCount: number } {
   const text = input.length > MAX_FEATURE_CHARS ? input.slice(0, MAX_FEATURE_CHARS) : input;
-  // Sentences and words are read with the ASCII regular expressions when the text's letters allow.
+  // Sentences and words are read with explicit letter classes when the text's letters allow (Letters).
   const letters = lettersOf(text);
   const sentences = sentencesOf(collapseSpaces(text), letters);
   // One pass over the sentences' words: lengths, openers, and (below) capitalised words that do
