@@ -494,10 +494,13 @@ export function extractFeatures(input: string, vocabulary?: Vocabulary, char4?: 
   }
 
   // Trigrams keyed by three word ids packed into one integer (ids < 2^17: a 60,000-character text
-  // has far fewer distinct words), which is much cheaper than joining strings.
+  // has far fewer distinct words), which is much cheaper than joining strings. With at most 1,023
+  // distinct words (every passage window, short texts) the ids are packed by that count instead:
+  // the key stays below 2^30, a small integer, which V8 hashes without allocating a number.
+  const base = counts.length <= 1023 ? counts.length : 131072;
   const trigrams = new Map<number, number>();
   for (let i = 0; i + 2 < seq.length; i++) {
-    const k = (seq[i]! * 131072 + seq[i + 1]!) * 131072 + seq[i + 2]!;
+    const k = (seq[i]! * base + seq[i + 1]!) * base + seq[i + 2]!;
     trigrams.set(k, (trigrams.get(k) ?? 0) + 1);
   }
   let repeated = 0;
