@@ -7,8 +7,9 @@
 import type { EngineConfig } from '../../types.js';
 import type { HttpClient } from '../../../sources/http.js';
 import type { Finding } from '../report.js';
-import { detectAiTextStylometric } from './detector.js';
-import { MAX_FEATURE_CHARS } from './features.js';
+import { DEFAULT_MODEL, detectAiTextStylometric } from './detector.js';
+import { char4Of, vocabularyOf } from './model.js';
+import { collapseSpaces, MAX_FEATURE_CHARS } from './features.js';
 import { aiTextPassages, type AiTextPassage } from './passages.js';
 import { LLM_MAX_CHARS, scoreWithServer, type LogprobStats } from './llm-server.js';
 
@@ -62,7 +63,7 @@ export function proseForDetection(text: string): string {
   // The features read at most MAX_FEATURE_CHARS and the backend LLM_MAX_CHARS, so the filter stops
   // once it has that much prose: a 1 MB paste costs what 60 kB does.
   const enough = Math.max(MAX_FEATURE_CHARS, LLM_MAX_CHARS);
-  if (!/[\r\n]/.test(text)) return text.slice(0, 2 * enough).replace(/\s+/g, ' ').trim();
+  if (!/[\r\n]/.test(text)) return collapseSpaces(text.slice(0, 2 * enough));
   const seen = new Set<string>();
   const kept: string[] = [];
   let length = 0;
@@ -72,10 +73,13 @@ export function proseForDetection(text: string): string {
     newline.lastIndex = at;
     const m = newline.exec(text);
     const end = m ? m.index : text.length;
-    const l = text.slice(at, end).replace(/\s+/g, ' ').trim();
+    const l = collapseSpaces(text.slice(at, end));
     at = m ? end + m[0].length : text.length;
+    // Under three words: fewer than two spaces (the line is collapsed), found without splitting it.
+    const space = l.indexOf(' ');
+    if (space < 0 || l.indexOf(' ', space + 1) < 0) continue;
     const key = l.toLowerCase();
-    if (l.split(' ').length < 3 || seen.has(key)) continue;
+    if (seen.has(key)) continue;
     seen.add(key);
     kept.push(l);
     length += l.length + 1;
@@ -83,24 +87,23 @@ export function proseForDetection(text: string): string {
   return kept.join(' ');
 }
 
-/** A few sentences that reach every part of the detector (words, sentences, windows, both tables). */
-const WARM_UP_TEXT = 'The report was filed on 3 May. However, the figures differ: see table 2 (revised).\nDr. Lee said "it is crucial" — moreover, the ledger, and the invoice, agree.\nNobody checked the totals again.';
-
 /**
- * Builds what the detector makes once per process — its tables as Maps, its regular expressions
- * compiled on their first use — by running it on a short constant text, so that a caller with
- * idle time (the CLI thread while pdf.js reads a PDF on its own thread) pays that before the text
- * arrives rather than after (~2–3 ms of a cold run). Nothing of that text is kept: the results do
- * not depend on it.
+ * Builds what the detector makes once per process and that does not depend on the text — its
+ * vocabulary and 4-gram tables as Maps (~0.5 ms cold) — so that a caller with idle time (the CLI
+ * thread while pdf.js reads a PDF on its own thread) pays that before the text arrives. It used to
+ * run the whole detector on a constant three-line text as well: that cost ~1.5 ms of a cold run
+ * but saved the real call only ~0.4 ms (its regular expressions are compiled again, natively, for
+ * a long text, and what it warmed is soon warmed by the text itself), and on a small PDF the text
+ * has arrived before this runs, so all of it was on the critical path. Nothing here changes a
+ * result (tested).
  */
 let prepared = false;
 export function prepareAiTextDetector(): void {
   // Once per process: a server's later PDFs find the tables built.
   if (prepared) return;
   prepared = true;
-  const text = proseForDetection(WARM_UP_TEXT);
-  const style = detectAiTextStylometric(text);
-  aiTextPassages(text, style.model, style);
+  vocabularyOf(DEFAULT_MODEL);
+  char4Of(DEFAULT_MODEL);
 }
 
 export async function analyzeAiText(input: string, deps: { config: EngineConfig; http: HttpClient; signal?: AbortSignal }): Promise<AiTextAnalysis> {

@@ -10,7 +10,7 @@
  * `min_flag_words` on, the calibrated probability stands and the flag is raised at
  * `flag_threshold`, chosen for a false-positive rate ≤ 5 % on human text of every domain measured.
  */
-import { FEATURE_NAMES, type FeatureName, type FeatureVector, type Vocabulary } from './features.js';
+import { char4Table, FEATURE_NAMES, type FeatureName, type FeatureVector, type Vocabulary } from './features.js';
 
 export interface AiTextModel {
   model: 'logistic-regression';
@@ -75,7 +75,7 @@ export function char4Of(m: AiTextModel): Vocabulary | undefined {
   if (!m.char4) return undefined;
   let v = char4Tables.get(m);
   if (!v) {
-    v = new Map(Object.entries(m.char4));
+    v = char4Table(m.char4);
     char4Tables.set(m, v);
   }
   return v;
