@@ -50,6 +50,28 @@ function randomTexts(count: number, seed: number): string[] {
   return out;
 }
 
+/**
+ * Exactly `n` distinct letter-only words, each twice (in order, then reversed), in sentences of
+ * twelve: features.ts packs the word trigrams' keys by the vocabulary's size up to 1,023 distinct
+ * words, otherwise by 2^17.
+ */
+function distinctWords(n: number): string {
+  const word = (i: number): string => {
+    let w = '';
+    do {
+      w += String.fromCharCode(97 + (i % 26));
+      i = Math.floor(i / 26);
+    } while (i > 0);
+    return `q${w}`;
+  };
+  const ws = Array.from({ length: n }, (_, i) => word(i));
+  let t = '';
+  [...ws, ...ws.slice().reverse()].forEach((w, i) => {
+    t += i % 12 === 0 ? `${i ? '. ' : ''}${w[0]!.toUpperCase()}${w.slice(1)}` : ` ${w}`;
+  });
+  return `${t}.`;
+}
+
 const TEXTS: Record<string, string> = {
   empty: '',
   short: 'Dr. Dr. Dr. Who? Nobody knows.',
@@ -61,6 +83,8 @@ const TEXTS: Record<string, string> = {
   layout: [...Array.from({ length: 12 }, (_, i) => `Page ${i} header`), ...randomTexts(12, 7)].join('\n'),
   tenPages: tenPages(),
   long: randomTexts(40, 11).join(' ').repeat(3),
+  words1023: distinctWords(1023),
+  words1024: distinctWords(1024),
 };
 
 /** Every number to the bit (-0, NaN and infinities spelt out), in one string. */
@@ -97,6 +121,9 @@ const PINNED: Record<string, string> = {
   layout: 'b0fef5c131327a87bcb97ca092e7009a9e97cc90fa7488cef153c0f565695e8a',
   tenPages: '99d6f70128a2632af51d3e2718769b9ac1aee772f43972038b9e87112af2d676',
   long: 'de5fe1d04f062f3d6d044d34a72de16f66735eb57e2c18b6bc9ce14ad8fa01a1',
+  // Recorded later, from the same implementation before the rewrite (its commit, 4f3b142's sources).
+  words1023: '56138e394c2e240e39f3b3ada28f5cb9fbfa316c6f8fa7f14fe28d42ac9ed2ab',
+  words1024: 'b188c34e533332a6b9e030f3e1dde733b89658101b0b8896c552d08526d13f36',
 };
 
 describe('AI-text detector outputs, pinned to the bit', () => {
