@@ -189,8 +189,6 @@ describe('the simple-PDF reader answers as pdf.js would, and leaves the rest to 
       const signals = new Int32Array(buffer);
       const early = mod.startEarlyPdfThread(undefined, { path: simple, maxBytes: 1_050_000, signals: buffer })!;
       try {
-        // Before the thread has begun its structure there is nothing to wait for.
-        if (Atomics.load(signals, mod.STRUCTURE_SLOT) === 0) expect(mod.preparePdfReader(undefined, { ...early, take: () => undefined }).structureAhead(bytes)).toBeUndefined();
         // (Atomics.waitAsync: Node 16+, not in this project's TypeScript lib.)
         const begun = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: Promise<string> | string } }).waitAsync(signals, mod.STRUCTURE_SLOT, 0);
         if (begun.async) await begun.value;
@@ -210,6 +208,25 @@ describe('the simple-PDF reader answers as pdf.js would, and leaves the rest to 
     const other = await ahead(readFileSync(type3));
     expect(other.s).toBeUndefined();
     expect(other.stats.structureFromThread).toBeUndefined();
+
+    // A thread that never begins a structure (no such file to read ahead): nothing to wait for.
+    const none = mod.startEarlyPdfThread(undefined, { path: join(dir, 'no-such.pdf'), maxBytes: 1_050_000 })!;
+    try {
+      const reader = mod.preparePdfReader(undefined, none);
+      expect(reader.structureAhead(bytes)).toBeUndefined();
+      expect(reader.simpleAhead).toBe(true);
+    } finally {
+      none.discard();
+    }
+
+    // A thread that has ended before the file is given to it: the caller reads a simple PDF itself
+    // (a job sent there would fail, and the text with it).
+    const early = mod.startEarlyPdfThread(undefined, { path: simple, maxBytes: 1_050_000 })!;
+    const run = early.take()!;
+    run.stop();
+    await run.text.catch(() => undefined);
+    const reader = mod.preparePdfReader(undefined, { ...early, take: () => run });
+    expect(reader.simpleAhead).toBe(false);
   });
 
   it('two fonts pdf.js could alias: the reader declines, the early thread has pdf.js read the file, the same text as pdf.js (built thread module)', async () => {

@@ -11,7 +11,7 @@ import type { PdfJsDocument } from './pdf/pdfjs-reader.js';
 import { startDecodeBudget, type DecodeBudget } from './pdf/decode-cap.js';
 import { INFLATE_LIMITS } from './budget.js';
 import { arriveAtTieringGate, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
-import { loadBundledSimpleReader, saveBundledSimpleReaderCache } from './pdf/simple-bundle.js';
+import { loadBundledSimpleReader, saveBundledSimpleReaderCache, type BundledSimpleReader } from './pdf/simple-bundle.js';
 import type { PdfJsLikeReading } from './pdf/simple-reading.js';
 import { STRUCTURE_SLOT } from './extraction-thread.js';
 import type { PdfStructure } from './pdf/structure.js';
@@ -60,11 +60,10 @@ useDefaultFlagsForCodeCaches(tiering);
  * layout. When it declines, pdf.js is loaded and reads ahead as before, that much later.
  */
 const aheadBytes = speculative && readBounded(speculative);
-let simple: ReturnType<typeof loadBundledSimpleReader>;
 const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: PdfJsLikeReading } | undefined => {
   if (!speculative || !aheadBytes || speculative.simpleReader === false) return undefined;
   try {
-    simple = loadBundledSimpleReader(codeCacheDir);
+    const simple = loadBundledSimpleReader(codeCacheDir);
     if (!simple) return undefined;
     const r = simple.readLikePdfJs(aheadBytes, readAndShareStructure(simple, aheadBytes), speculative.textPages);
     return 'reading' in r ? { bytes: aheadBytes, textPages: speculative.textPages, reading: r.reading } : undefined;
@@ -83,7 +82,7 @@ const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: PdfJsLikeR
  * from (the calling thread compares them with its own); a structure that could not be read is
  * sent as undefined, and the calling thread then reads its own (and meets the same failure).
  */
-function readAndShareStructure(reader: NonNullable<typeof simple>, bytes: Buffer): PdfStructure {
+function readAndShareStructure(reader: BundledSimpleReader, bytes: Buffer): PdfStructure {
   const signals = speculative?.signals && new Int32Array(speculative.signals);
   if (signals) {
     Atomics.store(signals, STRUCTURE_SLOT, 1);
@@ -108,8 +107,8 @@ function readAndShareStructure(reader: NonNullable<typeof simple>, bytes: Buffer
 }
 
 // pdf.js is compiled as soon as the thread starts (unless the simple reader has answered), before
-// its job arrives (the calling thread is meanwhile reading the file's structure); a failure here
-// is reported with the job.
+// its job arrives (the calling thread meanwhile measures the file's streams, with the structure
+// sent from here or read there); a failure here is reported with the job.
 let reader: Promise<typeof import('./pdf/pdfjs-reader.js')> | undefined;
 const loadReader = (): Promise<typeof import('./pdf/pdfjs-reader.js')> => (reader ??= loadPdfJsReader());
 if (!simpleAhead) loadReader();

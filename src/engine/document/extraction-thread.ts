@@ -79,6 +79,8 @@ export interface ThreadRun {
   ahead: Promise<'opened' | 'abandoned'>;
   /** Started with a file to read ahead: the thread tries the simple-PDF reader on it first. */
   readsAhead: boolean;
+  /** The thread has ended (stopped, failed or exited): it answers nothing more. */
+  readonly ended: boolean;
   /**
    * The thread's 'structure' message, when the thread has begun reading the named file's
    * structure (STRUCTURE_SLOT says so); undefined when it has not (it never will, or has not got
@@ -219,12 +221,16 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
   text.catch(() => undefined);
   let stopped = false;
   const stats: ThreadStats = {};
-  let resolveStructure!: (m: Extract<ExtractionMessage, { type: 'structure' }> | undefined) => void;
-  const structureMessage = new Promise<Extract<ExtractionMessage, { type: 'structure' }> | undefined>((res) => {
-    resolveStructure = res;
+  // The 'structure' message is kept here until structure() hands it out once (a structure and a
+  // copy of the file: not held after); `structureSettled` says it came, or never will.
+  let structureMsg: Extract<ExtractionMessage, { type: 'structure' }> | undefined;
+  let settleStructure!: () => void;
+  const structureSettled = new Promise<void>((res) => {
+    settleStructure = res;
   });
   let awaitingStructure = false;
   let structureArrived = false;
+  let ended = false;
   let jobSent = false;
   let resolveAhead!: (event: 'opened' | 'abandoned') => void;
   const ahead = new Promise<'opened' | 'abandoned'>((res) => {
@@ -233,7 +239,8 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
   worker.on('message', (m: ExtractionMessage) => {
     if (m.type === 'structure') {
       structureArrived = true;
-      resolveStructure(m);
+      structureMsg = m;
+      settleStructure();
       // Back to not keeping the process alive, unless the job has been sent since.
       if (awaitingStructure && !jobSent) worker.unref();
       awaitingStructure = false;
@@ -250,11 +257,13 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
     } else rejectAll(namedError(m.name, m.message));
   });
   worker.on('error', (err) => {
-    resolveStructure(undefined);
+    ended = true;
+    settleStructure();
     rejectAll(err instanceof Error ? err : new Error(String(err)));
   });
   worker.on('exit', (code) => {
-    resolveStructure(undefined);
+    ended = true;
+    settleStructure();
     rejectAll(new Error(stopped ? 'the extraction thread was stopped' : `the extraction thread stopped unexpectedly (exit code ${code})`));
   });
   // Waiting for a job, the thread must not keep the process alive (a file over the decompression
@@ -290,13 +299,20 @@ function startThread(codeCacheDir: string | undefined, speculative?: Speculative
     stats,
     ahead,
     readsAhead: !!speculative,
+    get ended() {
+      return ended;
+    },
     structure: () => {
       if (!signals || stopped || Atomics.load(new Int32Array(signals), STRUCTURE_SLOT) === 0) return undefined;
       if (!structureArrived && !awaitingStructure && !jobSent) {
         awaitingStructure = true;
         worker.ref();
       }
-      return structureMessage;
+      return structureSettled.then(() => {
+        const m = structureMsg;
+        structureMsg = undefined;
+        return m;
+      });
     },
   };
 }
@@ -327,7 +343,9 @@ export interface PdfReader {
   read(bytes: Buffer, textPages: number, simpleReader?: boolean): PdfReading;
   /**
    * True when the thread has been reading ahead the file the host named, and so has already
-   * tried the simple-PDF reader on it (extraction-thread-main.ts): the caller need not try it too.
+   * tried the simple-PDF reader on it (extraction-thread-main.ts): the caller need not try it
+   * too. False once that thread has ended: the caller then reads a simple PDF itself (a job sent
+   * to an ended thread fails, and the reading with it).
    */
   readonly simpleAhead: boolean;
   /**
@@ -409,7 +427,9 @@ export function preparePdfReader(codeCacheDir?: string, early?: EarlyPdfThread):
       if (reason && !discarded) r.stats.discarded = discarded = reason;
       r.stop();
     },
-    simpleAhead: !!r?.readsAhead,
+    get simpleAhead() {
+      return !!r?.readsAhead && !r.ended;
+    },
     structureAhead: (bytes) => {
       const run = r;
       const message = run?.structure();

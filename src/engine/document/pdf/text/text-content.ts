@@ -418,17 +418,19 @@ class PageText {
     const c = state.ctm, c0 = c[0]!, c1 = c[1]!, c2 = c[2]!, c3 = c[3]!, c4 = c[4]!, c5 = c[5]!;
     const rise = state.textRise, hScale = state.textHScale, baseSpacing = state.charSpacing, wordSpacing = state.wordSpacing;
     const vx0 = viewBox[0]!, vy0 = viewBox[1]!, vx1 = viewBox[2]!, vy1 = viewBox[3]!;
-    // Axis-aligned: no rotation or skew in the text matrix or the CTM, no rise, no horizontal
-    // scaling, all terms finite. Then every `0 * v` and `v * 0` of the formulas (v finite) is a
-    // signed zero, and adding a signed zero to a finite nonzero number leaves it as it is; so, for
-    // tx and ty finite and nonzero and an advance x finite:
-    //   tx' = t0*x + t2*0 + tx  = (t0*x) + tx             when t0*x ≠ 0,
-    //   ty' = t1*x + t3*0 + ty  = ty,
+    // Axis-aligned: no rotation or skew in the text matrix or the CTM, no rise, all those terms
+    // finite. Then every `0 * v` and `v * 0` of the formulas (v finite) is a signed zero, and a
+    // signed zero added to a number that is not itself a zero leaves it as it is; so, for an
+    // advance x that is finite (it carries the horizontal scaling already):
+    //   tx' = t0*x + t2*0 + tx  = (t0*x) + tx         when t0*x ≠ 0 (any tx),
+    //   ty' = t1*x + t3*0 + ty  = ty                  when ty ≠ 0,
+    // and for tx and ty finite and nonzero:
     //   i4  = t0*0 + t2*rise + tx = tx,   i5 = t1*0 + t3*rise + ty = ty,
-    //   px  = c0*i4 + c2*i5 + c4 = (c0*tx) + c4          when c0*tx ≠ 0,
-    //   py  = c1*i4 + c3*i5 + c5 = (c3*ty) + c5          when c3*ty ≠ 0.
-    // Anything else (a zero, an infinity, NaN) takes the full formulas.
-    const axis = t1 === 0 && t2 === 0 && c1 === 0 && c2 === 0 && rise === 0 && hScale === 1 && isFinite(t0) && isFinite(t3) && isFinite(c0) && isFinite(c3) && isFinite(c4) && isFinite(c5);
+    //   px  = c0*i4 + c2*i5 + c4 = (c0*tx) + c4      when c0*tx ≠ 0,
+    //   py  = c1*i4 + c3*i5 + c5 = (c3*ty) + c5      when c3*ty ≠ 0.
+    // Anything else takes the full formulas (the guards below are these conditions, a little
+    // stricter where that costs nothing).
+    const axis = t1 === 0 && t2 === 0 && c1 === 0 && c2 === 0 && rise === 0 && isFinite(t0) && isFinite(t3) && isFinite(c0) && isFinite(c3) && isFinite(c4) && isFinite(c5);
     let part: number[] | undefined;
     let px = 0, py = 0, havePos = false;
     let havePrev = chunk.prevPart !== null, prevX = chunk.prevX, prevY = chunk.prevY;
