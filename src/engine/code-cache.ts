@@ -7,9 +7,10 @@
  * and pdf.js's bundle (document/pdf/pdfjs-bundle.ts); bin/run-bundle.js does the same for the CLI
  * bundle in plain JavaScript, since it runs before any of the build is loaded.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
 export interface CachedCommonJs<T> {
@@ -37,6 +38,16 @@ const DEFAULT_FLAGS_SCOPE = Symbol.for('verity.v8DefaultFlagsScope');
 export function underDefaultV8Flags<T>(f: () => T): T {
   const scope = (globalThis as Record<symbol, unknown>)[DEFAULT_FLAGS_SCOPE] as (<R>(g: () => R) => R) | undefined;
   return scope ? scope(f) : f();
+}
+
+/**
+ * A bundle the build writes into dist/ (pdf.js's, the simple-PDF reader's), run through its code
+ * cache; undefined where there is none (the TypeScript sources, which have no dist/ beside them).
+ */
+export function runBuiltCommonJs<T>(bundle: URL, cacheDir: string | undefined, name: string): CachedCommonJs<T> | undefined {
+  if (bundle.protocol !== 'file:') return undefined;
+  const file = fileURLToPath(bundle);
+  return existsSync(file) ? runCommonJsWithCodeCache<T>(file, cacheDir, name) : undefined;
 }
 
 /** The file's exports, compiled from `cacheDir`'s `<name>-<size>-<mtime>-<node>-<arch>.v8cache` when there is one. */

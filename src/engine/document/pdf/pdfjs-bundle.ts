@@ -6,9 +6,7 @@
  * Under the TypeScript sources (tests) the bundle does not exist and pdfjs-reader.ts imports the
  * ES modules as before.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { pruneCodeCaches, runCommonJsWithCodeCache, type CachedCommonJs } from '../../code-cache.js';
+import { pruneCodeCaches, runBuiltCommonJs, type CachedCommonJs } from '../../code-cache.js';
 
 const BUNDLE = new URL('../../../pdfjs.cjs', import.meta.url);
 
@@ -22,11 +20,8 @@ export interface BundledPdfJs {
 
 /** pdf.js from dist/pdfjs.cjs, through the code cache in `codeCacheDir` when given; undefined when there is no bundle. */
 export function loadBundledPdfJs(codeCacheDir: string | undefined): BundledPdfJs | undefined {
-  if (BUNDLE.protocol !== 'file:') return undefined;
-  const file = fileURLToPath(BUNDLE);
-  if (!existsSync(file)) return undefined;
-  loaded = runCommonJsWithCodeCache<BundledPdfJs>(file, codeCacheDir, 'pdfjs');
-  return loaded.exports;
+  loaded = runBuiltCommonJs<BundledPdfJs>(BUNDLE, codeCacheDir, 'pdfjs');
+  return loaded?.exports;
 }
 
 /** Writes the code cache when this process had none (or V8 rejected it); then the newest few caches of pdf.js stay. */

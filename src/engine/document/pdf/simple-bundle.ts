@@ -6,9 +6,7 @@
  * first page. The build (scripts/build.mjs) writes dist/simple-pdf.cjs; without it (the
  * TypeScript sources) the thread has none and pdf.js reads as before.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { pruneCodeCaches, runCommonJsWithCodeCache, type CachedCommonJs } from '../../code-cache.js';
+import { pruneCodeCaches, runBuiltCommonJs, type CachedCommonJs } from '../../code-cache.js';
 import type * as SimpleReading from './simple-reading.js';
 import type * as Structure from './structure.js';
 
@@ -20,11 +18,8 @@ let loaded: CachedCommonJs<BundledSimpleReader> | undefined;
 
 /** The reader from dist/simple-pdf.cjs, through the code cache in `codeCacheDir` when given; undefined when there is no bundle. */
 export function loadBundledSimpleReader(codeCacheDir: string | undefined): BundledSimpleReader | undefined {
-  if (BUNDLE.protocol !== 'file:') return undefined;
-  const file = fileURLToPath(BUNDLE);
-  if (!existsSync(file)) return undefined;
-  loaded = runCommonJsWithCodeCache<BundledSimpleReader>(file, codeCacheDir, 'simplepdf');
-  return loaded.exports;
+  loaded = runBuiltCommonJs<BundledSimpleReader>(BUNDLE, codeCacheDir, 'simplepdf');
+  return loaded?.exports;
 }
 
 /**
