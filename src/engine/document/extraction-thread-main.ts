@@ -12,6 +12,7 @@ import { startDecodeBudget, type DecodeBudget } from './pdf/decode-cap.js';
 import { INFLATE_LIMITS } from './budget.js';
 import { arriveAtTieringGate, useDefaultFlagsForCodeCaches } from './pdf-tiering.js';
 import { loadBundledSimpleReader, saveBundledSimpleReaderCache, type BundledSimpleReader } from './pdf/simple-bundle.js';
+import { underDefaultV8Flags } from '../code-cache.js';
 import type { PdfJsLikeReading } from './pdf/simple-reading.js';
 import { STRUCTURE_SLOT } from './extraction-thread.js';
 import type { PdfStructure } from './pdf/structure.js';
@@ -60,11 +61,30 @@ useDefaultFlagsForCodeCaches(tiering);
  * layout. When it declines, pdf.js is loaded and reads ahead as before, that much later.
  */
 const aheadBytes = speculative && readBounded(speculative);
+
+/**
+ * This thread's arrival at the tiering gate, once: the simple reader's load and pdf.js's (after
+ * the simple reader declined) both say it, and the gate counts threads — a second count from here
+ * would open it before the CLI's thread has compiled its bundle from its code cache.
+ */
+let arrivedAtGate = false;
+function arriveOnce(): void {
+  if (arrivedAtGate) return;
+  arrivedAtGate = true;
+  arriveAtTieringGate(tiering);
+}
 const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: PdfJsLikeReading } | undefined => {
   if (!speculative || !aheadBytes || speculative.simpleReader === false) return undefined;
   try {
     const simple = loadBundledSimpleReader(codeCacheDir);
     if (!simple) return undefined;
+    // The reader was read from its code cache under V8's default flags, and the built-in modules
+    // it needs (node:zlib) are loaded with it: the later optimisation may start now, before the
+    // structure and the pages (pdf-tiering.ts). Left to V8's default budget, as until issue 31's
+    // twelfth round, TurboFan compiled the reader's functions during this short run for more CPU
+    // than the optimised code saved: the ten pages of the bench's 10-page PDF read in ~36 ms cold
+    // instead of ~27 (docs/document.md).
+    arriveOnce();
     const r = simple.readLikePdfJs(aheadBytes, readAndShareStructure(simple, aheadBytes), speculative.textPages);
     return 'reading' in r ? { bytes: aheadBytes, textPages: speculative.textPages, reading: r.reading } : undefined;
   } catch {
@@ -121,10 +141,12 @@ function loadPdfJsReader(): Promise<typeof import('./pdf/pdfjs-reader.js')> {
     // Loaded here, still under V8's default flags, they come from Node's own code cache; loaded by
     // the first page's text, after the gate, V8 rejected that cache (its flag hash differs) and
     // compiled them from source: ~2 ms more on the path to the text (pdf-tiering.ts).
-    void globalThis.ReadableStream;
+    // (Under V8's default flags also when the gate is already open: the simple reader above
+    // opened it and then declined the file.)
+    underDefaultV8Flags(() => void globalThis.ReadableStream);
     // pdf.js was read from its code cache under V8's default flags: the later optimisation may
-    // start now (pdf-tiering.ts).
-    arriveAtTieringGate(tiering);
+    // start now (pdf-tiering.ts), unless the simple reader's load already said so.
+    arriveOnce();
     return m;
   });
   loading.catch(() => undefined);
