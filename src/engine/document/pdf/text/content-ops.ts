@@ -42,6 +42,9 @@ const HEX = new Uint8Array(256).fill(255);
 for (let i = 0; i < 10; i++) HEX[0x30 + i] = i;
 for (let i = 0; i < 6; i++) HEX[0x41 + i] = HEX[0x61 + i] = 10 + i;
 
+/** The hex-string fast path's output (4,096 bytes: the 8,192 hex digits it takes at most). */
+const HEX_SCRATCH = Buffer.allocUnsafe(4096);
+
 const MAX_DEPTH = 16;
 const MAX_STRING = 1 << 20;
 
@@ -114,7 +117,10 @@ export class ContentLexer {
     let end = p + 1;
     while (end < b.length && !SPECIAL[b[end]!]) end++;
     if (end - p > 128) ineligible('content: lexing');
-    const run = end - p <= 3 ? String.fromCharCode(...b.subarray(p, end)) : Buffer.from(b.buffer, b.byteOffset + p, end - p).toString('latin1');
+    // Operators are one to three characters: made from their codes (a subarray and a spread per
+    // operator cost more, cold, than the rest of the word's reading).
+    const n = end - p;
+    const run = n === 1 ? String.fromCharCode(c) : n === 2 ? String.fromCharCode(c, b[p + 1]!) : n === 3 ? String.fromCharCode(c, b[p + 1]!, b[p + 2]!) : Buffer.from(b.buffer, b.byteOffset + p, n).toString('latin1');
     let len = 1;
     let known = this.knownCommands && KNOWN.has(run.slice(0, 1));
     while (len < run.length) {
@@ -269,17 +275,20 @@ export class ContentLexer {
     const b = this.b;
     // Fast path: an even run of hex digits straight to '>'.
     const close = b.indexOf(0x3e, this.pos + 1);
-    if (close > 0 && (close - this.pos - 1) % 2 === 0 && close - this.pos - 1 <= 8192) {
-      const codes: number[] = [];
+    if (close > 0 && (close - this.pos - 1) % 2 === 0 && close - this.pos - 1 <= 2 * HEX_SCRATCH.length) {
+      // The bytes go into one scratch buffer read back as Latin-1 (a string of those codes): no
+      // array grown and spread per string.
+      const out = HEX_SCRATCH;
       let q = this.pos + 1;
+      let k = 0;
       for (; q < close; q += 2) {
         const hi = HEX[b[q]!]!, lo = HEX[b[q + 1]!]!;
         if ((hi | lo) > 15) break;
-        codes.push((hi << 4) | lo);
+        out[k++] = (hi << 4) | lo;
       }
       if (q >= close) {
         this.pos = close + 1;
-        return String.fromCharCode(...codes);
+        return out.toString('latin1', 0, k);
       }
     }
     let p = this.pos + 1;

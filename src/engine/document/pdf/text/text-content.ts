@@ -28,17 +28,51 @@ function mul(m1: ArrayLike<number>, m2: ArrayLike<number>): Matrix {
 }
 
 class TextState {
-  ctm: Matrix = IDENTITY.slice();
-  fontName: string | null = null;
-  fontSize = 0;
-  font: TextFont | null = null;
-  textMatrix: Matrix = IDENTITY.slice();
-  textLineMatrix: Matrix = IDENTITY.slice();
-  charSpacing = 0;
-  wordSpacing = 0;
-  leading = 0;
-  textHScale = 1;
-  textRise = 0;
+  ctm: Matrix;
+  fontName: string | null;
+  fontSize: number;
+  font: TextFont | null;
+  textMatrix: Matrix;
+  textLineMatrix: Matrix;
+  charSpacing: number;
+  wordSpacing: number;
+  leading: number;
+  textHScale: number;
+  textRise: number;
+
+  /**
+   * A fresh state, or `from`'s copy (clone()). pdf.js clones with the matrices copied and every
+   * other field shared until reassigned (the CTM is only ever replaced, never changed in place):
+   * copied field by field, not by Object.assign over a fresh state — a `q` per line made that
+   * (and the fresh state's three matrices, thrown away) a measurable part of a cold page.
+   */
+  constructor(from?: TextState) {
+    if (from) {
+      this.ctm = from.ctm;
+      this.fontName = from.fontName;
+      this.fontSize = from.fontSize;
+      this.font = from.font;
+      this.textMatrix = from.textMatrix.slice();
+      this.textLineMatrix = from.textLineMatrix.slice();
+      this.charSpacing = from.charSpacing;
+      this.wordSpacing = from.wordSpacing;
+      this.leading = from.leading;
+      this.textHScale = from.textHScale;
+      this.textRise = from.textRise;
+    } else {
+      this.ctm = IDENTITY.slice();
+      this.fontName = null;
+      this.fontSize = 0;
+      this.font = null;
+      this.textMatrix = IDENTITY.slice();
+      this.textLineMatrix = IDENTITY.slice();
+      this.charSpacing = 0;
+      this.wordSpacing = 0;
+      this.leading = 0;
+      this.textHScale = 1;
+      this.textRise = 0;
+    }
+  }
 
   translateTextMatrix(x: number, y: number): void {
     const m = this.textMatrix;
@@ -54,13 +88,8 @@ class TextState {
     this.translateTextLineMatrix(0, -this.leading);
     this.textMatrix = this.textLineMatrix.slice();
   }
-  /** pdf.js clones with the matrices copied and every other field shared until reassigned: a full copy behaves the same. */
   clone(): TextState {
-    const c = new TextState();
-    Object.assign(c, this);
-    c.textMatrix = this.textMatrix.slice();
-    c.textLineMatrix = this.textLineMatrix.slice();
-    return c;
+    return new TextState(this);
   }
 }
 
@@ -566,7 +595,10 @@ class PageText {
 
   run(): void {
     const scope = this.scope;
-    for (const { op, args } of this.ops) {
+    // Indexed, not for…of: cold, each step of an array iterator is a call and an object.
+    const ops = this.ops;
+    for (let k = 0, kk = ops.length; k < kk; k++) {
+      const { op, args } = ops[k]!;
       // The preprocessor's state changes come first (EvaluatorPreprocessor.preprocessCommand).
       const previousState = this.state;
       if (op === 'q') {
@@ -613,7 +645,7 @@ class PageText {
           state.carriageReturn();
           break;
         case 'Tm': {
-          const [a, b, c, d, e, f] = args.map(num) as [number, number, number, number, number, number];
+          const a = num(args[0]), b = num(args[1]), c = num(args[2]), d = num(args[3]), e = num(args[4]), f = num(args[5]);
           state.textMatrix = [a, b, c, d, e, f];
           state.textLineMatrix = [a, b, c, d, e, f];
           this.updateAdvanceScale();
@@ -635,7 +667,8 @@ class PageText {
           const elements = args[0];
           if (!Array.isArray(elements)) ineligible('content: operand type');
           const buffer: string[] = [];
-          for (const item of elements) {
+          for (let e = 0; e < elements.length; e++) {
+            const item = elements[e];
             if (typeof item === 'string') buffer.push(item);
             else if (typeof item === 'number') {
               if (item !== 0) {
