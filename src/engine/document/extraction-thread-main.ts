@@ -81,7 +81,7 @@ const simpleAhead = ((): { bytes: Buffer; textPages: number; reading: PdfJsLikeR
     // The reader was read from its code cache under V8's default flags, and the built-in modules
     // it needs (node:zlib) are loaded with it: the later optimisation may start now, before the
     // structure and the pages (pdf-tiering.ts). Left to V8's default budget, as until issue 31's
-    // twelfth round, TurboFan compiled the reader's functions during this short run for more CPU
+    // tenth round, TurboFan compiled the reader's functions during this short run for more CPU
     // than the optimised code saved: the ten pages of the bench's 10-page PDF read in ~36 ms cold
     // instead of ~27 (docs/document.md).
     arriveOnce();
