@@ -338,7 +338,8 @@ class PageText {
 
   private addFakeSpaces(width: number, textOrientation: number): boolean {
     const chunk = this.chunk;
-    if (textOrientation * chunk.spaceInFlowMin <= width && width <= textOrientation * chunk.spaceInFlowMax) {
+    const forwards = textOrientation === 1;
+    if ((forwards ? chunk.spaceInFlowMin : textOrientation * chunk.spaceInFlowMin) <= width && width <= (forwards ? chunk.spaceInFlowMax : textOrientation * chunk.spaceInFlowMax)) {
       if (chunk.initialized) {
         this.resetLastChars();
         chunk.str.push(' ');
@@ -357,14 +358,12 @@ class PageText {
    * glyph is on the page, at (posX, posY) — currentTransform()'s translation — and that is not
    * where the previous glyph ended.
    */
-  private compareWithLastPosition(posX: number, posY: number, cur: number[]): void {
+  private compareWithLastPosition(posX: number, posY: number, cur: number[], rotate: number, lastX: number, lastY: number): void {
     const chunk = this.chunk;
-    let lastPosX = chunk.prevX;
-    let lastPosY = chunk.prevY;
-    // `cur`: currentTransform()'s first four terms (transformPart()), all that is read of it here.
-    let rotate = -1;
-    if (cur[0] && cur[1] === 0 && cur[2] === 0) rotate = cur[0] > 0 ? 0 : 180;
-    else if (cur[1] && cur[0] === 0 && cur[3] === 0) rotate = cur[1] > 0 ? 90 : 270;
+    // (lastX, lastY): the chunk's prevX and prevY, which the glyph loop holds. `cur`:
+    // currentTransform()'s first four terms (transformPart()), `rotate` what rotationOf() reads in them.
+    let lastPosX = lastX;
+    let lastPosY = lastY;
     switch (rotate) {
       case 0:
         break;
@@ -386,7 +385,10 @@ class PageText {
     const advanceX = (posX - lastPosX) / chunk.textAdvanceScale;
     const advanceY = posY - lastPosY;
     const textOrientation = Math.sign(chunk.width);
-    if (advanceX < textOrientation * chunk.negativeSpaceMax) {
+    // 1 * v is v to the bit: for text running forwards (nearly all of it) the thresholds are read
+    // as they are, without a multiplication (a number made) each.
+    const forwards = textOrientation === 1;
+    if (advanceX < (forwards ? chunk.negativeSpaceMax : textOrientation * chunk.negativeSpaceMax)) {
       if (Math.abs(advanceY) > 0.5 * chunk.height) {
         this.appendEOL();
         return;
@@ -399,8 +401,8 @@ class PageText {
       this.appendEOL();
       return;
     }
-    if (advanceX <= textOrientation * chunk.notASpace) this.resetLastChars();
-    if (advanceX <= textOrientation * chunk.trackingSpaceMin) {
+    if (advanceX <= (forwards ? chunk.notASpace : textOrientation * chunk.notASpace)) this.resetLastChars();
+    if (advanceX <= (forwards ? chunk.trackingSpaceMin : textOrientation * chunk.trackingSpaceMin)) {
       if (this.shouldAddWhitespace()) {
         this.resetLastChars();
         this.flush();
@@ -460,7 +462,21 @@ class PageText {
     // Anything else takes the full formulas (the guards below are these conditions, a little
     // stricter where that costs nothing).
     const axis = t1 === 0 && t2 === 0 && c1 === 0 && c2 === 0 && rise === 0 && isFinite(t0) && isFinite(t3) && isFinite(c0) && isFinite(c3) && isFinite(c4) && isFinite(c5);
+    // The vertical terms of axis-aligned text depend on ty alone, which only the full formulas
+    // below can change: whether an advance may take its short form (`yOk`: ty finite and nonzero),
+    // and the glyph origin's y where it may (`axisPy` = (c3*ty) + c5 when `pyOk`: c3*ty ≠ 0), are
+    // worked out here and again after each full formula, not once or twice per glyph. The same
+    // conditions and the same bits as per glyph.
+    let yOk = axis && ty !== 0 && isFinite(ty);
+    let cy = yOk ? c3 * ty : 0;
+    let pyOk = cy !== 0;
+    let axisPy = pyOk ? cy + c5 : 0;
+    // x * 1 is x to the bit (signed zeros, infinities and NaN included): no multiplication when
+    // the horizontal scaling is 1, as it nearly always is.
+    const scaled = hScale !== 1;
     let part: number[] | undefined;
+    /** rotationOf(part), once it has been needed. */
+    let rotate: number | undefined;
     let px = 0, py = 0, havePos = false;
     let havePrev = chunk.prevPart !== null, prevX = chunk.prevX, prevY = chunk.prevY;
     for (let i = 0, ii = glyphs.length; i < ii; i++) {
@@ -474,17 +490,16 @@ class PageText {
       let skip: number | undefined;
       if (category.isWhitespace) {
         charSpacing += scaledDim;
-        skip = charSpacing * hScale;
+        skip = scaled ? charSpacing * hScale : charSpacing;
         this.saveLastChar(' ');
       } else if (!category.isZeroWidthDiacritic) {
         // compareWithLastPosition's first steps: off the page, or exactly where the last glyph
         // ended; anything else takes the method.
         if (!havePos) {
-          const cx = axis && tx !== 0 && ty !== 0 && isFinite(tx) && isFinite(ty) ? c0 * tx : 0;
-          const cy = cx !== 0 ? c3 * ty : 0;
-          if (cy !== 0) {
+          const cx = pyOk && tx !== 0 && isFinite(tx) ? c0 * tx : 0;
+          if (cx !== 0) {
             px = cx + c4;
-            py = cy + c5;
+            py = axisPy;
           } else {
             const i4 = t0 * 0 + t2 * rise + tx;
             const i5 = t1 * 0 + t3 * rise + ty;
@@ -493,22 +508,28 @@ class PageText {
           }
           havePos = true;
         }
-        if (px + scaledDim < vx0 || px > vx1 || py < vy0 || py > vy1) skip = scaledDim * hScale;
+        if (px + scaledDim < vx0 || px > vx1 || py < vy0 || py > vy1) skip = scaled ? scaledDim * hScale : scaledDim;
         else if (havePrev && (prevX !== px || prevY !== py)) {
           tm[4] = tx;
           tm[5] = ty;
-          this.compareWithLastPosition(px, py, (part ??= this.transformPart()));
+          part ??= this.transformPart();
+          if (rotate === undefined) rotate = rotationOf(part);
+          this.compareWithLastPosition(px, py, part, rotate, prevX, prevY);
         }
       }
       // The advance and the origin below are written out where they are needed rather than
       // called: an interpreted call per glyph (and an array to return two numbers) is what the
       // cold loop cannot afford.
       if (skip !== undefined) {
-        const ax = axis && ty !== 0 && isFinite(ty) && isFinite(skip) ? t0 * skip : 0;
+        const ax = yOk && isFinite(skip) ? t0 * skip : 0;
         if (ax !== 0) tx = ax + tx;
         else {
           tx = t0 * skip + t2 * 0 + tx;
           ty = t1 * skip + t3 * 0 + ty;
+          yOk = axis && ty !== 0 && isFinite(ty);
+          cy = yOk ? c3 * ty : 0;
+          pyOk = cy !== 0;
+          axisPy = pyOk ? cy + c5 : 0;
         }
         havePos = false;
         continue;
@@ -519,21 +540,24 @@ class PageText {
         this.ensureItem();
       }
       if (category.isZeroWidthDiacritic) scaledDim = 0;
-      scaledDim *= hScale;
-      const ax = axis && ty !== 0 && isFinite(ty) && isFinite(scaledDim) ? t0 * scaledDim : 0;
+      if (scaled) scaledDim *= hScale;
+      const ax = yOk && isFinite(scaledDim) ? t0 * scaledDim : 0;
       if (ax !== 0) tx = ax + tx;
       else {
         tx = t0 * scaledDim + t2 * 0 + tx;
         ty = t1 * scaledDim + t3 * 0 + ty;
+        yOk = axis && ty !== 0 && isFinite(ty);
+        cy = yOk ? c3 * ty : 0;
+        pyOk = cy !== 0;
+        axisPy = pyOk ? cy + c5 : 0;
       }
       chunk.width += scaledDim;
       if (scaledDim) {
         // prevTransform = currentTransform(), in parts (the translation as px, py above).
-        const cx = axis && tx !== 0 && ty !== 0 && isFinite(tx) && isFinite(ty) ? c0 * tx : 0;
-        const cy = cx !== 0 ? c3 * ty : 0;
-        if (cy !== 0) {
+        const cx = pyOk && tx !== 0 && isFinite(tx) ? c0 * tx : 0;
+        if (cx !== 0) {
           px = cx + c4;
-          py = cy + c5;
+          py = axisPy;
         } else {
           const i4 = t0 * 0 + t2 * rise + tx;
           const i5 = t1 * 0 + t3 * rise + ty;
@@ -559,12 +583,16 @@ class PageText {
       if (addSpace) chunk.str.push(' ');
       chunk.str.push(glyphUnicode);
       if (charSpacing) {
-        const x = charSpacing * hScale;
-        const ax = axis && ty !== 0 && isFinite(ty) && isFinite(x) ? t0 * x : 0;
+        const x = scaled ? charSpacing * hScale : charSpacing;
+        const ax = yOk && isFinite(x) ? t0 * x : 0;
         if (ax !== 0) tx = ax + tx;
         else {
           tx = t0 * x + t2 * 0 + tx;
           ty = t1 * x + t3 * 0 + ty;
+          yOk = axis && ty !== 0 && isFinite(ty);
+          cy = yOk ? c3 * ty : 0;
+          pyOk = cy !== 0;
+          axisPy = pyOk ? cy + c5 : 0;
         }
         havePos = false;
       }
@@ -716,6 +744,17 @@ class PageText {
     }
     this.flush();
   }
+}
+
+/**
+ * compareWithLastPosition's reading of currentTransform()'s first four terms (`cur`): 0, 90, 180
+ * or 270 for text along an axis, -1 for any other direction. The same for every glyph of one
+ * string (the terms do not depend on the translation): worked out once per string.
+ */
+function rotationOf(cur: number[]): number {
+  if (cur[0] && cur[1] === 0 && cur[2] === 0) return cur[0] > 0 ? 0 : 180;
+  if (cur[1] && cur[0] === 0 && cur[3] === 0) return cur[1] > 0 ? 90 : 270;
+  return -1;
 }
 
 function applyInverseRotation(x: number, y: number, m: Matrix): [number, number] {
