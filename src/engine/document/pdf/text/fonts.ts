@@ -36,7 +36,11 @@ export interface Glyph {
 }
 
 export interface TextFont {
-  glyphs(chars: string): Glyph[];
+  /**
+   * The glyphs of the string's codes, written into `out` from index 0 (the caller's scratch array,
+   * reused from string to string: no array made per string); returns how many.
+   */
+  glyphs(chars: string, out: Glyph[]): number;
 }
 
 // pdf.js's getCharUnicodeCategory: leading white-space, a non-spacing mark anywhere, a format
@@ -67,8 +71,8 @@ class SimpleFont implements TextFont {
     private readonly unicodeOf: (code: number) => string,
     private readonly widthOf: (code: number) => number,
   ) {}
-  glyphs(chars: string): Glyph[] {
-    const out: Glyph[] = [];
+  glyphs(chars: string, out: Glyph[]): number {
+    let n = 0;
     for (let i = 0; i < chars.length; i++) {
       const code = chars.charCodeAt(i);
       let g = this.cache[code];
@@ -77,9 +81,9 @@ class SimpleFont implements TextFont {
         g = { originalCharCode: code, unicode, width: this.widthOf(code), category: categoryOf(unicode) };
         this.cache[code] = g;
       }
-      out.push(g);
+      out[n++] = g;
     }
-    return out;
+    return n;
   }
 }
 
@@ -91,9 +95,9 @@ class IdentityFont implements TextFont {
     private readonly widths: (number | undefined)[],
     private readonly defaultWidth: number,
   ) {}
-  glyphs(chars: string): Glyph[] {
+  glyphs(chars: string, out: Glyph[]): number {
     if (chars.length % 2) ineligible('font: odd byte count for Identity-H');
-    const out: Glyph[] = [];
+    let n = 0;
     for (let i = 0; i < chars.length; i += 2) {
       const code = (chars.charCodeAt(i) << 8) | chars.charCodeAt(i + 1);
       let g = this.cache.get(code);
@@ -104,9 +108,9 @@ class IdentityFont implements TextFont {
         g = { originalCharCode: code, unicode: u, width: typeof w === 'number' ? w : this.defaultWidth, category: categoryOf(u) };
         this.cache.set(code, g);
       }
-      out.push(g);
+      out[n++] = g;
     }
-    return out;
+    return n;
   }
 }
 

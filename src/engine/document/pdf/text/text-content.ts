@@ -14,6 +14,11 @@ import { ineligible } from './ineligible.js';
 type Matrix = number[];
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 const FONT_SCALE = 0.001; // FONT_IDENTITY_MATRIX[0]: every supported font uses it
+/**
+ * The glyphs of the string being shown (TextFont.glyphs fills it): one array for every string,
+ * since buildTextContentItem never runs inside itself (a form's text is read between operators).
+ */
+const GLYPHS: Glyph[] = [];
 
 /** Util.transform, term for term. */
 function mul(m1: ArrayLike<number>, m2: ArrayLike<number>): Matrix {
@@ -425,7 +430,8 @@ class PageText {
       if (charSpacing) state.translateTextMatrix(charSpacing * state.textHScale, 0);
       return;
     }
-    const glyphs: Glyph[] = font.glyphs(chars);
+    const glyphs = GLYPHS;
+    const count = font.glyphs(chars, glyphs);
     const scale = FONT_SCALE * state.fontSize;
     const viewBox = this.viewBox;
     const chunk = this.chunk;
@@ -479,7 +485,7 @@ class PageText {
     let rotate: number | undefined;
     let px = 0, py = 0, havePos = false;
     let havePrev = chunk.prevPart !== null, prevX = chunk.prevX, prevY = chunk.prevY;
-    for (let i = 0, ii = glyphs.length; i < ii; i++) {
+    for (let i = 0, ii = count; i < ii; i++) {
       const glyph = glyphs[i]!;
       const category = glyph.category;
       if (category.isInvisibleFormatMark) continue;
