@@ -81,23 +81,33 @@ export async function openStore(path: string): Promise<Store> {
   };
 }
 
-/** Applies the not-yet-applied steps of one component, each in its own transaction. */
+/**
+ * Applies the not-yet-applied steps of one component, each in its own transaction. The
+ * transaction takes the write lock before it reads (BEGIN IMMEDIATE, waiting out another writer
+ * through the busy timeout) and looks again: another process opening the same file (two `serve`
+ * processes started together on one home) may have applied the step since the first look.
+ * Before, both applied it — the second failed on the migrations table's key — or, in WAL mode, the
+ * second's deferred transaction, which had read before the other's commit, could not become a
+ * writer: SQLite answers that with SQLITE_BUSY at once, without the busy timeout.
+ */
 export function migrate(db: Database, component: string, steps: readonly string[]): void {
   const applied = new Set(
     (db.prepare('SELECT version FROM schema_migrations WHERE component = ?').all(component) as { version: number }[]).map(
       (r) => r.version,
     ),
   );
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE component = ? AND version = ?');
   steps.forEach((sql, i) => {
     const version = i + 1;
     if (applied.has(version)) return;
     db.transaction(() => {
+      if (isApplied.get(component, version)) return;
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations (component, version, applied_at) VALUES (?, ?, ?)').run(
         component,
         version,
         new Date().toISOString(),
       );
-    })();
+    }).immediate();
   });
 }
