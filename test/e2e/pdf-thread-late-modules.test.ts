@@ -22,8 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'verity-pdf-late-modules-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // CommonJS, loaded by --require in the CLI's thread and (inherited) in the PDF thread. The window
-// opens at the thread's first 'structure' or 'opened' message, or earlier where this thread changes
-// V8's flags for the run; modules loaded while a scope has put V8's default back
+// opens where this thread changes V8's flags for the run, else (the CLI's thread changed them, or
+// Node 22+, which keeps V8's defaults) at the thread's first 'ahead' or 'opened' message; modules loaded while a scope has put V8's default back
 // (pdf-tiering.ts withDefaultFlags) are not counted. `gate`: the threads that had arrived at the
 // tiering gate when the text was sent (workerData.tiering, pdf-tiering.ts; absent on Node 22+).
 const PROBE = `
@@ -46,7 +46,7 @@ if (!isMainThread) {
   };
   const post = parentPort.postMessage;
   parentPort.postMessage = function (m, transfer) {
-    if (m && (m.type === 'structure' || m.type === 'opened') && from < 0) from = process.moduleLoadList.length;
+    if (m && (m.type === 'ahead' || m.type === 'opened') && from < 0) from = process.moduleLoadList.length;
     if (m && m.type === 'text' && from >= 0) {
       if (!defaults) late.push(...process.moduleLoadList.slice(from));
       const gate = workerData && workerData.tiering ? workerData.tiering.gate[0] : null;
