@@ -350,6 +350,28 @@ async function earlyMedia(allArgs, args, cacheDir) {
 }
 
 /**
+ * Node's built-in modules a PDF's `verify document` run loads after its bundle is compiled: the
+ * file's digest and the result's id (crypto), the config and store reads (fs/promises, with the
+ * readline modules it loads, and node:fs's stream classes, which an ES-module import of node:fs
+ * reads), timings (perf_hooks), the structure's streams measured (zlib), V8's flags and heap
+ * figures (v8), the output (process, tty). Node reads each from its own code cache, which V8
+ * accepts only under the flags it was made with: once the tiering gate opens
+ * (src/engine/document/pdf-tiering.ts) they were compiled from source instead, 17–36 modules and
+ * ~6–7 ms of CPU a run (the gate usually opens as this thread arrives, the early thread having
+ * arrived first). So they are loaded just before this thread arrives, under V8's defaults: the
+ * same modules, read from Node's cache. test/e2e/pdf-thread-late-modules.test.ts checks that no
+ * built-in module of either thread is compiled from source in such a run; a module missing here
+ * shows there.
+ */
+const PDF_RUN_BUILTINS = ['node:crypto', 'node:fs/promises', 'node:perf_hooks', 'node:zlib', 'node:v8', 'node:process', 'node:tty'];
+
+function loadPdfRunBuiltins() {
+  for (const name of PDF_RUN_BUILTINS) process.getBuiltinModule(name);
+  // internal/fs/streams, behind a lazy getter.
+  void process.getBuiltinModule('node:fs').ReadStream;
+}
+
+/**
  * `verify document FILE` of a local file: what its analysis will start is started now, before
  * the CLI bundle is compiled and has read the file (~0.1 s later), so that its start-up overlaps
  * the CLI's own: pdf.js's extraction thread (src/engine/document/extraction-thread.ts) for a PDF
@@ -406,7 +428,13 @@ async function earlyStart(args, cacheDir) {
         const pdfThread = startEarlyPdfThread(cacheDir, file, tiering);
         if (!pdfThread || !tiering) return { pdfThread };
         useDefaultFlagsForCodeCaches(tiering);
-        return { pdfThread, arriveAtTieringGate: () => arriveAtTieringGate(tiering) };
+        return {
+          pdfThread,
+          arriveAtTieringGate: () => {
+            loadPdfRunBuiltins();
+            arriveAtTieringGate(tiering);
+          },
+        };
       } catch {
         return {};
       }

@@ -9,7 +9,9 @@
  * V8's flags changing for the run (or, where they never change — Node 22 and later — opening the
  * file) and sending the text: none. Two files: one the simple-PDF reader answers (the flags change
  * right after its code is loaded, before the structure is read), one it declines, which pdf.js then
- * reads on the same thread.
+ * reads on the same thread. Node's own report of the code caches V8 rejected (NODE_DEBUG_NATIVE)
+ * covers the CLI's thread as well: it loads the run's built-in modules before the gate
+ * (bin/run-bundle.js PDF_RUN_BUILTINS), and none is compiled from source there either.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +24,9 @@ const dir = mkdtempSync(join(tmpdir(), 'verity-pdf-late-modules-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // CommonJS, loaded by --require in the CLI's thread and (inherited) in the PDF thread. The window
-// opens where this thread changes V8's flags for the run, else (the CLI's thread changed them, or
-// Node 22+, which keeps V8's defaults) at the thread's first 'ahead' or 'opened' message; modules loaded while a scope has put V8's default back
+// opens where this thread changes V8's flags (to the run's budget, or back from a default-flags
+// scope), else (Node 22+, which keeps V8's defaults, or no change seen here) at the thread's first
+// 'ahead' or 'opened' message; modules loaded while a scope has put V8's default back
 // (pdf-tiering.ts withDefaultFlags) are not counted. `gate`: the threads that had arrived at the
 // tiering gate when the text was sent (workerData.tiering, pdf-tiering.ts; absent on Node 22+).
 const PROBE = `
@@ -84,8 +87,16 @@ describe('the PDF thread while it reads the pages', () => {
       // Twice: the first run writes the code caches; the second is the ordinary run.
       for (const run of [1, 2]) {
         rmSync(out, { force: true });
-        const r = await verity(['verify', 'document', file, '--json'], { home, env: { NODE_OPTIONS: `--require ${join(dir, 'probe.cjs')}`, LATE_MODULES_OUT: out, VERITY_DEBUG_EARLY_PDF_THREAD: '1' } });
+        // NODE_DEBUG_NATIVE=CODE_CACHE: Node says on stderr which of its built-in modules' code
+        // caches V8 rejected (compiled from source instead), in either thread.
+        const r = await verity(['verify', 'document', file, '--json'], {
+          home,
+          env: { NODE_OPTIONS: `--require ${join(dir, 'probe.cjs')}`, LATE_MODULES_OUT: out, VERITY_DEBUG_EARLY_PDF_THREAD: '1', NODE_DEBUG_NATIVE: 'CODE_CACHE' },
+        });
         expect(r.code, `run ${run}: ${r.stderr}`).toBe(0);
+        // None, the CLI thread's included: it loads the run's built-in modules before it arrives at
+        // the gate (bin/run-bundle.js PDF_RUN_BUILTINS).
+        expect(r.stderr.split('\n').filter((l) => / is rejected/i.test(l)), `run ${run}`).toEqual([]);
         expect(JSON.parse(r.stdout).metadata.page_count).toBe(3);
         // Which reader answered (extraction-thread.ts ThreadStats.simple).
         const stats = JSON.parse(r.stderr.split('\n').find((l) => l.startsWith('verity-debug early-pdf-thread '))!.slice('verity-debug early-pdf-thread '.length)) as { simple?: boolean };
