@@ -161,7 +161,7 @@ export interface SpeculativeFile {
 export interface ThreadData {
   codeCacheDir?: string;
   speculative?: SpeculativeFile & { textPages: number };
-  /** The later-optimisation gate shared with the host (pdf-tiering.ts); the thread arrives once pdf.js is loaded. */
+  /** The later-optimisation gate shared with the host (pdf-tiering.ts); the thread arrives once the simple-PDF reader (or, without it, pdf.js) is loaded. */
   tiering?: PdfTiering;
 }
 

@@ -19,6 +19,8 @@ const FONT_SCALE = 0.001; // FONT_IDENTITY_MATRIX[0]: every supported font uses 
  * since buildTextContentItem never runs inside itself (a form's text is read between operators).
  */
 const GLYPHS: Glyph[] = [];
+/** GLYPHS's length kept between strings (a line of text is well under it). */
+const GLYPHS_KEPT = 4096;
 
 /** Util.transform, term for term. */
 function mul(m1: ArrayLike<number>, m2: ArrayLike<number>): Matrix {
@@ -605,6 +607,9 @@ class PageText {
     }
     tm[4] = tx;
     tm[5] = ty;
+    // A very long string's glyphs are not kept for the rest of the process (the reader also runs
+    // in `serve`): the scratch array goes back to empty past a few thousand.
+    if (count > GLYPHS_KEPT) GLYPHS.length = 0;
   }
 
   /**
