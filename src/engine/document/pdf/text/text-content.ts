@@ -474,11 +474,12 @@ class PageText {
     // below can change: whether an advance may take its short form (`yOk`: ty finite and nonzero),
     // and the glyph origin's y where it may (`axisPy` = (c3*ty) + c5 when `pyOk`: c3*ty ≠ 0), are
     // worked out here and again after each full formula, not once or twice per glyph. The same
-    // conditions and the same bits as per glyph.
+    // conditions and the same bits as per glyph. The three lines are written out at each full
+    // formula, as the advance is: a helper closing over these locals would move them into a
+    // context object that every step of the loop then reads them through.
     let yOk = axis && ty !== 0 && isFinite(ty);
-    let cy = yOk ? c3 * ty : 0;
-    let pyOk = cy !== 0;
-    let axisPy = pyOk ? cy + c5 : 0;
+    let pyOk = yOk && c3 * ty !== 0;
+    let axisPy = pyOk ? c3 * ty + c5 : 0;
     // x * 1 is x to the bit (signed zeros, infinities and NaN included): no multiplication when
     // the horizontal scaling is 1, as it nearly always is.
     const scaled = hScale !== 1;
@@ -535,9 +536,8 @@ class PageText {
           tx = t0 * skip + t2 * 0 + tx;
           ty = t1 * skip + t3 * 0 + ty;
           yOk = axis && ty !== 0 && isFinite(ty);
-          cy = yOk ? c3 * ty : 0;
-          pyOk = cy !== 0;
-          axisPy = pyOk ? cy + c5 : 0;
+          pyOk = yOk && c3 * ty !== 0;
+          axisPy = pyOk ? c3 * ty + c5 : 0;
         }
         havePos = false;
         continue;
@@ -555,9 +555,8 @@ class PageText {
         tx = t0 * scaledDim + t2 * 0 + tx;
         ty = t1 * scaledDim + t3 * 0 + ty;
         yOk = axis && ty !== 0 && isFinite(ty);
-        cy = yOk ? c3 * ty : 0;
-        pyOk = cy !== 0;
-        axisPy = pyOk ? cy + c5 : 0;
+        pyOk = yOk && c3 * ty !== 0;
+        axisPy = pyOk ? c3 * ty + c5 : 0;
       }
       chunk.width += scaledDim;
       if (scaledDim) {
@@ -598,9 +597,8 @@ class PageText {
           tx = t0 * x + t2 * 0 + tx;
           ty = t1 * x + t3 * 0 + ty;
           yOk = axis && ty !== 0 && isFinite(ty);
-          cy = yOk ? c3 * ty : 0;
-          pyOk = cy !== 0;
-          axisPy = pyOk ? cy + c5 : 0;
+          pyOk = yOk && c3 * ty !== 0;
+          axisPy = pyOk ? c3 * ty + c5 : 0;
         }
         havePos = false;
       }
